@@ -1,0 +1,39 @@
+/**
+ * Command ids carried in an envelope's `msgId`.
+ *
+ * Spec ids (devices-and-commerce section 7) are kept exactly. The spec names device-to-platform ids
+ * 1-12 and 36 without saying what each means, and names several platform-to-device commands without a
+ * number; the meanings and numbers marked "ours" are assigned here, documented in PROTOCOL.md, and never
+ * reuse a spec id.
+ */
+export const Command = {
+  // device -> platform (spec range 1-12 and 36; meanings ours)
+  DeviceLogin: 1,
+  Heartbeat: 2,
+  StatusUpload: 3,
+
+  // platform -> device (spec)
+  WebsocketId: 65536,
+  PushText: 65549,
+  PushFile: 65551,
+  Reboot: 65558,
+  FactoryReset: 65559,
+  Shell: 65563,
+  Screenshot: 65564,
+  StartStream: 65565,
+  RemoteControl: 65568,
+  ChangeSshConfig: 65575,
+  GrabLog: 65577,
+
+  // platform -> console events (ours, 0x30000 range so they cannot meet a device command)
+  DevicePresence: 196609,
+} as const;
+
+export type CommandId = (typeof Command)[keyof typeof Command];
+
+const commandIds: ReadonlySet<number> = new Set(Object.values(Command));
+
+/** True when `id` is a command id this protocol defines. */
+export function isKnownCommand(id: number): id is CommandId {
+  return commandIds.has(id);
+}

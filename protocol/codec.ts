@@ -1,0 +1,94 @@
+import { Packr } from 'msgpackr';
+import type { Envelope } from './envelope.ts';
+import { DecodeError } from './errors.ts';
+import type { Frame } from './transport.ts';
+
+/** WebSocket subprotocols; JSON text frames are the spec-compatible default. */
+export const Subprotocol = {
+  Json: 'mdm.v1.json',
+  Msgpack: 'mdm.v1.msgpack',
+} as const;
+export type SubprotocolName = (typeof Subprotocol)[keyof typeof Subprotocol];
+
+/** Frames larger than this are refused before parsing, so a hostile peer cannot make us allocate without bound. */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+
+/** Encodes envelopes to frames and back for one subprotocol. */
+export interface Codec {
+  readonly subprotocol: SubprotocolName;
+  encode(env: Envelope): Frame;
+  /** Decodes one frame; throws DecodeError for anything that is not a valid envelope. */
+  decode(frame: Frame): Envelope;
+}
+
+const envelopeKeys = new Set(['msgId', 'cid', 'flowId', 'sn', 'result', 'data', 'jsessionId']);
+
+/** Checks that an untrusted decoded value has the envelope's shape. */
+export function toEnvelope(value: unknown): Envelope {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DecodeError('Envelope must be an object');
+  }
+  const rec = value as Record<string, unknown>;
+  for (const key of Object.keys(rec)) {
+    if (!envelopeKeys.has(key)) throw new DecodeError(`Unknown envelope field "${key}"`);
+  }
+  if (!Number.isSafeInteger(rec.msgId) || (rec.msgId as number) < 0) throw new DecodeError('msgId must be a non-negative integer');
+  for (const key of ['cid', 'flowId', 'sn', 'jsessionId'] as const) {
+    if (rec[key] !== undefined && typeof rec[key] !== 'string') throw new DecodeError(`${key} must be a string`);
+  }
+  if (rec.result !== undefined && !(Number.isInteger(rec.result) && (rec.result as number) >= 0 && (rec.result as number) <= 6)) {
+    throw new DecodeError('result must be an integer 0..6');
+  }
+  return rec as unknown as Envelope;
+}
+
+// The reviver refuses __proto__ so a decoded payload can never carry a prototype-pollution key onward.
+function refuseProto(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw new DecodeError('Forbidden key __proto__');
+  return value;
+}
+
+/** JSON text frames. */
+export const jsonCodec: Codec = {
+  subprotocol: Subprotocol.Json,
+  encode: (env) => JSON.stringify(env),
+  decode(frame) {
+    if (typeof frame !== 'string') throw new DecodeError('Expected a text frame');
+    // Length in UTF-16 units; the socket layer caps the byte size before a frame reaches us.
+    if (frame.length > MAX_FRAME_BYTES) {
+      throw new DecodeError('Frame too large');
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(frame, refuseProto);
+    } catch (err) {
+      if (err instanceof DecodeError) throw err;
+      throw new DecodeError('Malformed JSON', { cause: err });
+    }
+    return toEnvelope(parsed);
+  },
+};
+
+const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+
+/** msgpack binary frames (msgpackr, plain maps, no records). msgpackr itself renames a `__proto__` key on decode. */
+export const msgpackCodec: Codec = {
+  subprotocol: Subprotocol.Msgpack,
+  encode: (env) => packr.pack(env),
+  decode(frame) {
+    if (typeof frame === 'string') throw new DecodeError('Expected a binary frame');
+    if (frame.byteLength > MAX_FRAME_BYTES) throw new DecodeError('Frame too large');
+    let value: unknown;
+    try {
+      value = packr.unpack(frame);
+    } catch (err) {
+      throw new DecodeError('Malformed msgpack', { cause: err });
+    }
+    return toEnvelope(value);
+  },
+};
+
+/** The codec for a negotiated subprotocol; an empty or unknown name means the JSON default. */
+export function codecFor(subprotocol: string): Codec {
+  return subprotocol === Subprotocol.Msgpack ? msgpackCodec : jsonCodec;
+}

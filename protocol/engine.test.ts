@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Command } from './catalogue/commands.ts';
+import { Result } from './catalogue/enums.ts';
+import { CloseCode } from './close-codes.ts';
+import { jsonCodec } from './codec.ts';
+import type { ConnectionState } from './connection.ts';
+import { ProtocolEngine, type RequestEvent } from './engine.ts';
+import type { Envelope } from './envelope.ts';
+import { ConnectionLostError, RequestTimeoutError } from './errors.ts';
+import { FakeClock } from './testing/fake-clock.ts';
+import { FakeNetwork } from './testing/fake-transport.ts';
+
+function setup(random = () => 0.5) {
+  const clock = new FakeClock();
+  const net = new FakeNetwork();
+  const states: ConnectionState[] = [];
+  const engine = new ProtocolEngine({
+    url: () => 'ws://test/websocket?token=t',
+    transport: net.factory,
+    clock,
+    random,
+    requestTimeoutMs: 5_000,
+    jsessionId: () => 'sess-1',
+  });
+  engine.connection$.subscribe((s) => states.push(s));
+  return { clock, net, engine, states };
+}
+
+function sentEnvelopes(frames: readonly (string | Uint8Array)[]): Envelope[] {
+  return frames.map((f) => jsonCodec.decode(f));
+}
+
+describe('ProtocolEngine', () => {
+  it('correlates a reply to its request and treats result 6 as progress', () => {
+    const { net, engine } = setup();
+    engine.start();
+    net.last.accept();
+    const events: RequestEvent[] = [];
+    let completed = false;
+    engine.request(Command.Reboot, { sn: 'D1' }).subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
+    const [req] = sentEnvelopes(net.last.sent);
+    expect(req).toMatchObject({ msgId: Command.Reboot, sn: 'D1', jsessionId: 'sess-1' });
+    net.last.deliver(JSON.stringify({ msgId: Command.Reboot, cid: req?.cid, result: Result.Pushing }));
+    net.last.deliver(JSON.stringify({ msgId: Command.Reboot, cid: req?.cid, result: Result.Success }));
+    expect(events.map((e) => e.kind)).toEqual(['progress', 'result']);
+    expect(completed).toBe(true);
+    expect(engine.pendingCount).toBe(0);
+  });
+
+  it('fails a request at once when not connected', () => {
+    const { engine } = setup();
+    let error: unknown;
+    engine.request(Command.Reboot).subscribe({ error: (e: unknown) => (error = e) });
+    expect(error).toBeInstanceOf(ConnectionLostError);
+  });
+
+  it('times out a request with a clear error and leaves nothing pending', () => {
+    const { net, engine, clock } = setup();
+    engine.start();
+    net.last.accept();
+    let error: unknown;
+    engine.request(Command.Reboot).subscribe({ error: (e: unknown) => (error = e) });
+    clock.advance(5_000);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(engine.pendingCount).toBe(0);
+  });
+
+  it('stops for good when the server rejects the token', () => {
+    const { net, engine, clock, states } = setup();
+    engine.start();
+    net.last.accept();
+    net.last.drop(CloseCode.Unauthorized, 'token invalid');
+    clock.advance(10 * 60_000);
+    expect(net.sockets).toHaveLength(1);
+    expect(states.at(-1)).toEqual({ status: 'stopped', reason: 'rejected', closeCode: CloseCode.Unauthorized });
+  });
+
+  it('sends a heartbeat each period and reconnects when the peer falls silent', () => {
+    const { net, engine, clock } = setup();
+    engine.start();
+    net.last.accept();
+    clock.advance(300_000);
+    expect(sentEnvelopes(net.last.sent).map((e) => e.msgId)).toEqual([Command.Heartbeat]);
+    clock.advance(30_000);
+    expect(net.last.closed?.code).toBe(CloseCode.GoingAway);
+    clock.advance(30_000);
+    expect(net.sockets).toHaveLength(2);
+  });
+
+  it('for arbitrary interleavings, every request completes exactly once and nothing leaks', () => {
+    type Step =
+      | { op: 'request' }
+      | { op: 'reply'; pick: number; result: number }
+      | { op: 'advance'; ms: number }
+      | { op: 'drop' }
+      | { op: 'accept' }
+      | { op: 'unsubscribe'; pick: number };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.constant<Step>({ op: 'request' }),
+      fc.record({ op: fc.constant('reply' as const), pick: fc.nat(), result: fc.integer({ min: 0, max: 6 }) }),
+      fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 40_000 }) }),
+      fc.constant<Step>({ op: 'drop' }),
+      fc.constant<Step>({ op: 'accept' }),
+      fc.record({ op: fc.constant('unsubscribe' as const), pick: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (steps, r) => {
+        const { net, engine, clock, states } = setup(() => r);
+        engine.start();
+        const outcomes = new Map<number, string[]>();
+        const subs: { id: number; cid: string | undefined; unsubscribe: () => void }[] = [];
+        let n = 0;
+        for (const s of steps) {
+          const sock = net.last;
+          switch (s.op) {
+            case 'request': {
+              const id = n++;
+              outcomes.set(id, []);
+              const before = sock.sent.length;
+              const sub = engine.request(Command.Reboot).subscribe({
+                next: (e) => e.kind === 'result' && outcomes.get(id)?.push('result'),
+                error: () => outcomes.get(id)?.push('error'),
+              });
+              const frame = sock.sent[before];
+              subs.push({ id, cid: frame === undefined ? undefined : jsonCodec.decode(frame).cid, unsubscribe: () => sub.unsubscribe() });
+              break;
+            }
+            case 'reply': {
+              const target = subs[s.pick % Math.max(1, subs.length)];
+              if (target?.cid && !sock.closed) sock.deliver(JSON.stringify({ msgId: Command.Reboot, cid: target.cid, result: s.result }));
+              break;
+            }
+            case 'advance':
+              clock.advance(s.ms);
+              break;
+            case 'drop':
+              sock.drop();
+              break;
+            case 'accept':
+              if (!sock.closed && engine.pendingCount === 0) sock.accept();
+              break;
+            case 'unsubscribe': {
+              const target = subs[s.pick % Math.max(1, subs.length)];
+              target?.unsubscribe();
+              outcomes.delete(target?.id ?? -1);
+              break;
+            }
+          }
+        }
+        net.last.drop();
+        engine.stop();
+        for (const list of outcomes.values()) expect(list.length).toBe(1);
+        expect(engine.pendingCount).toBe(0);
+        for (const st of states) {
+          if (st.status === 'backoff') {
+            expect(st.delayMs).toBeGreaterThanOrEqual(2_000);
+            expect(st.delayMs).toBeLessThanOrEqual(30_000);
+          }
+        }
+        expect(clock.pendingTimers).toBe(0);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
