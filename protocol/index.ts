@@ -2,6 +2,7 @@
 export * from './catalogue/commands.ts';
 export * from './catalogue/enums.ts';
 export * from './catalogue/labels.ts';
+export * from './catalogue/permissions.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './close-codes.ts';

@@ -1,0 +1,171 @@
+import { BehaviorSubject, filter, firstValueFrom, type Observable, type Subscription } from 'rxjs';
+import {
+  type Clock,
+  Command,
+  type ConnectionState,
+  type ConnectionTuning,
+  type Envelope,
+  ProtocolEngine,
+  Result,
+  type ResultCode,
+  type SubprotocolName,
+  type TransportFactory,
+} from '../protocol/index.ts';
+
+/** What a device reports at login (command 1). */
+export interface DeviceInfo {
+  readonly model: string;
+  readonly systemType: 'android' | 'linux';
+  readonly systemVersion: string;
+  readonly imageVersion: string;
+  readonly networkType: number;
+}
+
+/** How a command handler answers: a result code and optional data. */
+export interface CommandOutcome {
+  readonly result: ResultCode;
+  readonly data?: unknown;
+}
+
+/** Handles one platform-to-device command. `afterReply` runs once the reply is on the wire (reboot uses it). */
+export type CommandHandler = (request: Envelope, session: DeviceSession) => Promise<CommandOutcome & { afterReply?: () => void }>;
+
+export interface DeviceSessionOptions {
+  /** Device socket URL without query, e.g. ws://127.0.0.1:8080/device/websocket. */
+  readonly gatewayUrl: string;
+  readonly sn: string;
+  /** Secret issued at enrolment; when absent the device enrols with `enrollKey`. */
+  readonly secret?: string | undefined;
+  readonly enrollKey?: string | undefined;
+  readonly info: () => DeviceInfo;
+  readonly handlers: ReadonlyMap<number, CommandHandler>;
+  readonly transport: TransportFactory;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+  readonly tuning?: Partial<ConnectionTuning>;
+  readonly subprotocols?: readonly SubprotocolName[];
+  /** Called when the gateway issues a secret at enrolment, so the caller can keep it. */
+  readonly onSecret?: (secret: string) => void;
+  readonly onLoginFailed?: (reason: string) => void;
+}
+
+/**
+ * One device's side of the protocol: connects, logs in (enrolling on first contact), answers heartbeats
+ * through the engine, and dispatches commands to handlers. Used by the agent and by each simulated device.
+ */
+export class DeviceSession {
+  readonly sn: string;
+  readonly engine: ProtocolEngine;
+  readonly #opts: DeviceSessionOptions;
+  #secret: string | undefined;
+  readonly #loggedIn$ = new BehaviorSubject(false);
+  readonly #subs: Subscription[] = [];
+
+  constructor(opts: DeviceSessionOptions) {
+    this.#opts = opts;
+    this.sn = opts.sn;
+    this.#secret = opts.secret;
+    this.engine = new ProtocolEngine({
+      url: () => this.#url(),
+      transport: opts.transport,
+      clock: opts.clock,
+      random: opts.random,
+      tuning: opts.tuning,
+      subprotocols: opts.subprotocols,
+      idPrefix: 'd',
+    });
+  }
+
+  get loggedIn(): boolean {
+    return this.#loggedIn$.value;
+  }
+
+  /** Whether the gateway has accepted this device's login, replaying the current value. */
+  get loggedIn$(): Observable<boolean> {
+    return this.#loggedIn$.asObservable();
+  }
+
+  get secret(): string | undefined {
+    return this.#secret;
+  }
+
+  start(): void {
+    if (this.#subs.length === 0) {
+      this.#subs.push(
+        this.engine.connection$.subscribe((state) => this.#onState(state)),
+        this.engine.messages$.subscribe((env) => void this.#dispatch(env)),
+      );
+    }
+    this.engine.start();
+  }
+
+  /** Disconnects; `start()` connects again. */
+  stop(): void {
+    this.engine.stop();
+  }
+
+  /** Stops for good and releases subscriptions. */
+  dispose(): void {
+    this.engine.stop();
+    for (const sub of this.#subs.splice(0)) sub.unsubscribe();
+  }
+
+  /** Resolves once the device is logged in. */
+  async waitLoggedIn(): Promise<void> {
+    await firstValueFrom(this.#loggedIn$.pipe(filter(Boolean)));
+  }
+
+  #url(): string {
+    const q = new URLSearchParams({ sn: this.sn });
+    if (this.#secret) q.set('secret', this.#secret);
+    else if (this.#opts.enrollKey) q.set('enroll', this.#opts.enrollKey);
+    return `${this.#opts.gatewayUrl}?${q.toString()}`;
+  }
+
+  #onState(state: ConnectionState): void {
+    if (state.status !== 'open') {
+      if (this.#loggedIn$.value) this.#loggedIn$.next(false);
+      if (state.status === 'stopped' && state.reason === 'rejected') this.#opts.onLoginFailed?.(`rejected (${state.closeCode ?? ''})`);
+      return;
+    }
+    this.engine.request(Command.DeviceLogin, { data: this.#opts.info() }).subscribe({
+      next: (event) => {
+        if (event.kind !== 'result') return;
+        if (event.reply.result !== Result.Success) {
+          this.#opts.onLoginFailed?.(`login result ${event.reply.result ?? ''}`);
+          return;
+        }
+        const secret = (event.reply.data as { secret?: unknown } | undefined)?.secret;
+        if (typeof secret === 'string') {
+          this.#secret = secret;
+          this.#opts.onSecret?.(secret);
+        }
+        this.#loggedIn$.next(true);
+      },
+      error: () => undefined, // the connection dropped; the next open logs in again
+    });
+  }
+
+  async #dispatch(env: Envelope): Promise<void> {
+    const handler = this.#opts.handlers.get(env.msgId);
+    if (!handler) {
+      this.#safeReply(env, Result.UnknownMessageId);
+      return;
+    }
+    try {
+      const outcome = await handler(env, this);
+      this.#safeReply(env, outcome.result, outcome.data);
+      outcome.afterReply?.();
+    } catch (err) {
+      this.#safeReply(env, Result.Fail, { message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  #safeReply(request: Envelope, result: ResultCode, data?: unknown): void {
+    try {
+      this.engine.reply(request, result, data);
+    } catch {
+      // Disconnected while handling: the gateway has already answered the console with result 5.
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import { ADMIN_ROLE, isPermission, permissionCatalogue } from '../../protocol/index.ts';
+import type { Session } from '../auth/sessions.ts';
+import type { Db } from '../db/database.ts';
+import { orgSubtree } from './org-scope.ts';
+
+/** Who is making a call: the account, its role's permissions and the organisations it may reach. */
+export interface Caller {
+  readonly session: Session;
+  readonly accountId: number;
+  readonly account: string;
+  readonly nickname: string;
+  readonly orgId: number;
+  readonly orgName: string;
+  readonly role: string;
+  readonly permissions: ReadonlySet<string>;
+  /** The caller's organisation and every organisation below it. */
+  readonly scope: ReadonlySet<number>;
+  readonly updatePasswordLastTime: number;
+  readonly expireTime: number | null;
+  readonly language: number;
+  readonly customerType: number;
+}
+
+/** Loads the caller behind a session, or undefined when its account is gone. */
+export async function loadCaller(db: Db, session: Session): Promise<Caller | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .innerJoin('roles', 'roles.id', 'accounts.role_id')
+    .innerJoin('organisations', 'organisations.id', 'accounts.org_id')
+    .select([
+      'accounts.id',
+      'accounts.account',
+      'accounts.nickname',
+      'accounts.org_id',
+      'accounts.role_id',
+      'accounts.update_password_last_time',
+      'accounts.expire_time',
+      'accounts.language',
+      'accounts.customer_type',
+      'roles.name as role',
+      'organisations.name as org_name',
+    ])
+    .where('accounts.id', '=', session.accountId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  let permissions: string[];
+  if (row.role === ADMIN_ROLE) {
+    permissions = permissionCatalogue.map((e) => e.key);
+  } else {
+    const granted = await db.selectFrom('role_permissions').select('permission').where('role_id', '=', row.role_id).execute();
+    permissions = granted.map((g) => g.permission).filter(isPermission);
+  }
+  return {
+    session,
+    accountId: row.id,
+    account: row.account,
+    nickname: row.nickname,
+    orgId: row.org_id,
+    orgName: row.org_name,
+    role: row.role,
+    permissions: new Set(permissions),
+    scope: new Set(await orgSubtree(db, row.org_id)),
+    updatePasswordLastTime: row.update_password_last_time,
+    expireTime: row.expire_time,
+    language: row.language,
+    customerType: row.customer_type,
+  };
+}

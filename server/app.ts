@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Clock } from '../protocol/index.ts';
+import type { CaptchaStore } from './auth/captcha.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
+import type { SessionStore } from './auth/sessions.ts';
+import type { Db } from './db/database.ts';
+import type { DeviceRepository } from './devices/repository.ts';
+import { registerDeviceRoutes } from './devices/routes.ts';
+import { ApiCode, ApiError } from './http/envelope.ts';
+import { registerGuard } from './http/guard.ts';
+
+/** Base path the console is served under (platform-core section 2). */
+export const CONSOLE_BASE = '/user/';
+
+export interface AppDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly sessions: SessionStore;
+  readonly captcha: CaptchaStore;
+  readonly captchaEnabled: boolean;
+  readonly devices: DeviceRepository;
+  readonly consoleDir: string;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP application: API routes with the spec's envelope, and the built console. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    // Spec clients time out after 300000 ms; the server gives up on a stalled request before that.
+    requestTimeout: 290_000,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+  });
+
+  app.setErrorHandler((err: Error & { validation?: unknown; statusCode?: number }, req, reply) => {
+    if (err instanceof ApiError) return reply.status(200).send({ code: err.code, data: null, message: err.message });
+    if (err.validation) return reply.status(200).send({ code: ApiCode.BadRequest, data: null, message: err.message });
+    if (err.statusCode && err.statusCode < 500) return reply.status(err.statusCode).send({ code: ApiCode.BadRequest, data: null, message: err.message });
+    req.log.error({ err }, 'request failed');
+    return reply.status(500).send({ code: ApiCode.Internal, data: null, message: 'Error' });
+  });
+
+  registerGuard(app, deps.db, deps.sessions);
+  registerAuthRoutes(app, deps);
+  registerDeviceRoutes(app, deps.devices);
+
+  app.get('/', { config: { public: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
+  const indexHtml = path.join(deps.consoleDir, 'index.html');
+  if (fs.existsSync(indexHtml)) {
+    await app.register(fastifyStatic, { root: deps.consoleDir, prefix: CONSOLE_BASE, wildcard: false, index: 'index.html' });
+    // History-style routes: every unknown path under /user/ is the console's own.
+    app.get(`${CONSOLE_BASE}*`, { config: { public: true } }, (_req, reply) => reply.type('text/html').sendFile('index.html'));
+  } else {
+    app.get(`${CONSOLE_BASE}*`, { config: { public: true } }, (_req, reply) =>
+      reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does this).'),
+    );
+  }
+  return app;
+}

@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import mitt from 'mitt';
+import type { Clock } from '../../protocol/index.ts';
+import type { Db } from '../db/database.ts';
+
+export interface Session {
+  readonly tokenHash: string;
+  readonly accountId: number;
+  readonly expiresAt: number;
+}
+
+type SessionEvents = { ended: { tokenHash: string; accountId: number } };
+
+/** SHA-256 of a token, as sessions are stored and matched. */
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Opaque server-side sessions. Ending a session (logout, kick-out) takes effect at once for HTTP and
+ * tells listeners, so the gateway can close that session's sockets.
+ */
+export class SessionStore {
+  readonly events = mitt<SessionEvents>();
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #ttlMs: number;
+
+  constructor(db: Db, clock: Clock, ttlMs: number) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#ttlMs = ttlMs;
+  }
+
+  /** Opens a session and returns its token; only the token's digest is stored. */
+  async open(accountId: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.#clock.now();
+    await this.#db
+      .insertInto('sessions')
+      .values({ token_hash: tokenDigest(token), account_id: accountId, created_at: now, expires_at: now + this.#ttlMs })
+      .execute();
+    return token;
+  }
+
+  /** The live session of a token, or undefined when unknown or expired. */
+  async resolve(token: string): Promise<Session | undefined> {
+    const row = await this.#db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenDigest(token)).executeTakeFirst();
+    if (!row || row.expires_at <= this.#clock.now()) return undefined;
+    return { tokenHash: row.token_hash, accountId: row.account_id, expiresAt: row.expires_at };
+  }
+
+  /** Ends one session. */
+  async end(session: Session): Promise<void> {
+    await this.#db.deleteFrom('sessions').where('token_hash', '=', session.tokenHash).execute();
+    this.events.emit('ended', { tokenHash: session.tokenHash, accountId: session.accountId });
+  }
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+
+/** Server settings, read once from the environment at start-up. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** PostgreSQL connection string; without it the embedded database under dataDir is used. */
+  readonly databaseUrl: string | undefined;
+  readonly natsUrl: string | undefined;
+  readonly adminPassword: string | undefined;
+  readonly simDevices: number;
+  /** Off only for automation and API clients; the server warns when it is off. */
+  readonly loginCaptcha: boolean;
+  readonly sessionTtlMs: number;
+  /** Built console files (vite build output). */
+  readonly consoleDir: string;
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** Reads the configuration from environment variables (names fixed by the README). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const root = path.resolve(import.meta.dirname, '..');
+  return {
+    port: intFrom(env.PORT, 8080, 'PORT'),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR ?? path.join(root, 'data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    natsUrl: env.NATS_URL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    simDevices: intFrom(env.SIM_DEVICES, 200, 'SIM_DEVICES'),
+    loginCaptcha: env.LOGIN_CAPTCHA !== 'off',
+    sessionTtlMs: intFrom(env.SESSION_TTL_HOURS, 24, 'SESSION_TTL_HOURS') * 3_600_000,
+    consoleDir: path.resolve(env.CONSOLE_DIR ?? path.join(root, 'dist')),
+  };
+}

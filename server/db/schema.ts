@@ -1,0 +1,79 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+// Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
+
+export interface OrganisationTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  name: string;
+  /** Devices enrolling with this key join this organisation. */
+  enroll_key: string;
+  freeze_state: Generated<number>;
+  created_at: number;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  name: string;
+  summary: string;
+  created_by: number | null;
+}
+
+export interface RolePermissionTable {
+  role_id: number;
+  permission: string;
+}
+
+export interface AccountTable {
+  id: Generated<number>;
+  org_id: number;
+  role_id: number;
+  account: string;
+  nickname: string;
+  /** scrypt of the client-side SHA-256 of the password. */
+  password_hash: string;
+  update_password_last_time: number;
+  expire_time: number | null;
+  language: Generated<number>;
+  customer_type: Generated<number>;
+  created_at: number;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the opaque token; the token itself is never stored. */
+  token_hash: string;
+  account_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface DeviceTable {
+  id: Generated<number>;
+  sn: string;
+  org_id: number;
+  secret_hash: string;
+  model: string;
+  system_type: string;
+  system_version: string;
+  image_version: string;
+  network_type: Generated<number>;
+  online_state: Generated<number>;
+  device_state: Generated<number>;
+  latest_online_time: number | null;
+  offline_time: number | null;
+  created_at: number;
+}
+
+export interface Database {
+  organisations: OrganisationTable;
+  roles: RoleTable;
+  role_permissions: RolePermissionTable;
+  accounts: AccountTable;
+  sessions: SessionTable;
+  devices: DeviceTable;
+}
+
+export type Organisation = Selectable<OrganisationTable>;
+export type Account = Selectable<AccountTable>;
+export type DeviceRow = Selectable<DeviceTable>;
+export type NewDevice = Insertable<DeviceTable>;

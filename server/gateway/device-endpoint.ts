@@ -1,0 +1,146 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import {
+  CloseCode,
+  Command,
+  ConnectionLostError,
+  Correlator,
+  type Clock,
+  type Envelope,
+  isReply,
+  Result,
+} from '../../protocol/index.ts';
+import type { Db } from '../db/database.ts';
+import type { DeviceInfo, DeviceRepository } from '../devices/repository.ts';
+import { Peer } from './peer.ts';
+
+/** Where a device socket is: connected, then logged in after its login message (command 1). */
+export class DeviceLink {
+  readonly peer: Peer;
+  readonly sn: string;
+  readonly orgId: number;
+  readonly correlator: Correlator;
+  loggedIn = false;
+
+  constructor(peer: Peer, sn: string, orgId: number, clock: Clock) {
+    this.peer = peer;
+    this.sn = sn;
+    this.orgId = orgId;
+    this.correlator = new Correlator(clock);
+  }
+}
+
+/** How a device proves who it is at upgrade: its issued secret, or its organisation's enrolment key. */
+export type DeviceCredentials = { readonly sn: string; readonly secret: string } | { readonly sn: string; readonly enroll: string };
+
+export type DeviceAdmission =
+  | { readonly ok: true; readonly sn: string; readonly orgId: number; readonly enrolling: boolean }
+  | { readonly ok: false; readonly reason: string };
+
+// Device secrets are 32 random bytes, so a fast hash is enough; slow hashes are for guessable passwords
+// and would make a reconnect storm of thousands of devices cost minutes of CPU.
+export function deviceSecretDigest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+const SN_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** Decides whether a device may connect, before any frame is exchanged. */
+export async function admitDevice(db: Db, devices: DeviceRepository, creds: DeviceCredentials): Promise<DeviceAdmission> {
+  if (!SN_PATTERN.test(creds.sn)) return { ok: false, reason: 'invalid sn' };
+  const row = await devices.findBySn(creds.sn);
+  if ('secret' in creds) {
+    if (!row) return { ok: false, reason: 'unknown device' };
+    const a = Buffer.from(deviceSecretDigest(creds.secret));
+    const b = Buffer.from(row.secret_hash);
+    return a.length === b.length && timingSafeEqual(a, b) ? { ok: true, sn: row.sn, orgId: row.org_id, enrolling: false } : { ok: false, reason: 'bad secret' };
+  }
+  // An enrolment key registers a new serial only; a known device must use its own secret.
+  if (row) return { ok: false, reason: 'device already enrolled' };
+  const org = await db.selectFrom('organisations').select('id').where('enroll_key', '=', creds.enroll).executeTakeFirst();
+  return org ? { ok: true, sn: creds.sn, orgId: org.id, enrolling: true } : { ok: false, reason: 'bad enrolment key' };
+}
+
+function parseInfo(data: unknown): DeviceInfo | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  const str = (v: unknown, max = 128) => (typeof v === 'string' && v.length <= max ? v : undefined);
+  const systemType = d.systemType === 'linux' ? 'linux' : d.systemType === 'android' ? 'android' : undefined;
+  const model = str(d.model);
+  if (!systemType || model === undefined) return undefined;
+  return {
+    model,
+    systemType,
+    systemVersion: str(d.systemVersion) ?? '',
+    imageVersion: str(d.imageVersion) ?? '',
+    networkType: Number.isInteger(d.networkType) && (d.networkType as number) >= 0 && (d.networkType as number) <= 3 ? (d.networkType as number) : 0,
+  };
+}
+
+export interface DeviceEndpointDeps {
+  readonly devices: DeviceRepository;
+  readonly clock: Clock;
+  readonly links: Map<string, DeviceLink>;
+  readonly onPresence: (link: DeviceLink, online: boolean) => void;
+  readonly log: { warn(obj: object, msg: string): void };
+}
+
+/** Runs one admitted device socket: login, heartbeats, replies to forwarded commands, and going offline. */
+export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, { ok: true }>, deps: DeviceEndpointDeps): void {
+  const link = new DeviceLink(new Peer(ws), admission.sn, admission.orgId, deps.clock);
+  const previous = deps.links.get(link.sn);
+  if (previous) previous.peer.ws.close(CloseCode.Replaced, 'replaced by a newer connection');
+  deps.links.set(link.sn, link);
+  let enrolling = admission.enrolling;
+
+  const handleLogin = async (env: Envelope) => {
+    const info = parseInfo(env.data);
+    if (!info) {
+      link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.MessageError, data: { message: 'model and systemType are required' } });
+      return;
+    }
+    const now = deps.clock.now();
+    let secret: string | undefined;
+    if (enrolling) {
+      secret = randomBytes(32).toString('base64url');
+      await deps.devices.register(link.sn, link.orgId, deviceSecretDigest(secret), info, now);
+      enrolling = false;
+    }
+    await deps.devices.markOnline(link.sn, info, now);
+    if (deps.links.get(link.sn) !== link) return;
+    link.loggedIn = true;
+    link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: secret ? { secret } : {} });
+    deps.onPresence(link, true);
+  };
+
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    const env = link.peer.decode(data, isBinary);
+    if (!('msgId' in env)) {
+      ws.close(CloseCode.PolicyViolation, env.message.slice(0, 100));
+      return;
+    }
+    if (isReply(env)) {
+      link.correlator.resolve(env);
+    } else if (env.msgId === Command.Heartbeat) {
+      link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success });
+    } else if (env.msgId === Command.DeviceLogin) {
+      handleLogin(env).catch((err: unknown) => {
+        deps.log.warn({ err, sn: link.sn }, 'device login failed');
+        ws.close(CloseCode.PolicyViolation, 'login failed');
+      });
+    } else if (link.loggedIn) {
+      // Status uploads and other device-to-platform messages arrive in later issues.
+    } else {
+      link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.DeviceNotLoggedIn });
+    }
+  });
+
+  ws.on('close', () => {
+    link.correlator.failAll(new ConnectionLostError());
+    if (deps.links.get(link.sn) !== link) return;
+    deps.links.delete(link.sn);
+    if (!link.loggedIn) return;
+    deps.devices.markOffline(link.sn, deps.clock.now()).catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'marking offline failed'));
+    deps.onPresence(link, false);
+  });
+}

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from '../protocol/index.ts';
+import { buildApp } from './app.ts';
+import { CaptchaStore } from './auth/captcha.ts';
+import { SessionStore } from './auth/sessions.ts';
+import type { Config } from './config.ts';
+import { type Db, openDatabase } from './db/database.ts';
+import { DeviceRepository } from './devices/repository.ts';
+import { DEVICE_SOCKET_PATH, Gateway } from './gateway/gateway.ts';
+import { seed, type SeedResult } from './seed.ts';
+
+/** A running server node and what tests and the launcher need from it. */
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly db: Db;
+  readonly gateway: Gateway;
+  readonly captcha: CaptchaStore;
+  readonly seeded: SeedResult;
+  /** http://host:port of the listening server. */
+  readonly url: string;
+  readonly deviceSocketUrl: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly clock?: Clock;
+  readonly pgSchema?: string;
+  readonly logger?: boolean;
+}
+
+/** Opens the database, migrates, seeds, and listens with the API, console and gateway. */
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const clock = opts.clock ?? systemClock;
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
+  const seeded = await seed(db, clock, config.adminPassword);
+  const devices = new DeviceRepository(db);
+  await devices.markAllOffline(clock.now());
+  const sessions = new SessionStore(db, clock, config.sessionTtlMs);
+  const captcha = new CaptchaStore(clock);
+  const app = await buildApp({
+    db,
+    clock,
+    sessions,
+    captcha,
+    captchaEnabled: config.loginCaptcha,
+    devices,
+    consoleDir: config.consoleDir,
+    logger: opts.logger ? { level: 'info' } : false,
+  });
+  const gateway = new Gateway({ db, devices, sessions, clock, log: app.log });
+  gateway.attach(app.server);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  return {
+    app,
+    db,
+    gateway,
+    captcha,
+    seeded,
+    url,
+    deviceSocketUrl: `ws://${config.host}:${port}${DEVICE_SOCKET_PATH}`,
+    async close() {
+      gateway.close();
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
