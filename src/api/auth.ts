@@ -1,0 +1,43 @@
+import { request } from './request.ts';
+
+export interface Captcha {
+  readonly enabled: boolean;
+  readonly id: string;
+  /** data: URL of the code image. */
+  readonly image: string;
+}
+
+export interface LoginResponse {
+  readonly token: string;
+  readonly list: readonly { readonly permissionList: readonly string[] }[];
+  readonly roles: readonly string[];
+  readonly org: { readonly id: number; readonly name: string };
+  readonly id: number;
+}
+
+export interface AccountDetail {
+  readonly id: number;
+  readonly account: string;
+  readonly nickname: string;
+  readonly roles: readonly string[];
+  readonly org: { readonly id: number; readonly name: string };
+  readonly permissionList: readonly string[];
+  readonly updatePasswordLastTime: number;
+  readonly expireTime: number | null;
+  readonly languageType: number;
+  readonly customerType: number;
+}
+
+/** Lowercase hex SHA-256 of the typed password: what the console sends instead of the password. */
+export async function hashPassword(password: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(password));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export const authApi = {
+  captcha: () => request<Captcha>({ method: 'GET', url: '/login/captcha' }),
+  login: (body: { username: string; id: string; password: string; authCode: string }) =>
+    request<LoginResponse>({ method: 'POST', url: '/login/userLogin', data: body }),
+  accountDetail: () => request<AccountDetail>({ method: 'GET', url: '/home/getAccountDetail' }),
+  logout: () => request<null>({ method: 'GET', url: '/home/logout', silent: true }),
+};

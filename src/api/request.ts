@@ -1,0 +1,110 @@
+import { notifications } from '@mantine/notifications';
+import { i18next } from '../i18n/index.ts';
+import { session, endSession } from '../state/session.ts';
+
+/** Spec constants (platform-core sections 7-9). */
+export const HTTP_TIMEOUT_MS = 300_000;
+export const TOAST_MS = 5_000;
+export const RELOAD_AFTER_LOGOUT_MS = 3_000;
+export const IGNORE_ERROR_RESET_MS = 5_000;
+const SUCCESS_CODES = new Set<unknown>([20000, 0, '0', 200, '200']);
+const LOGIN_EXPIRED_CODE = 3;
+
+/** A call the server answered with a failure code, or a transport failure. */
+export class RequestError extends Error {
+  readonly code: number | string | undefined;
+  constructor(message: string, code?: number | string) {
+    super(message);
+    this.name = 'RequestError';
+    this.code = code;
+  }
+}
+
+export interface RequestConfig {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly url: string;
+  /** GET query parameters; null and empty values are dropped. */
+  readonly params?: Record<string, string | number | boolean | null | undefined>;
+  readonly data?: unknown;
+  readonly responseType?: 'json' | 'blob';
+  /** Do not toast this call's failure. */
+  readonly silent?: boolean;
+}
+
+let ignoreErrors = false;
+let expiryShown = false;
+
+/** Suppresses error toasts for a moment; the flag resets itself after 5 s. */
+export function ignoreErrorsBriefly(): void {
+  ignoreErrors = true;
+  setTimeout(() => (ignoreErrors = false), IGNORE_ERROR_RESET_MS);
+}
+
+function toast(message: string): void {
+  notifications.show({ color: 'red', message, autoClose: TOAST_MS });
+}
+
+/** Builds the query string, dropping null and empty values. */
+export function queryString(params: RequestConfig['params']): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value === null || value === undefined || value === '') continue;
+    q.append(key, String(value));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+interface Envelope {
+  code?: number | string;
+  data?: unknown;
+  message?: string;
+  success?: boolean;
+}
+
+/** The one REST client: X-Token, the spec's timeout, envelope unwrapping and error handling. */
+export async function request<T>(config: RequestConfig): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new RequestError(i18next.t('error.timeout'))), HTTP_TIMEOUT_MS);
+  const headers: Record<string, string> = {};
+  if (session.token) headers['X-Token'] = session.token;
+  let body: string | undefined;
+  if (config.method !== 'GET' && config.data !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(config.data);
+  }
+  const url = config.method === 'GET' ? `${config.url}${queryString(config.params)}` : config.url;
+  let response: Response;
+  try {
+    response = await fetch(url, { method: config.method, headers, body, signal: controller.signal });
+  } catch (err) {
+    const message = err instanceof RequestError ? err.message : 'Network Error';
+    // 'Network Error' and 'Cancel' are silent (platform-core section 8).
+    if (message !== 'Network Error' && message !== 'Cancel' && !config.silent) toast(message);
+    throw new RequestError(message);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (config.responseType === 'blob' && response.ok) return (await response.blob()) as T;
+  let env: Envelope;
+  try {
+    env = (await response.json()) as Envelope;
+  } catch {
+    const message = `${response.status} ${response.statusText}`.trim() || 'Error';
+    if (!config.silent) toast(message);
+    throw new RequestError(message, response.status);
+  }
+  if (SUCCESS_CODES.has(env.code) || env.success === true) return env.data as T;
+  const message = env.message || 'Error';
+  if (env.code === LOGIN_EXPIRED_CODE) {
+    endSession();
+    if (!expiryShown) {
+      expiryShown = true;
+      toast(message);
+    }
+    setTimeout(() => window.location.reload(), RELOAD_AFTER_LOGOUT_MS);
+  } else if (!config.silent && !ignoreErrors) {
+    toast(message);
+  }
+  throw new RequestError(message, env.code);
+}

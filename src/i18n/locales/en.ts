@@ -1,0 +1,58 @@
+/** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
+export const en = {
+  app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version' },
+  route: {
+    login: 'Login',
+    dashboard: 'Dashboard',
+    deviceManagement: 'Device management',
+    notFound: 'Page not found',
+    unauthorized: 'No permission',
+  },
+  login: {
+    account: 'Account',
+    password: 'Password',
+    code: 'Verification code',
+    submit: 'Log in',
+    refreshCode: 'Click the image for a new code',
+    accountEmpty: 'Account cannot be empty!',
+    passwordEmpty: 'Password cannot be empty!',
+    codeEmpty: 'This item cannot be empty!',
+    accountRule: 'Start with a letter, then 3 to 15 letters, digits or underscores',
+    passwordRule: '4 to 16 letters, digits or underscores',
+    codeRule: 'At least 4 characters',
+  },
+  shell: {
+    logout: 'Log out',
+    language: 'Language',
+    realtime: { open: 'Live', connecting: 'Connecting…', backoff: 'Reconnecting…', stopped: 'Offline', idle: 'Offline' },
+    tokenRejected: 'Your session is no longer valid. Please log in again.',
+  },
+  dashboard: { totalDevices: 'Devices', online: 'Online', offline: 'Offline' },
+  device: {
+    sn: 'SN',
+    model: 'Model',
+    systemType: 'System type',
+    systemVersion: 'System version',
+    imageVersion: 'Image version',
+    onlineState: 'Online state',
+    latestOnlineTime: 'Latest online',
+    offlineTime: 'Offline time',
+    actions: 'Actions',
+    reboot: 'Reboot',
+    rebootConfirm: 'Reboot device {{sn}}? It will go offline for a short while.',
+    confirm: 'Confirm',
+    cancel: 'Cancel',
+    search: 'Search SN',
+    all: 'All',
+    total: '{{count}} devices',
+    commandResult: '{{command}} on {{sn}}: {{result}}',
+    empty: 'No devices',
+  },
+  error: {
+    back: 'Back to dashboard',
+    network: 'Network Instability',
+    timeout: 'Request Timeout',
+  },
+};
+
+export type Messages = typeof en;

@@ -1,0 +1,58 @@
+import type { Messages } from './en.ts';
+
+/** 中文文本。键必须与 en.ts 完全一致。 */
+export const zh: Messages = {
+  app: { title: '智能终端管控平台', mobileVersion: '手机版' },
+  route: {
+    login: '登录',
+    dashboard: '首页',
+    deviceManagement: '设备管理',
+    notFound: '页面不存在',
+    unauthorized: '无权限',
+  },
+  login: {
+    account: '账号',
+    password: '密码',
+    code: '验证码',
+    submit: '登录',
+    refreshCode: '点击图片更换验证码',
+    accountEmpty: '账号不能为空！',
+    passwordEmpty: '密码不能为空！',
+    codeEmpty: '该项不能为空！',
+    accountRule: '以字母开头，后接3到15位字母、数字或下划线',
+    passwordRule: '4到16位字母、数字或下划线',
+    codeRule: '至少4个字符',
+  },
+  shell: {
+    logout: '退出登录',
+    language: '语言',
+    realtime: { open: '实时', connecting: '连接中…', backoff: '重连中…', stopped: '离线', idle: '离线' },
+    tokenRejected: '登录已失效，请重新登录。',
+  },
+  dashboard: { totalDevices: '设备总数', online: '在线', offline: '离线' },
+  device: {
+    sn: 'SN',
+    model: '型号',
+    systemType: '系统类型',
+    systemVersion: '系统版本',
+    imageVersion: '镜像版本',
+    onlineState: '在线状态',
+    latestOnlineTime: '最近在线',
+    offlineTime: '离线时间',
+    actions: '操作',
+    reboot: '重启',
+    rebootConfirm: '确定重启设备 {{sn}}？设备将短暂离线。',
+    confirm: '确定',
+    cancel: '取消',
+    search: '搜索SN',
+    all: '全部',
+    total: '共 {{count}} 台设备',
+    commandResult: '{{sn}} {{command}}：{{result}}',
+    empty: '暂无设备',
+  },
+  error: {
+    back: '返回首页',
+    network: '网络不稳定',
+    timeout: '请求超时',
+  },
+};

@@ -1,0 +1,113 @@
+import { Anchor, Button, Center, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { authApi, type Captcha, hashPassword } from '../../api/auth.ts';
+import { afterLogin } from '../../router/guard.ts';
+import { ensureUser } from '../../state/bootstrap.ts';
+import { beginSession } from '../../state/session.ts';
+import { checkAccount, checkCode, checkPassword, type RuleResult } from '../../validation/login-rules.ts';
+
+type Field = 'account' | 'password' | 'code';
+const rules: Record<Field, (v: string) => RuleResult> = { account: checkAccount, password: checkPassword, code: checkCode };
+
+/** Login: account, password and verification code, checked on blur (platform-core section 5). */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  const [values, setValues] = useState<Record<Field, string>>({ account: '', password: '', code: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [captcha, setCaptcha] = useState<Captcha>();
+  const [busy, setBusy] = useState(false);
+
+  const refreshCaptcha = useCallback(() => {
+    authApi.captcha().then(setCaptcha, () => undefined);
+  }, []);
+  useEffect(refreshCaptcha, [refreshCaptcha]);
+
+  const fields: Field[] = captcha?.enabled === false ? ['account', 'password'] : ['account', 'password', 'code'];
+  const check = (field: Field, value = values[field]) => {
+    const key = rules[field](value);
+    setErrors((e) => ({ ...e, [field]: key && t(key) }));
+    return key === undefined;
+  };
+
+  const submit = async () => {
+    if (!fields.map((f) => check(f)).every(Boolean)) return;
+    setBusy(true);
+    try {
+      const data = await authApi.login({
+        username: values.account.trim(),
+        id: captcha?.id ?? '',
+        password: await hashPassword(values.password),
+        authCode: values.code.trim(),
+      });
+      beginSession(data.token);
+      await ensureUser();
+      navigate(afterLogin(search ? `?${search}` : ''), { replace: true });
+    } catch {
+      // The request layer has shown the server's message; a spent captcha needs a new image.
+      refreshCaptcha();
+      setValues((v) => ({ ...v, code: '' }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const input = (field: Field) => ({
+    value: values[field],
+    error: errors[field],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
+      const value = e.currentTarget.value;
+      setValues((v) => ({ ...v, [field]: value }));
+    },
+    onBlur: () => check(field),
+    name: field,
+  });
+
+  return (
+    <Center h="100vh" bg="gray.1">
+      <Paper w={400} p="xl" shadow="md" radius="md">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Stack>
+            <Title order={3} ta="center">
+              {t('app.title')}
+            </Title>
+            <TextInput label={t('login.account')} autoComplete="username" {...input('account')} />
+            <PasswordInput label={t('login.password')} autoComplete="current-password" {...input('password')} />
+            {captcha?.enabled !== false && (
+              <Group align="flex-start" wrap="nowrap">
+                <TextInput label={t('login.code')} style={{ flex: 1 }} {...input('code')} />
+                {captcha?.image && (
+                  <Image
+                    src={captcha.image}
+                    alt={t('login.code')}
+                    title={t('login.refreshCode')}
+                    w={120}
+                    h={50}
+                    mt={24}
+                    style={{ cursor: 'pointer' }}
+                    onClick={refreshCaptcha}
+                    data-testid="captcha-image"
+                  />
+                )}
+              </Group>
+            )}
+            <Button type="submit" loading={busy} fullWidth>
+              {t('login.submit')}
+            </Button>
+            <Text size="sm" ta="right">
+              <Anchor href="/user/login?mobile=1">{t('app.mobileVersion')}</Anchor>
+            </Text>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,50 @@
+import { proxy } from 'valtio';
+import { Command, type ConnectionState, type Envelope, OnlineState } from '../../protocol/index.ts';
+import { EngineClient } from '../../workers/engine-client.ts';
+import type { BridgePort, FromWorker, ToWorker } from '../../workers/bridge-protocol.ts';
+
+/** Live connection status for the shell's indicator. */
+export const realtimeState = proxy<{ status: ConnectionState['status']; rejected: boolean }>({ status: 'idle', rejected: false });
+
+/** Live online state by device serial, as pushed by the gateway; overrides what a list page loaded. */
+export const presence = proxy<{ bySn: Record<string, number>; changes: number }>({ bySn: {}, changes: 0 });
+
+let client: EngineClient | undefined;
+
+/** The engine running in its worker, created on first use. */
+export function engine(): EngineClient {
+  if (!client) {
+    const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' });
+    client = new EngineClient(worker as unknown as BridgePort<FromWorker, ToWorker>);
+    client.connection$.subscribe((state) => {
+      realtimeState.status = state.status;
+      realtimeState.rejected = state.status === 'stopped' && state.reason === 'rejected';
+    });
+    client.batches$.subscribe(applyBatch);
+  }
+  return client;
+}
+
+function applyBatch(batch: readonly Envelope[]): void {
+  let changed = 0;
+  for (const env of batch) {
+    if (env.msgId !== Command.DevicePresence || !env.sn) continue;
+    const state = (env.data as { onlineState?: number } | undefined)?.onlineState;
+    if (state === OnlineState.Online || state === OnlineState.Offline) {
+      presence.bySn[env.sn] = state;
+      changed++;
+    }
+  }
+  if (changed) presence.changes += changed;
+}
+
+/** Opens the console socket (/websocket with token, accountId and orgId). */
+export function connectRealtime(token: string, accountId: number, orgId: number): void {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const q = new URLSearchParams({ token, accountId: String(accountId), orgId: String(orgId) });
+  engine().start(`${scheme}://${window.location.host}/websocket?${q.toString()}`);
+}
+
+export function disconnectRealtime(): void {
+  client?.stop();
+}

@@ -1,0 +1,102 @@
+import { BehaviorSubject, Observable, Subject } from 'rxjs';
+import { type ConnectionState, type Envelope, type RequestEvent, type RequestOptions, type SubprotocolName } from '../protocol/index.ts';
+import type { BridgedError, BridgePort, FromWorker, ToWorker } from './bridge-protocol.ts';
+
+/** An error raised in the worker, carrying its protocol error code. */
+export class BridgeError extends Error {
+  readonly code: string | undefined;
+  constructor(e: BridgedError) {
+    super(e.message);
+    this.name = e.name;
+    this.code = e.code;
+  }
+}
+
+interface RequestSink {
+  next(event: RequestEvent): void;
+  complete(): void;
+  error(err: Error): void;
+}
+
+/** The main thread's view of the engine worker: the engine's streams, rebuilt from bridge messages. */
+export class EngineClient {
+  readonly #port: BridgePort<FromWorker, ToWorker>;
+  readonly #state$ = new BehaviorSubject<ConnectionState>({ status: 'idle' });
+  readonly #batches$ = new Subject<readonly Envelope[]>();
+  readonly #requests = new Map<number, RequestSink>();
+  #nextRid = 1;
+  readonly #listener = (ev: { data: FromWorker }) => this.#handle(ev.data);
+
+  constructor(port: BridgePort<FromWorker, ToWorker>) {
+    this.#port = port;
+    port.addEventListener('message', this.#listener);
+  }
+
+  /** The worker engine's connection state. */
+  get connection$(): Observable<ConnectionState> {
+    return this.#state$.asObservable();
+  }
+
+  /** Incoming messages in the batches the worker delivers them (about one per animation frame). */
+  get batches$(): Observable<readonly Envelope[]> {
+    return this.#batches$.asObservable();
+  }
+
+  start(url: string, options: { jsessionId?: string; subprotocols?: readonly SubprotocolName[] } = {}): void {
+    this.#port.postMessage({ type: 'start', url, ...options });
+  }
+
+  stop(): void {
+    this.#port.postMessage({ type: 'stop' });
+  }
+
+  /** Sends a command through the worker engine; unsubscribing cancels it there. */
+  request(msgId: number, options: RequestOptions = {}): Observable<RequestEvent> {
+    return new Observable<RequestEvent>((subscriber) => {
+      const rid = this.#nextRid++;
+      let done = false;
+      this.#requests.set(rid, {
+        next: (e) => subscriber.next(e),
+        complete: () => {
+          done = true;
+          subscriber.complete();
+        },
+        error: (err) => {
+          done = true;
+          subscriber.error(err);
+        },
+      });
+      this.#port.postMessage({ type: 'request', rid, msgId, options });
+      return () => {
+        this.#requests.delete(rid);
+        if (!done) this.#port.postMessage({ type: 'cancel', rid });
+      };
+    });
+  }
+
+  dispose(): void {
+    this.#port.removeEventListener('message', this.#listener);
+  }
+
+  #handle(msg: FromWorker): void {
+    switch (msg.type) {
+      case 'state':
+        this.#state$.next(msg.state);
+        break;
+      case 'messages':
+        this.#batches$.next(msg.batch);
+        break;
+      case 'request-event':
+        this.#requests.get(msg.rid)?.next(msg.event);
+        break;
+      case 'request-complete':
+        this.#requests.get(msg.rid)?.complete();
+        this.#requests.delete(msg.rid);
+        break;
+      case 'request-error':
+        this.#requests.get(msg.rid)?.error(new BridgeError(msg.error));
+        this.#requests.delete(msg.rid);
+        break;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import type { Subscription } from 'rxjs';
+import { type Clock, type Envelope, ProtocolEngine, ProtocolError, systemClock, type TransportFactory } from '../protocol/index.ts';
+import type { BridgedError, BridgePort, FromWorker, ToWorker } from './bridge-protocol.ts';
+
+/** How often queued incoming messages are flushed to the main thread (one animation frame). */
+export const FLUSH_EVERY_MS = 16;
+
+function bridged(err: unknown): BridgedError {
+  if (err instanceof ProtocolError) return { name: err.name, code: err.code, message: err.message };
+  return { name: 'Error', code: undefined, message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * The worker side of the bridge: owns one ProtocolEngine and serves the main thread's requests over a
+ * port. Separate from the worker entry so it runs in Node tests over a MessageChannel.
+ */
+export class EngineHost {
+  readonly #port: BridgePort<ToWorker, FromWorker>;
+  readonly #transport: TransportFactory;
+  readonly #clock: Clock;
+  #engine: ProtocolEngine | undefined;
+  #engineSubs: Subscription[] = [];
+  readonly #requests = new Map<number, Subscription>();
+  #queue: Envelope[] = [];
+  #flushTimer: unknown;
+
+  constructor(port: BridgePort<ToWorker, FromWorker>, transport: TransportFactory, clock: Clock = systemClock) {
+    this.#port = port;
+    this.#transport = transport;
+    this.#clock = clock;
+    port.addEventListener('message', (ev) => this.#handle(ev.data));
+  }
+
+  #handle(msg: ToWorker): void {
+    switch (msg.type) {
+      case 'start':
+        this.#stopEngine();
+        this.#engine = new ProtocolEngine({
+          url: () => msg.url,
+          transport: this.#transport,
+          clock: this.#clock,
+          subprotocols: msg.subprotocols,
+          jsessionId: msg.jsessionId === undefined ? undefined : () => msg.jsessionId,
+          idPrefix: 'w',
+        });
+        this.#engineSubs = [
+          this.#engine.connection$.subscribe((state) => this.#port.postMessage({ type: 'state', state })),
+          this.#engine.messages$.subscribe((env) => this.#enqueue(env)),
+        ];
+        this.#engine.start();
+        break;
+      case 'stop':
+        this.#stopEngine();
+        break;
+      case 'request': {
+        const engine = this.#engine;
+        if (!engine) {
+          this.#port.postMessage({ type: 'request-error', rid: msg.rid, error: { name: 'ConnectionLostError', code: 'NOT_CONNECTED', message: 'Not connected' } });
+          return;
+        }
+        const sub = engine.request(msg.msgId, msg.options).subscribe({
+          next: (event) => this.#port.postMessage({ type: 'request-event', rid: msg.rid, event }),
+          complete: () => {
+            this.#requests.delete(msg.rid);
+            this.#port.postMessage({ type: 'request-complete', rid: msg.rid });
+          },
+          error: (err: unknown) => {
+            this.#requests.delete(msg.rid);
+            this.#port.postMessage({ type: 'request-error', rid: msg.rid, error: bridged(err) });
+          },
+        });
+        if (!sub.closed) this.#requests.set(msg.rid, sub);
+        break;
+      }
+      case 'cancel':
+        this.#requests.get(msg.rid)?.unsubscribe();
+        this.#requests.delete(msg.rid);
+        break;
+    }
+  }
+
+  #enqueue(env: Envelope): void {
+    this.#queue.push(env);
+    if (this.#flushTimer === undefined) {
+      this.#flushTimer = this.#clock.setTimeout(() => this.#flush(), FLUSH_EVERY_MS);
+    }
+  }
+
+  #flush(): void {
+    this.#flushTimer = undefined;
+    const batch = this.#queue;
+    this.#queue = [];
+    if (batch.length > 0) this.#port.postMessage({ type: 'messages', batch });
+  }
+
+  #stopEngine(): void {
+    for (const sub of this.#requests.values()) sub.unsubscribe();
+    this.#requests.clear();
+    this.#engine?.stop();
+    for (const sub of this.#engineSubs) sub.unsubscribe();
+    this.#engineSubs = [];
+    this.#engine = undefined;
+  }
+}
