@@ -17,6 +17,7 @@ if (server.seeded.generatedPassword) {
 } else {
   log(`Admin login: account "${ADMIN_ACCOUNT}" (password as set on first start)`);
 }
+log(`Enrolment key of the platform organisation (for agents): ${server.seeded.enrollKey}`);
 if (!config.loginCaptcha) log('WARNING: LOGIN_CAPTCHA=off: the login verification code is not checked. Use only for automation.');
 
 let simulator: ChildProcess | undefined;

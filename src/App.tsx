@@ -54,7 +54,8 @@ function Guarded() {
   const search = useSearch();
   const snap = useSnapshot(session);
   const decision = guard(location, search ? `?${search}` : '', Boolean(snap.token));
-  if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
+  // Keyed, so consecutive redirects (/ -> /dashboard/index -> /login) each navigate.
+  if (decision.kind === 'redirect') return <Redirect key={decision.to} to={decision.to} replace />;
   return (
     <Switch>
       <Route path="/login" component={LoginPage} />

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command, Result, systemClock } from '../protocol/index.ts';
+import { type CommandHandler, DeviceSession } from './device-session.ts';
+import { linuxDeviceInfo } from './linux-info.ts';
+import { wsTransport } from './ws-transport.ts';
+
+// The device agent for a real Linux terminal. See README "Running the agent on a Linux terminal".
+const env = process.env;
+const gatewayUrl = env.AGENT_GATEWAY_URL ?? 'ws://127.0.0.1:8080/device/websocket';
+const sn = env.AGENT_SN ?? os.hostname();
+const stateFile = path.resolve(env.AGENT_STATE_FILE ?? path.join(os.homedir(), '.device-agent', 'state.json'));
+const log = (msg: string) => process.stdout.write(`[agent ${sn}] ${msg}\n`);
+
+function loadSecret(): string | undefined {
+  try {
+    const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { sn?: string; secret?: string };
+    return state.sn === sn ? state.secret : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function saveSecret(secret: string): void {
+  fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+  fs.writeFileSync(stateFile, JSON.stringify({ sn, secret }), { mode: 0o600 });
+  log(`enrolled; secret kept in ${stateFile}`);
+}
+
+// Reboot runs AGENT_REBOOT_CMD when set (for example "systemctl reboot"); by default it is simulated:
+// logged, then the agent disconnects for a few seconds as a rebooting terminal would.
+const reboot: CommandHandler = async (_req, session) => ({
+  result: Result.Success,
+  afterReply: () => {
+    const cmd = env.AGENT_REBOOT_CMD;
+    if (cmd) {
+      log(`reboot requested: running "${cmd}"`);
+      execFile('/bin/sh', ['-c', cmd], (err) => err && log(`reboot command failed: ${err.message}`));
+      return;
+    }
+    log('reboot requested: simulating (set AGENT_REBOOT_CMD to really reboot)');
+    session.stop();
+    setTimeout(() => session.start(), 5_000);
+  },
+});
+
+const secret = loadSecret();
+if (!secret && !env.AGENT_ENROLL_KEY) {
+  process.stderr.write(`No device secret in ${stateFile}: set AGENT_ENROLL_KEY to the organisation's enrolment key to enrol.\n`);
+  process.exit(2);
+}
+
+const session = new DeviceSession({
+  gatewayUrl,
+  sn,
+  secret,
+  enrollKey: env.AGENT_ENROLL_KEY,
+  info: linuxDeviceInfo,
+  handlers: new Map([[Command.Reboot, reboot]]),
+  transport: wsTransport(),
+  clock: systemClock,
+  onSecret: saveSecret,
+  onLoginFailed: (reason) => {
+    log(`gateway refused this device: ${reason}`);
+    process.exitCode = 1;
+  },
+});
+session.loggedIn$.subscribe((up) => log(up ? 'online' : 'offline'));
+session.engine.connection$.subscribe((s) => {
+  if (s.status === 'stopped' && s.reason === 'rejected') process.exit(1);
+});
+session.start();
+const stop = () => {
+  session.dispose();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
+import { clientPasswordHash } from '../../server/seed.ts';
+import { freshPgSchema, TEST_PG_URL } from './databases.ts';
+
+export const TEST_ADMIN_PASSWORD = 'Test_pass_1';
+
+export interface TestServer {
+  readonly server: RunningServer;
+  readonly config: Config;
+  stop(): Promise<void>;
+}
+
+/** Starts a server on a free port with a throwaway database (SQLite in a temp dir, or a fresh PostgreSQL schema). */
+export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dcc-test-'));
+  const pgSchema = db === 'postgres' ? await freshPgSchema() : undefined;
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    SIM_DEVICES: '0',
+    ...(pgSchema ? { DATABASE_URL: TEST_PG_URL } : {}),
+    ...env,
+  });
+  const server = await startServer(config, { pgSchema: pgSchema?.schema });
+  return {
+    server,
+    config,
+    async stop() {
+      await server.close();
+      await pgSchema?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Envelope<T> {
+  code: number;
+  data: T;
+  message: string;
+}
+
+/** Calls the API the way the console does and returns the whole envelope. */
+export async function api<T>(base: string, method: 'GET' | 'POST', url: string, opts: { token?: string; body?: unknown } = {}): Promise<Envelope<T>> {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...(opts.token ? { 'X-Token': opts.token } : {}), ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  return (await res.json()) as Envelope<T>;
+}
+
+/** Logs in as admin, solving the captcha the way a person reading the image would. */
+export async function loginAsAdmin(ts: TestServer): Promise<{ token: string; accountId: number; orgId: number }> {
+  const base = ts.server.url;
+  const captcha = await api<{ id: string }>(base, 'GET', '/login/captcha');
+  const answer = ts.server.captcha.peekForTest(captcha.data.id) ?? '';
+  const res = await api<{ token: string; id: number; org: { id: number } }>(base, 'POST', '/login/userLogin', {
+    body: { username: 'admin', id: captcha.data.id, password: clientPasswordHash(TEST_ADMIN_PASSWORD), authCode: answer },
+  });
+  if (res.code !== 20000) throw new Error(`login failed: ${res.message}`);
+  return { token: res.data.token, accountId: res.data.id, orgId: res.data.org.id };
+}

@@ -1,0 +1,66 @@
+import { MessageChannel } from 'node:worker_threads';
+import { filter, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Command, jsonCodec, Result } from '../protocol/index.ts';
+import { FakeNetwork } from '../protocol/testing/fake-transport.ts';
+import type { BridgePort, FromWorker, ToWorker } from './bridge-protocol.ts';
+import { BridgeError, EngineClient } from './engine-client.ts';
+import { EngineHost } from './engine-host.ts';
+
+// Host and client talk over a real MessageChannel (structured clone, as between a page and its worker).
+function setup() {
+  const { port1, port2 } = new MessageChannel();
+  const net = new FakeNetwork();
+  new EngineHost(port1 as unknown as BridgePort<ToWorker, FromWorker>, net.factory);
+  const client = new EngineClient(port2 as unknown as BridgePort<FromWorker, ToWorker>);
+  return { net, client, close: () => (port1.close(), port2.close()) };
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function openSocket(net: FakeNetwork) {
+  while (net.sockets.length === 0) await tick();
+  net.last.accept();
+}
+
+let teardown: (() => void) | undefined;
+afterEach(() => teardown?.());
+
+describe('engine worker bridge', () => {
+  it('carries connection state, requests with progress and results, and batched messages', async () => {
+    const { net, client, close } = setup();
+    teardown = close;
+    client.start('ws://x/websocket?token=t');
+    await openSocket(net);
+    await firstValueFrom(client.connection$.pipe(filter((s) => s.status === 'open')));
+
+    const events = lastValueFrom(client.request(Command.Reboot, { sn: 'D1' }).pipe(toArray()));
+    while (net.last.sent.length === 0) await tick();
+    const req = jsonCodec.decode(net.last.sent[0] ?? '');
+    net.last.deliver(JSON.stringify({ msgId: Command.Reboot, cid: req.cid, result: Result.Pushing }));
+    net.last.deliver(JSON.stringify({ msgId: Command.Reboot, cid: req.cid, result: Result.Success }));
+    expect((await events).map((e) => [e.kind, e.reply.result])).toEqual([
+      ['progress', Result.Pushing],
+      ['result', Result.Success],
+    ]);
+
+    const batch = firstValueFrom(client.batches$);
+    for (let i = 0; i < 50; i++) net.last.deliver(JSON.stringify({ msgId: Command.DevicePresence, sn: `D${i}`, data: { onlineState: 1 } }));
+    // Fifty messages in one turn arrive on the main thread as one batch.
+    expect((await batch).map((e) => e.sn)).toEqual(Array.from({ length: 50 }, (_, i) => `D${i}`));
+  });
+
+  it('turns a disconnect into a typed error on the main thread', async () => {
+    const { net, client, close } = setup();
+    teardown = close;
+    client.start('ws://x/websocket');
+    await openSocket(net);
+    await firstValueFrom(client.connection$.pipe(filter((s) => s.status === 'open')));
+    const result = lastValueFrom(client.request(Command.Reboot, { sn: 'D1' }));
+    while (net.last.sent.length === 0) await tick();
+    net.last.drop();
+    const err = await result.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BridgeError);
+    expect((err as BridgeError).code).toBe('CONNECTION_LOST');
+  });
+});
