@@ -71,6 +71,10 @@ describe('codecs', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
+  it('accepts __proto__ inside string values', () => {
+    expect(jsonCodec.decode('{"msgId":1,"sn":"__proto__","data":"a __proto__ b"}')).toEqual({ msgId: 1, sn: '__proto__', data: 'a __proto__ b' });
+  });
+
   it('refuses oversized frames before parsing', () => {
     expect(() => jsonCodec.decode(`{"msgId":1,"data":"${'x'.repeat(MAX_FRAME_BYTES)}"}`)).toThrow('Frame too large');
   });

