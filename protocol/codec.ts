@@ -21,24 +21,35 @@ export interface Codec {
   decode(frame: Frame): Envelope;
 }
 
-const envelopeKeys = new Set(['msgId', 'cid', 'flowId', 'sn', 'result', 'data', 'jsessionId']);
-
 /** Checks that an untrusted decoded value has the envelope's shape. */
 export function toEnvelope(value: unknown): Envelope {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DecodeError('Envelope must be an object');
   }
   const rec = value as Record<string, unknown>;
-  for (const key of Object.keys(rec)) {
-    if (!envelopeKeys.has(key)) throw new DecodeError(`Unknown envelope field "${key}"`);
+  // One pass over the keys with a switch: this check runs for every message, so it avoids allocating.
+  for (const key in rec) {
+    const v = rec[key];
+    switch (key) {
+      case 'msgId':
+        if (!Number.isSafeInteger(v) || (v as number) < 0) throw new DecodeError('msgId must be a non-negative integer');
+        break;
+      case 'cid':
+      case 'flowId':
+      case 'sn':
+      case 'jsessionId':
+        if (v !== undefined && typeof v !== 'string') throw new DecodeError(`${key} must be a string`);
+        break;
+      case 'result':
+        if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 6)) throw new DecodeError('result must be an integer 0..6');
+        break;
+      case 'data':
+        break;
+      default:
+        throw new DecodeError(`Unknown envelope field "${key}"`);
+    }
   }
-  if (!Number.isSafeInteger(rec.msgId) || (rec.msgId as number) < 0) throw new DecodeError('msgId must be a non-negative integer');
-  for (const key of ['cid', 'flowId', 'sn', 'jsessionId'] as const) {
-    if (rec[key] !== undefined && typeof rec[key] !== 'string') throw new DecodeError(`${key} must be a string`);
-  }
-  if (rec.result !== undefined && !(Number.isInteger(rec.result) && (rec.result as number) >= 0 && (rec.result as number) <= 6)) {
-    throw new DecodeError('result must be an integer 0..6');
-  }
+  if (rec.msgId === undefined) throw new DecodeError('msgId must be a non-negative integer');
   return rec as unknown as Envelope;
 }
 

@@ -14,12 +14,49 @@ interface Pending {
   readonly msgId: number;
   readonly handlers: PendingHandlers;
   readonly timeoutMs: number;
-  timer: TimerHandle;
+  deadline: number;
 }
 
-/** Matches replies to pending requests by correlation id, with one timer per request. */
+/**
+ * Requests with the same timeout expire in the order they were registered, so one FIFO per timeout
+ * value and one timer at its head replace a timer per request. Entries are deleted lazily: a slot whose
+ * request is gone, or whose deadline moved (progress), is skipped when it reaches the head.
+ */
+class ExpiryQueue {
+  readonly timeoutMs: number;
+  cids: string[] = [];
+  deadlines: number[] = [];
+  head = 0;
+  timer: TimerHandle | undefined;
+
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs;
+  }
+
+  push(cid: string, deadline: number): void {
+    this.cids.push(cid);
+    this.deadlines.push(deadline);
+  }
+
+  get size(): number {
+    return this.cids.length - this.head;
+  }
+
+  shift(): void {
+    this.head++;
+    // Compact once the consumed prefix dominates, keeping pushes and shifts O(1) amortised.
+    if (this.head > 1024 && this.head * 2 > this.cids.length) {
+      this.cids = this.cids.slice(this.head);
+      this.deadlines = this.deadlines.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** Matches replies to pending requests by correlation id, each with its own timeout. */
 export class Correlator {
   readonly #pending = new Map<string, Pending>();
+  readonly #queues = new Map<number, ExpiryQueue>();
   readonly #clock: Clock;
 
   constructor(clock: Clock) {
@@ -31,12 +68,17 @@ export class Correlator {
     return this.#pending.size;
   }
 
+  /** True while `cid` waits for its final reply. */
+  has(cid: string): boolean {
+    return this.#pending.has(cid);
+  }
+
   /** Starts waiting for the reply to `cid`; the handlers hear exactly one of result or error. */
   register(cid: string, msgId: number, timeoutMs: number, handlers: PendingHandlers): void {
     if (this.#pending.has(cid)) throw new Error(`Duplicate correlation id ${cid}`);
-    const entry: Pending = { msgId, handlers, timeoutMs, timer: undefined };
-    entry.timer = this.#clock.setTimeout(() => this.#expire(cid), timeoutMs);
-    this.#pending.set(cid, entry);
+    const deadline = this.#clock.now() + timeoutMs;
+    this.#pending.set(cid, { msgId, handlers, timeoutMs, deadline });
+    this.#enqueue(cid, timeoutMs, deadline);
   }
 
   /** Routes a reply to its pending request; returns false when no request waits for it. */
@@ -46,39 +88,77 @@ export class Correlator {
     if (!entry) return false;
     if (reply.result === Result.Pushing) {
       // Progress restarts the timeout: a long push is alive as long as it reports.
-      this.#clock.clearTimeout(entry.timer);
-      entry.timer = this.#clock.setTimeout(() => this.#expire(reply.cid as string), entry.timeoutMs);
+      entry.deadline = this.#clock.now() + entry.timeoutMs;
+      this.#enqueue(reply.cid, entry.timeoutMs, entry.deadline);
       entry.handlers.progress(reply);
       return true;
     }
-    this.#delete(reply.cid, entry);
+    this.#delete(reply.cid);
     entry.handlers.result(reply);
     return true;
   }
 
   /** Forgets a request without telling it (its caller has gone away). */
   cancel(cid: string): void {
-    const entry = this.#pending.get(cid);
-    if (entry) this.#delete(cid, entry);
+    this.#delete(cid);
   }
 
-  /** Fails every pending request with `err`, leaving nothing behind. */
-  failAll(err: Error): void {
-    const entries = [...this.#pending.values()];
-    for (const entry of entries) this.#clock.clearTimeout(entry.timer);
-    this.#pending.clear();
-    for (const entry of entries) entry.handlers.error(err);
+  /** Fails every pending request (or those `which` selects) with `err`. */
+  failAll(err: Error, which?: (cid: string) => boolean): void {
+    const failed: PendingHandlers[] = [];
+    for (const [cid, entry] of this.#pending) {
+      if (which && !which(cid)) continue;
+      failed.push(entry.handlers);
+      this.#pending.delete(cid);
+    }
+    if (this.#pending.size === 0) this.#clearQueues();
+    for (const handlers of failed) handlers.error(err);
   }
 
-  #expire(cid: string): void {
-    const entry = this.#pending.get(cid);
-    if (!entry) return;
-    this.#pending.delete(cid);
-    entry.handlers.error(new RequestTimeoutError(entry.msgId, entry.timeoutMs));
+  #enqueue(cid: string, timeoutMs: number, deadline: number): void {
+    let queue = this.#queues.get(timeoutMs);
+    if (!queue) {
+      queue = new ExpiryQueue(timeoutMs);
+      this.#queues.set(timeoutMs, queue);
+    }
+    queue.push(cid, deadline);
+    if (queue.timer === undefined) this.#arm(queue, deadline);
   }
 
-  #delete(cid: string, entry: Pending): void {
-    this.#clock.clearTimeout(entry.timer);
-    this.#pending.delete(cid);
+  #arm(queue: ExpiryQueue, deadline: number): void {
+    queue.timer = this.#clock.setTimeout(() => this.#sweep(queue), Math.max(0, deadline - this.#clock.now()));
+  }
+
+  #sweep(queue: ExpiryQueue): void {
+    queue.timer = undefined;
+    const now = this.#clock.now();
+    while (queue.size > 0) {
+      const cid = queue.cids[queue.head] as string;
+      const deadline = queue.deadlines[queue.head] as number;
+      const entry = this.#pending.get(cid);
+      if (entry && entry.deadline === deadline) {
+        if (deadline > now) {
+          this.#arm(queue, deadline);
+          return;
+        }
+        this.#pending.delete(cid);
+        queue.shift();
+        entry.handlers.error(new RequestTimeoutError(entry.msgId, entry.timeoutMs));
+      } else {
+        queue.shift();
+      }
+    }
+    this.#queues.delete(queue.timeoutMs);
+  }
+
+  #delete(cid: string): void {
+    if (this.#pending.delete(cid) && this.#pending.size === 0) this.#clearQueues();
+  }
+
+  #clearQueues(): void {
+    for (const queue of this.#queues.values()) {
+      if (queue.timer !== undefined) this.#clock.clearTimeout(queue.timer);
+    }
+    this.#queues.clear();
   }
 }

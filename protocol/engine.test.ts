@@ -7,7 +7,7 @@ import { jsonCodec } from './codec.ts';
 import type { ConnectionState } from './connection.ts';
 import { ProtocolEngine, type RequestEvent } from './engine.ts';
 import type { Envelope } from './envelope.ts';
-import { ConnectionLostError, RequestTimeoutError } from './errors.ts';
+import { ConnectionLostError, QueueOverflowError, RequestTimeoutError } from './errors.ts';
 import { FakeClock } from './testing/fake-clock.ts';
 import { FakeNetwork } from './testing/fake-transport.ts';
 
@@ -55,6 +55,46 @@ describe('ProtocolEngine', () => {
     expect(error).toBeInstanceOf(ConnectionLostError);
   });
 
+  it('holds a queued request while disconnected and sends it once on reconnect', () => {
+    const { net, engine, clock } = setup();
+    engine.start();
+    net.last.accept();
+    net.last.drop();
+    const events: RequestEvent[] = [];
+    engine.request(Command.Reboot, { sn: 'D1', queue: true, timeoutMs: 60_000 }).subscribe((e) => events.push(e));
+    expect(engine.queuedCount).toBe(1);
+    clock.advance(30_000);
+    expect(net.sockets).toHaveLength(2);
+    net.last.accept();
+    const [req] = sentEnvelopes(net.last.sent);
+    expect(req).toMatchObject({ msgId: Command.Reboot, sn: 'D1' });
+    net.last.deliver(JSON.stringify({ msgId: Command.Reboot, cid: req?.cid, result: Result.Success }));
+    expect(events.map((e) => e.kind)).toEqual(['result']);
+    expect(engine.queuedCount).toBe(0);
+  });
+
+  it('refuses to hold more than the queue bound, with a clear error', () => {
+    const clock = new FakeClock();
+    const net = new FakeNetwork();
+    const engine = new ProtocolEngine({ url: () => 'ws://x', transport: net.factory, clock, maxQueued: 2 });
+    const errors: unknown[] = [];
+    for (let i = 0; i < 3; i++) engine.request(Command.Reboot, { queue: true }).subscribe({ error: (e: unknown) => errors.push(e) });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(QueueOverflowError);
+    expect(engine.queuedCount).toBe(2);
+  });
+
+  it('a held request that times out is never sent', () => {
+    const { net, engine, clock } = setup();
+    engine.start();
+    let error: unknown;
+    engine.request(Command.Reboot, { queue: true, timeoutMs: 1_000 }).subscribe({ error: (e: unknown) => (error = e) });
+    clock.advance(1_000);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    net.last.accept();
+    expect(net.last.sent).toEqual([]);
+  });
+
   it('times out a request with a clear error and leaves nothing pending', () => {
     const { net, engine, clock } = setup();
     engine.start();
@@ -90,14 +130,14 @@ describe('ProtocolEngine', () => {
 
   it('for arbitrary interleavings, every request completes exactly once and nothing leaks', () => {
     type Step =
-      | { op: 'request' }
+      | { op: 'request'; queue: boolean }
       | { op: 'reply'; pick: number; result: number }
       | { op: 'advance'; ms: number }
       | { op: 'drop' }
       | { op: 'accept' }
       | { op: 'unsubscribe'; pick: number };
     const step: fc.Arbitrary<Step> = fc.oneof(
-      fc.constant<Step>({ op: 'request' }),
+      fc.record({ op: fc.constant('request' as const), queue: fc.boolean() }),
       fc.record({ op: fc.constant('reply' as const), pick: fc.nat(), result: fc.integer({ min: 0, max: 6 }) }),
       fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 40_000 }) }),
       fc.constant<Step>({ op: 'drop' }),
@@ -118,7 +158,7 @@ describe('ProtocolEngine', () => {
               const id = n++;
               outcomes.set(id, []);
               const before = sock.sent.length;
-              const sub = engine.request(Command.Reboot).subscribe({
+              const sub = engine.request(Command.Reboot, { queue: s.queue }).subscribe({
                 next: (e) => e.kind === 'result' && outcomes.get(id)?.push('result'),
                 error: () => outcomes.get(id)?.push('error'),
               });
@@ -151,6 +191,10 @@ describe('ProtocolEngine', () => {
         net.last.drop();
         engine.stop();
         for (const list of outcomes.values()) expect(list.length).toBe(1);
+        // No request is ever sent twice, across all sockets.
+        const sentCids = net.sockets.flatMap((sock) => sock.sent.map((f) => jsonCodec.decode(f).cid).filter((c) => c !== undefined));
+        expect(new Set(sentCids).size).toBe(sentCids.length);
+        expect(engine.queuedCount).toBe(0);
         expect(engine.pendingCount).toBe(0);
         for (const st of states) {
           if (st.status === 'backoff') {

@@ -1,11 +1,11 @@
-import { BehaviorSubject, filter, Observable, Subject } from 'rxjs';
+import { BehaviorSubject, filter, Observable, Subject, type Subscriber } from 'rxjs';
 import { Command } from './catalogue/commands.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Codec, codecFor, jsonCodec, Subprotocol, type SubprotocolName } from './codec.ts';
 import { Connection, type ConnectionState, type ConnectionTuning, DEFAULT_TUNING } from './connection.ts';
-import { Correlator } from './correlator.ts';
+import { Correlator, type PendingHandlers } from './correlator.ts';
 import { type Envelope, isReply } from './envelope.ts';
-import { ConnectionLostError, DecodeError, ErrorCode } from './errors.ts';
+import { ConnectionLostError, DecodeError, ErrorCode, QueueOverflowError } from './errors.ts';
 import type { Frame, TransportFactory } from './transport.ts';
 import type { ResultCode } from './catalogue/enums.ts';
 
@@ -19,6 +19,11 @@ export interface RequestOptions {
   readonly data?: unknown;
   readonly flowId?: string;
   readonly timeoutMs?: number;
+  /**
+   * While disconnected, hold the request (up to the engine's queue bound) and send it on reconnect,
+   * instead of failing at once. Its timeout runs from the call either way.
+   */
+  readonly queue?: boolean;
 }
 
 export interface EngineOptions {
@@ -34,9 +39,31 @@ export interface EngineOptions {
   readonly jsessionId?: () => string | undefined;
   /** Prefix of correlation ids, so ids of different engines on one server never meet. */
   readonly idPrefix?: string;
+  /** Most requests held while disconnected; one more fails with QueueOverflowError. */
+  readonly maxQueued?: number;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_QUEUED = 1_000;
+
+// Routes correlator callbacks to a subscriber with one small object instead of three closures, since
+// tens of thousands of requests may be pending at once.
+class SubscriberSink implements PendingHandlers {
+  readonly #subscriber: Subscriber<RequestEvent>;
+  constructor(subscriber: Subscriber<RequestEvent>) {
+    this.#subscriber = subscriber;
+  }
+  progress(reply: Envelope): void {
+    this.#subscriber.next({ kind: 'progress', reply });
+  }
+  result(reply: Envelope): void {
+    this.#subscriber.next({ kind: 'result', reply });
+    this.#subscriber.complete();
+  }
+  error(err: Error): void {
+    this.#subscriber.error(err);
+  }
+}
 
 /**
  * The protocol engine: one connection, its codec, and request/reply correlation, exposed as Observables.
@@ -51,6 +78,9 @@ export class ProtocolEngine {
   readonly #opts: EngineOptions;
   #codec: Codec = jsonCodec;
   #nextId = 0;
+  /** Requests held while disconnected, in call order; sent on the next open. */
+  #outbox: Envelope[] = [];
+  readonly #queued = new Set<string>();
 
   constructor(opts: EngineOptions) {
     this.#opts = opts;
@@ -115,31 +145,56 @@ export class ProtocolEngine {
 
   /**
    * Sends a command and emits its progress and final reply. Unsubscribing forgets the request; a
-   * disconnect or timeout errors it. Fails at once when not connected.
+   * disconnect or timeout errors it. Fails at once when not connected, unless `queue` is set.
    */
   request(msgId: number, options: RequestOptions = {}): Observable<RequestEvent> {
     return new Observable<RequestEvent>((subscriber) => {
-      if (this.#connection.state.status !== 'open') {
-        subscriber.error(new ConnectionLostError(ErrorCode.NotConnected));
-        return undefined;
-      }
-      const cid = `${this.#opts.idPrefix ?? 'r'}${(this.#nextId++).toString(36)}`;
-      this.#correlator.register(cid, msgId, options.timeoutMs ?? this.#opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
-        progress: (reply) => subscriber.next({ kind: 'progress', reply }),
-        result: (reply) => {
-          subscriber.next({ kind: 'result', reply });
-          subscriber.complete();
-        },
-        error: (err) => subscriber.error(err),
-      });
-      try {
-        this.send({ msgId, cid, sn: options.sn, flowId: options.flowId, data: options.data });
-      } catch (err) {
-        this.#correlator.cancel(cid);
-        subscriber.error(err);
-      }
-      return () => this.#correlator.cancel(cid);
+      const cid = this.call(msgId, options, new SubscriberSink(subscriber));
+      return cid === undefined ? undefined : () => this.cancel(cid);
     });
+  }
+
+  /**
+   * The callback form of request(), for callers that hold very many requests: returns the correlation
+   * id to cancel with, or undefined when the request failed at once (the handlers have heard why).
+   */
+  call(msgId: number, options: RequestOptions, handlers: PendingHandlers): string | undefined {
+    const open = this.#connection.state.status === 'open';
+    if (!open && !options.queue) {
+      handlers.error(new ConnectionLostError(ErrorCode.NotConnected));
+      return undefined;
+    }
+    if (!open && this.#outbox.length >= (this.#opts.maxQueued ?? DEFAULT_MAX_QUEUED)) {
+      handlers.error(new QueueOverflowError(this.#outbox.length));
+      return undefined;
+    }
+    const cid = `${this.#opts.idPrefix ?? 'r'}${(this.#nextId++).toString(36)}`;
+    this.#correlator.register(cid, msgId, options.timeoutMs ?? this.#opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, handlers);
+    const env: Envelope = { msgId, cid, sn: options.sn, flowId: options.flowId, data: options.data };
+    if (!open) {
+      this.#outbox.push(env);
+      this.#queued.add(cid);
+      return cid;
+    }
+    try {
+      this.send(env);
+    } catch (err) {
+      this.#correlator.cancel(cid);
+      handlers.error(err instanceof Error ? err : new Error(String(err)));
+      return undefined;
+    }
+    return cid;
+  }
+
+  /** Forgets a request made with call(); its handlers hear nothing more. */
+  cancel(cid: string): void {
+    this.#correlator.cancel(cid);
+    this.#queued.delete(cid);
+  }
+
+  /** Requests held while disconnected. */
+  get queuedCount(): number {
+    return this.#queued.size;
   }
 
   #stamp(env: Envelope): Envelope {
@@ -148,9 +203,32 @@ export class ProtocolEngine {
   }
 
   #onState(state: ConnectionState): void {
-    if (state.status === 'open') this.#codec = codecFor(state.subprotocol);
-    else this.#correlator.failAll(new ConnectionLostError());
+    if (state.status === 'open') {
+      this.#codec = codecFor(state.subprotocol);
+      this.#state$.next(state);
+      this.#flushOutbox();
+      return;
+    }
+    if (state.status === 'stopped') {
+      // Stopped for good (or by the caller): held requests will never be sent.
+      this.#outbox = [];
+      this.#queued.clear();
+      this.#correlator.failAll(new ConnectionLostError());
+    } else {
+      this.#correlator.failAll(new ConnectionLostError(), (cid) => !this.#queued.has(cid));
+    }
     this.#state$.next(state);
+  }
+
+  #flushOutbox(): void {
+    const outbox = this.#outbox;
+    this.#outbox = [];
+    for (const env of outbox) {
+      const cid = env.cid as string;
+      // Skip requests that timed out or were cancelled while held.
+      if (!this.#queued.delete(cid) || !this.#correlator.has(cid)) continue;
+      this.send(env);
+    }
   }
 
   #onFrame(frame: Frame): void {

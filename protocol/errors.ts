@@ -5,6 +5,7 @@ export const ErrorCode = {
   ConnectionLost: 'CONNECTION_LOST',
   NotConnected: 'NOT_CONNECTED',
   TokenRejected: 'TOKEN_REJECTED',
+  QueueOverflow: 'QUEUE_OVERFLOW',
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -39,5 +40,13 @@ export class ConnectionLostError extends ProtocolError {
   constructor(code: typeof ErrorCode.ConnectionLost | typeof ErrorCode.NotConnected = ErrorCode.ConnectionLost) {
     super(code, code === ErrorCode.NotConnected ? 'Not connected' : 'Connection lost');
     this.name = 'ConnectionLostError';
+  }
+}
+
+/** A request asked to be held while disconnected, but the hold queue is full. */
+export class QueueOverflowError extends ProtocolError {
+  constructor(held: number) {
+    super(ErrorCode.QueueOverflow, `Send queue full (${held} requests held while disconnected)`);
+    this.name = 'QueueOverflowError';
   }
 }
