@@ -8,6 +8,7 @@ import { type Envelope, isReply } from './envelope.ts';
 import { ConnectionLostError, DecodeError, ErrorCode, QueueOverflowError } from './errors.ts';
 import type { Frame, TransportFactory } from './transport.ts';
 import type { ResultCode } from './catalogue/enums.ts';
+import { type Chunk, decodeChunk, encodeChunk, isChunkFrame } from './binary/chunk-frame.ts';
 
 /** What a request emits: any number of progress replies (result 6), then one final reply. */
 export type RequestEvent =
@@ -75,6 +76,7 @@ export class ProtocolEngine {
   readonly #state$: BehaviorSubject<ConnectionState>;
   readonly #messages$ = new Subject<Envelope>();
   readonly #decodeErrors$ = new Subject<DecodeError>();
+  readonly #chunks$ = new Subject<Chunk>();
   readonly #opts: EngineOptions;
   #codec: Codec = jsonCodec;
   #nextId = 0;
@@ -108,6 +110,21 @@ export class ProtocolEngine {
   /** Every incoming envelope that is not a reply to one of our requests. */
   get messages$(): Observable<Envelope> {
     return this.#messages$.asObservable();
+  }
+
+  /** Incoming binary chunks (file bytes, video frames) of every flow. */
+  get chunks$(): Observable<Chunk> {
+    return this.#chunks$.asObservable();
+  }
+
+  /** Incoming binary chunks of one flow. */
+  chunks(flowId: string): Observable<Chunk> {
+    return this.#chunks$.pipe(filter((c) => c.flowId === flowId));
+  }
+
+  /** Sends one binary chunk; throws ConnectionLostError when not connected. */
+  sendChunk(chunk: Chunk): void {
+    this.#connection.send(encodeChunk(chunk));
   }
 
   /** Frames the codec refused; the connection stays up. */
@@ -234,6 +251,10 @@ export class ProtocolEngine {
   #onFrame(frame: Frame): void {
     let env: Envelope;
     try {
+      if (typeof frame !== 'string' && isChunkFrame(frame)) {
+        this.#chunks$.next(decodeChunk(frame));
+        return;
+      }
       env = this.#codec.decode(frame);
     } catch (err) {
       if (err instanceof DecodeError) {

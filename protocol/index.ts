@@ -13,3 +13,8 @@ export * from './backoff.ts';
 export * from './correlator.ts';
 export * from './connection.ts';
 export * from './engine.ts';
+export * from './binary/chunk-frame.ts';
+export * from './binary/chunk-receiver.ts';
+export * from './binary/chunk-sender.ts';
+export * from './binary/sha256.ts';
+export * from './binary/transfer.ts';

@@ -4,13 +4,18 @@
  * Spec ids (devices-and-commerce section 7) are kept exactly. The spec names device-to-platform ids
  * 1-12 and 36 without saying what each means, and names several platform-to-device commands without a
  * number; the meanings and numbers marked "ours" are assigned here, documented in PROTOCOL.md, and never
- * reuse a spec id.
+ * reuse a spec id. 131072 is a spec constant of unknown meaning and is left unused.
  */
 export const Command = {
   // device -> platform (spec range 1-12 and 36; meanings ours)
   DeviceLogin: 1,
   Heartbeat: 2,
   StatusUpload: 3,
+  RuntimeInfo: 4,
+  PushProgress: 5,
+  LocationUpload: 6,
+  LogUpload: 7,
+  AbnormalEvent: 8,
 
   // platform -> device (spec)
   WebsocketId: 65536,
@@ -24,6 +29,26 @@ export const Command = {
   RemoteControl: 65568,
   ChangeSshConfig: 65575,
   GrabLog: 65577,
+
+  // platform -> device (ours: named by the spec without a number)
+  OtaList: 65600,
+  FileList: 65601,
+  FileUpload: 65602,
+  FileDownload: 65603,
+  FileDelete: 65604,
+  AppList: 65605,
+  Uninstall: 65606,
+  ClearData: 65607,
+  ClearCache: 65608,
+  Whitelist: 65609,
+  Daemon: 65610,
+  StopStream: 65611,
+  BaseInfo: 65612,
+  SystemInfo: 65613,
+
+  // binary transfers, either direction (ours)
+  ChunkAck: 65620,
+  TransferBegin: 65621,
 
   // platform -> console events (ours, 0x30000 range so they cannot meet a device command)
   DevicePresence: 196609,

@@ -44,6 +44,12 @@ function subprotocols0(list: readonly string[]): string {
 /** A transport factory that records every socket it opens, for tests to drive by hand. */
 export class FakeNetwork {
   readonly sockets: FakeSocket[] = [];
+  #waiters: (() => void)[] = [];
+
+  /** Resolves when any socket of this network next sends a frame (no polling, no sleeps). */
+  nextSend(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
 
   readonly factory: TransportFactory = (url, subprotocols, sink) => {
     const socket = new FakeSocket(url, subprotocols, sink);
@@ -52,6 +58,9 @@ export class FakeNetwork {
       send: (frame) => {
         if (socket.closed) throw new Error('send on closed fake socket');
         socket.sent.push(frame);
+        const waiters = this.#waiters;
+        this.#waiters = [];
+        for (const w of waiters) w();
       },
       close: (code = 1000, reason = '') => socket.clientClose(code, reason),
     };

@@ -1,0 +1,207 @@
+import { filter, Observable, type Subscription } from 'rxjs';
+import { Command } from '../catalogue/commands.ts';
+import { Result } from '../catalogue/enums.ts';
+import type { ProtocolEngine } from '../engine.ts';
+import type { Envelope } from '../envelope.ts';
+import { ProtocolError, ErrorCode } from '../errors.ts';
+import { ChunkReceiver, type TransferManifest, type TransferProgress } from './chunk-receiver.ts';
+import { ChunkSender } from './chunk-sender.ts';
+import { sha256Hex } from './sha256.ts';
+
+/** Chunk size and window defaults: 64 KiB x 16 keeps 1 MiB in flight, enough to fill a LAN link. */
+export const DEFAULT_CHUNK_SIZE = 64 * 1024;
+export const DEFAULT_WINDOW = 16;
+const MAX_REMEMBERED = 1_000;
+
+/** TransferBegin data: the manifest, the sender's window and the whole file's SHA-256. */
+export interface BeginData {
+  readonly size: number;
+  readonly chunkSize: number;
+  /** The receiver acknowledges at least every half window, or the sender would stall. */
+  readonly window: number;
+  readonly sha256: string;
+}
+
+/** ChunkAck data: everything before `next` is in; `done` once the file is whole and verified. */
+export interface AckData {
+  readonly next: number;
+  readonly done?: boolean;
+  readonly error?: string;
+}
+
+export interface SendFileOptions {
+  readonly flowId: string;
+  readonly bytes: Uint8Array;
+  /** Device the file is for, when sent through the gateway. */
+  readonly sn?: string;
+  readonly chunkSize?: number;
+  readonly window?: number;
+}
+
+/** A transfer failed for good (the receiver reported a checksum mismatch or refused it). */
+export class TransferError extends ProtocolError {
+  constructor(message: string) {
+    super(ErrorCode.Decode, message);
+    this.name = 'TransferError';
+  }
+}
+
+/**
+ * Sends a file as chunks with a bounded window, emitting progress as the receiver acknowledges, and
+ * completing once it reports the file whole and verified. After a reconnect it asks the receiver where
+ * it stopped (TransferBegin answers with `next`) and resumes from there.
+ */
+export function sendFile(engine: ProtocolEngine, opts: SendFileOptions): Observable<TransferProgress> {
+  return new Observable<TransferProgress>((subscriber) => {
+    const window = opts.window ?? DEFAULT_WINDOW;
+    const sender = new ChunkSender(opts.flowId, opts.bytes, opts.chunkSize ?? DEFAULT_CHUNK_SIZE, window);
+    const subs: Subscription[] = [];
+    let begun = false;
+    const pump = () => {
+      if (!begun) return;
+      try {
+        for (const chunk of sender.take()) engine.sendChunk(chunk);
+      } catch {
+        begun = false; // disconnected: the next open resumes
+      }
+    };
+    const onAck = (env: Envelope) => {
+      const ack = env.data as AckData | undefined;
+      if (!ack || typeof ack.next !== 'number') return;
+      if (ack.error) {
+        subscriber.error(new TransferError(ack.error));
+        return;
+      }
+      sender.ack(ack.next);
+      subscriber.next(sender.progress);
+      if (ack.done) subscriber.complete();
+      else pump();
+    };
+    void sha256Hex(opts.bytes).then((sha256) => {
+      if (subscriber.closed) return;
+      const begin: BeginData = { size: sender.manifest.size, chunkSize: sender.manifest.chunkSize, window, sha256 };
+      subs.push(
+        engine.flow(opts.flowId).pipe(filter((e) => e.msgId === Command.ChunkAck)).subscribe(onAck),
+        engine.connection$.pipe(filter((s) => s.status === 'open')).subscribe(() => {
+          engine.request(Command.TransferBegin, { flowId: opts.flowId, sn: opts.sn, data: begin }).subscribe({
+            next: (event) => {
+              if (event.kind !== 'result') return;
+              if (event.reply.result !== Result.Success) {
+                subscriber.error(new TransferError(`Receiver refused the transfer (result ${event.reply.result ?? ''})`));
+                return;
+              }
+              const at = event.reply.data as AckData | undefined;
+              sender.resumeFrom(at?.next ?? 0);
+              if (at?.done) {
+                // The file arrived before the connection dropped; only the final acknowledgement was lost.
+                subscriber.next(sender.progress);
+                subscriber.complete();
+                return;
+              }
+              begun = true;
+              pump();
+            },
+            error: () => undefined, // a lost connection resumes on the next open
+          });
+        }),
+      );
+    });
+    return () => subs.forEach((s) => s.unsubscribe());
+  });
+}
+
+/** A file that arrived whole and matched its SHA-256. */
+export interface ReceivedFile {
+  readonly flowId: string;
+  readonly bytes: Uint8Array;
+  readonly sha256: string;
+}
+
+/**
+ * Receives files offered to this engine: answers TransferBegin with where to (re)start, reassembles
+ * chunks, acknowledges every half window (or every `ackEvery` chunks if fewer), verifies the SHA-256
+ * and emits each whole file.
+ * `accept` may refuse an offer (for example over a size cap).
+ */
+export function receiveFiles(
+  engine: ProtocolEngine,
+  options: { ackEvery?: number; accept?: (manifest: TransferManifest) => boolean } = {},
+): Observable<ReceivedFile> {
+  return new Observable<ReceivedFile>((subscriber) => {
+    const transfers = new Map<string, { receiver: ChunkReceiver; sha256: string; ackEvery: number; sinceAck: number }>();
+    // Finished flows are remembered, so a sender that missed the final acknowledgement learns it is done
+    // instead of sending the file again. Bounded: the oldest are forgotten first.
+    const finished = new Map<string, AckData>();
+    const remember = (flowId: string, data: AckData) => {
+      finished.set(flowId, data);
+      if (finished.size > MAX_REMEMBERED) finished.delete(finished.keys().next().value as string);
+    };
+    const ack = (flowId: string, data: AckData) => {
+      try {
+        engine.send({ msgId: Command.ChunkAck, flowId, data });
+      } catch {
+        // disconnected: the sender resumes through TransferBegin
+      }
+    };
+    const subs = [
+      engine.messages$.pipe(filter((e) => e.msgId === Command.TransferBegin && e.flowId !== undefined)).subscribe((env) => {
+        const flowId = env.flowId as string;
+        const begin = env.data as BeginData | undefined;
+        const manifest = begin && { flowId, size: begin.size, chunkSize: begin.chunkSize };
+        const past = finished.get(flowId);
+        if (past) {
+          try {
+            engine.reply(env, Result.Success, past);
+          } catch {
+            // disconnected; asked again on reconnect
+          }
+          return;
+        }
+        let t = transfers.get(flowId);
+        if (!t && manifest && typeof begin.sha256 === 'string' && Number.isInteger(begin.window) && begin.window >= 1 && (options.accept?.(manifest) ?? true)) {
+          try {
+            const ackEvery = Math.min(options.ackEvery ?? Number.MAX_SAFE_INTEGER, Math.max(1, Math.floor(begin.window / 2)));
+            t = { receiver: new ChunkReceiver(manifest), sha256: begin.sha256, ackEvery, sinceAck: 0 };
+            transfers.set(flowId, t);
+          } catch {
+            t = undefined;
+          }
+        }
+        try {
+          engine.reply(env, t ? Result.Success : Result.Fail, t ? { next: t.receiver.progress.next } : undefined);
+        } catch {
+          // disconnected before answering; the sender asks again
+        }
+      }),
+      engine.chunks$.subscribe((chunk) => {
+        const t = transfers.get(chunk.flowId);
+        if (!t) return;
+        try {
+          if (!t.receiver.accept(chunk)) return;
+        } catch (err) {
+          ack(chunk.flowId, { next: t.receiver.progress.next, error: err instanceof Error ? err.message : String(err) });
+          transfers.delete(chunk.flowId);
+          return;
+        }
+        if (t.receiver.complete) {
+          transfers.delete(chunk.flowId);
+          const bytes = t.receiver.bytes();
+          void sha256Hex(bytes).then((sha) => {
+            if (sha === t.sha256) {
+              const final: AckData = { next: t.receiver.progress.next, done: true };
+              remember(chunk.flowId, final);
+              ack(chunk.flowId, final);
+              subscriber.next({ flowId: chunk.flowId, bytes, sha256: sha });
+            } else {
+              ack(chunk.flowId, { next: 0, error: 'SHA-256 mismatch' });
+            }
+          });
+        } else if (++t.sinceAck >= t.ackEvery) {
+          t.sinceAck = 0;
+          ack(chunk.flowId, { next: t.receiver.progress.next });
+        }
+      }),
+    ];
+    return () => subs.forEach((s) => s.unsubscribe());
+  });
+}
