@@ -19,7 +19,7 @@ describe('command ids', () => {
   });
 
   it('CMD-ID-2 ids are unique, device-to-platform ids stay in 1-12 or 36, and 131072 is unused', () => {
-    const ids = Object.values(Command);
+    const ids: number[] = Object.values(Command);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).not.toContain(131072);
     for (const id of ids.filter((i) => i < 65536)) expect(id <= 12 || id === 36).toBe(true);
