@@ -49,9 +49,17 @@ describe('device agent on this Linux machine', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    agent.stdout?.on('data', (b: Buffer) => (output += b.toString()));
-    agent.stderr?.on('data', (b: Buffer) => (output += b.toString()));
+    // The agent logs 'online' after it has kept its secret; the console may hear presence before that.
+    const agentOnline = new Promise<void>((resolve) => {
+      const onData = (b: Buffer) => {
+        output += b.toString();
+        if (output.includes('] online')) resolve();
+      };
+      agent?.stdout?.on('data', onData);
+      agent?.stderr?.on('data', onData);
+    });
     await online;
+    await agentOnline;
 
     const row = await ts.server.db.selectFrom('devices').selectAll().where('sn', '=', sn).executeTakeFirstOrThrow();
     expect(row.system_type).toBe('linux');
