@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { filter, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Command, jsonCodec, Result } from '../protocol/index.ts';
+import { ChunkFlag, Command, decodeChunk, encodeChunk, jsonCodec, Result } from '../protocol/index.ts';
 import { FakeNetwork } from '../protocol/testing/fake-transport.ts';
 import type { BridgePort, FromWorker, ToWorker } from './bridge-protocol.ts';
 import { BridgeError, EngineClient } from './engine-client.ts';
@@ -48,6 +48,27 @@ describe('engine worker bridge', () => {
     for (let i = 0; i < 50; i++) net.last.deliver(JSON.stringify({ msgId: Command.DevicePresence, sn: `D${i}`, data: { onlineState: 1 } }));
     // Fifty messages in one turn arrive on the main thread as one batch.
     expect((await batch).map((e) => e.sn)).toEqual(Array.from({ length: 50 }, (_, i) => `D${i}`));
+  });
+
+  it('moves binary chunks both ways, transferring their buffers', async () => {
+    const { net, client, close } = setup();
+    teardown = close;
+    client.start('ws://x/websocket');
+    await openSocket(net);
+    await firstValueFrom(client.connection$.pipe(filter((s) => s.status === 'open')));
+
+    const incoming = firstValueFrom(client.chunks$);
+    net.last.deliver(encodeChunk({ flowId: 'v1', seq: 7, timestamp: 1234, flags: ChunkFlag.KeyFrame, payload: new Uint8Array([1, 2, 3]) }));
+    expect(await incoming).toEqual({ flowId: 'v1', seq: 7, timestamp: 1234, flags: ChunkFlag.KeyFrame, payload: new Uint8Array([1, 2, 3]) });
+
+    const payload = new Uint8Array([9, 8, 7, 6]);
+    client.sendChunk({ flowId: 'up', seq: 0, timestamp: 0, flags: ChunkFlag.Last, payload });
+    // Transferred, not copied: the sender's buffer is detached.
+    expect(payload.byteLength).toBe(0);
+    while (net.last.sent.length === 0) await tick();
+    const frame = net.last.sent[0];
+    if (typeof frame === 'string' || frame === undefined) throw new Error('expected a binary frame');
+    expect(decodeChunk(frame)).toMatchObject({ flowId: 'up', seq: 0, flags: ChunkFlag.Last, payload: new Uint8Array([9, 8, 7, 6]) });
   });
 
   it('turns a disconnect into a typed error on the main thread', async () => {

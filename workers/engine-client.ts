@@ -1,6 +1,6 @@
 import { BehaviorSubject, Observable, Subject } from 'rxjs';
-import { type ConnectionState, type Envelope, type RequestEvent, type RequestOptions, type SubprotocolName } from '../protocol/index.ts';
-import type { BridgedError, BridgePort, FromWorker, ToWorker } from './bridge-protocol.ts';
+import { type Chunk, type ConnectionState, type Envelope, type RequestEvent, type RequestOptions, type SubprotocolName } from '../protocol/index.ts';
+import { type BridgedError, type BridgePort, type FromWorker, ownBuffer, type ToWorker } from './bridge-protocol.ts';
 
 /** An error raised in the worker, carrying its protocol error code. */
 export class BridgeError extends Error {
@@ -23,6 +23,7 @@ export class EngineClient {
   readonly #port: BridgePort<FromWorker, ToWorker>;
   readonly #state$ = new BehaviorSubject<ConnectionState>({ status: 'idle' });
   readonly #batches$ = new Subject<readonly Envelope[]>();
+  readonly #chunks$ = new Subject<Chunk>();
   readonly #requests = new Map<number, RequestSink>();
   #nextRid = 1;
   readonly #listener = (ev: { data: FromWorker }) => this.#handle(ev.data);
@@ -40,6 +41,22 @@ export class EngineClient {
   /** Incoming messages in the batches the worker delivers them (about one per animation frame). */
   get batches$(): Observable<readonly Envelope[]> {
     return this.#batches$.asObservable();
+  }
+
+  /** Incoming binary chunks (file bytes, video frames); payloads arrive as transferred buffers. */
+  get chunks$(): Observable<Chunk> {
+    return this.#chunks$.asObservable();
+  }
+
+  /** Sends an envelope without waiting for a reply (acknowledgements, flow control). */
+  send(envelope: Envelope): void {
+    this.#port.postMessage({ type: 'send', envelope });
+  }
+
+  /** Sends a binary chunk; its payload buffer is transferred to the worker, so the caller must not reuse it. */
+  sendChunk(chunk: Chunk): void {
+    const payload = ownBuffer(chunk.payload);
+    this.#port.postMessage({ type: 'send-chunk', chunk: { flowId: chunk.flowId, seq: chunk.seq, timestamp: chunk.timestamp, flags: chunk.flags, payload } }, [payload]);
   }
 
   start(url: string, options: { jsessionId?: string; subprotocols?: readonly SubprotocolName[] } = {}): void {
@@ -85,6 +102,9 @@ export class EngineClient {
         break;
       case 'messages':
         this.#batches$.next(msg.batch);
+        break;
+      case 'chunks':
+        for (const c of msg.batch) this.#chunks$.next({ ...c, payload: new Uint8Array(c.payload) });
         break;
       case 'request-event':
         this.#requests.get(msg.rid)?.next(msg.event);

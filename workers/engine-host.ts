@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
-import { type Clock, type Envelope, ProtocolEngine, ProtocolError, systemClock, type TransportFactory } from '../protocol/index.ts';
-import type { BridgedError, BridgePort, FromWorker, ToWorker } from './bridge-protocol.ts';
+import { type Chunk, type Clock, type Envelope, ProtocolEngine, ProtocolError, systemClock, type TransportFactory } from '../protocol/index.ts';
+import { type BridgedChunk, type BridgedError, type BridgePort, type FromWorker, ownBuffer, type ToWorker } from './bridge-protocol.ts';
 
 /** How often queued incoming messages are flushed to the main thread (one animation frame). */
 export const FLUSH_EVERY_MS = 16;
@@ -22,6 +22,7 @@ export class EngineHost {
   #engineSubs: Subscription[] = [];
   readonly #requests = new Map<number, Subscription>();
   #queue: Envelope[] = [];
+  #chunkQueue: Chunk[] = [];
   #flushTimer: unknown;
 
   constructor(port: BridgePort<ToWorker, FromWorker>, transport: TransportFactory, clock: Clock = systemClock) {
@@ -45,7 +46,14 @@ export class EngineHost {
         });
         this.#engineSubs = [
           this.#engine.connection$.subscribe((state) => this.#port.postMessage({ type: 'state', state })),
-          this.#engine.messages$.subscribe((env) => this.#enqueue(env)),
+          this.#engine.messages$.subscribe((env) => {
+            this.#queue.push(env);
+            this.#scheduleFlush();
+          }),
+          this.#engine.chunks$.subscribe((chunk) => {
+            this.#chunkQueue.push(chunk);
+            this.#scheduleFlush();
+          }),
         ];
         this.#engine.start();
         break;
@@ -76,11 +84,25 @@ export class EngineHost {
         this.#requests.get(msg.rid)?.unsubscribe();
         this.#requests.delete(msg.rid);
         break;
+      case 'send':
+        this.#trySend(() => this.#engine?.send(msg.envelope));
+        break;
+      case 'send-chunk':
+        this.#trySend(() => this.#engine?.sendChunk({ ...msg.chunk, payload: new Uint8Array(msg.chunk.payload) }));
+        break;
     }
   }
 
-  #enqueue(env: Envelope): void {
-    this.#queue.push(env);
+  // Fire-and-forget sends while disconnected are dropped: the flow that made them resumes on reconnect.
+  #trySend(send: () => void): void {
+    try {
+      send();
+    } catch {
+      // not connected
+    }
+  }
+
+  #scheduleFlush(): void {
     if (this.#flushTimer === undefined) {
       this.#flushTimer = this.#clock.setTimeout(() => this.#flush(), FLUSH_EVERY_MS);
     }
@@ -91,6 +113,12 @@ export class EngineHost {
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length > 0) this.#port.postMessage({ type: 'messages', batch });
+    const chunks = this.#chunkQueue;
+    this.#chunkQueue = [];
+    if (chunks.length > 0) {
+      const bridged: BridgedChunk[] = chunks.map((c) => ({ flowId: c.flowId, seq: c.seq, timestamp: c.timestamp, flags: c.flags, payload: ownBuffer(c.payload) }));
+      this.#port.postMessage({ type: 'chunks', batch: bridged }, bridged.map((c) => c.payload));
+    }
   }
 
   #stopEngine(): void {
