@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
 
 describe('backoff', () => {
-  it('stays within [2 s, 30 s] for any attempt and any random draw', () => {
+  it('LIFE-2 stays within [2 s, 30 s] for any attempt and any random draw', () => {
     fc.assert(
       fc.property(fc.nat(1000), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
         const d = backoffDelay(attempt, DEFAULT_BACKOFF, () => r);
@@ -14,7 +14,7 @@ describe('backoff', () => {
     );
   });
 
-  it('doubles from 2 s up to the 30 s cap without jitter', () => {
+  it('LIFE-2 doubles from 2 s up to the 30 s cap without jitter', () => {
     const noJitter = { ...DEFAULT_BACKOFF, jitter: 0 };
     expect([0, 1, 2, 3, 4, 5].map((a) => backoffDelay(a, noJitter, () => 0.5))).toEqual([2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
   });

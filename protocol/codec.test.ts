@@ -24,7 +24,7 @@ const runs = { numRuns: 1000 };
 
 describe('codecs', () => {
   for (const codec of [jsonCodec, msgpackCodec]) {
-    it(`${codec.subprotocol}: decode(encode(e)) equals e`, () => {
+    it(`CODEC-1 ${codec.subprotocol}: decode(encode(e)) equals e`, () => {
       fc.assert(
         fc.property(envelopeArb, (env) => {
           // JSON has no -0; normalise the expectation the way JSON does.
@@ -35,7 +35,7 @@ describe('codecs', () => {
     });
   }
 
-  it('json: arbitrary text never throws anything but DecodeError', () => {
+  it('CODEC-2 json: arbitrary text never throws anything but DecodeError', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
         try {
@@ -48,7 +48,7 @@ describe('codecs', () => {
     );
   });
 
-  it('msgpack: arbitrary bytes never throw anything but DecodeError', () => {
+  it('CODEC-2 msgpack: arbitrary bytes never throw anything but DecodeError', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 256 }), (bytes) => {
         try {
@@ -61,7 +61,7 @@ describe('codecs', () => {
     );
   });
 
-  it('refuses __proto__ keys in both encodings', () => {
+  it('ENV-4 refuses __proto__ keys in both encodings', () => {
     expect(() => jsonCodec.decode('{"msgId":1,"data":{"__proto__":{"polluted":true}}}')).toThrow(DecodeError);
     // {msgId: 1, data: {__proto__: {x: 1}}} written by hand, since encoders will not produce it.
     const key = (s: string) => [0xa0 + s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
@@ -71,15 +71,15 @@ describe('codecs', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
-  it('accepts __proto__ inside string values', () => {
+  it('ENV-4 accepts __proto__ inside string values', () => {
     expect(jsonCodec.decode('{"msgId":1,"sn":"__proto__","data":"a __proto__ b"}')).toEqual({ msgId: 1, sn: '__proto__', data: 'a __proto__ b' });
   });
 
-  it('refuses oversized frames before parsing', () => {
+  it('ENV-4 refuses oversized frames before parsing', () => {
     expect(() => jsonCodec.decode(`{"msgId":1,"data":"${'x'.repeat(MAX_FRAME_BYTES)}"}`)).toThrow('Frame too large');
   });
 
-  it('refuses envelopes with unknown fields or bad types', () => {
+  it('ENV-2 refuses envelopes with unknown fields or bad types', () => {
     expect(() => jsonCodec.decode('{"msgId":1,"extra":2}')).toThrow(DecodeError);
     expect(() => jsonCodec.decode('{"msgId":"1"}')).toThrow(DecodeError);
     expect(() => jsonCodec.decode('{"msgId":1,"result":9}')).toThrow(DecodeError);

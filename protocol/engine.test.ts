@@ -32,7 +32,7 @@ function sentEnvelopes(frames: readonly (string | Uint8Array)[]): Envelope[] {
 }
 
 describe('ProtocolEngine', () => {
-  it('correlates a reply to its request and treats result 6 as progress', () => {
+  it('CORR-1 correlates a reply to its request and treats result 6 as progress', () => {
     const { net, engine } = setup();
     engine.start();
     net.last.accept();
@@ -48,14 +48,14 @@ describe('ProtocolEngine', () => {
     expect(engine.pendingCount).toBe(0);
   });
 
-  it('fails a request at once when not connected', () => {
+  it('CORR-2 fails a request at once when not connected', () => {
     const { engine } = setup();
     let error: unknown;
     engine.request(Command.Reboot).subscribe({ error: (e: unknown) => (error = e) });
     expect(error).toBeInstanceOf(ConnectionLostError);
   });
 
-  it('holds a queued request while disconnected and sends it once on reconnect', () => {
+  it('QUEUE-1 holds a queued request while disconnected and sends it once on reconnect', () => {
     const { net, engine, clock } = setup();
     engine.start();
     net.last.accept();
@@ -73,7 +73,7 @@ describe('ProtocolEngine', () => {
     expect(engine.queuedCount).toBe(0);
   });
 
-  it('refuses to hold more than the queue bound, with a clear error', () => {
+  it('QUEUE-2 refuses to hold more than the queue bound, with a clear error', () => {
     const clock = new FakeClock();
     const net = new FakeNetwork();
     const engine = new ProtocolEngine({ url: () => 'ws://x', transport: net.factory, clock, maxQueued: 2 });
@@ -84,7 +84,7 @@ describe('ProtocolEngine', () => {
     expect(engine.queuedCount).toBe(2);
   });
 
-  it('a held request that times out is never sent', () => {
+  it('QUEUE-3 a held request that times out is never sent', () => {
     const { net, engine, clock } = setup();
     engine.start();
     let error: unknown;
@@ -95,7 +95,7 @@ describe('ProtocolEngine', () => {
     expect(net.last.sent).toEqual([]);
   });
 
-  it('times out a request with a clear error and leaves nothing pending', () => {
+  it('CORR-3 times out a request with a clear error and leaves nothing pending', () => {
     const { net, engine, clock } = setup();
     engine.start();
     net.last.accept();
@@ -106,7 +106,7 @@ describe('ProtocolEngine', () => {
     expect(engine.pendingCount).toBe(0);
   });
 
-  it('stops for good when the server rejects the token', () => {
+  it('LIFE-3 stops for good when the server rejects the token', () => {
     const { net, engine, clock, states } = setup();
     engine.start();
     net.last.accept();
@@ -116,7 +116,7 @@ describe('ProtocolEngine', () => {
     expect(states.at(-1)).toEqual({ status: 'stopped', reason: 'rejected', closeCode: CloseCode.Unauthorized });
   });
 
-  it('sends a heartbeat each period and reconnects when the peer falls silent', () => {
+  it('LIFE-1 sends a heartbeat each period and reconnects when the peer falls silent', () => {
     const { net, engine, clock } = setup();
     engine.start();
     net.last.accept();
@@ -128,7 +128,7 @@ describe('ProtocolEngine', () => {
     expect(net.sockets).toHaveLength(2);
   });
 
-  it('for arbitrary interleavings, every request completes exactly once and nothing leaks', () => {
+  it('CORR-4 for arbitrary interleavings, every request completes exactly once and nothing leaks', () => {
     type Step =
       | { op: 'request'; queue: boolean }
       | { op: 'reply'; pick: number; result: number }

@@ -27,7 +27,7 @@ let teardown: (() => void) | undefined;
 afterEach(() => teardown?.());
 
 describe('engine worker bridge', () => {
-  it('carries connection state, requests with progress and results, and batched messages', async () => {
+  it('BRIDGE-1 carries connection state, requests with progress and results, and batched messages', async () => {
     const { net, client, close } = setup();
     teardown = close;
     client.start('ws://x/websocket?token=t');
@@ -50,7 +50,7 @@ describe('engine worker bridge', () => {
     expect((await batch).map((e) => e.sn)).toEqual(Array.from({ length: 50 }, (_, i) => `D${i}`));
   });
 
-  it('moves binary chunks both ways, transferring their buffers', async () => {
+  it('BRIDGE-2 moves binary chunks both ways, transferring their buffers', async () => {
     const { net, client, close } = setup();
     teardown = close;
     client.start('ws://x/websocket');
@@ -71,7 +71,7 @@ describe('engine worker bridge', () => {
     expect(decodeChunk(frame)).toMatchObject({ flowId: 'up', seq: 0, flags: ChunkFlag.Last, payload: new Uint8Array([9, 8, 7, 6]) });
   });
 
-  it('turns a disconnect into a typed error on the main thread', async () => {
+  it('BRIDGE-3 turns a disconnect into a typed error on the main thread', async () => {
     const { net, client, close } = setup();
     teardown = close;
     client.start('ws://x/websocket');
