@@ -77,7 +77,7 @@ describe('file transfer over the engine', () => {
         expect((await received).bytes).toEqual(bytes);
         expect(receivedCount).toBe(1);
       }),
-      { numRuns: 100 },
+      { numRuns: 1000 },
     );
   });
 });

@@ -129,7 +129,7 @@ describe('enumCatalogue', () => {
             expect(members.find((m) => m.value === v)).toBeUndefined();
           },
         ),
-        { numRuns: 200 },
+        { numRuns: 1000 },
       );
     });
   });
