@@ -132,6 +132,34 @@ function chunkReceiveThroughput(): { ours: number; raw: number } {
   return { ours: (ours * payload.length) / MiB, raw: (raw * payload.length) / MiB };
 }
 
+/** Replies matched per second while 100,000 requests are pending. */
+function correlationThroughput(pending: number): number {
+  const net = new FakeNetwork();
+  const engine = new ProtocolEngine({ url: () => 'ws://bench', transport: net.factory, clock: new FakeClock(), requestTimeoutMs: 3_600_000 });
+  engine.start();
+  net.last.accept();
+  const handlers = { progress: () => undefined, result: () => undefined, error: () => undefined };
+  const cids: string[] = [];
+  for (let i = 0; i < pending; i++) cids.push(engine.call(Command.Reboot, {}, handlers) ?? '');
+  net.last.sent.length = 0;
+  // Each round answers 10,000 pending requests and makes 10,000 new ones, so 100,000 stay pending.
+  let next = 0;
+  const replies = () => {
+    const frames: string[] = [];
+    for (let i = 0; i < 10_000; i++) frames.push(`{"msgId":${Command.Reboot},"cid":"${cids[(next + i) % cids.length] ?? ''}","result":0}`);
+    return frames;
+  };
+  return opsPerSecond(() => {
+    const frames = replies();
+    for (const f of frames) net.last.deliver(f);
+    for (let i = 0; i < 10_000; i++) cids[(next + i) % cids.length] = engine.call(Command.Reboot, {}, handlers) ?? '';
+    next = (next + 10_000) % cids.length;
+    net.last.sent.length = 0;
+    if (engine.pendingCount !== pending) throw new Error(`pending ${engine.pendingCount}`);
+    return frames.length;
+  });
+}
+
 /** A whole file through sendFile -> relay -> receiveFiles, with acknowledgements and SHA-256. */
 async function transferThroughput(size: number): Promise<number> {
   const clock = new FakeClock();
@@ -177,10 +205,12 @@ export async function runProtocolBench(): Promise<BenchRow[]> {
   const perPendingObservable = pendingRequestBytes(100_000, 'observable');
   const bridge = await bridgeThroughput(mix);
   const chunks = chunkReceiveThroughput();
+  const correlation = correlationThroughput(100_000);
   const transfer = await transferThroughput(32 * MiB);
   return [
     { name: 'engine decode+dispatch, JSON', value: engineJson, unit: 'msg/s', baseline: rawJson, target: '>= 60% of JSON.parse' },
     { name: 'engine decode+dispatch, msgpack', value: engineMsgpack, unit: 'msg/s', baseline: rawMsgpack, target: '>= 60% of unpack, >= 1,000,000/s' },
+    { name: 'replies correlated with 100,000 pending (incl. new request each)', value: correlation, unit: 'msg/s', baseline: rawJson, target: 'baseline: JSON.parse alone' },
     { name: 'heap per pending request, call() (100,000 pending)', value: perPendingCall, unit: 'B', target: '< 300 B' },
     { name: 'heap per pending request, request() Observable', value: perPendingObservable, unit: 'B', target: 'includes the RxJS subscriber' },
     { name: 'worker bridge delivery (batched)', value: bridge.ours, unit: 'msg/s', baseline: bridge.raw, target: 'baseline: bare postMessage' },

@@ -106,6 +106,21 @@ describe('ProtocolEngine', () => {
     expect(engine.pendingCount).toBe(0);
   });
 
+  it('LIFE-2 backoff grows while attempts fail and starts again from 2 s after a stable connection', () => {
+    const { net, engine, clock, states } = setup(() => 0);
+    engine.start();
+    for (let i = 0; i < 3; i++) {
+      net.last.drop();
+      clock.advance(60_000);
+    }
+    const delays = () => states.filter((s) => s.status === 'backoff').map((s) => (s.status === 'backoff' ? s.delayMs : 0));
+    expect(delays()).toEqual([4_000, 8_000, 16_000]);
+    net.last.accept();
+    clock.advance(10_000); // stable for the stable period
+    net.last.drop();
+    expect(delays().at(-1)).toBe(2_000);
+  });
+
   it('LIFE-3 stops for good when the server rejects the token', () => {
     const { net, engine, clock, states } = setup();
     engine.start();
