@@ -8,6 +8,8 @@ export const CloseCode = {
   Unauthorized: 4001,
   /** The session was ended by logout or kick-out. */
   SessionEnded: 4002,
+  /** The peer sent nothing for longer than the heartbeat allows; it may reconnect. */
+  HeartbeatTimeout: 4005,
   /** A newer connection for the same device replaced this one. */
   Replaced: 4008,
 } as const;

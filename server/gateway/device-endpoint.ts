@@ -21,12 +21,15 @@ export class DeviceLink {
   readonly orgId: number;
   readonly correlator: Correlator;
   loggedIn = false;
+  /** When the device last sent anything; the liveness sweep closes links silent for too long. */
+  lastRx: number;
 
   constructor(peer: Peer, sn: string, orgId: number, clock: Clock) {
     this.peer = peer;
     this.sn = sn;
     this.orgId = orgId;
     this.correlator = new Correlator(clock);
+    this.lastRx = clock.now();
   }
 }
 
@@ -114,6 +117,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
   };
 
   ws.on('message', (data: Buffer, isBinary: boolean) => {
+    link.lastRx = deps.clock.now();
     const env = link.peer.decode(data, isBinary);
     if (!('msgId' in env)) {
       ws.close(CloseCode.PolicyViolation, env.message.slice(0, 100));

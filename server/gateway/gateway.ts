@@ -8,6 +8,7 @@ import type { Db } from '../db/database.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
 import { admitDevice, type DeviceCredentials, type DeviceLink, serveDevice } from './device-endpoint.ts';
+import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
 export const CONSOLE_SOCKET_PATH = '/websocket';
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   readonly sessions: SessionStore;
   readonly clock: Clock;
   readonly commandTimeoutMs?: number;
+  /** Silence after which a device socket is closed (default: heartbeat + two checks). */
+  readonly deviceSilenceMs?: number;
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -29,9 +32,11 @@ export class Gateway {
   readonly #wss: WebSocketServer;
   readonly #devices = new Map<string, DeviceLink>();
   readonly #consoles = new Set<ConsoleLink>();
+  readonly #liveness: LivenessSweep;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.#liveness = new LivenessSweep(this.#devices, deps.clock, deps.deviceSilenceMs ?? DEVICE_SILENCE_MS);
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: MAX_FRAME_BYTES,
@@ -56,6 +61,7 @@ export class Gateway {
 
   /** Takes over WebSocket upgrades of `server` for the two socket paths. */
   attach(server: Server): void {
+    this.#liveness.start();
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname === CONSOLE_SOCKET_PATH) this.#upgradeConsole(req, socket, head, url);
@@ -66,6 +72,7 @@ export class Gateway {
 
   /** Closes every socket (server shutdown). */
   close(): void {
+    this.#liveness.stop();
     for (const ws of this.#wss.clients) ws.close(CloseCode.GoingAway, 'server shutting down');
     this.#wss.close();
   }

@@ -14,6 +14,9 @@ export class Peer {
   constructor(ws: WebSocket) {
     this.ws = ws;
     this.codec = codecFor(ws.protocol);
+    // ws reports protocol violations (oversize frames, bad opcodes) as 'error' and then closes the
+    // socket with the matching code; without a listener the error would take the whole process down.
+    ws.on('error', () => undefined);
   }
 
   /** Sends an envelope; a `live` one is dropped when the socket is backed up. Returns false when not sent. */

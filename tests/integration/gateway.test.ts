@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CloseCode, Command, MAX_FRAME_BYTES, OnlineState } from '../../protocol/index.ts';
+import { FakeClock } from '../../protocol/testing/fake-clock.ts';
+import { loadConfig } from '../../server/config.ts';
+import { DEVICE_SILENCE_MS } from '../../server/gateway/liveness.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
+
+/** A raw device socket speaking JSON by hand, as an outside agent author would. */
+async function rawDevice(server: RunningServer, sn: string): Promise<WebSocket> {
+  const ws = new WebSocket(`${server.deviceSocketUrl}?sn=${sn}&enroll=${server.seeded.enrollKey}`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const reply = new Promise<string>((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())));
+  ws.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'l1', data: { model: 'raw', systemType: 'linux' } }));
+  expect(JSON.parse(await reply)).toMatchObject({ msgId: Command.DeviceLogin, cid: 'l1', result: 0, data: { secret: expect.any(String) } });
+  return ws;
+}
+
+const closed = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code: number) => resolve(code)));
+
+describe('gateway robustness', () => {
+  const clock = new FakeClock(Date.now());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-'));
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Test_pass_1', SIM_DEVICES: '0' }), { clock });
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const onlineState = async (sn: string) =>
+    (await server.db.selectFrom('devices').select('online_state').where('sn', '=', sn).executeTakeFirstOrThrow()).online_state;
+
+  it('closes only the socket that sends a malformed frame (1008)', async () => {
+    const bad = await rawDevice(server, 'RAW-BAD');
+    const good = await rawDevice(server, 'RAW-GOOD');
+    const code = closed(bad);
+    bad.send('{"msgId": "not a number"');
+    expect(await code).toBe(CloseCode.PolicyViolation);
+    const pong = new Promise<string>((resolve) => good.once('message', (d: Buffer) => resolve(d.toString())));
+    good.send(JSON.stringify({ msgId: Command.Heartbeat, cid: 'h' }));
+    expect(JSON.parse(await pong)).toMatchObject({ msgId: Command.Heartbeat, cid: 'h', result: 0 });
+    good.close();
+  });
+
+  it('closes a socket that sends an oversize frame (1009)', async () => {
+    const big = await rawDevice(server, 'RAW-BIG');
+    const code = closed(big);
+    big.send(JSON.stringify({ msgId: Command.Heartbeat, data: 'x'.repeat(MAX_FRAME_BYTES + 10) }));
+    expect(await code).toBe(CloseCode.MessageTooBig);
+  });
+
+  it('marks a silent device offline after one heartbeat window (4005)', async () => {
+    const silent = await rawDevice(server, 'RAW-SILENT');
+    expect(await onlineState('RAW-SILENT')).toBe(OnlineState.Online);
+    const code = closed(silent);
+    clock.advance(DEVICE_SILENCE_MS + 10_000);
+    expect(await code).toBe(CloseCode.HeartbeatTimeout);
+    // The offline write follows the close on the server side.
+    for (let i = 0; i < 100 && (await onlineState('RAW-SILENT')) !== OnlineState.Offline; i++) await new Promise((r) => setImmediate(r));
+    expect(await onlineState('RAW-SILENT')).toBe(OnlineState.Offline);
+  });
+
+  it('keeps a device that heartbeats', async () => {
+    const alive = await rawDevice(server, 'RAW-ALIVE');
+    for (let i = 0; i < 3; i++) {
+      const pong = new Promise<void>((resolve) => alive.once('message', () => resolve()));
+      alive.send(JSON.stringify({ msgId: Command.Heartbeat }));
+      await pong;
+      clock.advance(DEVICE_SILENCE_MS / 2);
+    }
+    expect(alive.readyState).toBe(WebSocket.OPEN);
+    alive.close();
+  });
+
+  it('refuses a second enrolment of a known serial (4001)', async () => {
+    const first = await rawDevice(server, 'RAW-TWICE');
+    const again = new WebSocket(`${server.deviceSocketUrl}?sn=RAW-TWICE&enroll=${server.seeded.enrollKey}`);
+    expect(await closed(again)).toBe(CloseCode.Unauthorized);
+    first.close();
+  });
+});
