@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, Result, systemClock } from '../protocol/index.ts';
 import { type CommandHandler, DeviceSession } from './device-session.ts';
-import { linuxDeviceInfo } from './linux-info.ts';
+import { linuxBaseInfo, linuxDeviceInfo } from './linux-info.ts';
 import { wsTransport } from './ws-transport.ts';
 
 // The device agent for a real Linux terminal. See README "Running the agent on a Linux terminal".
@@ -58,7 +58,10 @@ const session = new DeviceSession({
   secret,
   enrollKey: env.AGENT_ENROLL_KEY,
   info: linuxDeviceInfo,
-  handlers: new Map([[Command.Reboot, reboot]]),
+  handlers: new Map<number, CommandHandler>([
+    [Command.Reboot, reboot],
+    [Command.BaseInfo, async () => ({ result: Result.Success, data: linuxBaseInfo() })],
+  ]),
   transport: wsTransport(),
   clock: systemClock,
   onSecret: saveSecret,

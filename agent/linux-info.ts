@@ -40,3 +40,28 @@ export function linuxDeviceInfo(): DeviceInfo {
     networkType: networkTypeOf(interfaces),
   };
 }
+
+/** Base information the agent answers command 65612 with: identity plus memory, storage and MACs. */
+export function linuxBaseInfo(): Record<string, unknown> {
+  const info = linuxDeviceInfo();
+  let storage: { total: number; free: number } | undefined;
+  try {
+    const st = fs.statfsSync('/');
+    storage = { total: st.blocks * st.bsize, free: st.bavail * st.bsize };
+  } catch {
+    storage = undefined;
+  }
+  const macs = Object.entries(os.networkInterfaces())
+    .flatMap(([name, addrs]) => (addrs ?? []).filter((a) => !a.internal && a.mac !== '00:00:00:00:00:00').map((a) => ({ name, mac: a.mac })))
+    .filter((v, i, all) => all.findIndex((o) => o.name === v.name) === i);
+  return {
+    ...info,
+    hostname: os.hostname(),
+    kernel: os.release(),
+    arch: os.arch(),
+    memory: { total: os.totalmem(), free: os.freemem() },
+    storage,
+    macs,
+    uptime: Math.round(os.uptime()),
+  };
+}

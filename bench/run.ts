@@ -1,3 +1,4 @@
+import { runGatewayBench } from './gateway.bench.ts';
 import { runProtocolBench } from './protocol.bench.ts';
 import { type BenchRow, printTable } from './table.ts';
 
@@ -5,6 +6,7 @@ import { type BenchRow, printTable } from './table.ts';
 // benchmark measures its raw baseline in the same run and prints the ratio.
 const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }> = {
   protocol: { title: 'protocol engine (one core)', run: runProtocolBench },
+  gateway: { title: 'gateway (server and simulator on this 2-core machine)', run: runGatewayBench },
 };
 
 const wanted = process.argv.slice(2);

@@ -34,5 +34,16 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
       opts.clock.setTimeout(() => session.start(), opts.rebootDownMs);
     },
   });
-  return new DeviceSession({ ...opts, info: () => opts.info, handlers: new Map([[Command.Reboot, reboot]]) });
+  const baseInfo: CommandHandler = async () => ({
+    result: Result.Success,
+    data: { ...opts.info, memory: { total: 4 * 1024 ** 3, free: 1.5 * 1024 ** 3 }, storage: { total: 64 * 1024 ** 3, free: 20 * 1024 ** 3 } },
+  });
+  return new DeviceSession({
+    ...opts,
+    info: () => opts.info,
+    handlers: new Map([
+      [Command.Reboot, reboot],
+      [Command.BaseInfo, baseInfo],
+    ]),
+  });
 }

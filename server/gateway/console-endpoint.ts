@@ -39,12 +39,13 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
     const permission = commandPermissions.get(req.msgId);
     if (!isKnownCommand(req.msgId) || permission === undefined) return answer(req, Result.UnknownMessageId);
     if (!req.sn) return answer(req, Result.MessageError, { message: 'sn is required' });
-    const device = await deps.devices.findBySn(req.sn);
-    // Out-of-scope devices are answered exactly like missing permission, so their existence does not leak.
-    if (!caller.permissions.has(permission) || !device || !caller.scope.has(device.org_id)) {
+    // A connected device's organisation is on its link; only an unconnected one needs the database, to
+    // tell offline (5) from unknown. Out-of-scope devices get the same answer as missing permission.
+    const target = deps.links.get(req.sn);
+    const orgId = target ? target.orgId : (await deps.devices.findBySn(req.sn))?.org_id;
+    if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       return answer(req, Result.Fail, { message: Message.PermissionDenied });
     }
-    const target = deps.links.get(req.sn);
     if (!target) return answer(req, Result.DeviceOffline);
     if (!target.loggedIn) return answer(req, Result.DeviceNotLoggedIn);
     const cid = `g${(nextCid++).toString(36)}`;

@@ -66,6 +66,10 @@ describe('device agent on this Linux machine', () => {
     expect(row.system_version).toContain(os.release());
     expect(JSON.parse(fs.readFileSync(path.join(stateDir, 'state.json'), 'utf8'))).toMatchObject({ sn, secret: expect.any(String) });
 
+    const base = await lastValueFrom(consoleEngine.request(Command.BaseInfo, { sn }));
+    expect(base.reply).toMatchObject({ result: Result.Success, data: { systemType: 'linux', kernel: os.release(), hostname: os.hostname() } });
+    expect((base.reply.data as { memory: { total: number } }).memory.total).toBe(os.totalmem());
+
     const offline = firstValueFrom(consoleEngine.messages$.pipe(filter(presenceOf(sn, OnlineState.Offline))));
     const back = firstValueFrom(consoleEngine.messages$.pipe(filter(presenceOf(sn, OnlineState.Online))));
     const reply = await lastValueFrom(consoleEngine.request(Command.Reboot, { sn }));
