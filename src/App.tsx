@@ -1,16 +1,21 @@
-import { Center, Loader } from '@mantine/core';
+import { Box, Center, Loader } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
 import { Shell } from './layout/Shell.tsx';
+import { tagsView } from './layout/tags-view/store.ts';
 import { ErrorPage } from './pages/errors/ErrorPage.tsx';
 import { LoginPage } from './pages/login/LoginPage.tsx';
-import { guard, LOGIN_PATH } from './router/guard.ts';
-import { canReach, shellRoutes } from './router/routes.ts';
+import { AreaPlaceholder } from './pages/placeholder/AreaPlaceholder.tsx';
+import { guard, LOGIN_PATH, REDIRECT_PREFIX, redirectTarget } from './router/guard.ts';
+import { canReach } from './router/menu.ts';
+import { builtPages } from './router/pages.ts';
+import { findPublicRoute, findShellRoute, type ShellRoute } from './router/routes.ts';
 import { ensureUser } from './state/bootstrap.ts';
 import { session } from './state/session.ts';
 
+/** The page title: translated route title plus the product title (platform-core section 2). */
 function usePageTitle(titleKey: string | undefined): void {
   const { t } = useTranslation();
   useEffect(() => {
@@ -18,12 +23,20 @@ function usePageTitle(titleKey: string | undefined): void {
   }, [t, titleKey]);
 }
 
+/** The page of a shell route, mounted afresh when its tag is refreshed. */
+function RoutePage({ route }: { route: ShellRoute }) {
+  const epoch = useSnapshot(tagsView).epochs[route.path] ?? 0;
+  const Page = builtPages[route.path];
+  return Page ? <Page key={epoch} /> : <AreaPlaceholder key={epoch} titleKey={route.titleKey} />;
+}
+
 /** Pages inside the shell: loads the user on first visit, then checks the route's permission key. */
 function ShellPages() {
   const [location] = useLocation();
+  const search = useSearch();
   const snap = useSnapshot(session);
   const [failed, setFailed] = useState(false);
-  const route = shellRoutes.find((r) => r.path === location);
+  const route = findShellRoute(location);
   usePageTitle(route?.titleKey);
 
   useEffect(() => {
@@ -38,14 +51,23 @@ function ShellPages() {
       </Center>
     );
   }
-  // Unknown paths go to /login (platform-core section 2).
+  // Unknown paths go to /login (platform-core section 2), for logged-in users too (docs/DECISIONS.md).
   if (!route) return <Redirect to={LOGIN_PATH} replace />;
-  if (!canReach(route, snap.roles, snap.permissions)) return <Redirect to="/401" replace />;
-  const Page = route.component;
+  if (!canReach(route, snap)) return <Redirect to="/401" replace />;
   return (
-    <Shell>
-      <Page />
+    <Shell route={route} fullPath={search ? `${location}?${search}` : location}>
+      <RoutePage route={route} />
     </Shell>
+  );
+}
+
+/** A public page outside the shell (order-demand detail, licence activation, …): a placeholder for now. */
+function PublicPage({ titleKey }: { titleKey: string }) {
+  usePageTitle(titleKey);
+  return (
+    <Box maw={960} mx="auto" p="xl">
+      <AreaPlaceholder titleKey={titleKey} />
+    </Box>
   );
 }
 
@@ -56,6 +78,12 @@ function Guarded() {
   const decision = guard(location, search ? `?${search}` : '', Boolean(snap.token));
   // Keyed, so consecutive redirects (/ -> /dashboard/index -> /login) each navigate.
   if (decision.kind === 'redirect') return <Redirect key={decision.to} to={decision.to} replace />;
+  if (location.startsWith(REDIRECT_PREFIX)) {
+    const to = redirectTarget(location, search ? `?${search}` : '');
+    return <Redirect key={to} to={to} replace />;
+  }
+  const publicRoute = findPublicRoute(location);
+  if (publicRoute) return <PublicPage titleKey={publicRoute.titleKey} />;
   return (
     <Switch>
       <Route path="/login" component={LoginPage} />

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { afterLogin, guard, HOME_PATH, PUBLIC_PATHS } from './guard.ts';
+import { afterLogin, guard, HOME_PATH, PUBLIC_PATHS, redirectTarget } from './guard.ts';
 
 describe('navigation guard', () => {
   it('sends / to the dashboard', () => {
@@ -30,5 +30,11 @@ describe('navigation guard', () => {
     expect(afterLogin('?redirect=//evil.example')).toBe(HOME_PATH);
     expect(afterLogin('?redirect=https://evil.example')).toBe(HOME_PATH);
     expect(afterLogin('')).toBe(HOME_PATH);
+  });
+
+  it('sends /redirect/{path} to /{path}, query included, and never off the site', () => {
+    expect(redirectTarget('/redirect/device-management/index', '?sn=1')).toBe('/device-management/index?sn=1');
+    expect(redirectTarget('/redirect/', '')).toBe('/');
+    expect(redirectTarget('/redirect//evil.example', '')).toBe('/evil.example');
   });
 });

@@ -18,3 +18,12 @@ export function afterLogin(search: string): string {
   const target = new URLSearchParams(search).get('redirect');
   return target && target.startsWith('/') && !target.startsWith('//') && !target.startsWith(LOGIN_PATH) ? target : HOME_PATH;
 }
+
+/** Prefix of the redirect helper: /redirect/{path} goes to /{path} (platform-core section 2). */
+export const REDIRECT_PREFIX = '/redirect/';
+
+/** Where /redirect/{path}{search} leads: /{path}{search}, never to another site. */
+export function redirectTarget(path: string, search: string): string {
+  const rest = path.slice(REDIRECT_PREFIX.length).replace(/^\/+/, '');
+  return `/${rest}${search}`;
+}

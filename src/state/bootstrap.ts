@@ -1,4 +1,5 @@
 import { authApi } from '../api/auth.ts';
+import { resetTags } from '../layout/tags-view/store.ts';
 import { connectRealtime, disconnectRealtime } from '../realtime/realtime.ts';
 import { endSession, session, setUser } from './session.ts';
 
@@ -26,12 +27,13 @@ export function ensureUser(): Promise<void> {
   return loading;
 }
 
-/** Logs out on the server and here; the socket closes with the session. */
+/** Logs out on the server and here; the socket closes with the session and the open tabs are forgotten. */
 export async function logout(): Promise<void> {
   try {
     await authApi.logout();
   } finally {
     disconnectRealtime();
+    resetTags();
     endSession();
   }
 }

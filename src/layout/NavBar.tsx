@@ -1,0 +1,70 @@
+import { ActionIcon, Badge, Burger, Divider, Group, Menu, Select, Text, Title, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { useLocation } from 'wouter';
+import { currentLanguage, switchLanguage } from '../i18n/index.ts';
+import type { Language } from '../i18n/language.ts';
+import { realtimeState } from '../realtime/realtime.ts';
+import type { ShellRoute } from '../router/routes.ts';
+import { logout } from '../state/bootstrap.ts';
+import { layout, setSettingsOpened, toggleSidebar } from '../state/layout.ts';
+import { session } from '../state/session.ts';
+import { Breadcrumb } from './Breadcrumb.tsx';
+import { GearIcon } from './icons.tsx';
+
+/** Nav bar height (platform-core section 2). */
+export const NAVBAR_HEIGHT = 60;
+
+const statusColor = { open: 'green', connecting: 'yellow', backoff: 'orange', stopped: 'gray', idle: 'gray' } as const;
+
+/** The top bar: sidebar toggle, product title, breadcrumb, live status, language, user menu and settings. */
+export function NavBar({ route }: { route: ShellRoute }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const snap = useSnapshot(session);
+  const rt = useSnapshot(realtimeState);
+  const { sidebarOpened } = useSnapshot(layout);
+
+  return (
+    <Group h={NAVBAR_HEIGHT} px="md" justify="space-between" wrap="nowrap" bg="var(--mantine-color-body)" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+      <Group wrap="nowrap" gap="sm">
+        <Burger opened={sidebarOpened} onClick={toggleSidebar} size="sm" aria-label={t('shell.toggleSidebar')} />
+        <Title order={4} style={{ whiteSpace: 'nowrap' }}>
+          {t('app.title')}
+        </Title>
+        <Divider orientation="vertical" />
+        <Breadcrumb route={route} />
+      </Group>
+      <Group wrap="nowrap">
+        <Badge color={statusColor[rt.status]} variant="light" data-testid="realtime-status">
+          {t(`shell.realtime.${rt.status}`)}
+        </Badge>
+        <Select
+          aria-label={t('shell.language')}
+          w={110}
+          size="xs"
+          value={currentLanguage}
+          data={[
+            { value: 'zh', label: '中文' },
+            { value: 'en', label: 'English' },
+          ]}
+          onChange={(v) => v && v !== currentLanguage && switchLanguage(v as Language)}
+          allowDeselect={false}
+        />
+        <Menu>
+          <Menu.Target>
+            <UnstyledButton data-testid="user-menu">
+              <Text size="sm">{snap.user?.nickname || snap.user?.account}</Text>
+            </UnstyledButton>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => void logout().finally(() => navigate('/login'))}>{t('shell.logout')}</Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+        <ActionIcon variant="subtle" color="gray" onClick={() => setSettingsOpened(true)} aria-label={t('settings.open')} data-testid="settings-open">
+          <GearIcon />
+        </ActionIcon>
+      </Group>
+    </Group>
+  );
+}

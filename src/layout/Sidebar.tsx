@@ -1,0 +1,97 @@
+import { AppShell, Group, Image, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import { buildMenu, type MenuItem } from '../router/menu.ts';
+import type { ShellRoute } from '../router/routes.ts';
+import { layout, setGroupOpened } from '../state/layout.ts';
+import { session } from '../state/session.ts';
+import classes from './Sidebar.module.css';
+
+/** Two characters stand for a title in the collapsed sidebar (the project ships no icon set). */
+const short = (title: string) => title.slice(0, 2);
+
+/** The permission-filtered sidebar: pages and groups (nested), collapsible, optionally with the logo on top. */
+export function Sidebar({ activePath }: { activePath: string }) {
+  const { t } = useTranslation();
+  const { roles, permissions } = useSnapshot(session);
+  const { sidebarOpened, groupOpened, settings } = useSnapshot(layout);
+  const menu = useMemo(() => buildMenu({ roles, permissions }), [roles, permissions]);
+  const holds = (item: MenuItem) => item.kind === 'group' && item.children.some((c) => c.path === activePath);
+
+  const page = (route: ShellRoute) => <NavLink key={route.path} component={Link} href={route.path} label={t(route.titleKey)} active={route.path === activePath} />;
+
+  return (
+    <>
+      {settings.sidebarLogo && (
+        <AppShell.Section className={classes.logo} data-testid="sidebar-logo">
+          <Group gap="xs" wrap="nowrap" justify={sidebarOpened ? 'flex-start' : 'center'}>
+            <Image src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" w={28} h={28} />
+            {sidebarOpened && (
+              <Text fw={700} size="sm" truncate style={{ minWidth: 0 }}>
+                {t('app.title')}
+              </Text>
+            )}
+          </Group>
+        </AppShell.Section>
+      )}
+      <AppShell.Section grow component={ScrollArea} type="hover" scrollbarSize={6} p={4}>
+        <nav aria-label={t('shell.menu')} data-testid="sidebar">
+          {sidebarOpened
+            ? menu.map((item) =>
+                item.kind === 'page' ? (
+                  page(item.route)
+                ) : (
+                  <NavLink
+                    key={item.group.id}
+                    label={t(item.group.titleKey)}
+                    opened={groupOpened[item.group.id] ?? holds(item)}
+                    onChange={(opened) => setGroupOpened(item.group.id, opened)}
+                    active={holds(item)}
+                    variant="subtle"
+                    data-testid={`menu-group-${item.group.id}`}
+                  >
+                    {item.children.map(page)}
+                  </NavLink>
+                ),
+              )
+            : menu.map((item) => <CollapsedItem key={item.kind === 'page' ? item.route.path : item.group.id} item={item} activePath={activePath} />)}
+        </nav>
+      </AppShell.Section>
+    </>
+  );
+}
+
+/** A collapsed entry: a page shows its title on hover; a group opens its pages to the right on hover. */
+function CollapsedItem({ item, activePath }: { item: MenuItem; activePath: string }) {
+  const { t } = useTranslation();
+  if (item.kind === 'page') {
+    const title = t(item.route.titleKey);
+    return (
+      <Tooltip label={title} position="right">
+        <UnstyledButton component={Link} href={item.route.path} className={classes.mini} data-active={item.route.path === activePath || undefined} aria-label={title}>
+          {short(title)}
+        </UnstyledButton>
+      </Tooltip>
+    );
+  }
+  const title = t(item.group.titleKey);
+  return (
+    <Menu trigger="click-hover" position="right-start" offset={4}>
+      <Menu.Target>
+        <UnstyledButton className={classes.mini} data-active={item.children.some((c) => c.path === activePath) || undefined} aria-label={title} data-testid={`menu-group-${item.group.id}`}>
+          {short(title)}
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{title}</Menu.Label>
+        {item.children.map((route) => (
+          <Menu.Item key={route.path} component={Link} href={route.path}>
+            {t(route.titleKey)}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
