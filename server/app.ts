@@ -11,6 +11,11 @@ import type { DeviceRepository } from './devices/repository.ts';
 import { registerDeviceRoutes } from './devices/routes.ts';
 import { ApiCode, ApiError } from './http/envelope.ts';
 import { registerGuard } from './http/guard.ts';
+import { schemaErrorFormatter } from './http/validation.ts';
+import { OrgRepository } from './orgs/repository.ts';
+import { registerOrgRoutes } from './orgs/routes.ts';
+import { AdminAccountRepository, RoleRepository } from './permits/repository.ts';
+import { registerPermitRoutes } from './permits/routes.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -23,6 +28,8 @@ export interface AppDeps {
   readonly captchaEnabled: boolean;
   readonly devices: DeviceRepository;
   readonly consoleDir: string;
+  /** Most organisations below the root (ORG_CREATE_LIMIT); undefined for no limit. */
+  readonly orgCreateLimit?: number | undefined;
   readonly logger?: FastifyServerOptions['logger'];
 }
 
@@ -34,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Spec clients time out after 300000 ms; the server gives up on a stalled request before that.
     requestTimeout: 290_000,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    schemaErrorFormatter,
   });
 
   app.setErrorHandler((err: Error & { validation?: unknown; statusCode?: number }, req, reply) => {
@@ -47,6 +55,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerGuard(app, deps.db, deps.sessions);
   registerAuthRoutes(app, deps);
   registerDeviceRoutes(app, deps.devices);
+  const roles = new RoleRepository(deps.db);
+  const { db, clock, sessions } = deps;
+  registerOrgRoutes(app, { db, clock, sessions, orgs: new OrgRepository(db), roles, orgCreateLimit: deps.orgCreateLimit });
+  registerPermitRoutes(app, { db, clock, sessions, roles, accounts: new AdminAccountRepository(db) });
 
   app.get('/', { config: { public: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

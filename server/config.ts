@@ -8,6 +8,8 @@ export interface Config {
   /** PostgreSQL connection string; without it the embedded database under dataDir is used. */
   readonly databaseUrl: string | undefined;
   readonly natsUrl: string | undefined;
+  /** Prefix of every NATS subject of this cluster, so clusters (or test runs) can share one NATS server. */
+  readonly natsPrefix: string;
   readonly adminPassword: string | undefined;
   readonly simDevices: number;
   /** Off only for automation and API clients; the server warns when it is off. */
@@ -15,6 +17,8 @@ export interface Config {
   readonly sessionTtlMs: number;
   /** Built console files (vite build output). */
   readonly consoleDir: string;
+  /** Most organisations that may exist below the root organisation; undefined means no limit. */
+  readonly orgCreateLimit: number | undefined;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -33,10 +37,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR ?? path.join(root, 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
     natsUrl: env.NATS_URL || undefined,
+    natsPrefix: env.NATS_PREFIX || 'dcc',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     simDevices: intFrom(env.SIM_DEVICES, 200, 'SIM_DEVICES'),
     loginCaptcha: env.LOGIN_CAPTCHA !== 'off',
     sessionTtlMs: intFrom(env.SESSION_TTL_HOURS, 24, 'SESSION_TTL_HOURS') * 3_600_000,
     consoleDir: path.resolve(env.CONSOLE_DIR ?? path.join(root, 'dist')),
+    orgCreateLimit: env.ORG_CREATE_LIMIT ? intFrom(env.ORG_CREATE_LIMIT, 0, 'ORG_CREATE_LIMIT') : undefined,
   };
 }

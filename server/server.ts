@@ -7,6 +7,10 @@ import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { DeviceRepository } from './devices/repository.ts';
 import { DEVICE_SOCKET_PATH, Gateway } from './gateway/gateway.ts';
+import { randomUUID } from 'node:crypto';
+import type { Bus } from './bus/bus.ts';
+import { InProcessBus } from './bus/in-process-bus.ts';
+import { NatsBus } from './bus/nats-bus.ts';
 import { seed, type SeedResult } from './seed.ts';
 
 /** A running server node and what tests and the launcher need from it. */
@@ -34,7 +38,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   const seeded = await seed(db, clock, config.adminPassword);
   const devices = new DeviceRepository(db);
-  await devices.markAllOffline(clock.now());
+  // Alone, no device is connected to this node yet at start-up. In a cluster other nodes hold devices,
+  // so their online flags stay as they are.
+  if (!config.natsUrl) await devices.markAllOffline(clock.now());
+  const nodeId = randomUUID().slice(0, 8);
+  const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new InProcessBus();
   const sessions = new SessionStore(db, clock, config.sessionTtlMs);
   const captcha = new CaptchaStore(clock);
   const app = await buildApp({
@@ -45,9 +53,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     captchaEnabled: config.loginCaptcha,
     devices,
     consoleDir: config.consoleDir,
+    orgCreateLimit: config.orgCreateLimit,
     logger: opts.logger ? { level: 'info' } : false,
   });
-  const gateway = new Gateway({ db, devices, sessions, clock, log: app.log });
+  const gateway = new Gateway({ db, devices, sessions, clock, bus, nodeId, log: app.log });
   gateway.attach(app.server);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -64,6 +73,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     async close() {
       gateway.close();
       await app.close();
+      await bus.close();
       await db.destroy();
     },
   };

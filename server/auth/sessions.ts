@@ -55,4 +55,17 @@ export class SessionStore {
     await this.#db.deleteFrom('sessions').where('token_hash', '=', session.tokenHash).execute();
     this.events.emit('ended', { tokenHash: session.tokenHash, accountId: session.accountId });
   }
+
+  /**
+   * Ends every session of an account (kick-out, password reset, account removal), except the one with
+   * digest `keepTokenHash` when given; returns how many ended.
+   */
+  async endAllFor(accountId: number, keepTokenHash?: string): Promise<number> {
+    let q = this.#db.deleteFrom('sessions').where('account_id', '=', accountId);
+    if (keepTokenHash !== undefined) q = q.where('token_hash', '!=', keepTokenHash);
+    const rows = await q.returning('token_hash').execute();
+    // One event per session: listeners close sockets by token, not by account.
+    for (const row of rows) this.events.emit('ended', { tokenHash: row.token_hash, accountId });
+    return rows.length;
+  }
 }

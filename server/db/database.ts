@@ -30,7 +30,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
     fs.mkdirSync(target.dataDir, { recursive: true });
     db = new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(target.dataDir, 'control-center.sqlite')) });
   }
-  const { error, results } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+  // Kysely's migrator looks for its bookkeeping tables in every schema unless told which one: without
+  // this, a second PostgreSQL schema in the same database (parallel tests) would find the first one's
+  // tables, skip creating its own and fail.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(target.pgSchema ? { migrationTableSchema: target.pgSchema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     await db.destroy();

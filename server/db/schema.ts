@@ -8,8 +8,17 @@ export interface OrganisationTable {
   name: string;
   /** Devices enrolling with this key join this organisation. */
   enroll_key: string;
+  /** 1 unfrozen, 2 frozen (platform-core section 4). */
   freeze_state: Generated<number>;
   created_at: number;
+  alias: Generated<string>;
+  email: Generated<string>;
+  phone: Generated<string>;
+  remark: Generated<string>;
+  contact_person: Generated<string>;
+  expire_time: number | null;
+  /** The organisation's own login account; null for the seeded root organisation. */
+  login_account_id: number | null;
 }
 
 export interface RoleTable {
@@ -17,6 +26,8 @@ export interface RoleTable {
   name: string;
   summary: string;
   created_by: number | null;
+  /** The organisation that owns the role; null for platform roles (the seeded admin role). */
+  org_id: number | null;
 }
 
 export interface RolePermissionTable {
@@ -37,6 +48,8 @@ export interface AccountTable {
   language: Generated<number>;
   customer_type: Generated<number>;
   created_at: number;
+  email: Generated<string>;
+  phone: Generated<string>;
 }
 
 export interface SessionTable {
@@ -75,5 +88,7 @@ export interface Database {
 
 export type Organisation = Selectable<OrganisationTable>;
 export type Account = Selectable<AccountTable>;
+export type NewAccount = Insertable<AccountTable>;
+export type Role = Selectable<RoleTable>;
 export type DeviceRow = Selectable<DeviceTable>;
 export type NewDevice = Insertable<DeviceTable>;

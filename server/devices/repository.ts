@@ -100,8 +100,17 @@ export class DeviceRepository {
       .execute();
   }
 
-  async markOffline(sn: string, now: number): Promise<void> {
-    await this.#db.updateTable('devices').set({ online_state: OnlineState.Offline, offline_time: now }).where('sn', '=', sn).execute();
+  /**
+   * Records a disconnect of the login made at `onlineSince`; a newer login (a quick reconnect, perhaps
+   * through another node) has a later latest_online_time and is left online.
+   */
+  async markOffline(sn: string, now: number, onlineSince: number): Promise<void> {
+    await this.#db
+      .updateTable('devices')
+      .set({ online_state: OnlineState.Offline, offline_time: now })
+      .where('sn', '=', sn)
+      .where('latest_online_time', '<=', onlineSince)
+      .execute();
   }
 
   /** At start-up no device is connected to this node yet. */

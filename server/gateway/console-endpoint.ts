@@ -1,10 +1,10 @@
 import type { WebSocket } from 'ws';
-import { CloseCode, Command, ConnectionLostError, type Envelope, isKnownCommand, isReply, RequestTimeoutError, Result } from '../../protocol/index.ts';
+import { CloseCode, Command, ConnectionLostError, type Envelope, isKnownCommand, isReply, OnlineState, type PendingHandlers, RequestTimeoutError, Result } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { Message } from '../http/envelope.ts';
 import { commandPermissions } from './command-permissions.ts';
-import type { DeviceLink } from './device-endpoint.ts';
+import { commandDevice, type DeviceLink } from './device-endpoint.ts';
 import { Peer } from './peer.ts';
 
 /** A logged-in console socket and the caller behind it. */
@@ -23,10 +23,10 @@ export interface ConsoleEndpointDeps {
   readonly links: ReadonlyMap<string, DeviceLink>;
   readonly consoles: Set<ConsoleLink>;
   readonly commandTimeoutMs: number;
+  /** Sends a command to a device held by another node; false when there is no cluster. */
+  readonly routeRemote: (req: Envelope, handlers: PendingHandlers) => boolean;
   readonly log: { warn(obj: object, msg: string): void };
 }
-
-let nextCid = 0;
 
 /** Runs one console socket: heartbeats, and commands routed to devices with their results routed back. */
 export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpointDeps): ConsoleLink {
@@ -42,14 +42,13 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
     // A connected device's organisation is on its link; only an unconnected one needs the database, to
     // tell offline (5) from unknown. Out-of-scope devices get the same answer as missing permission.
     const target = deps.links.get(req.sn);
-    const orgId = target ? target.orgId : (await deps.devices.findBySn(req.sn))?.org_id;
+    const row = target ? undefined : await deps.devices.findBySn(req.sn);
+    const orgId = target ? target.orgId : row?.org_id;
+    const remoteOnline = row?.online_state === OnlineState.Online;
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       return answer(req, Result.Fail, { message: Message.PermissionDenied });
     }
-    if (!target) return answer(req, Result.DeviceOffline);
-    if (!target.loggedIn) return answer(req, Result.DeviceNotLoggedIn);
-    const cid = `g${(nextCid++).toString(36)}`;
-    target.correlator.register(cid, req.msgId, deps.commandTimeoutMs, {
+    const handlers: PendingHandlers = {
       progress: (reply) => answer(req, reply.result, reply.data),
       result: (reply) => answer(req, reply.result, reply.data),
       error: (err) => {
@@ -57,11 +56,14 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
         else if (err instanceof RequestTimeoutError) answer(req, Result.Fail, { message: 'Request Timeout' });
         else answer(req, Result.Fail);
       },
-    });
-    if (!target.peer.send({ msgId: req.msgId, cid, sn: req.sn, flowId: req.flowId, data: req.data })) {
-      target.correlator.cancel(cid);
-      answer(req, Result.DeviceOffline);
+    };
+    if (target) {
+      if (!target.loggedIn) return answer(req, Result.DeviceNotLoggedIn);
+      return commandDevice(target, req, deps.commandTimeoutMs, handlers);
     }
+    // Not on this node: another node of the cluster may hold it (its row says online).
+    if (remoteOnline && deps.routeRemote(req, handlers)) return;
+    return answer(req, Result.DeviceOffline);
   };
 
   ws.on('message', (data: Buffer, isBinary: boolean) => {

@@ -8,6 +8,7 @@ import {
   type Clock,
   type Envelope,
   isReply,
+  type PendingHandlers,
   Result,
 } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
@@ -21,6 +22,8 @@ export class DeviceLink {
   readonly orgId: number;
   readonly correlator: Correlator;
   loggedIn = false;
+  /** When this link's login was recorded (latest_online_time); 0 before login. */
+  onlineSince = 0;
   /** When the device last sent anything; the liveness sweep closes links silent for too long. */
   lastRx: number;
 
@@ -30,6 +33,21 @@ export class DeviceLink {
     this.orgId = orgId;
     this.correlator = new Correlator(clock);
     this.lastRx = clock.now();
+  }
+}
+
+let nextCid = 0;
+
+/**
+ * Sends a command to a connected device under a fresh gateway correlation id; `handlers` hear its
+ * progress and final reply, result 5 if the device goes away, or a timeout.
+ */
+export function commandDevice(link: DeviceLink, req: Envelope, timeoutMs: number, handlers: PendingHandlers): void {
+  const cid = `g${(nextCid++).toString(36)}`;
+  link.correlator.register(cid, req.msgId, timeoutMs, handlers);
+  if (!link.peer.send({ msgId: req.msgId, cid, sn: link.sn, flowId: req.flowId, data: req.data })) {
+    link.correlator.cancel(cid);
+    handlers.error(new ConnectionLostError());
   }
 }
 
@@ -112,6 +130,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     await deps.devices.markOnline(link.sn, info, now);
     if (deps.links.get(link.sn) !== link) return;
     link.loggedIn = true;
+    link.onlineSince = now;
     link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: secret ? { secret } : {} });
     deps.onPresence(link, true);
   };
@@ -144,7 +163,11 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     if (deps.links.get(link.sn) !== link) return;
     deps.links.delete(link.sn);
     if (!link.loggedIn) return;
-    deps.devices.markOffline(link.sn, deps.clock.now()).catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'marking offline failed'));
-    deps.onPresence(link, false);
+    // Consoles hear 'offline' only once the database says so, so a command sent on hearing it gets
+    // result 5 instead of being routed to a node that no longer holds the device.
+    deps.devices
+      .markOffline(link.sn, deps.clock.now(), link.onlineSince)
+      .catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'marking offline failed'))
+      .finally(() => deps.onPresence(link, false));
   });
 }

@@ -1,13 +1,27 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CloseCode, Command, type Clock, OnlineState, MAX_FRAME_BYTES, Subprotocol } from '../../protocol/index.ts';
+import {
+  CloseCode,
+  Command,
+  type Clock,
+  ConnectionLostError,
+  Correlator,
+  type Envelope,
+  MAX_FRAME_BYTES,
+  OnlineState,
+  type PendingHandlers,
+  Result,
+  type ResultCode,
+  Subprotocol,
+} from '../../protocol/index.ts';
+import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
 import { loadCaller } from '../accounts/caller.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
-import { admitDevice, type DeviceCredentials, type DeviceLink, serveDevice } from './device-endpoint.ts';
+import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, serveDevice } from './device-endpoint.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
@@ -21,6 +35,10 @@ export interface GatewayDeps {
   readonly sessions: SessionStore;
   readonly clock: Clock;
   readonly commandTimeoutMs?: number;
+  /** The bus to the other nodes of a cluster (in-process when alone). */
+  readonly bus: Bus;
+  /** This node's id on the bus, unique in the cluster. */
+  readonly nodeId: string;
   /** Silence after which a device socket is closed (default: heartbeat + two checks). */
   readonly deviceSilenceMs?: number;
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -33,9 +51,15 @@ export class Gateway {
   readonly #devices = new Map<string, DeviceLink>();
   readonly #consoles = new Set<ConsoleLink>();
   readonly #liveness: LivenessSweep;
+  /** Commands this node forwarded to devices held by other nodes. */
+  readonly #remote: Correlator;
+  readonly #deviceSubs = new Map<string, () => void>();
+  readonly #busSubs: (() => void)[] = [];
+  #nextRemote = 0;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.#remote = new Correlator(deps.clock);
     this.#liveness = new LivenessSweep(this.#devices, deps.clock, deps.deviceSilenceMs ?? DEVICE_SILENCE_MS);
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -44,9 +68,45 @@ export class Gateway {
       handleProtocols: (offered) => (offered.has(Subprotocol.Msgpack) ? Subprotocol.Msgpack : offered.has(Subprotocol.Json) ? Subprotocol.Json : false),
     });
     deps.sessions.events.on('ended', ({ tokenHash }) => {
-      for (const link of this.#consoles) {
-        if (link.caller.session.tokenHash === tokenHash) link.peer.ws.close(CloseCode.SessionEnded, 'session ended');
-      }
+      this.#endSession(tokenHash);
+      if (deps.bus.shared) deps.bus.publish(Subject.sessionEnded, { node: deps.nodeId, tokenHash });
+    });
+    this.#busSubs.push(
+      deps.bus.subscribe(Subject.sessionEnded, (m) => m.node !== deps.nodeId && this.#endSession(String(m.tokenHash))),
+      deps.bus.subscribe(Subject.presence, (m) => {
+        if (m.node !== deps.nodeId) this.#presenceToConsoles(String(m.sn), Number(m.orgId), m.online === true, Number(m.time));
+      }),
+      deps.bus.subscribe(Subject.nodeReplies(deps.nodeId), (m) => {
+        this.#remote.resolve({ msgId: Number(m.msgId), cid: String(m.cid), result: Number(m.result) as ResultCode, data: m.data });
+      }),
+    );
+  }
+
+  #endSession(tokenHash: string): void {
+    for (const link of this.#consoles) {
+      if (link.caller.session.tokenHash === tokenHash) link.peer.ws.close(CloseCode.SessionEnded, 'session ended');
+    }
+  }
+
+  /** Forwards a console's command to the node holding the device; false when this node is alone. */
+  #routeRemote(req: Envelope, handlers: PendingHandlers): boolean {
+    if (!this.#deps.bus.shared || !req.sn) return false;
+    const cid = `${this.#deps.nodeId}.${(this.#nextRemote++).toString(36)}`;
+    this.#remote.register(cid, req.msgId, this.#deps.commandTimeoutMs ?? 30_000, handlers);
+    this.#deps.bus.publish(Subject.deviceCommand(req.sn), { from: this.#deps.nodeId, cid, msgId: req.msgId, flowId: req.flowId, data: req.data });
+    return true;
+  }
+
+  /** Runs a command another node forwarded for a device held here, and publishes its replies back. */
+  #serveRemote(link: DeviceLink, m: BusMessage): void {
+    const reply = (result: ResultCode, data?: unknown) =>
+      this.#deps.bus.publish(Subject.nodeReplies(String(m.from)), { cid: m.cid, msgId: m.msgId, result, data });
+    if (!link.loggedIn) return reply(Result.DeviceNotLoggedIn);
+    const req: Envelope = { msgId: Number(m.msgId), flowId: typeof m.flowId === 'string' ? m.flowId : undefined, data: m.data };
+    commandDevice(link, req, this.#deps.commandTimeoutMs ?? 30_000, {
+      progress: (r) => reply(r.result ?? Result.Pushing, r.data),
+      result: (r) => reply(r.result ?? Result.Fail, r.data),
+      error: (err) => reply(err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail),
     });
   }
 
@@ -73,6 +133,8 @@ export class Gateway {
   /** Closes every socket (server shutdown). */
   close(): void {
     this.#liveness.stop();
+    for (const unsubscribe of [...this.#busSubs, ...this.#deviceSubs.values()]) unsubscribe();
+    this.#remote.failAll(new ConnectionLostError());
     for (const ws of this.#wss.clients) ws.close(CloseCode.GoingAway, 'server shutting down');
     this.#wss.close();
   }
@@ -100,6 +162,7 @@ export class Gateway {
           links: this.#devices,
           consoles: this.#consoles,
           commandTimeoutMs: this.#deps.commandTimeoutMs ?? 30_000,
+          routeRemote: (req, handlers) => this.#routeRemote(req, handlers),
           log: this.#deps.log,
         });
       });
@@ -133,13 +196,21 @@ export class Gateway {
   }
 
   #broadcastPresence(link: DeviceLink, online: boolean): void {
-    const env = {
-      msgId: Command.DevicePresence,
-      sn: link.sn,
-      data: { onlineState: online ? OnlineState.Online : OnlineState.Offline, time: this.#deps.clock.now() },
-    };
+    const time = this.#deps.clock.now();
+    const bus = this.#deps.bus;
+    if (bus.shared) {
+      this.#deviceSubs.get(link.sn)?.();
+      this.#deviceSubs.delete(link.sn);
+      if (online) this.#deviceSubs.set(link.sn, bus.subscribe(Subject.deviceCommand(link.sn), (m) => this.#serveRemote(link, m)));
+      bus.publish(Subject.presence, { node: this.#deps.nodeId, sn: link.sn, orgId: link.orgId, online, time });
+    }
+    this.#presenceToConsoles(link.sn, link.orgId, online, time);
+  }
+
+  #presenceToConsoles(sn: string, orgId: number, online: boolean, time: number): void {
+    const env = { msgId: Command.DevicePresence, sn, data: { onlineState: online ? OnlineState.Online : OnlineState.Offline, time } };
     for (const console of this.#consoles) {
-      if (console.caller.scope.has(link.orgId)) console.peer.send(env, true);
+      if (console.caller.scope.has(orgId)) console.peer.send(env, true);
     }
   }
 }

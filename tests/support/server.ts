@@ -26,7 +26,16 @@ export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env:
     ...(pgSchema ? { DATABASE_URL: TEST_PG_URL } : {}),
     ...env,
   });
-  const server = await startServer(config, { pgSchema: pgSchema?.schema });
+  let server: RunningServer;
+  try {
+    server = await startServer(config, { pgSchema: pgSchema?.schema });
+  } catch (err) {
+    // A schema left behind holds Kysely's migration tables, and Kysely's migrator looks for those in
+    // every schema: one leftover makes every later PostgreSQL run fail to migrate.
+    await pgSchema?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     server,
     config,
@@ -45,7 +54,7 @@ interface Envelope<T> {
 }
 
 /** Calls the API the way the console does and returns the whole envelope. */
-export async function api<T>(base: string, method: 'GET' | 'POST', url: string, opts: { token?: string; body?: unknown } = {}): Promise<Envelope<T>> {
+export async function api<T>(base: string, method: 'GET' | 'POST' | 'DELETE', url: string, opts: { token?: string; body?: unknown } = {}): Promise<Envelope<T>> {
   const res = await fetch(`${base}${url}`, {
     method,
     headers: { ...(opts.token ? { 'X-Token': opts.token } : {}), ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -56,12 +65,22 @@ export async function api<T>(base: string, method: 'GET' | 'POST', url: string, 
 
 /** Logs in as admin, solving the captcha the way a person reading the image would. */
 export async function loginAsAdmin(ts: TestServer): Promise<{ token: string; accountId: number; orgId: number }> {
+  return loginAs(ts, 'admin', TEST_ADMIN_PASSWORD);
+}
+
+/** Logs in as any account with its typed password, solving the captcha as {@link loginAsAdmin} does. */
+export async function loginAs(ts: TestServer, account: string, password: string): Promise<{ token: string; accountId: number; orgId: number }> {
+  const res = await tryLogin(ts, account, password);
+  if (res.code !== 20000) throw new Error(`login as ${account} failed: ${res.message}`);
+  return { token: res.data.token, accountId: res.data.id, orgId: res.data.org.id };
+}
+
+/** One login attempt with a solved captcha; the whole envelope, for tests that expect a refusal. */
+export async function tryLogin(ts: TestServer, account: string, password: string) {
   const base = ts.server.url;
   const captcha = await api<{ id: string }>(base, 'GET', '/login/captcha');
   const answer = ts.server.captcha.peekForTest(captcha.data.id) ?? '';
-  const res = await api<{ token: string; id: number; org: { id: number } }>(base, 'POST', '/login/userLogin', {
-    body: { username: 'admin', id: captcha.data.id, password: clientPasswordHash(TEST_ADMIN_PASSWORD), authCode: answer },
+  return api<{ token: string; id: number; org: { id: number } }>(base, 'POST', '/login/userLogin', {
+    body: { username: account, id: captcha.data.id, password: clientPasswordHash(password), authCode: answer },
   });
-  if (res.code !== 20000) throw new Error(`login failed: ${res.message}`);
-  return { token: res.data.token, accountId: res.data.id, orgId: res.data.org.id };
 }

@@ -1,0 +1,16 @@
+import { ACCOUNT_PATTERN } from '../auth/routes.ts';
+import { ApiCode, ApiError, Message } from '../http/envelope.ts';
+
+/** Refusals about account names, shared by organisation and admin-account creation. */
+export const AccountMessage = {
+  Taken: 'Account Already Exists',
+  Rule: 'Account must be a letter followed by 3 to 15 letters, digits or underscores',
+} as const;
+
+/** A new account name, trimmed and held to the login rule (platform-core section 5). */
+export function newAccountName(raw: string): string {
+  const account = raw.trim();
+  if (!account) throw new ApiError(ApiCode.BadRequest, Message.AccountEmpty);
+  if (!ACCOUNT_PATTERN.test(account)) throw new ApiError(ApiCode.BadRequest, AccountMessage.Rule);
+  return account;
+}

@@ -1,0 +1,62 @@
+import { hashSecret, verifySecret } from '../auth/password.ts';
+import type { Db } from '../db/database.ts';
+
+export interface NewAccountInput {
+  readonly orgId: number;
+  readonly roleId: number;
+  readonly account: string;
+  readonly nickname: string;
+  readonly email: string;
+  readonly phone: string;
+  /** scrypt of the client-side SHA-256 ({@link hashSecret}), made before any transaction opens. */
+  readonly passwordHash: string;
+  readonly expireTime: number | null;
+  readonly now: number;
+}
+
+/** True when an account name is taken. Names are unique as typed, as login matches them. */
+export async function accountNameTaken(db: Db, account: string): Promise<boolean> {
+  return (await db.selectFrom('accounts').select('id').where('account', '=', account).executeTakeFirst()) !== undefined;
+}
+
+/** Inserts an account; `db` may be a transaction, which is why the password comes already hashed. */
+export async function insertAccount(db: Db, input: NewAccountInput): Promise<number> {
+  const row = await db
+    .insertInto('accounts')
+    .values({
+      org_id: input.orgId,
+      role_id: input.roleId,
+      account: input.account,
+      nickname: input.nickname,
+      email: input.email,
+      phone: input.phone,
+      password_hash: input.passwordHash,
+      update_password_last_time: input.now,
+      expire_time: input.expireTime,
+      created_at: input.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Replaces an account's password and records when (the 30-day reminder counts from it). */
+export async function setAccountPassword(db: Db, accountId: number, hashedPassword: string, now: number): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ password_hash: await hashSecret(hashedPassword), update_password_last_time: now })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+/** True when the client-side hash matches the account's stored password. */
+export async function checkAccountPassword(db: Db, accountId: number, hashedPassword: string): Promise<boolean> {
+  const row = await db.selectFrom('accounts').select('password_hash').where('id', '=', accountId).executeTakeFirst();
+  return row !== undefined && (await verifySecret(hashedPassword, row.password_hash));
+}
+
+/** The organisation an account belongs to, or undefined when there is no such account. */
+export async function accountOrg(db: Db, accountId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('accounts').select('org_id').where('id', '=', accountId).executeTakeFirst();
+  return row?.org_id;
+}

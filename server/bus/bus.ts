@@ -1,0 +1,25 @@
+/** A message between server nodes: plain data, encoded with msgpack on the wire. */
+export type BusMessage = Record<string, unknown>;
+
+/**
+ * Publish/subscribe between server nodes. One node uses the in-process bus; several nodes share NATS.
+ * Subjects are exact names (no wildcards), so both implementations behave the same.
+ */
+export interface Bus {
+  /** True when other nodes may be listening (NATS); false for the in-process bus. */
+  readonly shared: boolean;
+  publish(subject: string, message: BusMessage): void;
+  /** Returns the function that ends the subscription. */
+  subscribe(subject: string, handler: (message: BusMessage) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Subjects; a NATS bus puts its cluster's prefix before each, so clusters can share a NATS server. */
+export const Subject = {
+  /** Commands for a device, published by the node a console is on, heard by the node holding the device. */
+  deviceCommand: (sn: string) => `device.${sn}.cmd`,
+  /** Replies to a node's forwarded commands. */
+  nodeReplies: (nodeId: string) => `node.${nodeId}.reply`,
+  presence: 'presence',
+  sessionEnded: 'session.ended',
+} as const;

@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { OnlineState } from '../../protocol/index.ts';
+import { accountNameTaken, insertAccount } from '../accounts/repository.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { containsIgnoringCase } from '../db/text-search.ts';
+
+/** Organisation freeze state (platform-core section 4). */
+export const FreezeState = { Unfrozen: 1, Frozen: 2 } as const;
+
+export interface DeviceTotals {
+  readonly total: number;
+  readonly online: number;
+  readonly offline: number;
+}
+
+/** An organisation as the console lists it. Device counts are of its own devices. */
+export interface OrgView extends DeviceTotals {
+  readonly id: number;
+  readonly parentId: number | null;
+  readonly name: string;
+  readonly alias: string;
+  /** Its login account's name; empty for the root organisation, which has none. */
+  readonly account: string;
+  readonly accountId: number | null;
+  readonly roleId: number | null;
+  readonly role: string;
+  readonly email: string;
+  readonly phone: string;
+  readonly remark: string;
+  readonly contactPerson: string;
+  readonly freezeState: number;
+  readonly expireTime: number | null;
+  readonly createdAt: number;
+}
+
+/** The detail view adds the enrolment key its devices join with. */
+export interface OrgDetail extends OrgView {
+  readonly enrollKey: string;
+}
+
+export interface OrgQuery {
+  readonly scope: ReadonlySet<number>;
+  readonly pageNum: number;
+  readonly pageSize: number;
+  readonly name?: string | undefined;
+}
+
+/** Descriptive fields, all optional on update. */
+export interface OrgFields {
+  readonly name?: string | undefined;
+  readonly alias?: string | undefined;
+  readonly email?: string | undefined;
+  readonly phone?: string | undefined;
+  readonly remark?: string | undefined;
+  readonly contactPerson?: string | undefined;
+  readonly expireTime?: number | null | undefined;
+}
+
+export interface NewOrg extends OrgFields {
+  readonly parentId: number;
+  readonly name: string;
+  readonly account: string;
+  /** scrypt hash of the login account's password, made before the transaction. */
+  readonly passwordHash: string;
+  readonly roleId: number;
+  readonly now: number;
+  /** Most organisations allowed below the root; undefined for no limit. */
+  readonly limit: number | undefined;
+}
+
+export type CreateResult = { readonly id: number } | { readonly refused: 'limit' | 'account-taken' };
+
+/** What still hangs off an organisation and so blocks its deletion. */
+export interface OrgDependents {
+  readonly children: number;
+  readonly devices: number;
+  /** Accounts other than the organisation's own login account. */
+  readonly accounts: number;
+}
+
+// Generated keys are 24 random bytes, as the seeded root's.
+const newEnrollKey = () => randomBytes(24).toString('base64url');
+
+/** Organisations in the database. */
+export class OrgRepository {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** The parent of an organisation (null for a root), or undefined when it does not exist. */
+  async parentOf(id: number): Promise<number | null | undefined> {
+    const row = await this.#db.selectFrom('organisations').select('parent_id').where('id', '=', id).executeTakeFirst();
+    return row?.parent_id;
+  }
+
+  /** One page of the organisations in scope, newest first (platform-core section 9). */
+  async list(q: OrgQuery): Promise<{ total: number; list: OrgView[] }> {
+    const scope = [...q.scope];
+    if (scope.length === 0) return { total: 0, list: [] };
+    let base = this.#db.selectFrom('organisations').where('organisations.id', 'in', scope);
+    if (q.name) base = base.where(containsIgnoringCase('organisations.name', q.name));
+    const [{ total }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      withLogin(base)
+        .orderBy('organisations.id', 'desc')
+        .limit(q.pageSize)
+        .offset((q.pageNum - 1) * q.pageSize)
+        .execute(),
+    ]);
+    const counts = await this.#deviceCountsByOrg(rows.map((r) => r.id));
+    return { total: Number(total), list: rows.map((r) => toView(r, counts.get(r.id))) };
+  }
+
+  async get(id: number): Promise<OrgDetail | undefined> {
+    const row = await withLogin(this.#db.selectFrom('organisations').where('organisations.id', '=', id))
+      .select('organisations.enroll_key')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const counts = await this.#deviceCountsByOrg([id]);
+    return { ...toView(row, counts.get(id)), enrollKey: row.enroll_key };
+  }
+
+  /** Device totals over a set of organisations (an organisation's subtree, or a caller's scope). */
+  async deviceTotals(orgIds: Iterable<number>): Promise<DeviceTotals> {
+    const ids = [...orgIds];
+    if (ids.length === 0) return { total: 0, online: 0, offline: 0 };
+    const row = await this.#db
+      .selectFrom('devices')
+      .select((eb) => [eb.fn.countAll<number>().as('total'), onlineSum(eb).as('online')])
+      .where('org_id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    return totals(row.total, row.online);
+  }
+
+  /**
+   * Creates an organisation with its enrolment key and login account. The limit check and the insert
+   * share a transaction; on PostgreSQL an advisory lock also serialises concurrent creations.
+   */
+  async create(input: NewOrg): Promise<CreateResult> {
+    if (await accountNameTaken(this.#db, input.account)) return { refused: 'account-taken' };
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        if (input.limit !== undefined) {
+          await lockOrgCreation(trx);
+          if ((await countBelowRoot(trx)) >= input.limit) return { refused: 'limit' } as const;
+        }
+        const org = await trx
+          .insertInto('organisations')
+          .values({ ...orgColumns(input), parent_id: input.parentId, name: input.name, enroll_key: newEnrollKey(), created_at: input.now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const accountId = await insertAccount(trx, {
+          orgId: org.id,
+          roleId: input.roleId,
+          account: input.account,
+          nickname: input.name,
+          email: input.email ?? '',
+          phone: input.phone ?? '',
+          passwordHash: input.passwordHash,
+          expireTime: input.expireTime ?? null,
+          now: input.now,
+        });
+        await trx.updateTable('organisations').set({ login_account_id: accountId }).where('id', '=', org.id).execute();
+        return { id: org.id };
+      });
+    } catch (err) {
+      // Two requests racing for the same account name: the unique constraint decides.
+      if (isUniqueViolation(err)) return { refused: 'account-taken' };
+      throw err;
+    }
+  }
+
+  /**
+   * Updates descriptive fields. The expiry is the organisation's accounts' expiry too (the console warns
+   * each of them before it); the role is its login account's.
+   */
+  async update(id: number, fields: OrgFields, roleId: number | undefined): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      const columns = orgColumns(fields);
+      if (Object.keys(columns).length > 0) await trx.updateTable('organisations').set(columns).where('id', '=', id).execute();
+      if (fields.expireTime !== undefined) {
+        await trx.updateTable('accounts').set({ expire_time: fields.expireTime }).where('org_id', '=', id).execute();
+      }
+      if (roleId === undefined) return;
+      await trx
+        .updateTable('accounts')
+        .set({ role_id: roleId })
+        .where('id', '=', (eb) => eb.selectFrom('organisations').select('login_account_id').where('id', '=', id))
+        .execute();
+    });
+  }
+
+  async setFreezeState(id: number, state: number): Promise<void> {
+    await this.#db.updateTable('organisations').set({ freeze_state: state }).where('id', '=', id).execute();
+  }
+
+  /** The organisation's own login account id, if it has one. */
+  async loginAccountOf(id: number): Promise<number | undefined> {
+    const row = await this.#db.selectFrom('organisations').select('login_account_id').where('id', '=', id).executeTakeFirst();
+    return row?.login_account_id ?? undefined;
+  }
+
+  async dependents(id: number): Promise<OrgDependents> {
+    // Ids start at 1, so 0 excludes nothing for an organisation without a login account.
+    const loginId = (await this.loginAccountOf(id)) ?? 0;
+    const [children, devices, accounts] = await Promise.all([
+      this.#db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', id).executeTakeFirstOrThrow(),
+      this.#db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', id).executeTakeFirstOrThrow(),
+      this.#db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('org_id', '=', id)
+        .where('id', '!=', loginId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { children: Number(children.n), devices: Number(devices.n), accounts: Number(accounts.n) };
+  }
+
+  /**
+   * Deletes an organisation that has no dependents, with its login account. Roles it owns pass to its
+   * parent, which could already see and manage them.
+   */
+  async remove(id: number, parentId: number | null): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      const login = await trx.selectFrom('organisations').select('login_account_id').where('id', '=', id).executeTakeFirst();
+      await trx.updateTable('roles').set({ org_id: parentId }).where('org_id', '=', id).execute();
+      // The login account's sessions go with it (ON DELETE CASCADE); the caller ends them first so that
+      // open sockets are closed too.
+      if (login?.login_account_id) await trx.deleteFrom('accounts').where('id', '=', login.login_account_id).execute();
+      await trx.deleteFrom('organisations').where('id', '=', id).execute();
+    });
+  }
+
+  async #deviceCountsByOrg(orgIds: number[]): Promise<Map<number, DeviceTotals>> {
+    const out = new Map<number, DeviceTotals>();
+    if (orgIds.length === 0) return out;
+    const rows = await this.#db
+      .selectFrom('devices')
+      .select((eb) => ['org_id', eb.fn.countAll<number>().as('total'), onlineSum(eb).as('online')])
+      .where('org_id', 'in', orgIds)
+      .groupBy('org_id')
+      .execute();
+    for (const row of rows) out.set(row.org_id, totals(row.total, row.online));
+    return out;
+  }
+}
+
+type OrgSelect = SelectQueryBuilder<Database, 'organisations', object>;
+
+/** The listed columns of an organisation with its login account and that account's role. */
+function withLogin(base: OrgSelect) {
+  return base
+    .leftJoin('accounts', 'accounts.id', 'organisations.login_account_id')
+    .leftJoin('roles', 'roles.id', 'accounts.role_id')
+    .select([
+      'organisations.id',
+      'organisations.parent_id',
+      'organisations.name',
+      'organisations.alias',
+      'organisations.email',
+      'organisations.phone',
+      'organisations.remark',
+      'organisations.contact_person',
+      'organisations.freeze_state',
+      'organisations.expire_time',
+      'organisations.created_at',
+      'accounts.id as account_id',
+      'accounts.account',
+      'accounts.role_id',
+      'roles.name as role',
+    ]);
+}
+
+type OrgRow = Awaited<ReturnType<ReturnType<typeof withLogin>['executeTakeFirstOrThrow']>>;
+
+function toView(r: OrgRow, counts: DeviceTotals | undefined): OrgView {
+  return {
+    id: r.id,
+    parentId: r.parent_id,
+    name: r.name,
+    alias: r.alias,
+    account: r.account ?? '',
+    accountId: r.account_id,
+    roleId: r.role_id,
+    role: r.role ?? '',
+    email: r.email,
+    phone: r.phone,
+    remark: r.remark,
+    contactPerson: r.contact_person,
+    freezeState: r.freeze_state,
+    expireTime: r.expire_time,
+    createdAt: r.created_at,
+    ...(counts ?? { total: 0, online: 0, offline: 0 }),
+  };
+}
+
+/** Column values for the descriptive fields that were given. */
+function orgColumns(f: OrgFields) {
+  return {
+    ...(f.name !== undefined ? { name: f.name } : {}),
+    ...(f.alias !== undefined ? { alias: f.alias } : {}),
+    ...(f.email !== undefined ? { email: f.email } : {}),
+    ...(f.phone !== undefined ? { phone: f.phone } : {}),
+    ...(f.remark !== undefined ? { remark: f.remark } : {}),
+    ...(f.contactPerson !== undefined ? { contact_person: f.contactPerson } : {}),
+    ...(f.expireTime !== undefined ? { expire_time: f.expireTime } : {}),
+  };
+}
+
+function onlineSum(eb: ExpressionBuilder<Database, 'devices'>) {
+  return eb.fn.sum<number>(eb.case().when('online_state', '=', OnlineState.Online).then(1).else(0).end());
+}
+
+// COUNT and SUM come back as bigint (a number here) on PostgreSQL, and SUM over no rows as null.
+function totals(total: number | string | bigint, online: number | string | bigint | null): DeviceTotals {
+  const t = Number(total);
+  const on = Number(online ?? 0);
+  return { total: t, online: on, offline: t - on };
+}
+
+async function countBelowRoot(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('organisations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('parent_id', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// Any fixed number: it only has to be the same for every node creating organisations.
+const ORG_CREATE_LOCK = 0x0c0de0;
+
+// SQLite runs one transaction at a time on its single connection; PostgreSQL needs the lock, held until
+// the transaction ends, so that two nodes cannot both see room for one more organisation.
+async function lockOrgCreation(db: Db): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`select pg_advisory_xact_lock(${ORG_CREATE_LOCK})`.execute(db);
+}

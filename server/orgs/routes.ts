@@ -1,0 +1,198 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../protocol/index.ts';
+import { AccountMessage, newAccountName } from '../accounts/account-name.ts';
+import type { Caller } from '../accounts/caller.ts';
+import { orgSubtree } from '../accounts/org-scope.ts';
+import { accountOrg, checkAccountPassword, setAccountPassword } from '../accounts/repository.ts';
+import { hashSecret } from '../auth/password.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { Db } from '../db/database.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { cleanText, HASHED_PASSWORD, idOf, idParams } from '../http/validation.ts';
+import { requireAssignableRole } from '../permits/assignable.ts';
+import { callerFacts } from '../permits/grants.ts';
+import type { RoleRepository } from '../permits/repository.ts';
+import type { OrgDetail, OrgFields, OrgRepository } from './repository.ts';
+import * as s from './schemas.ts';
+
+/**
+ * The spec gives one key for the organisation screen (platform-core section 2); every /org/* call uses it
+ * and the organisation scope does the rest (docs/DECISIONS.md).
+ */
+export const ORG_PERMISSION = 'org_list';
+
+/** Refusals of the organisation calls. The first is the spec's; the others are ours. */
+export const OrgMessage = {
+  LimitReached: 'Limited new organizational structure,Please contact the administrator',
+  OwnOrganisation: 'Your own organisation can only be changed by the organisation above it',
+  HasChildren: 'The organisation still has child organisations: delete them first',
+  HasDevices: 'The organisation still has devices: move or remove them first',
+  HasAccounts: 'The organisation still has accounts: delete them first',
+  NoLoginAccount: 'The organisation has no login account',
+  Gone: 'The organisation no longer exists',
+} as const;
+
+export interface OrgRouteDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly sessions: SessionStore;
+  readonly orgs: OrgRepository;
+  readonly roles: RoleRepository;
+  readonly orgCreateLimit: number | undefined;
+}
+
+/** Organisation management (platform-core section 7, /org/*). */
+export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): void {
+  const config = { permission: ORG_PERMISSION };
+  const { orgs } = deps;
+
+  app.post<{ Body: s.ListBody }>('/org/list', { config, schema: { body: s.listBody } }, async (req) => {
+    const body = req.body;
+    return ok(await orgs.list({ scope: callerOf(req).scope, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim() }));
+  });
+
+  app.post<{ Body: s.AddBody }>('/org/add', { config, schema: { body: s.addBody } }, async (req) => ok(await addOrg(deps, callerOf(req), req.body)));
+
+  app.post<{ Body: s.UpdateBody }>('/org/update', { config, schema: { body: s.updateBody } }, async (req) => ok(await updateOrg(deps, callerOf(req), req.body)));
+
+  app.delete<{ Body: s.IdBody }>('/org/del', { config, schema: { body: s.idBody } }, async (req) => {
+    await deleteOrg(deps, callerOf(req), req.body.id);
+    return ok(null);
+  });
+
+  app.post<{ Body: s.FreezeBody }>('/org/freeze', { config, schema: { body: s.freezeBody } }, async (req) => {
+    requireBelowCaller(callerOf(req), req.body.id);
+    await orgs.setFreezeState(req.body.id, req.body.freezeState);
+    return ok(null);
+  });
+
+  app.get<{ Params: { orgId: string } }>('/org/getOrg/:orgId', { config, schema: { params: idParams('orgId') } }, async (req) => {
+    const id = idOf(req.params.orgId);
+    requireInScope(callerOf(req), id);
+    return ok(await existing(orgs.get(id)));
+  });
+
+  app.post<{ Body: s.PasswordBody }>('/org/restpassword', { config, schema: { body: s.passwordBody } }, async (req) => {
+    await resetOrgPassword(deps, callerOf(req), req.body);
+    return ok(null);
+  });
+
+  app.get<{ Params: { id: string } }>('/org/report/:id', { config, schema: { params: idParams('id') } }, async (req) => {
+    const id = idOf(req.params.id);
+    requireInScope(callerOf(req), id);
+    return ok(await orgs.deviceTotals(await orgSubtree(deps.db, id)));
+  });
+
+  app.get('/org/allOnline', { config }, async (req) => ok((await orgs.deviceTotals(callerOf(req).scope)).online));
+
+  app.get<{ Params: { accountId: string } }>('/org/kitoutUser/:accountId', { config, schema: { params: idParams('accountId') } }, async (req) => {
+    const accountId = idOf(req.params.accountId);
+    const orgId = await accountOrg(deps.db, accountId);
+    if (orgId === undefined) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    requireInScope(callerOf(req), orgId);
+    return ok({ sessions: await deps.sessions.endAllFor(accountId) });
+  });
+
+  // The password travels in the path (the spec's call); only its SHA-256 does, never the typed text.
+  app.get<{ Params: { password: string } }>(
+    '/org/authorizationPassword/:password',
+    { config, schema: { params: { type: 'object', properties: { password: { type: 'string', maxLength: 128 } } } } },
+    async (req) => {
+      const hashed = req.params.password;
+      return ok(new RegExp(HASHED_PASSWORD).test(hashed) && (await checkAccountPassword(deps.db, callerOf(req).accountId, hashed)));
+    },
+  );
+}
+
+/** Refuses an organisation outside the caller's subtree, saying no more than the spec's message. */
+function requireInScope(caller: Caller, orgId: number): void {
+  if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+}
+
+/** Freeze, delete and password reset act on organisations below the caller's own only. */
+function requireBelowCaller(caller: Caller, orgId: number): void {
+  requireInScope(caller, orgId);
+  if (orgId === caller.orgId) throw new ApiError(ApiCode.Forbidden, OrgMessage.OwnOrganisation);
+}
+
+async function existing(detail: Promise<OrgDetail | undefined>): Promise<OrgDetail> {
+  const found = await detail;
+  // In scope yet gone: deleted by another request since the caller's scope was loaded.
+  if (!found) throw new ApiError(ApiCode.NotFound, OrgMessage.Gone);
+  return found;
+}
+
+const optionalText = (value: string | undefined, label: string) => (value === undefined ? undefined : cleanText(value, label, false));
+
+/** The descriptive fields of a body, trimmed and checked. */
+function cleanFields(body: s.UpdateBody | s.AddBody): OrgFields {
+  return {
+    name: body.name === undefined ? undefined : cleanText(body.name, 'Name', true),
+    alias: optionalText(body.alias, 'Alias'),
+    email: body.email?.trim(),
+    phone: body.phone?.trim(),
+    remark: optionalText(body.remark, 'Remark'),
+    contactPerson: optionalText(body.contactPerson, 'Contact person'),
+    expireTime: body.expireTime,
+  };
+}
+
+async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Promise<OrgDetail> {
+  const parentId = body.parentId ?? caller.orgId;
+  requireInScope(caller, parentId);
+  const fields = cleanFields(body);
+  const account = newAccountName(body.account);
+  // Without a choice the new organisation's login account gets the creator's own role.
+  const roleId = body.roleId ?? (await callerFacts(deps.db, caller)).roleId;
+  await requireAssignableRole(deps.db, deps.roles, caller, roleId);
+  const result = await deps.orgs.create({
+    ...fields,
+    name: cleanText(body.name, 'Name', true),
+    parentId,
+    account,
+    passwordHash: await hashSecret(body.password),
+    roleId,
+    now: deps.clock.now(),
+    limit: deps.orgCreateLimit,
+  });
+  if ('refused' in result) {
+    throw new ApiError(ApiCode.BadRequest, result.refused === 'limit' ? OrgMessage.LimitReached : AccountMessage.Taken);
+  }
+  return existing(deps.orgs.get(result.id));
+}
+
+async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody): Promise<OrgDetail> {
+  requireInScope(caller, body.id);
+  // An organisation may keep its own contact details, but its expiry and role are set from above.
+  if (body.id === caller.orgId && (body.expireTime !== undefined || body.roleId !== undefined)) {
+    throw new ApiError(ApiCode.Forbidden, OrgMessage.OwnOrganisation);
+  }
+  if (body.roleId !== undefined) {
+    if ((await deps.orgs.loginAccountOf(body.id)) === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+    await requireAssignableRole(deps.db, deps.roles, caller, body.roleId);
+  }
+  await deps.orgs.update(body.id, cleanFields(body), body.roleId);
+  return existing(deps.orgs.get(body.id));
+}
+
+async function deleteOrg(deps: OrgRouteDeps, caller: Caller, id: number): Promise<void> {
+  requireBelowCaller(caller, id);
+  const dependents = await deps.orgs.dependents(id);
+  if (dependents.children > 0) throw new ApiError(ApiCode.BadRequest, OrgMessage.HasChildren);
+  if (dependents.devices > 0) throw new ApiError(ApiCode.BadRequest, OrgMessage.HasDevices);
+  if (dependents.accounts > 0) throw new ApiError(ApiCode.BadRequest, OrgMessage.HasAccounts);
+  const loginId = await deps.orgs.loginAccountOf(id);
+  // Ended through the store, not by the cascade, so the gateway closes the account's sockets.
+  if (loginId !== undefined) await deps.sessions.endAllFor(loginId);
+  await deps.orgs.remove(id, (await deps.orgs.parentOf(id)) ?? null);
+}
+
+async function resetOrgPassword(deps: OrgRouteDeps, caller: Caller, body: s.PasswordBody): Promise<void> {
+  requireBelowCaller(caller, body.id);
+  const loginId = await deps.orgs.loginAccountOf(body.id);
+  if (loginId === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+  await setAccountPassword(deps.db, loginId, body.password, deps.clock.now());
+  // A reset is how a parent takes an organisation's login back: whoever held the old password is out.
+  await deps.sessions.endAllFor(loginId);
+}

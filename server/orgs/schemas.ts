@@ -1,0 +1,102 @@
+import { field, pagingProperties } from '../http/validation.ts';
+import { FreezeState } from './repository.ts';
+
+/** Body schemas of the /org/* calls: typed, bounded, and no unknown fields. */
+
+const descriptive = {
+  alias: field.text,
+  email: field.email,
+  phone: field.phone,
+  remark: field.longText,
+  contactPerson: field.text,
+  expireTime: field.epochMs,
+} as const;
+
+export const listBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...pagingProperties, name: field.text },
+} as const;
+
+export const addBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'account', 'password'],
+  properties: {
+    parentId: field.id,
+    name: field.text,
+    ...descriptive,
+    account: { type: 'string', maxLength: 64 },
+    password: field.hashedPassword,
+    roleId: field.id,
+  },
+} as const;
+
+export const updateBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: field.id, name: field.text, ...descriptive, roleId: field.id },
+} as const;
+
+export const idBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: field.id },
+} as const;
+
+export const freezeBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'freezeState'],
+  properties: { id: field.id, freezeState: { type: 'integer', enum: [FreezeState.Unfrozen, FreezeState.Frozen] } },
+} as const;
+
+export const passwordBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'password'],
+  properties: { id: field.id, password: field.hashedPassword },
+} as const;
+
+export interface ListBody {
+  pageNum?: number;
+  pageSize?: number;
+  name?: string;
+}
+
+interface Descriptive {
+  alias?: string;
+  email?: string;
+  phone?: string;
+  remark?: string;
+  contactPerson?: string;
+  expireTime?: number | null;
+}
+
+export interface AddBody extends Descriptive {
+  parentId?: number;
+  name: string;
+  account: string;
+  password: string;
+  roleId?: number;
+}
+
+export interface UpdateBody extends Descriptive {
+  id: number;
+  name?: string;
+  roleId?: number;
+}
+
+export interface IdBody {
+  id: number;
+}
+
+export interface FreezeBody extends IdBody {
+  freezeState: number;
+}
+
+export interface PasswordBody extends IdBody {
+  password: string;
+}

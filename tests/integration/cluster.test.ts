@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { CloseCode, Command, type Envelope, OnlineState, ProtocolEngine, Result, systemClock } from '../../protocol/index.ts';
+import { loadConfig } from '../../server/config.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
+import { freshPgSchema, postgresReachable, TEST_PG_URL } from '../support/databases.ts';
+import { api, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+
+const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+function natsReachable(): Promise<boolean> {
+  const { hostname, port } = new URL(NATS_URL);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const available = (await postgresReachable()) && (await natsReachable());
+if (!available && process.env.CI) throw new Error('CI is set but PostgreSQL or NATS is not reachable for the cluster test');
+
+const presenceOf = (sn: string, state: number) => (e: Envelope) =>
+  e.msgId === Command.DevicePresence && e.sn === sn && (e.data as { onlineState: number }).onlineState === state;
+
+describe.skipIf(!available)('two server nodes sharing PostgreSQL and NATS', () => {
+  let nodeA: RunningServer;
+  let nodeB: RunningServer;
+  let fleet: Fleet;
+  let dropSchema: () => Promise<void>;
+  const dirs: string[] = [];
+
+  const start = async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-'));
+    dirs.push(dataDir);
+    return startServer(
+      // The schema name doubles as the subject prefix, so concurrent test runs never hear each other.
+      loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL, NATS_PREFIX: pgSchema }),
+      { pgSchema },
+    );
+  };
+  let pgSchema = '';
+
+  beforeAll(async () => {
+    const schema = await freshPgSchema();
+    pgSchema = schema.schema;
+    dropSchema = schema.drop;
+    nodeA = await start();
+    nodeB = await start();
+    let saved: Record<string, string> = {};
+    fleet = new Fleet({
+      ...DEFAULT_FLEET,
+      gatewayUrl: nodeA.deviceSocketUrl,
+      enrollKey: nodeA.seeded.enrollKey,
+      count: 3,
+      churnEveryMs: 0,
+      transport: wsTransport(),
+      clock: systemClock,
+      secrets: { load: () => saved, save: (s) => void (saved = { ...s }) },
+    });
+    fleet.start();
+    await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
+  });
+
+  afterAll(async () => {
+    fleet?.stop();
+    await nodeA?.close();
+    await nodeB?.close();
+    await dropSchema?.();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  const consoleOn = async (node: RunningServer) => {
+    const login = await loginAsAdmin({ server: node } as TestServer);
+    const engine = new ProtocolEngine({
+      url: () => `${node.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
+      transport: wsTransport(),
+    });
+    engine.start();
+    await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
+    return { engine, login };
+  };
+
+  it('a console on node B commands a device connected to node A', async () => {
+    const { engine } = await consoleOn(nodeB);
+    const sn = fleet.devices[0]?.sn ?? '';
+    expect(nodeA.gateway.deviceCount).toBe(3);
+    expect(nodeB.gateway.deviceCount).toBe(0);
+    const reply = await lastValueFrom(engine.request(Command.BaseInfo, { sn }));
+    expect(reply.reply).toMatchObject({ result: Result.Success, data: { model: expect.any(String) } });
+    engine.stop();
+  });
+
+  it('presence from node A reaches consoles on node B', async () => {
+    const { engine } = await consoleOn(nodeB);
+    const device = fleet.devices[1];
+    if (!device) throw new Error('no device');
+    const offline = firstValueFrom(engine.messages$.pipe(filter(presenceOf(device.sn, OnlineState.Offline))));
+    const online = firstValueFrom(engine.messages$.pipe(filter(presenceOf(device.sn, OnlineState.Online))));
+    device.stop();
+    await offline;
+    const whileOffline = await lastValueFrom(engine.request(Command.BaseInfo, { sn: device.sn }));
+    expect(whileOffline.reply.result).toBe(Result.DeviceOffline);
+    device.start();
+    await online;
+    engine.stop();
+  });
+
+  it('logout on node A closes the same session socket on node B', async () => {
+    const { engine, login } = await consoleOn(nodeB);
+    const stopped = firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'stopped')));
+    expect((await api(nodeA.url, 'GET', '/home/logout', { token: login.token })).code).toBe(20000);
+    expect(await stopped).toMatchObject({ reason: 'rejected', closeCode: CloseCode.SessionEnded });
+  });
+});

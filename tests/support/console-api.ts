@@ -1,0 +1,48 @@
+import { expect } from 'vitest';
+import { clientPasswordHash } from '../../server/seed.ts';
+import { api, type TestServer } from './server.ts';
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+/** A logged-in client of one test server: calls return the whole envelope. */
+export interface Client {
+  call<T = unknown>(method: Method, url: string, body?: unknown): ReturnType<typeof api<T>>;
+  /** Calls and expects success, returning the data. */
+  ok<T = unknown>(method: Method, url: string, body?: unknown): Promise<T>;
+}
+
+export function client(ts: TestServer, token: string): Client {
+  const call = <T>(method: Method, url: string, body?: unknown) => api<T>(ts.server.url, method, url, { token, body });
+  return {
+    call,
+    async ok<T>(method: Method, url: string, body?: unknown): Promise<T> {
+      const res = await call<T>(method, url, body);
+      expect(res, `${method} ${url}: ${res.message}`).toMatchObject({ code: 20000 });
+      return res.data;
+    },
+  };
+}
+
+/** Creates a role through the API and returns its id. */
+export async function createRole(c: Client, name: string, permissionList: string[]): Promise<number> {
+  return (await c.ok<{ id: number }>('POST', '/permit/addRole', { name, summary: `${name} role`, permissionList })).id;
+}
+
+/** Creates an account in the caller's organisation through the API and returns its id. */
+export async function createAccount(c: Client, account: string, password: string, roleId: number): Promise<number> {
+  return (await c.ok<{ id: number }>('POST', '/permit/addAccount', { account, password: clientPasswordHash(password), roleId, nickname: account })).id;
+}
+
+export interface OrgInput {
+  readonly name: string;
+  readonly account: string;
+  readonly password: string;
+  readonly parentId?: number;
+  readonly roleId?: number;
+}
+
+/** Creates an organisation with its login account through the API and returns its id. */
+export async function createOrg(c: Client, org: OrgInput): Promise<number> {
+  const { password, ...rest } = org;
+  return (await c.ok<{ id: number }>('POST', '/org/add', { ...rest, password: clientPasswordHash(password) })).id;
+}
