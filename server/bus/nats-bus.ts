@@ -22,6 +22,8 @@ export class NatsBus implements Bus {
   }
 
   publish(subject: string, message: BusMessage): void {
+    // During shutdown sockets close after the bus has drained; their presence news has no audience.
+    if (this.#nc.isClosed() || this.#nc.isDraining()) return;
     this.#nc.publish(`${this.#prefix}.${subject}`, packr.pack(message));
   }
 

@@ -168,6 +168,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     deps.devices
       .markOffline(link.sn, deps.clock.now(), link.onlineSince)
       .catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'marking offline failed'))
-      .finally(() => deps.onPresence(link, false));
+      .then(() => deps.onPresence(link, false))
+      .catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'announcing offline failed'));
   });
 }
