@@ -4,7 +4,9 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock } from '../protocol/index.ts';
 import type { CaptchaStore } from './auth/captcha.ts';
+import { LoginGuard } from './auth/login-guard.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { Db } from './db/database.ts';
 import type { DeviceRepository } from './devices/repository.ts';
@@ -12,6 +14,7 @@ import { registerDeviceRoutes } from './devices/routes.ts';
 import { ApiCode, ApiError } from './http/envelope.ts';
 import { registerGuard } from './http/guard.ts';
 import { schemaErrorFormatter } from './http/validation.ts';
+import { registerNoticeRoutes } from './notices/routes.ts';
 import { OrgRepository } from './orgs/repository.ts';
 import { registerOrgRoutes } from './orgs/routes.ts';
 import { AdminAccountRepository, RoleRepository } from './permits/repository.ts';
@@ -52,13 +55,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(500).send({ code: ApiCode.Internal, data: null, message: 'Error' });
   });
 
+  await registerRateLimit(app);
   registerGuard(app, deps.db, deps.sessions);
-  registerAuthRoutes(app, deps);
+  registerAuthRoutes(app, { ...deps, loginGuard: new LoginGuard(deps.clock) });
   registerDeviceRoutes(app, deps.devices);
   const roles = new RoleRepository(deps.db);
   const { db, clock, sessions } = deps;
   registerOrgRoutes(app, { db, clock, sessions, orgs: new OrgRepository(db), roles, orgCreateLimit: deps.orgCreateLimit });
   registerPermitRoutes(app, { db, clock, sessions, roles, accounts: new AdminAccountRepository(db) });
+  registerNoticeRoutes(app, { db, clock });
 
   app.get('/', { config: { public: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import type { CaptchaStore } from './captcha.ts';
+import type { LoginGuard } from './login-guard.ts';
 import { verifySecret } from './password.ts';
 import type { SessionStore } from './sessions.ts';
 
@@ -25,6 +26,7 @@ interface LoginBody {
 
 export interface AuthDeps {
   readonly db: Db;
+  readonly loginGuard: LoginGuard;
   readonly sessions: SessionStore;
   readonly captcha: CaptchaStore;
   readonly captchaEnabled: boolean;
@@ -44,7 +46,17 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
   app.post<{ Body: LoginBody }>(
     '/login/userLogin',
     {
-      config: { public: true },
+      // Per address and account: 20 attempts a minute, far above a person, far below a guessing script.
+      config: {
+        public: true,
+        rateLimit: {
+          // After body parsing, so the key can include the account name.
+          hook: 'preHandler',
+          max: 20,
+          timeWindow: 60_000,
+          keyGenerator: (req) => `${req.ip}|${String((req.body as LoginBody | undefined)?.username ?? '').trim().toLowerCase()}`,
+        },
+      },
       schema: {
         body: {
           type: 'object',
@@ -65,12 +77,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       if (deps.captchaEnabled && !captcha.check(req.body.id ?? '', req.body.authCode ?? '')) {
         throw new ApiError(ApiCode.LoginFailed, Message.VerificationCodeError);
       }
+      const locked = deps.loginGuard.lockedMinutes(username);
+      if (locked > 0) throw new ApiError(ApiCode.LoginFailed, `Too many failed logins: account locked, try again in ${locked} minutes`);
       const account = ACCOUNT_PATTERN.test(username)
         ? await db.selectFrom('accounts').select(['id', 'password_hash']).where('account', '=', username).executeTakeFirst()
         : undefined;
       // Hash even for unknown accounts so response time does not reveal which accounts exist.
       const valid = HASHED_PASSWORD.test(password) && (await verifySecret(password, account?.password_hash ?? DUMMY_HASH));
-      if (!account || !valid) throw new ApiError(ApiCode.LoginFailed, 'Incorrect account or password');
+      if (!account || !valid) {
+        deps.loginGuard.failed(username);
+        throw new ApiError(ApiCode.LoginFailed, 'Incorrect account or password');
+      }
+      deps.loginGuard.succeeded(username);
       const token = await sessions.open(account.id);
       const session = await sessions.resolve(token);
       const caller = session && (await loadCaller(db, session));

@@ -84,6 +84,8 @@ export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
   devices: DeviceTable;
+  notices: NoticeTable;
+  notice_deliveries: NoticeDeliveryTable;
 }
 
 export type Organisation = Selectable<OrganisationTable>;
@@ -92,3 +94,26 @@ export type NewAccount = Insertable<AccountTable>;
 export type Role = Selectable<RoleTable>;
 export type DeviceRow = Selectable<DeviceTable>;
 export type NewDevice = Insertable<DeviceTable>;
+
+export interface NoticeTable {
+  id: Generated<number>;
+  title: string;
+  /** Sanitised HTML. */
+  content: string;
+  send_time: number;
+  /** Null once the sender's account is deleted; the names below stay. */
+  sender_account_id: number | null;
+  sender_name: Generated<string>;
+  sender_org_name: Generated<string>;
+}
+
+/** One notice delivered to one account; reading and deleting act here, not on the notice. */
+export interface NoticeDeliveryTable {
+  id: Generated<number>;
+  notice_id: number;
+  account_id: number;
+  /** 0 unread, 1 read. */
+  read_state: Generated<number>;
+  read_time: number | null;
+}
+

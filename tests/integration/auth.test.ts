@@ -74,3 +74,29 @@ describe('login captcha switch', () => {
     }
   });
 });
+
+describe('login abuse guards', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer('sqlite', { LOGIN_CAPTCHA: 'off' });
+  });
+  afterAll(async () => ts?.stop());
+
+  const login = (username: string, password: string) =>
+    api(ts.server.url, 'POST', '/login/userLogin', { body: { username, password: clientPasswordHash(password) } });
+
+  it('locks an account after 5 wrong passwords, even against the right one', async () => {
+    for (let i = 0; i < 5; i++) expect((await login('admin', 'wrong_pass')).message).toBe('Incorrect account or password');
+    const res = await login('admin', TEST_ADMIN_PASSWORD);
+    expect(res.code).toBe(40002);
+    expect(res.message).toMatch(/^Too many failed logins: account locked, try again in 15 minutes$/);
+  });
+
+  it("answers 'You click too frequently！' past 20 attempts a minute from one address for one account", async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 20; i++) codes.push((await login('someone', 'wrong_pass')).code);
+    expect(codes.slice(0, 20).every((c) => c === 40002)).toBe(true);
+    const last = await login('someone', 'wrong_pass');
+    expect(last).toMatchObject({ code: 40029, message: 'You click too frequently！' });
+  });
+});

@@ -1,0 +1,52 @@
+import { PAGE_SIZES } from '../devices/routes.ts';
+import { field } from '../http/validation.ts';
+
+/** Request schemas of the /notice/* calls: typed, bounded, and no unknown fields. */
+
+/** Longest notice body accepted before sanitising (well inside the 1 MiB body limit). */
+export const MAX_CONTENT = 200_000;
+/** Most notice ids one read or delete call takes. */
+export const MAX_IDS = 1000;
+
+// Query values arrive as strings (types are not coerced), so paging is checked by pattern here.
+export const pageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    pageNum: { type: 'string', pattern: '^[1-9][0-9]{0,5}$', default: '1' },
+    pageSize: { type: 'string', enum: PAGE_SIZES.map(String), default: '10' },
+  },
+} as const;
+
+export const noticeIdsBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['noticeIds'],
+  properties: { noticeIds: { type: 'array', items: field.id, maxItems: MAX_IDS } },
+} as const;
+
+export const publishBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'content'],
+  properties: {
+    title: { type: 'string', minLength: 1, maxLength: field.text.maxLength },
+    content: { type: 'string', maxLength: MAX_CONTENT },
+    orgIds: { type: 'array', items: field.id, minItems: 1, maxItems: MAX_IDS },
+  },
+} as const;
+
+export interface PageQuery {
+  pageNum?: string;
+  pageSize?: string;
+}
+
+export interface NoticeIdsBody {
+  noticeIds: number[];
+}
+
+export interface PublishBody {
+  title: string;
+  content: string;
+  orgIds?: number[];
+}
