@@ -1,7 +1,7 @@
 import { ADMIN_ROLE, isPermission, permissionCatalogue } from '../../protocol/index.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
-import { orgSubtree } from './org-scope.ts';
+import { isFrozen, orgSubtree } from './org-scope.ts';
 
 /** Who is making a call: the account, its role's permissions and the organisations it may reach. */
 export interface Caller {
@@ -42,7 +42,8 @@ export async function loadCaller(db: Db, session: Session): Promise<Caller | und
     ])
     .where('accounts.id', '=', session.accountId)
     .executeTakeFirst();
-  if (!row) return undefined;
+  // A frozen organisation's sessions stop working at once, as if they had expired.
+  if (!row || (await isFrozen(db, row.org_id))) return undefined;
   let permissions: string[];
   if (row.role === ADMIN_ROLE) {
     permissions = permissionCatalogue.map((e) => e.key);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { permissionCatalogue } from '../../protocol/index.ts';
 import { loadCaller } from '../accounts/caller.ts';
+import { isFrozen } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
@@ -8,6 +9,14 @@ import type { CaptchaStore } from './captcha.ts';
 import type { LoginGuard } from './login-guard.ts';
 import { verifySecret } from './password.ts';
 import type { SessionStore } from './sessions.ts';
+
+/** Ours: the spec shows freeze and unfreeze actions but no message for a frozen login. */
+export const ORG_FROZEN = 'This organization is frozen, please contact the administrator';
+
+async function accountFrozen(db: Db, accountId: number): Promise<boolean> {
+  const row = await db.selectFrom('accounts').select('org_id').where('id', '=', accountId).executeTakeFirst();
+  return row !== undefined && (await isFrozen(db, row.org_id));
+}
 
 /** Login account rule (platform-core section 5): a letter, then 3 to 15 word characters. */
 export const ACCOUNT_PATTERN = /^[a-zA-Z]\w{3,15}$/;
@@ -89,6 +98,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
         throw new ApiError(ApiCode.LoginFailed, 'Incorrect account or password');
       }
       deps.loginGuard.succeeded(username);
+      if (await accountFrozen(db, account.id)) throw new ApiError(ApiCode.LoginFailed, ORG_FROZEN);
       const token = await sessions.open(account.id);
       const session = await sessions.resolve(token);
       const caller = session && (await loadCaller(db, session));
