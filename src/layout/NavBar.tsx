@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Burger, Divider, Group, Menu, Select, Text, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Burger, Divider, Group, Indicator, Menu, Select, Text, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
@@ -8,9 +8,10 @@ import { realtimeState } from '../realtime/realtime.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { logout } from '../state/bootstrap.ts';
 import { layout, setSettingsOpened, toggleSidebar } from '../state/layout.ts';
+import { notices } from '../state/notices.ts';
 import { session } from '../state/session.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
-import { GearIcon } from './icons.tsx';
+import { BellIcon, GearIcon } from './icons.tsx';
 
 /** Nav bar height (platform-core section 2). */
 export const NAVBAR_HEIGHT = 60;
@@ -24,6 +25,7 @@ export function NavBar({ route }: { route: ShellRoute }) {
   const snap = useSnapshot(session);
   const rt = useSnapshot(realtimeState);
   const { sidebarOpened } = useSnapshot(layout);
+  const { unread } = useSnapshot(notices);
 
   return (
     <Group h={NAVBAR_HEIGHT} px="md" justify="space-between" wrap="nowrap" bg="var(--mantine-color-body)" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
@@ -51,6 +53,11 @@ export function NavBar({ route }: { route: ShellRoute }) {
           onChange={(v) => v && v !== currentLanguage && switchLanguage(v as Language)}
           allowDeselect={false}
         />
+        <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} color="red" offset={4}>
+          <ActionIcon variant="subtle" color="gray" onClick={() => navigate('/user-notice/index')} aria-label={t('notice.bell', { count: unread })} data-testid="notice-bell">
+            <BellIcon />
+          </ActionIcon>
+        </Indicator>
         <Menu>
           <Menu.Target>
             <UnstyledButton data-testid="user-menu">

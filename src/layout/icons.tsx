@@ -33,3 +33,12 @@ export function HourglassIcon(props: SVGProps<SVGSVGElement> & { size?: number }
     </Icon>
   );
 }
+
+export function BellIcon(props: SVGProps<SVGSVGElement> & { size?: number }) {
+  return (
+    <Icon {...props}>
+      <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+      <path d="M10.3 21a1.9 1.9 0 0 0 3.4 0" />
+    </Icon>
+  );
+}

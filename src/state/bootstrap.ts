@@ -1,6 +1,7 @@
 import { authApi } from '../api/auth.ts';
 import { resetTags } from '../layout/tags-view/store.ts';
 import { connectRealtime, disconnectRealtime } from '../realtime/realtime.ts';
+import { startUnreadPolling, stopUnreadPolling } from './notices.ts';
 import { endSession, session, setUser } from './session.ts';
 
 let loading: Promise<void> | undefined;
@@ -17,6 +18,7 @@ export function ensureUser(): Promise<void> {
         detail.permissionList,
       );
       if (session.token) connectRealtime(session.token, detail.id, detail.org.id);
+      startUnreadPolling();
     } catch (err) {
       endSession();
       throw err;
@@ -33,6 +35,7 @@ export async function logout(): Promise<void> {
     await authApi.logout();
   } finally {
     disconnectRealtime();
+    stopUnreadPolling();
     resetTags();
     endSession();
   }
