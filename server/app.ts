@@ -5,12 +5,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Clock } from '../protocol/index.ts';
 import type { CaptchaStore } from './auth/captcha.ts';
 import { LoginGuard } from './auth/login-guard.ts';
+import { registerLanguageRoute } from './accounts/language-route.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { Db } from './db/database.ts';
 import type { DeviceRepository } from './devices/repository.ts';
 import { registerDeviceRoutes } from './devices/routes.ts';
+import { registerDocumentRoutes } from './documents/routes.ts';
 import { ApiCode, ApiError } from './http/envelope.ts';
 import { registerGuard } from './http/guard.ts';
 import { schemaErrorFormatter } from './http/validation.ts';
@@ -64,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOrgRoutes(app, { db, clock, sessions, orgs: new OrgRepository(db), roles, orgCreateLimit: deps.orgCreateLimit });
   registerPermitRoutes(app, { db, clock, sessions, roles, accounts: new AdminAccountRepository(db) });
   registerNoticeRoutes(app, { db, clock });
+  registerDocumentRoutes(app, { db, clock });
+  registerLanguageRoute(app, db);
 
   app.get('/', { config: { public: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

@@ -86,6 +86,8 @@ export interface Database {
   devices: DeviceTable;
   notices: NoticeTable;
   notice_deliveries: NoticeDeliveryTable;
+  document_categories: DocumentCategoryTable;
+  documents: DocumentTable;
 }
 
 export type Organisation = Selectable<OrganisationTable>;
@@ -117,3 +119,23 @@ export interface NoticeDeliveryTable {
   read_time: number | null;
 }
 
+
+/** A document-library category; a null parent is a first-level category, and there are two levels at most. */
+export interface DocumentCategoryTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  name_zh: Generated<string>;
+  name_en: Generated<string>;
+  update_time: number;
+}
+
+/** A document of a second-level category, in Chinese and English; content is sanitised HTML. */
+export interface DocumentTable {
+  id: Generated<number>;
+  category_id: number;
+  title_zh: Generated<string>;
+  title_en: Generated<string>;
+  content_zh: Generated<string>;
+  content_en: Generated<string>;
+  update_time: number;
+}

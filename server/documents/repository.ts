@@ -1,0 +1,149 @@
+import type { Db } from '../db/database.ts';
+
+/** Language values (platform-core section 4): 1 Chinese, 2 English. */
+export const LANGUAGE_ZH = 1;
+
+/** The text in the caller's language, falling back to the other language when that one is empty. */
+export function inLanguage(language: number, zh: string, en: string): string {
+  return language === LANGUAGE_ZH ? zh || en : en || zh;
+}
+
+export interface CategoryNode {
+  readonly id: number;
+  readonly name: string;
+  readonly children: { id: number; name: string }[];
+}
+
+export interface DocumentSummary {
+  readonly id: number;
+  readonly title: string;
+  readonly updateTime: number;
+}
+
+export interface DocumentDetail extends DocumentSummary {
+  readonly content: string;
+  readonly categoryId: number;
+}
+
+export interface CategoryFields {
+  readonly parentId: number | null;
+  readonly nameZh: string;
+  readonly nameEn: string;
+}
+
+export interface DocumentFields {
+  readonly categoryId: number;
+  readonly titleZh: string;
+  readonly titleEn: string;
+  /** Already sanitised. */
+  readonly contentZh: string;
+  readonly contentEn: string;
+}
+
+/** Document-library categories (two levels) and their documents, each in Chinese and English. */
+export class DocumentRepository {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** First-level categories with their second-level children, in creation order. */
+  async tree(language: number): Promise<CategoryNode[]> {
+    const rows = await this.db.selectFrom('document_categories').select(['id', 'parent_id', 'name_zh', 'name_en']).orderBy('id').execute();
+    const top = new Map<number, CategoryNode>();
+    for (const r of rows) if (r.parent_id === null) top.set(r.id, { id: r.id, name: inLanguage(language, r.name_zh, r.name_en), children: [] });
+    for (const r of rows) {
+      if (r.parent_id !== null) top.get(r.parent_id)?.children.push({ id: r.id, name: inLanguage(language, r.name_zh, r.name_en) });
+    }
+    return [...top.values()];
+  }
+
+  async category(id: number): Promise<{ id: number; parentId: number | null } | undefined> {
+    const row = await this.db.selectFrom('document_categories').select(['id', 'parent_id']).where('id', '=', id).executeTakeFirst();
+    return row && { id: row.id, parentId: row.parent_id };
+  }
+
+  async childCount(id: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('document_categories')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('parent_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async documentCount(categoryId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('category_id', '=', categoryId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async createCategory(fields: CategoryFields, now: number): Promise<number> {
+    const { id } = await this.db
+      .insertInto('document_categories')
+      .values({ parent_id: fields.parentId, name_zh: fields.nameZh, name_en: fields.nameEn, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async updateCategory(id: number, fields: CategoryFields, now: number): Promise<void> {
+    await this.db
+      .updateTable('document_categories')
+      .set({ parent_id: fields.parentId, name_zh: fields.nameZh, name_en: fields.nameEn, update_time: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async deleteCategory(id: number): Promise<void> {
+    await this.db.deleteFrom('document_categories').where('id', '=', id).execute();
+  }
+
+  /** The category's documents in the caller's language, in creation order. */
+  async list(categoryId: number, language: number): Promise<DocumentSummary[]> {
+    const rows = await this.db
+      .selectFrom('documents')
+      .select(['id', 'title_zh', 'title_en', 'update_time'])
+      .where('category_id', '=', categoryId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, title: inLanguage(language, r.title_zh, r.title_en), updateTime: Number(r.update_time) }));
+  }
+
+  async detail(id: number, language: number): Promise<DocumentDetail | undefined> {
+    const r = await this.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!r) return undefined;
+    // Title and content each fall back on their own, so a half-translated document still shows whole.
+    return {
+      id: r.id,
+      title: inLanguage(language, r.title_zh, r.title_en),
+      content: inLanguage(language, r.content_zh, r.content_en),
+      categoryId: r.category_id,
+      updateTime: Number(r.update_time),
+    };
+  }
+
+  async documentExists(id: number): Promise<boolean> {
+    return (await this.db.selectFrom('documents').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  async createDocument(fields: DocumentFields, now: number): Promise<number> {
+    const { id } = await this.db.insertInto('documents').values(toRow(fields, now)).returning('id').executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async updateDocument(id: number, fields: DocumentFields, now: number): Promise<void> {
+    await this.db.updateTable('documents').set(toRow(fields, now)).where('id', '=', id).execute();
+  }
+
+  async deleteDocument(id: number): Promise<void> {
+    await this.db.deleteFrom('documents').where('id', '=', id).execute();
+  }
+}
+
+function toRow(f: DocumentFields, now: number) {
+  return { category_id: f.categoryId, title_zh: f.titleZh, title_en: f.titleEn, content_zh: f.contentZh, content_en: f.contentEn, update_time: now };
+}
