@@ -6,6 +6,8 @@ import type { Clock } from '../protocol/index.ts';
 import type { CaptchaStore } from './auth/captcha.ts';
 import { LoginGuard } from './auth/login-guard.ts';
 import { registerLanguageRoute } from './accounts/language-route.ts';
+import { registerOperationRecorder } from './audit/recorder.ts';
+import { registerOperationLogRoutes } from './audit/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { SessionStore } from './auth/sessions.ts';
@@ -58,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await registerRateLimit(app);
+  registerOperationRecorder(app, { db: deps.db, clock: deps.clock });
   registerGuard(app, deps.db, deps.sessions);
   registerAuthRoutes(app, { ...deps, loginGuard: new LoginGuard(deps.clock) });
   registerDeviceRoutes(app, deps.devices);
@@ -68,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerNoticeRoutes(app, { db, clock });
   registerDocumentRoutes(app, { db, clock });
   registerLanguageRoute(app, db);
+  registerOperationLogRoutes(app, { db });
 
   app.get('/', { config: { public: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

@@ -88,6 +88,7 @@ export interface Database {
   notice_deliveries: NoticeDeliveryTable;
   document_categories: DocumentCategoryTable;
   documents: DocumentTable;
+  operation_log: OperationLogTable;
 }
 
 export type Organisation = Selectable<OrganisationTable>;
@@ -138,4 +139,21 @@ export interface DocumentTable {
   content_zh: Generated<string>;
   content_en: Generated<string>;
   update_time: number;
+}
+
+/** One state-changing API call: who, where, what, on which target, the envelope code answered, and when. */
+export interface OperationLogTable {
+  id: Generated<number>;
+  /** Null when the caller is unknown (a failed login, a refused session). */
+  account_id: number | null;
+  account: Generated<string>;
+  org_id: number | null;
+  method: string;
+  /** The route pattern, e.g. /org/del. */
+  path: string;
+  /** The :id path parameter or body.id, as text; '' when there is none. */
+  target: Generated<string>;
+  code: number;
+  ip: Generated<string>;
+  created_at: number;
 }
