@@ -9,6 +9,7 @@ import { registerLanguageRoute } from './accounts/language-route.ts';
 import { registerOperationRecorder } from './audit/recorder.ts';
 import { registerOperationLogRoutes } from './audit/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { Db } from './db/database.ts';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(500).send({ code: ApiCode.Internal, data: null, message: 'Error' });
   });
 
+  await registerOpenApi(app);
   await registerRateLimit(app);
   registerOperationRecorder(app, { db: deps.db, clock: deps.clock });
   registerGuard(app, deps.db, deps.sessions);
@@ -73,14 +75,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerLanguageRoute(app, db);
   registerOperationLogRoutes(app, { db });
 
-  app.get('/', { config: { public: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
+  app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');
   if (fs.existsSync(indexHtml)) {
     await app.register(fastifyStatic, { root: deps.consoleDir, prefix: CONSOLE_BASE, wildcard: false, index: 'index.html' });
     // History-style routes: every unknown path under /user/ is the console's own.
-    app.get(`${CONSOLE_BASE}*`, { config: { public: true } }, (_req, reply) => reply.type('text/html').sendFile('index.html'));
+    app.get(`${CONSOLE_BASE}*`, { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.type('text/html').sendFile('index.html'));
   } else {
-    app.get(`${CONSOLE_BASE}*`, { config: { public: true } }, (_req, reply) =>
+    app.get(`${CONSOLE_BASE}*`, { config: { public: true }, schema: { hide: true } }, (_req, reply) =>
       reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does this).'),
     );
   }
