@@ -9,6 +9,7 @@ import type { ShellRoute } from '../router/routes.ts';
 import { logout } from '../state/bootstrap.ts';
 import { layout, setSettingsOpened, toggleSidebar } from '../state/layout.ts';
 import { notices } from '../state/notices.ts';
+import { openPasswordDialog } from '../state/password-dialog.ts';
 import { session } from '../state/session.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { BellIcon, GearIcon } from './icons.tsx';
@@ -65,6 +66,9 @@ export function NavBar({ route }: { route: ShellRoute }) {
             </UnstyledButton>
           </Menu.Target>
           <Menu.Dropdown>
+            <Menu.Item onClick={openPasswordDialog} data-testid="change-password">
+              {t('password.title')}
+            </Menu.Item>
             <Menu.Item onClick={() => void logout().finally(() => navigate('/login'))}>{t('shell.logout')}</Menu.Item>
           </Menu.Dropdown>
         </Menu>

@@ -5,7 +5,9 @@ import { affixRoutes } from '../router/menu.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { layout } from '../state/layout.ts';
 import { session } from '../state/session.ts';
+import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { NavBar } from './NavBar.tsx';
+import { Reminders } from './Reminders.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import classes from './Shell.module.css';
 import { Sidebar } from './Sidebar.tsx';
@@ -41,6 +43,8 @@ export function Shell({ route, fullPath, children }: { route: ShellRoute; fullPa
         <Box p="md">{children}</Box>
       </AppShell.Main>
       <SettingsPanel />
+      <ChangePasswordDialog />
+      <Reminders />
     </AppShell>
   );
 }

@@ -2,6 +2,7 @@ import { authApi } from '../api/auth.ts';
 import { resetTags } from '../layout/tags-view/store.ts';
 import { connectRealtime, disconnectRealtime } from '../realtime/realtime.ts';
 import { startUnreadPolling, stopUnreadPolling } from './notices.ts';
+import { remind } from './remind.ts';
 import { endSession, session, setUser } from './session.ts';
 
 let loading: Promise<void> | undefined;
@@ -13,12 +14,22 @@ export function ensureUser(): Promise<void> {
     try {
       const detail = await authApi.accountDetail();
       setUser(
-        { id: detail.id, account: detail.account, nickname: detail.nickname, orgId: detail.org.id, orgName: detail.org.name },
+        {
+          id: detail.id,
+          account: detail.account,
+          nickname: detail.nickname,
+          orgId: detail.org.id,
+          orgName: detail.org.name,
+          updatePasswordLastTime: detail.updatePasswordLastTime,
+          expireTime: detail.expireTime,
+          customerType: detail.customerType,
+        },
         detail.roles,
         detail.permissionList,
       );
       if (session.token) connectRealtime(session.token, detail.id, detail.org.id);
       startUnreadPolling();
+      if (session.user) remind(session.user);
     } catch (err) {
       endSession();
       throw err;

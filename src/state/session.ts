@@ -12,6 +12,10 @@ export interface SessionUser {
   readonly nickname: string;
   readonly orgId: number;
   readonly orgName: string;
+  readonly updatePasswordLastTime: number;
+  readonly expireTime: number | null;
+  /** Decides the top bar's icon and whether expiry reminders apply (default 1). */
+  readonly customerType: number;
 }
 
 interface SessionState {

@@ -163,6 +163,21 @@ export const en = {
     done: 'Done',
     empty: 'No organizations',
   },
+  password: {
+    title: 'Change password',
+    old: 'Old password',
+    new: 'New password',
+    confirm: 'Confirm new password',
+    inconsistent: 'Passwords Inconsistent',
+    oldWrong: 'The old password is incorrect',
+    changed: 'Password changed',
+  },
+  reminder: {
+    passwordTitle: 'Password reminder',
+    password: 'Your password has not been changed for more than 30 days. Change it now?',
+    goModify: 'Go to modify',
+    expiry: 'Your account expires on {{date}}. Please contact the administrator to renew it.',
+  },
   error: {
     back: 'Back to dashboard',
     network: 'Network Instability',

@@ -165,6 +165,21 @@ export const zh: Messages = {
     done: '操作成功',
     empty: '暂无组织',
   },
+  password: {
+    title: '修改密码',
+    old: '旧密码',
+    new: '新密码',
+    confirm: '确认新密码',
+    inconsistent: '两次输入的密码不一致',
+    oldWrong: '旧密码不正确',
+    changed: '密码已修改',
+  },
+  reminder: {
+    passwordTitle: '密码提醒',
+    password: '您的密码已超过30天未修改，是否立即修改？',
+    goModify: '去修改',
+    expiry: '您的账号将于 {{date}} 到期，请联系管理员续期。',
+  },
   error: {
     back: '返回首页',
     network: '网络不稳定',

@@ -1,0 +1,45 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer, tryLogin } from '../support/server.ts';
+
+describe('password reminder and own password change in Chromium', () => {
+  let ts: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ts = await startTestServer('sqlite');
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ts?.stop();
+  });
+
+  it('a password older than 30 days prompts; going to modify changes it, checking the old one and the confirmation', async () => {
+    await ts.server.db.updateTable('accounts').set({ update_password_last_time: Date.now() - 31 * 86_400_000 }).where('account', '=', 'admin').execute();
+    const { token } = await loginAsAdmin(ts);
+    await page.context().addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
+    await page.goto(`${ts.server.url}/user/dashboard/index`);
+    await page.getByText('Your password has not been changed for more than 30 days').waitFor();
+    await page.getByRole('button', { name: 'Go to modify' }).click();
+
+    await page.locator('input[name=password-old]').fill('Wrong_pass1');
+    await page.locator('input[name=password-next]').fill('New_pass_2');
+    await page.locator('input[name=password-confirm]').fill('New_pass_3');
+    await page.getByTestId('password-save').click();
+    await page.getByText('Passwords Inconsistent').waitFor();
+
+    await page.locator('input[name=password-confirm]').fill('New_pass_2');
+    await page.getByTestId('password-save').click();
+    await page.getByText('The old password is incorrect').waitFor();
+
+    await page.locator('input[name=password-old]').fill(TEST_ADMIN_PASSWORD);
+    await page.getByTestId('password-save').click();
+    await page.getByText('Password changed').waitFor();
+    expect((await tryLogin(ts, 'admin', 'New_pass_2')).code).toBe(20000);
+    expect((await tryLogin(ts, 'admin', TEST_ADMIN_PASSWORD)).code).not.toBe(20000);
+  });
+});
