@@ -1,7 +1,7 @@
 import { ADMIN_ROLE, isPermission, permissionCatalogue } from '../../protocol/index.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
-import { isFrozen, orgSubtree } from './org-scope.ts';
+import { frozenIn, loadOrgTree, subtreeOf } from './org-scope.ts';
 
 /** Who is making a call: the account, its role's permissions and the organisations it may reach. */
 export interface Caller {
@@ -43,7 +43,9 @@ export async function loadCaller(db: Db, session: Session): Promise<Caller | und
     .where('accounts.id', '=', session.accountId)
     .executeTakeFirst();
   // A frozen organisation's sessions stop working at once, as if they had expired.
-  if (!row || (await isFrozen(db, row.org_id))) return undefined;
+  if (!row) return undefined;
+  const tree = await loadOrgTree(db);
+  if (frozenIn(tree, row.org_id)) return undefined;
   let permissions: string[];
   if (row.role === ADMIN_ROLE) {
     permissions = permissionCatalogue.map((e) => e.key);
@@ -60,7 +62,7 @@ export async function loadCaller(db: Db, session: Session): Promise<Caller | und
     orgName: row.org_name,
     role: row.role,
     permissions: new Set(permissions),
-    scope: new Set(await orgSubtree(db, row.org_id)),
+    scope: new Set(subtreeOf(tree, row.org_id)),
     updatePasswordLastTime: row.update_password_last_time,
     expireTime: row.expire_time,
     language: row.language,
