@@ -1,3 +1,4 @@
+import { runApiBench } from './api.bench.ts';
 import { runGatewayBench } from './gateway.bench.ts';
 import { runProtocolBench } from './protocol.bench.ts';
 import { type BenchRow, printTable } from './table.ts';
@@ -6,6 +7,7 @@ import { type BenchRow, printTable } from './table.ts';
 // benchmark measures its raw baseline in the same run and prints the ratio.
 const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }> = {
   protocol: { title: 'protocol engine (one core)', run: runProtocolBench },
+  api: { title: 'HTTP API (autocannon on loopback, server in this process)', run: runApiBench },
   gateway: { title: 'gateway (server and simulator on this 2-core machine)', run: runGatewayBench },
 };
 

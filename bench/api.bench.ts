@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { loadConfig } from '../server/config.ts';
+import { clientPasswordHash } from '../server/seed.ts';
+import { type RunningServer, startServer } from '../server/server.ts';
+import { freshPgSchema, postgresReachable, TEST_PG_URL } from '../tests/support/databases.ts';
+import type { BenchRow } from './table.ts';
+
+const ORGS = Number(process.env.BENCH_ORGS ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PASSWORD = 'Bench_pass_1';
+
+async function seedOrganisations(server: RunningServer, count: number): Promise<void> {
+  const root = await server.db.selectFrom('organisations').select('id').where('parent_id', 'is', null).executeTakeFirstOrThrow();
+  const now = Date.now();
+  for (let i = 0; i < count; i += 500) {
+    const batch = Array.from({ length: Math.min(500, count - i) }, (_, k) => ({
+      parent_id: root.id,
+      name: `bench-org-${i + k}`,
+      enroll_key: randomBytes(12).toString('hex'),
+      created_at: now,
+    }));
+    await server.db.insertInto('organisations').values(batch).execute();
+  }
+}
+
+async function load(url: string, opts: { method: 'GET' | 'POST'; token: string; body?: unknown; connections: number }) {
+  const result = await autocannon({
+    url,
+    method: opts.method,
+    connections: opts.connections,
+    duration: SECONDS,
+    headers: { 'x-token': opts.token, 'content-type': 'application/json' },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+async function measure(label: string, server: RunningServer): Promise<BenchRow[]> {
+  await seedOrganisations(server, ORGS);
+  const login = (await (
+    await fetch(`${server.url}/login/userLogin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: clientPasswordHash(PASSWORD) }) })
+  ).json()) as { data: { token: string } };
+  const token = login.data.token;
+  const list = await load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 10 });
+  const unread = await load(`${server.url}/notice/unreadNoticeCount`, { method: 'GET', token, connections: 200 });
+  return [
+    { name: `/org/list, ${ORGS.toLocaleString('en-US')} orgs, 10 clients [${label}]`, value: list.rps, unit: 'req/s' },
+    { name: `/org/list p99 [${label}]`, value: list.p99, unit: 'ms' },
+    { name: `/notice/unreadNoticeCount, 200 clients [${label}]`, value: unread.rps, unit: 'req/s' },
+    { name: `/notice/unreadNoticeCount p99 [${label}]`, value: unread.p99, unit: 'ms' },
+    { name: `errors or non-2xx answers [${label}]`, value: list.errors + unread.errors, unit: '' },
+  ];
+}
+
+/** API throughput and p99 on the embedded database and, when reachable, PostgreSQL (autocannon on loopback). */
+export async function runApiBench(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const targets: { label: string; databaseUrl?: string }[] = [{ label: 'sqlite' }];
+  if (await postgresReachable()) targets.push({ label: 'postgres', databaseUrl: TEST_PG_URL });
+  for (const target of targets) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
+    const schema = target.databaseUrl ? await freshPgSchema() : undefined;
+    const server = await startServer(
+      loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}) }),
+      { pgSchema: schema?.schema },
+    );
+    try {
+      rows.push(...(await measure(target.label, server)));
+    } finally {
+      await server.close();
+      await schema?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
