@@ -36,3 +36,5 @@ const stop = () => {
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+// Started by the server (fork): go when the server goes, even if it dies without signalling us.
+if (process.send) process.on('disconnect', stop);
