@@ -1,17 +1,10 @@
-import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
-
-// The same migration runs on SQLite and PostgreSQL; only the identity column differs.
-function identity(db: Kysely<unknown>): [string, (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder] {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? ['integer', (col) => col.primaryKey().generatedByDefaultAsIdentity()]
-    : ['integer', (col) => col.primaryKey().autoIncrement()];
-}
+import type { Kysely } from 'kysely';
+import { identityColumn } from './identity.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const [idType, idCol] = identity(db);
   await db.schema
     .createTable('organisations')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('parent_id', 'integer', (c) => c.references('organisations.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('enroll_key', 'text', (c) => c.notNull().unique())
@@ -20,7 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema
     .createTable('roles')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('name', 'text', (c) => c.notNull().unique())
     .addColumn('summary', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('created_by', 'integer')
@@ -33,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema
     .createTable('accounts')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id'))
     .addColumn('role_id', 'integer', (c) => c.notNull().references('roles.id'))
     .addColumn('account', 'text', (c) => c.notNull().unique())
@@ -55,7 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('sessions_account').on('sessions').column('account_id').execute();
   await db.schema
     .createTable('devices')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('sn', 'text', (c) => c.notNull().unique())
     .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id'))
     .addColumn('secret_hash', 'text', (c) => c.notNull())

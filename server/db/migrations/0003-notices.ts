@@ -1,18 +1,11 @@
-import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
-
-// The same migration runs on SQLite and PostgreSQL; only the identity column differs (as in 0001).
-function identity(db: Kysely<unknown>): [string, (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder] {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? ['integer', (col) => col.primaryKey().generatedByDefaultAsIdentity()]
-    : ['integer', (col) => col.primaryKey().autoIncrement()];
-}
+import type { Kysely } from 'kysely';
+import { identityColumn } from './identity.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const [idType, idCol] = identity(db);
   // A notice as published; the sender's names are copied so the notice outlives the sender's account.
   await db.schema
     .createTable('notices')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
     .addColumn('send_time', 'bigint', (c) => c.notNull())
@@ -23,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // One row per recipient: reading and deleting act on the delivery, never on the notice.
   await db.schema
     .createTable('notice_deliveries')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('notice_id', 'integer', (c) => c.notNull().references('notices.id').onDelete('cascade'))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('read_state', 'integer', (c) => c.notNull().defaultTo(0))

@@ -1,18 +1,11 @@
-import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
-
-// The same migration runs on SQLite and PostgreSQL; only the identity column differs (as in 0001 and 0003).
-function identity(db: Kysely<unknown>): [string, (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder] {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? ['integer', (col) => col.primaryKey().generatedByDefaultAsIdentity()]
-    : ['integer', (col) => col.primaryKey().autoIncrement()];
-}
+import type { Kysely } from 'kysely';
+import { identityColumn } from './identity.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const [idType, idCol] = identity(db);
   // Two levels at most (checked by the routes): a null parent is a first-level category.
   await db.schema
     .createTable('document_categories')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('parent_id', 'integer', (c) => c.references('document_categories.id'))
     .addColumn('name_zh', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('name_en', 'text', (c) => c.notNull().defaultTo(''))
@@ -22,7 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // A category with documents cannot be deleted (the routes refuse; the reference backs that up).
   await db.schema
     .createTable('documents')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('category_id', 'integer', (c) => c.notNull().references('document_categories.id'))
     .addColumn('title_zh', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('title_en', 'text', (c) => c.notNull().defaultTo(''))

@@ -1,18 +1,11 @@
-import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
-
-// The same migration runs on SQLite and PostgreSQL; only the identity column differs (as in 0001 and 0004).
-function identity(db: Kysely<unknown>): [string, (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder] {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? ['integer', (col) => col.primaryKey().generatedByDefaultAsIdentity()]
-    : ['integer', (col) => col.primaryKey().autoIncrement()];
-}
+import type { Kysely } from 'kysely';
+import { identityColumn } from './identity.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const [idType, idCol] = identity(db);
   // No references to accounts or organisations: the log outlives the rows it names.
   await db.schema
     .createTable('operation_log')
-    .addColumn('id', sql.raw(idType), idCol)
+    .addColumn('id', ...identityColumn(db))
     .addColumn('account_id', 'integer')
     .addColumn('account', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('org_id', 'integer')
