@@ -1,28 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { loginAsAdmin, startTestServer, type TestServer, tryLogin } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { consolePage } from '../support/console-page.ts';
+import { tryLogin } from '../support/server.ts';
 
 describe('organisation management in Chromium', () => {
-  let ts: TestServer;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    ts = await startTestServer('sqlite');
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    const { token } = await loginAsAdmin(ts);
-    await page.context().addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
-
-  const row = () => page.locator('tr[data-org="Acme Logistics"]');
+  const c = consolePage();
+  const row = () => c.page.locator('tr[data-org="Acme Logistics"]');
 
   it('creates, freezes and deletes an organisation, with validation on the form', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
     await page.goto(`${ts.server.url}/user/organization-management/index`);
     await page.getByTestId('org-add').click();
     await page.getByTestId('org-save').click();

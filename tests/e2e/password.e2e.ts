@@ -1,27 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
-import { loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer, tryLogin } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { consolePage } from '../support/console-page.ts';
+import { TEST_ADMIN_PASSWORD, tryLogin } from '../support/server.ts';
 
 describe('password reminder and own password change in Chromium', () => {
-  let ts: TestServer;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    ts = await startTestServer('sqlite');
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
+  const c = consolePage();
 
   it('a password older than 30 days prompts; going to modify changes it, checking the old one and the confirmation', async () => {
+    const { ts, page } = c;
     await ts.server.db.updateTable('accounts').set({ update_password_last_time: Date.now() - 31 * 86_400_000 }).where('account', '=', 'admin').execute();
-    const { token } = await loginAsAdmin(ts);
-    await page.context().addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
+    await c.signInAsAdmin();
     await page.goto(`${ts.server.url}/user/dashboard/index`);
     await page.getByText('Your password has not been changed for more than 30 days').waitFor();
     await page.getByRole('button', { name: 'Go to modify' }).click();
