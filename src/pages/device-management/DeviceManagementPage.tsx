@@ -1,18 +1,17 @@
-import { Badge, Button, Group, Modal, Pagination, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Command, labelOf, OnlineState, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
 import { type Device, deviceApi, type Page } from '../../api/devices.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { runDeviceCommand } from '../../realtime/commands.ts';
 import { presence } from '../../realtime/realtime.ts';
 
-/** Page sizes (platform-core section 9): default 10, pager count 7. */
-const PAGE_SIZES = ['10', '20', '30', '40', '50', '100'];
-const PAGER_SIBLINGS = 2;
 
 /** Device management: the fleet with live online state and remote commands. */
 export function DeviceManagementPage() {
@@ -103,26 +102,23 @@ export function DeviceManagementPage() {
           })}
         </Table.Tbody>
       </Table>
-      {page && page.list.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg">
-          {t('device.empty')}
-        </Text>
-      )}
-      <Group justify="flex-end" mt="md">
-        <Select w={90} size="xs" data={PAGE_SIZES} value={String(pageSize)} onChange={(v) => v && (setPageSize(Number(v)), setPageNum(1))} allowDeselect={false} />
-        <Pagination total={Math.max(1, Math.ceil((page?.total ?? 0) / pageSize))} value={pageNum} onChange={setPageNum} siblings={PAGER_SIBLINGS} size="sm" />
-      </Group>
-      <Modal opened={confirm !== undefined} onClose={() => setConfirm(undefined)} title={t('device.reboot')} centered>
-        <Text mb="md">{t('device.rebootConfirm', { sn: confirm?.sn ?? '' })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirm(undefined)}>
-            {t('device.cancel')}
-          </Button>
-          <Button onClick={() => confirm && void reboot(confirm)} data-testid="confirm-reboot">
-            {t('device.confirm')}
-          </Button>
-        </Group>
-      </Modal>
+      <ListFooter
+        shown={page?.list.length}
+        total={page?.total}
+        emptyText={t('device.empty')}
+        pageNum={pageNum}
+        pageSize={pageSize}
+        onPage={setPageNum}
+        onPageSize={(size) => (setPageSize(size), setPageNum(1))}
+      />
+      <ConfirmDialog
+        opened={confirm !== undefined}
+        title={t('device.reboot')}
+        message={t('device.rebootConfirm', { sn: confirm?.sn ?? '' })}
+        onConfirm={() => confirm && void reboot(confirm)}
+        onCancel={() => setConfirm(undefined)}
+        confirmTestId="confirm-reboot"
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useState } from 'react';
@@ -8,6 +8,8 @@ import type { Page } from '../../api/devices.ts';
 import { type Organization, orgApi } from '../../api/orgs.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { checkAccount, checkPassword } from '../../validation/login-rules.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
 
 const FROZEN = 2;
 // The whole tree fits one page for most customers; the list is still paged by the server.
@@ -47,14 +49,15 @@ export function OrganizationPage() {
   const { t } = useTranslation();
   const [filter, setFilter] = useState('');
   const [name] = useDebouncedValue(filter.trim(), 300);
+  const [pageNum, setPageNum] = useState(1);
   const [page, setPage] = useState<Page<Organization>>();
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
   const [confirm, setConfirm] = useState<{ org: Organization; action: 'delete' | 'freeze' }>();
 
   const load = useCallback(() => {
-    orgApi.list(1, PAGE_SIZE, name || undefined).then(setPage, () => undefined);
-  }, [name]);
+    orgApi.list(pageNum, PAGE_SIZE, name || undefined).then(setPage, () => undefined);
+  }, [name, pageNum]);
   useEffect(load, [load]);
 
   const done = (message: string) => {
@@ -117,7 +120,7 @@ export function OrganizationPage() {
         {t('route.organizationManagement')}
       </Title>
       <Group mb="md">
-        <TextInput placeholder={t('org.search')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+        <TextInput placeholder={t('org.search')} value={filter} onChange={(e) => (setFilter(e.currentTarget.value), setPageNum(1))} />
         <Button onClick={() => (setErrors({}), setDraft(emptyDraft))} data-testid="org-add">
           {t('org.add')}
         </Button>
@@ -166,11 +169,7 @@ export function OrganizationPage() {
           ))}
         </Table.Tbody>
       </Table>
-      {page && rows.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg">
-          {t('org.empty')}
-        </Text>
-      )}
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('org.empty')} pageNum={pageNum} pageSize={PAGE_SIZE} onPage={setPageNum} />
       <Modal opened={draft !== undefined} onClose={() => setDraft(undefined)} title={t('org.add')} centered>
         <form
           onSubmit={(e) => {
@@ -202,17 +201,15 @@ export function OrganizationPage() {
           </Stack>
         </form>
       </Modal>
-      <Modal opened={confirm !== undefined} onClose={() => setConfirm(undefined)} title={confirm && t(confirm.action === 'delete' ? 'org.delete' : confirm.org.freezeState === FROZEN ? 'org.unfreeze' : 'org.freeze')} centered>
-        <Text mb="md">{confirm && t(confirm.action === 'delete' ? 'org.deleteConfirm' : 'org.freezeConfirm', { name: confirm.org.name })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirm(undefined)}>
-            {t('device.cancel')}
-          </Button>
-          <Button color="red" onClick={() => void act()} data-testid="org-confirm">
-            {t('device.confirm')}
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={confirm !== undefined}
+        title={confirm ? t(confirm.action === 'delete' ? 'org.delete' : confirm.org.freezeState === FROZEN ? 'org.unfreeze' : 'org.freeze') : ''}
+        message={confirm ? t(confirm.action === 'delete' ? 'org.deleteConfirm' : 'org.freezeConfirm', { name: confirm.org.name }) : ''}
+        onConfirm={() => void act()}
+        onCancel={() => setConfirm(undefined)}
+        danger
+        confirmTestId="org-confirm"
+      />
     </>
   );
 }

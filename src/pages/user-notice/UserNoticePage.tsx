@@ -1,8 +1,10 @@
-import { Badge, Button, Checkbox, Group, Modal, Pagination, Table, Text, Title, Typography } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, Table, Text, Title, Typography } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../api/devices.ts';
 import { type Notice, noticeApi } from '../../api/notices.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { refreshUnread } from '../../state/notices.ts';
 
@@ -90,14 +92,7 @@ export function UserNoticePage() {
           ))}
         </Table.Tbody>
       </Table>
-      {page && page.list.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg">
-          {t('notice.empty')}
-        </Text>
-      )}
-      <Group justify="flex-end" mt="md">
-        <Pagination total={Math.max(1, Math.ceil((page?.total ?? 0) / PAGE_SIZE))} value={pageNum} onChange={setPageNum} siblings={2} size="sm" />
-      </Group>
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('notice.empty')} pageNum={pageNum} pageSize={PAGE_SIZE} onPage={setPageNum} />
       <Modal opened={open !== undefined} onClose={() => setOpen(undefined)} title={open?.title} size="lg" centered>
         <Text size="xs" c="dimmed" mb="sm">
           {open && `${[open.sendUserDeptName, open.sendUserName].filter(Boolean).join(' / ')} · ${formatDateTime(open.sendTime)}`}
@@ -107,17 +102,14 @@ export function UserNoticePage() {
           <div data-testid="notice-content" dangerouslySetInnerHTML={{ __html: open?.content ?? '' }} />
         </Typography>
       </Modal>
-      <Modal opened={confirmDeleteAll} onClose={() => setConfirmDeleteAll(false)} title={t('notice.deleteAll')} centered>
-        <Text mb="md">{t('notice.deleteAllConfirm')}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirmDeleteAll(false)}>
-            {t('device.cancel')}
-          </Button>
-          <Button color="red" onClick={() => (setConfirmDeleteAll(false), void after(noticeApi.removeAll()))}>
-            {t('device.confirm')}
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={confirmDeleteAll}
+        title={t('notice.deleteAll')}
+        message={t('notice.deleteAllConfirm')}
+        onConfirm={() => (setConfirmDeleteAll(false), void after(noticeApi.removeAll()))}
+        onCancel={() => setConfirmDeleteAll(false)}
+        danger
+      />
     </>
   );
 }
