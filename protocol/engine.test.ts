@@ -7,7 +7,7 @@ import { jsonCodec } from './codec.ts';
 import type { ConnectionState } from './connection.ts';
 import { ProtocolEngine, type RequestEvent } from './engine.ts';
 import type { Envelope } from './envelope.ts';
-import { ConnectionLostError, QueueOverflowError, RequestTimeoutError } from './errors.ts';
+import { ConnectionLostError, QueueOverflowError, RequestTimeoutError, TokenRejectedError } from './errors.ts';
 import { FakeClock } from './testing/fake-clock.ts';
 import { FakeNetwork } from './testing/fake-transport.ts';
 
@@ -129,6 +129,11 @@ describe('ProtocolEngine', () => {
     clock.advance(10 * 60_000);
     expect(net.sockets).toHaveLength(1);
     expect(states.at(-1)).toEqual({ status: 'stopped', reason: 'rejected', closeCode: CloseCode.Unauthorized });
+    // Requests after a rejection fail with the rejection, even when they ask to be held.
+    let error: unknown;
+    engine.request(Command.Reboot, { queue: true }).subscribe({ error: (e: unknown) => (error = e) });
+    expect(error).toBeInstanceOf(TokenRejectedError);
+    expect(engine.queuedCount).toBe(0);
   });
 
   it('LIFE-1 sends a heartbeat each period and reconnects when the peer falls silent', () => {

@@ -5,7 +5,7 @@ import { type Codec, codecFor, jsonCodec, Subprotocol, type SubprotocolName } fr
 import { Connection, type ConnectionState, type ConnectionTuning, DEFAULT_TUNING } from './connection.ts';
 import { Correlator, type PendingHandlers } from './correlator.ts';
 import { type Envelope, isReply } from './envelope.ts';
-import { ConnectionLostError, DecodeError, ErrorCode, QueueOverflowError } from './errors.ts';
+import { ConnectionLostError, DecodeError, ErrorCode, QueueOverflowError, TokenRejectedError } from './errors.ts';
 import type { Frame, TransportFactory } from './transport.ts';
 import type { ResultCode } from './catalogue/enums.ts';
 import { type Chunk, decodeChunk, encodeChunk, isChunkFrame } from './binary/chunk-frame.ts';
@@ -176,7 +176,13 @@ export class ProtocolEngine {
    * id to cancel with, or undefined when the request failed at once (the handlers have heard why).
    */
   call(msgId: number, options: RequestOptions, handlers: PendingHandlers): string | undefined {
-    const open = this.#connection.state.status === 'open';
+    const state = this.#connection.state;
+    const open = state.status === 'open';
+    // After a rejection nothing will ever be sent: say so rather than 'not connected', and hold nothing.
+    if (state.status === 'stopped' && state.reason === 'rejected') {
+      handlers.error(new TokenRejectedError());
+      return undefined;
+    }
     if (!open && !options.queue) {
       handlers.error(new ConnectionLostError(ErrorCode.NotConnected));
       return undefined;

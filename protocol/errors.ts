@@ -50,3 +50,11 @@ export class QueueOverflowError extends ProtocolError {
     this.name = 'QueueOverflowError';
   }
 }
+
+/** The server refused the credentials (close 4001, 4002 or 4008): the engine will not reconnect on its own. */
+export class TokenRejectedError extends ProtocolError {
+  constructor() {
+    super(ErrorCode.TokenRejected, 'The server rejected the token; log in again');
+    this.name = 'TokenRejectedError';
+  }
+}

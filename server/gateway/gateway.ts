@@ -115,10 +115,6 @@ export class Gateway {
     return this.#devices.size;
   }
 
-  get consoleCount(): number {
-    return this.#consoles.size;
-  }
-
   /** Takes over WebSocket upgrades of `server` for the two socket paths. */
   attach(server: Server): void {
     this.#liveness.start();

@@ -9,7 +9,6 @@ const DROP_LIVE_ABOVE_BYTES = 1024 * 1024;
 export class Peer {
   readonly ws: WebSocket;
   readonly codec: Codec;
-  dropped = 0;
 
   constructor(ws: WebSocket) {
     this.ws = ws;
@@ -22,10 +21,7 @@ export class Peer {
   /** Sends an envelope; a `live` one is dropped when the socket is backed up. Returns false when not sent. */
   send(env: Envelope, live = false): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
-    if (live && this.ws.bufferedAmount > DROP_LIVE_ABOVE_BYTES) {
-      this.dropped++;
-      return false;
-    }
+    if (live && this.ws.bufferedAmount > DROP_LIVE_ABOVE_BYTES) return false;
     this.ws.send(this.codec.encode(env));
     return true;
   }
