@@ -4,7 +4,14 @@ import { EngineClient } from '../../workers/engine-client.ts';
 import type { BridgePort, FromWorker, ToWorker } from '../../workers/bridge-protocol.ts';
 
 /** Live connection status for the shell's indicator. */
-export const realtimeState = proxy<{ status: ConnectionState['status']; rejected: boolean }>({ status: 'idle', rejected: false });
+export const realtimeState = proxy<{ status: ConnectionState['status'] }>({ status: 'idle' });
+
+let onRejected: (() => void) | undefined;
+
+/** What to do when the gateway rejects the session (devices-and-commerce section 8: warn, log in again). */
+export function whenTokenRejected(handler: () => void): void {
+  onRejected = handler;
+}
 
 /** Live online state by device serial, as pushed by the gateway; overrides what a list page loaded. */
 export const presence = proxy<{ bySn: Record<string, number>; changes: number }>({ bySn: {}, changes: 0 });
@@ -18,7 +25,7 @@ export function engine(): EngineClient {
     client = new EngineClient(worker as unknown as BridgePort<FromWorker, ToWorker>);
     client.connection$.subscribe((state) => {
       realtimeState.status = state.status;
-      realtimeState.rejected = state.status === 'stopped' && state.reason === 'rejected';
+      if (state.status === 'stopped' && state.reason === 'rejected') onRejected?.();
     });
     client.batches$.subscribe(applyBatch);
   }

@@ -1,6 +1,9 @@
 import { authApi } from '../api/auth.ts';
 import { resetTags } from '../layout/tags-view/store.ts';
-import { connectRealtime, disconnectRealtime } from '../realtime/realtime.ts';
+import { notifications } from '@mantine/notifications';
+import { RELOAD_AFTER_LOGOUT_MS, TOAST_MS } from '../api/request.ts';
+import { i18next } from '../i18n/index.ts';
+import { connectRealtime, disconnectRealtime, whenTokenRejected } from '../realtime/realtime.ts';
 import { startUnreadPolling, stopUnreadPolling } from './notices.ts';
 import { remind } from './remind.ts';
 import { endSession, session, setUser } from './session.ts';
@@ -40,14 +43,26 @@ export function ensureUser(): Promise<void> {
   return loading;
 }
 
-/** Logs out on the server and here; the socket closes with the session and the open tabs are forgotten. */
+function forgetSession(): void {
+  stopUnreadPolling();
+  resetTags();
+  endSession();
+}
+
+/** Logs out on the server and here; the socket closes first (so its 'session ended' is not news) and the open tabs are forgotten. */
 export async function logout(): Promise<void> {
+  disconnectRealtime();
   try {
     await authApi.logout();
   } finally {
-    disconnectRealtime();
-    stopUnreadPolling();
-    resetTags();
-    endSession();
+    forgetSession();
   }
 }
+
+// The session ended elsewhere (kick-out, logout in another place, expiry): warn, forget it, and reload
+// into the login page after 3 s, as the request layer does for the login-expiry code.
+whenTokenRejected(() => {
+  notifications.show({ color: 'yellow', message: i18next.t('shell.tokenRejected'), autoClose: TOAST_MS });
+  forgetSession();
+  setTimeout(() => window.location.reload(), RELOAD_AFTER_LOGOUT_MS);
+});

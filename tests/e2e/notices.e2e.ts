@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { client } from '../support/console-api.ts';
 import { consolePage } from '../support/console-page.ts';
+import { api } from '../support/server.ts';
 
 describe('system notices in Chromium', () => {
   const c = consolePage();
@@ -18,5 +19,15 @@ describe('system notices in Chromium', () => {
     await page.getByTestId('notice-content').getByText('22:00').waitFor();
     expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
     await page.getByLabel('0 unread notices').waitFor();
+  });
+
+  it('when the session ends elsewhere, the socket is refused: a warning shows and the page returns to login', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/dashboard/index`);
+    await page.getByTestId('realtime-status').getByText('Live').waitFor();
+    expect((await api(ts.server.url, 'GET', '/home/logout', { token })).code).toBe(20000);
+    await page.getByText('Your session is no longer valid. Please log in again.').waitFor();
+    await page.waitForURL(/\/user\/login/);
   });
 });
