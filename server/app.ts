@@ -15,6 +15,7 @@ import type { SessionStore } from './auth/sessions.ts';
 import type { Db } from './db/database.ts';
 import type { DeviceRepository } from './devices/repository.ts';
 import { registerDeviceRoutes } from './devices/routes.ts';
+import type { Gateway } from './gateway/gateway.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { ApiCode, ApiError } from './http/envelope.ts';
 import { registerGuard } from './http/guard.ts';
@@ -35,6 +36,8 @@ export interface AppDeps {
   readonly captcha: CaptchaStore;
   readonly captchaEnabled: boolean;
   readonly devices: DeviceRepository;
+  /** Routes that command devices go through the gateway, as console sockets do. */
+  readonly gateway: Gateway;
   readonly consoleDir: string;
   /** Most organisations below the root (ORG_CREATE_LIMIT); undefined for no limit. */
   readonly orgCreateLimit?: number | undefined;

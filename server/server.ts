@@ -45,18 +45,26 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new InProcessBus();
   const sessions = new SessionStore(db, clock, config.sessionTtlMs);
   const captcha = new CaptchaStore(clock);
-  const app = await buildApp({
+  // The gateway exists before the HTTP app so that routes can command devices; it logs through the app's
+  // logger once that exists.
+  let app: FastifyInstance | undefined;
+  const log = {
+    warn: (obj: object, msg: string) => app?.log.warn(obj, msg),
+    info: (obj: object, msg: string) => app?.log.info(obj, msg),
+  };
+  const gateway = new Gateway({ db, devices, sessions, clock, bus, nodeId, log });
+  app = await buildApp({
     db,
     clock,
     sessions,
     captcha,
     captchaEnabled: config.loginCaptcha,
     devices,
+    gateway,
     consoleDir: config.consoleDir,
     orgCreateLimit: config.orgCreateLimit,
     logger: opts.logger ? { level: 'info' } : false,
   });
-  const gateway = new Gateway({ db, devices, sessions, clock, bus, nodeId, log: app.log });
   gateway.attach(app.server);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

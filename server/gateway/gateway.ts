@@ -11,6 +11,7 @@ import {
   MAX_FRAME_BYTES,
   OnlineState,
   type PendingHandlers,
+  RequestTimeoutError,
   Result,
   type ResultCode,
   Subprotocol,
@@ -42,6 +43,13 @@ export interface GatewayDeps {
   /** Silence after which a device socket is closed (default: heartbeat + two checks). */
   readonly deviceSilenceMs?: number;
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+export interface CommandOptions {
+  readonly timeoutMs?: number;
+  readonly flowId?: string;
+  /** Hears intermediate replies (progress of a push, say). */
+  readonly progress?: (reply: Envelope) => void;
 }
 
 /** The WebSocket gateway: device and console sockets on the HTTP server, and routing between them. */
@@ -107,6 +115,39 @@ export class Gateway {
       progress: (r) => reply(r.result ?? Result.Pushing, r.data),
       result: (r) => reply(r.result ?? Result.Fail, r.data),
       error: (err) => reply(err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail),
+    });
+  }
+
+  /**
+   * Sends a command to a device wherever it is connected in the cluster and resolves with its final reply
+   * (result 5 when it is offline, 4 before its login). Server-side callers (REST routes, campaigns) use
+   * this; they have checked the caller's permission and organisation scope themselves.
+   */
+  command(sn: string, msgId: number, data: unknown, opts: CommandOptions = {}): Promise<Envelope> {
+    return new Promise((resolve) => {
+      const req: Envelope = { msgId, sn, flowId: opts.flowId, data };
+      const settle = (result: ResultCode, replyData?: unknown) => resolve({ msgId, sn, result, data: replyData });
+      const handlers: PendingHandlers = {
+        progress: (reply) => opts.progress?.(reply),
+        result: (reply) => resolve({ ...reply, sn }),
+        error: (err) => {
+          if (err instanceof ConnectionLostError) settle(Result.DeviceOffline);
+          else settle(Result.Fail, err instanceof RequestTimeoutError ? { message: 'Request Timeout' } : undefined);
+        },
+      };
+      const timeoutMs = opts.timeoutMs ?? this.#deps.commandTimeoutMs ?? 30_000;
+      const link = this.#devices.get(sn);
+      if (link) {
+        if (!link.loggedIn) return settle(Result.DeviceNotLoggedIn);
+        return commandDevice(link, req, timeoutMs, handlers);
+      }
+      this.#deps.devices.findBySn(sn).then(
+        (row) => {
+          if (row?.online_state === OnlineState.Online && this.#routeRemote(req, handlers)) return;
+          settle(Result.DeviceOffline);
+        },
+        () => settle(Result.Fail),
+      );
     });
   }
 

@@ -23,6 +23,8 @@ export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env:
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     SIM_DEVICES: '0',
+    // Lets parallel workers test their own console build (vite build --outDir elsewhere).
+    ...(process.env.CONSOLE_DIR ? { CONSOLE_DIR: process.env.CONSOLE_DIR } : {}),
     ...(pgSchema ? { DATABASE_URL: TEST_PG_URL } : {}),
     ...env,
   });

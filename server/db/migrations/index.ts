@@ -4,6 +4,12 @@ import * as m0002 from './0002-organisations-and-accounts.ts';
 import * as m0003 from './0003-notices.ts';
 import * as m0004 from './0004-documents.ts';
 import * as m0005 from './0005-operation-log.ts';
+import * as m0006 from './0006-authoring.ts';
+import * as m0007 from './0007-device-operations.ts';
+import * as m0008 from './0008-fleet-operations.ts';
+import * as m0009 from './0009-telemetry.ts';
+import * as m0010 from './0010-cards-and-commerce.ts';
+import * as m0011 from './0011-content.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +18,10 @@ export const migrations: Record<string, Migration> = {
   '0003-notices': m0003,
   '0004-documents': m0004,
   '0005-operation-log': m0005,
+  '0006-authoring': m0006,
+  '0007-device-operations': m0007,
+  '0008-fleet-operations': m0008,
+  '0009-telemetry': m0009,
+  '0010-cards-and-commerce': m0010,
+  '0011-content': m0011,
 };

@@ -1,3 +1,9 @@
+import { authoringEn } from './authoring.ts';
+import { deviceViewEn } from './device-view.ts';
+import { fleetEn } from './fleet.ts';
+import { reportsEn } from './reports.ts';
+import { cardsEn } from './cards.ts';
+import { contentEn } from './content.ts';
 /** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
 export const en = {
   app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version' },
@@ -183,6 +189,12 @@ export const en = {
     network: 'Network Instability',
     timeout: 'Request Timeout',
   },
+  authoring: authoringEn,
+  deviceView: deviceViewEn,
+  fleet: fleetEn,
+  reports: reportsEn,
+  cards: cardsEn,
+  content: contentEn,
 };
 
 export type Messages = typeof en;

@@ -1,3 +1,9 @@
+import { authoringZh } from './authoring.ts';
+import { deviceViewZh } from './device-view.ts';
+import { fleetZh } from './fleet.ts';
+import { reportsZh } from './reports.ts';
+import { cardsZh } from './cards.ts';
+import { contentZh } from './content.ts';
 import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
@@ -185,4 +191,10 @@ export const zh: Messages = {
     network: '网络不稳定',
     timeout: '请求超时',
   },
+  authoring: authoringZh,
+  deviceView: deviceViewZh,
+  fleet: fleetZh,
+  reports: reportsZh,
+  cards: cardsZh,
+  content: contentZh,
 };
