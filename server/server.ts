@@ -47,13 +47,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const captcha = new CaptchaStore(clock);
   // The gateway exists before the HTTP app so that routes can command devices; it logs through the app's
   // logger once that exists.
-  let app: FastifyInstance | undefined;
+  const logTo: { app?: FastifyInstance } = {};
   const log = {
-    warn: (obj: object, msg: string) => app?.log.warn(obj, msg),
-    info: (obj: object, msg: string) => app?.log.info(obj, msg),
+    warn: (obj: object, msg: string) => logTo.app?.log.warn(obj, msg),
+    info: (obj: object, msg: string) => logTo.app?.log.info(obj, msg),
   };
   const gateway = new Gateway({ db, devices, sessions, clock, bus, nodeId, log });
-  app = await buildApp({
+  const app = await buildApp({
     db,
     clock,
     sessions,
@@ -65,6 +65,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     orgCreateLimit: config.orgCreateLimit,
     logger: opts.logger ? { level: 'info' } : false,
   });
+  logTo.app = app;
   gateway.attach(app.server);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
