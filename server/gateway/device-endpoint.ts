@@ -98,11 +98,22 @@ function parseInfo(data: unknown): DeviceInfo | undefined {
   };
 }
 
+/** Which device sent a device-to-platform message. */
+export interface DeviceOrigin {
+  readonly sn: string;
+  readonly orgId: number;
+}
+
+/** Handles one device-to-platform message; what it resolves to is the reply's data (sent when the device asked with a cid). */
+export type DeviceMessageHandler = (from: DeviceOrigin, env: Envelope) => Promise<unknown>;
+
 export interface DeviceEndpointDeps {
   readonly devices: DeviceRepository;
   readonly clock: Clock;
   readonly links: Map<string, DeviceLink>;
   readonly onPresence: (link: DeviceLink, online: boolean) => void;
+  /** Handlers of device-to-platform messages (status, telemetry, progress), by command id. */
+  readonly messageHandlers: ReadonlyMap<number, DeviceMessageHandler>;
   readonly log: { warn(obj: object, msg: string): void };
 }
 
@@ -152,7 +163,15 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
         ws.close(CloseCode.PolicyViolation, 'login failed');
       });
     } else if (link.loggedIn) {
-      // Status uploads and other device-to-platform messages arrive in later issues.
+      const handler = deps.messageHandlers.get(env.msgId);
+      if (!handler) return link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.UnknownMessageId });
+      handler({ sn: link.sn, orgId: link.orgId }, env).then(
+        (data) => env.cid && link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data }),
+        (err: unknown) => {
+          deps.log.warn({ err, sn: link.sn, msgId: env.msgId }, 'device message failed');
+          if (env.cid) link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Fail });
+        },
+      );
     } else {
       link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.DeviceNotLoggedIn });
     }

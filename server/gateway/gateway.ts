@@ -22,7 +22,7 @@ import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
-import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, serveDevice } from './device-endpoint.ts';
+import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
@@ -63,6 +63,7 @@ export class Gateway {
   readonly #remote: Correlator;
   readonly #deviceSubs = new Map<string, () => void>();
   readonly #busSubs: (() => void)[] = [];
+  readonly #messageHandlers = new Map<number, DeviceMessageHandler>();
   #nextRemote = 0;
 
   constructor(deps: GatewayDeps) {
@@ -151,6 +152,12 @@ export class Gateway {
     });
   }
 
+  /** Lets an area handle one device-to-platform command id (status, telemetry, push progress). One handler per id. */
+  onDeviceMessage(msgId: number, handler: DeviceMessageHandler): void {
+    if (this.#messageHandlers.has(msgId)) throw new Error(`device message ${msgId} already has a handler`);
+    this.#messageHandlers.set(msgId, handler);
+  }
+
   /** Devices connected to this node. */
   get deviceCount(): number {
     return this.#devices.size;
@@ -223,6 +230,7 @@ export class Gateway {
           clock: this.#deps.clock,
           links: this.#devices,
           onPresence: (link, online) => this.#broadcastPresence(link, online),
+          messageHandlers: this.#messageHandlers,
           log: this.#deps.log,
         });
       });
