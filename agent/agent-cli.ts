@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, Result, systemClock } from '../protocol/index.ts';
 import { type CommandHandler, DeviceSession } from './device-session.ts';
-import { linuxBaseInfo, linuxDeviceInfo } from './linux-info.ts';
+import { linuxDeviceInfo } from './linux-info.ts';
+import { deviceHandlers } from './ops/device-handlers.ts';
+import { linuxBackend, linuxBackendConfig } from './ops/linux-backend.ts';
 import { wsTransport } from './ws-transport.ts';
 
 // The device agent for a real Linux terminal. See README "Running the agent on a Linux terminal".
@@ -12,7 +14,19 @@ const env = process.env;
 const gatewayUrl = env.AGENT_GATEWAY_URL ?? 'ws://127.0.0.1:8080/device/websocket';
 const sn = env.AGENT_SN ?? os.hostname();
 const stateFile = path.resolve(env.AGENT_STATE_FILE ?? path.join(os.homedir(), '.device-agent', 'state.json'));
-const log = (msg: string) => process.stdout.write(`[agent ${sn}] ${msg}\n`);
+const backendCfg = () => linuxBackendConfig(env, process.argv.slice(2), path.dirname(stateFile), log);
+// Lines go to stdout and to the agent's log file, whose tail grab-log sends.
+const logFile = path.resolve(env.AGENT_LOG_FILE ?? path.join(path.dirname(stateFile), 'agent.log'));
+const log = (msg: string) => {
+  const line = `[agent ${sn}] ${msg}\n`;
+  process.stdout.write(line);
+  try {
+    fs.mkdirSync(path.dirname(logFile), { recursive: true });
+    fs.appendFileSync(logFile, `${new Date().toISOString()} ${line}`);
+  } catch {
+    // logging must never stop the agent
+  }
+};
 
 function loadSecret(): string | undefined {
   try {
@@ -52,6 +66,7 @@ if (!secret && !env.AGENT_ENROLL_KEY) {
   process.exit(2);
 }
 
+const ops = deviceHandlers(linuxBackend(backendCfg()));
 const session = new DeviceSession({
   gatewayUrl,
   sn,
@@ -60,7 +75,7 @@ const session = new DeviceSession({
   info: linuxDeviceInfo,
   handlers: new Map<number, CommandHandler>([
     [Command.Reboot, reboot],
-    [Command.BaseInfo, async () => ({ result: Result.Success, data: linuxBaseInfo() })],
+    ...ops.handlers,
   ]),
   transport: wsTransport(),
   clock: systemClock,
@@ -70,6 +85,7 @@ const session = new DeviceSession({
     process.exitCode = 1;
   },
 });
+ops.attach(session);
 session.loggedIn$.subscribe((up) => log(up ? 'online' : 'offline'));
 session.engine.connection$.subscribe((s) => {
   if (s.status === 'stopped' && s.reason === 'rejected') process.exit(1);

@@ -146,7 +146,24 @@ export class DeviceSession {
     });
   }
 
+  /** Sends a progress reply (result 6) to a request still being handled; it also restarts the gateway's timeout. */
+  progress(request: Envelope, data?: unknown): void {
+    this.#safeReply(request, Result.Pushing, data);
+  }
+
+  /** Sends a message on a flow (shell output, say) without expecting a reply; false when disconnected. */
+  sendOnFlow(flowId: string, msgId: number, data?: unknown): boolean {
+    try {
+      this.engine.send({ msgId, flowId, data });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async #dispatch(env: Envelope): Promise<void> {
+    // Transfer control messages belong to the transfer code subscribed to the flow, not to a handler.
+    if (env.msgId === Command.TransferBegin || env.msgId === Command.ChunkAck) return;
     const handler = this.#opts.handlers.get(env.msgId);
     if (!handler) {
       this.#safeReply(env, Result.UnknownMessageId);

@@ -8,6 +8,7 @@ import { LoginGuard } from './auth/login-guard.ts';
 import { registerLanguageRoute } from './accounts/language-route.ts';
 import { registerOperationRecorder } from './audit/recorder.ts';
 import { registerOperationLogRoutes } from './audit/routes.ts';
+import { registerSimRoutes } from './cards/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -21,10 +22,14 @@ import { ApiCode, ApiError } from './http/envelope.ts';
 import { registerGuard } from './http/guard.ts';
 import { schemaErrorFormatter } from './http/validation.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
+import { registerContentArea } from './content/area.ts';
+import { loadConfig } from './config.ts';
 import { OrgRepository } from './orgs/repository.ts';
 import { registerOrgRoutes } from './orgs/routes.ts';
 import { AdminAccountRepository, RoleRepository } from './permits/repository.ts';
 import { registerPermitRoutes } from './permits/routes.ts';
+import { registerReportRoutes } from './reports/routes.ts';
+import { registerMetricsRoute } from './metrics/metrics.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -39,6 +44,8 @@ export interface AppDeps {
   /** Routes that command devices go through the gateway, as console sockets do. */
   readonly gateway: Gateway;
   readonly consoleDir: string;
+  /** Where uploads and stored content live (DATA_DIR); read from the environment when not given. */
+  readonly dataDir?: string;
   /** Most organisations below the root (ORG_CREATE_LIMIT); undefined for no limit. */
   readonly orgCreateLimit?: number | undefined;
   readonly logger?: FastifyServerOptions['logger'];
@@ -68,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOperationRecorder(app, { db: deps.db, clock: deps.clock });
   registerGuard(app, deps.db, deps.sessions);
   registerAuthRoutes(app, { ...deps, loginGuard: new LoginGuard(deps.clock) });
-  registerDeviceRoutes(app, deps.devices);
+  registerDeviceRoutes(app, { devices: deps.devices, releaseDevice: (sn) => deps.gateway.releaseDevice(sn) });
   const roles = new RoleRepository(deps.db);
   const { db, clock, sessions } = deps;
   registerOrgRoutes(app, { db, clock, sessions, orgs: new OrgRepository(db), roles, orgCreateLimit: deps.orgCreateLimit });
@@ -77,6 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDocumentRoutes(app, { db, clock });
   registerLanguageRoute(app, db);
   registerOperationLogRoutes(app, { db });
+  registerContentArea(app, { db, clock, gateway: deps.gateway, dataDir: deps.dataDir ?? loadConfig().dataDir });
+  registerReportRoutes(app, { db, clock, gateway: deps.gateway });
+  registerMetricsRoute(app, deps.gateway.metrics);
+  registerSimRoutes(app, { db, clock });
 
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

@@ -12,6 +12,7 @@ import type { Bus } from './bus/bus.ts';
 import { InProcessBus } from './bus/in-process-bus.ts';
 import { NatsBus } from './bus/nats-bus.ts';
 import { seed, type SeedResult } from './seed.ts';
+import { seedCardInventory } from './cards/seed-inventory.ts';
 
 /** A running server node and what tests and the launcher need from it. */
 export interface RunningServer {
@@ -37,6 +38,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const clock = opts.clock ?? systemClock;
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   const seeded = await seed(db, clock, config.adminPassword);
+  await seedCardInventory(db, clock);
   const devices = new DeviceRepository(db);
   // Alone, no device is connected to this node yet at start-up. In a cluster other nodes hold devices,
   // so their online flags stay as they are.

@@ -3,16 +3,16 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { MOBILE_HOME, MobileShell } from './layout/MobileShell.tsx';
 import { Shell } from './layout/Shell.tsx';
-import { tagsView } from './layout/tags-view/store.ts';
 import { ErrorPage } from './pages/errors/ErrorPage.tsx';
 import { LoginPage } from './pages/login/LoginPage.tsx';
 import { AreaPlaceholder } from './pages/placeholder/AreaPlaceholder.tsx';
-import { guard, LOGIN_PATH, REDIRECT_PREFIX, redirectTarget } from './router/guard.ts';
-import { canReach } from './router/menu.ts';
-import { builtPages } from './router/pages.ts';
-import { findPublicRoute, findShellRoute, type ShellRoute } from './router/routes.ts';
+import { guard, HOME_PATH, LOGIN_PATH, REDIRECT_PREFIX, redirectTarget } from './router/guard.ts';
+import { canReach, firstMenuPath } from './router/menu.ts';
+import { findPublicRoute, findShellRoute } from './router/routes.ts';
 import { ensureUser } from './state/bootstrap.ts';
+import { layout, updateScale } from './state/layout.ts';
 import { session } from './state/session.ts';
 
 /** The page title: translated route title plus the product title (platform-core section 2). */
@@ -23,11 +23,20 @@ function usePageTitle(titleKey: string | undefined): void {
   }, [t, titleKey]);
 }
 
-/** The page of a shell route, mounted afresh when its tag is refreshed. */
-function RoutePage({ route }: { route: ShellRoute }) {
-  const epoch = useSnapshot(tagsView).epochs[route.path] ?? 0;
-  const Page = builtPages[route.path];
-  return Page ? <Page key={epoch} /> : <AreaPlaceholder key={epoch} titleKey={route.titleKey} />;
+/**
+ * Screens narrower than 1340 px show the desktop layout scaled as if 1600 px wide (platform-core section
+ * 9); the phone layout is never scaled.
+ */
+function useViewportScale(): void {
+  const { mode, scale } = useSnapshot(layout);
+  useEffect(() => {
+    const onResize = () => updateScale(window.innerWidth);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  useEffect(() => {
+    document.documentElement.style.zoom = mode === 'desktop' && scale !== 1 ? String(scale) : '';
+  }, [mode, scale]);
 }
 
 /** Pages inside the shell: loads the user on first visit, then checks the route's permission key. */
@@ -35,6 +44,7 @@ function ShellPages() {
   const [location] = useLocation();
   const search = useSearch();
   const snap = useSnapshot(session);
+  const { mode } = useSnapshot(layout);
   const [failed, setFailed] = useState(false);
   const route = findShellRoute(location);
   usePageTitle(route?.titleKey);
@@ -53,12 +63,18 @@ function ShellPages() {
   }
   // Unknown paths go to /login (platform-core section 2), for logged-in users too (docs/DECISIONS.md).
   if (!route) return <Redirect to={LOGIN_PATH} replace />;
-  if (!canReach(route, snap)) return <Redirect to="/401" replace />;
-  return (
-    <Shell route={route} fullPath={search ? `${location}?${search}` : location}>
-      <RoutePage route={route} />
-    </Shell>
-  );
+  if (!canReach(route, snap)) {
+    // A role without the dashboard starts on its first menu page rather than on 401.
+    const first = route.path === HOME_PATH ? firstMenuPath(snap) : undefined;
+    return <Redirect to={first ?? '/401'} replace />;
+  }
+  if (mode === 'mobile') {
+    // The phone layout opens on the device list when the user may see it.
+    const home = findShellRoute(MOBILE_HOME);
+    if (route.path === HOME_PATH && home && canReach(home, snap)) return <Redirect to={MOBILE_HOME} replace />;
+    return <MobileShell route={route} />;
+  }
+  return <Shell route={route} fullPath={search ? `${location}?${search}` : location} />;
 }
 
 /** A public page outside the shell (order-demand detail, licence activation, …): a placeholder for now. */
@@ -72,6 +88,7 @@ function PublicPage({ titleKey }: { titleKey: string }) {
 }
 
 function Guarded() {
+  useViewportScale();
   const [location] = useLocation();
   const search = useSearch();
   const snap = useSnapshot(session);

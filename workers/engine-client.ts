@@ -1,5 +1,5 @@
-import { BehaviorSubject, Observable, Subject } from 'rxjs';
-import { type Chunk, type ConnectionState, type Envelope, type RequestEvent, type RequestOptions, type SubprotocolName } from '../protocol/index.ts';
+import { BehaviorSubject, filter, Observable, Subject } from 'rxjs';
+import { type Chunk, type ConnectionState, type Envelope, type RequestEvent, type RequestOptions, type ResultCode, type SubprotocolName } from '../protocol/index.ts';
 import { type BridgedError, type BridgePort, type FromWorker, ownBuffer, type ToWorker } from './bridge-protocol.ts';
 
 /** An error raised in the worker, carrying its protocol error code. */
@@ -24,6 +24,7 @@ export class EngineClient {
   readonly #state$ = new BehaviorSubject<ConnectionState>({ status: 'idle' });
   readonly #batches$ = new Subject<readonly Envelope[]>();
   readonly #chunks$ = new Subject<Chunk>();
+  readonly #messages$ = new Subject<Envelope>();
   readonly #requests = new Map<number, RequestSink>();
   #nextRid = 1;
   readonly #listener = (ev: { data: FromWorker }) => this.#handle(ev.data);
@@ -41,6 +42,21 @@ export class EngineClient {
   /** Incoming messages in the batches the worker delivers them (about one per animation frame). */
   get batches$(): Observable<readonly Envelope[]> {
     return this.#batches$.asObservable();
+  }
+
+  /** Incoming messages one by one (the batches flattened), for flow code shared with Node (transfers, shell). */
+  get messages$(): Observable<Envelope> {
+    return this.#messages$.asObservable();
+  }
+
+  /** Incoming messages of one flow. */
+  flow(flowId: string): Observable<Envelope> {
+    return this.#messages$.pipe(filter((env) => env.flowId === flowId));
+  }
+
+  /** Answers a request received from a device on a flow, echoing its ids. */
+  reply(request: Envelope, result: ResultCode, data?: unknown): void {
+    this.send({ msgId: request.msgId, cid: request.cid, sn: request.sn, flowId: request.flowId, result, data });
   }
 
   /** Incoming binary chunks (file bytes, video frames); payloads arrive as transferred buffers. */
@@ -102,6 +118,7 @@ export class EngineClient {
         break;
       case 'messages':
         this.#batches$.next(msg.batch);
+        if (this.#messages$.observed) for (const env of msg.batch) this.#messages$.next(env);
         break;
       case 'chunks':
         for (const c of msg.batch) this.#chunks$.next({ ...c, payload: new Uint8Array(c.payload) });

@@ -1,6 +1,10 @@
 import { type Clock, Command, Result } from '../../protocol/index.ts';
 import { type CommandHandler, type DeviceInfo, DeviceSession, type DeviceSessionOptions } from '../device-session.ts';
+import { DEVICE_OPS_COMMANDS, deviceHandlers } from '../ops/device-handlers.ts';
 import { pick } from './prng.ts';
+import { streamHandlers } from './video-source.ts';
+import { simulatedBackend } from './simulated-backend.ts';
+import { reportTelemetry, type TelemetryProfile } from './telemetry.ts';
 
 const ANDROID_MODELS = ['P8 Pro', 'P10', 'T2 Lite', 'K9 POS', 'M6 Tablet'] as const;
 const LINUX_MODELS = ['L1 Gateway', 'L3 Kiosk'] as const;
@@ -23,6 +27,8 @@ export interface VirtualDeviceOptions extends Omit<DeviceSessionOptions, 'handle
   readonly clock: Clock;
   /** How long a simulated reboot keeps the device away. */
   readonly rebootDownMs: number;
+  /** Status, location and abnormal reports (default: one status a minute); false for none. */
+  readonly telemetry?: TelemetryProfile | false;
 }
 
 /** A simulated terminal: a DeviceSession with simulated command handlers. */
@@ -34,16 +40,29 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
       opts.clock.setTimeout(() => session.start(), opts.rebootDownMs);
     },
   });
-  const baseInfo: CommandHandler = async () => ({
-    result: Result.Success,
-    data: { ...opts.info, memory: { total: 4 * 1024 ** 3, free: 1.5 * 1024 ** 3 }, storage: { total: 64 * 1024 ** 3, free: 20 * 1024 ** 3 } },
-  });
-  return new DeviceSession({
+  // Built on a device's first command: a fleet of tens of thousands mostly idles, and each simulated
+  // file tree, process table and app list costs memory.
+  let ops: ReturnType<typeof deviceHandlers> | undefined;
+  const opsOf = (session: DeviceSession) => {
+    if (!ops) {
+      ops = deviceHandlers(simulatedBackend(opts.sn, opts.info, () => opts.clock.now()));
+      ops.attach(session);
+    }
+    return ops;
+  };
+  const opsHandlers = DEVICE_OPS_COMMANDS.map((id): [number, CommandHandler] => [id, (req, session) => {
+    const handler = opsOf(session).handlers.get(id);
+    return handler ? handler(req, session) : Promise.resolve({ result: Result.UnknownMessageId });
+  }]);
+  const device = new DeviceSession({
     ...opts,
     info: () => opts.info,
     handlers: new Map([
       [Command.Reboot, reboot],
-      [Command.BaseInfo, baseInfo],
+      ...opsHandlers,
+      ...streamHandlers(opts.clock),
     ]),
   });
+  if (opts.telemetry !== false) reportTelemetry(device, opts.clock, opts.telemetry);
+  return device;
 }

@@ -80,3 +80,13 @@ export function decodeChunk(frame: Uint8Array): Chunk {
   if (!Number.isFinite(timestamp)) throw new DecodeError('Bad chunk timestamp');
   return { flowId, seq: view.getUint32(o), timestamp, flags: frame[2] as number, payload: frame.subarray(crcAt + 4) };
 }
+
+/** The flowId of a chunk frame without checking its CRC (for relays that pass the frame on unchanged); undefined when malformed. */
+export function peekChunkFlowId(frame: Uint8Array): string | undefined {
+  if (frame.length < FIXED + 1 || frame[0] !== CHUNK_MAGIC) return undefined;
+  const idLen = frame[3] as number;
+  if (idLen < 1 || idLen > 64 || frame.length < FIXED + idLen) return undefined;
+  let flowId = '';
+  for (let i = 0; i < idLen; i++) flowId += String.fromCharCode(frame[4 + i] as number);
+  return FLOW_ID.test(flowId) ? flowId : undefined;
+}

@@ -1,7 +1,10 @@
 import { filter, Observable, type Subscription } from 'rxjs';
 import { Command } from '../catalogue/commands.ts';
 import { Result } from '../catalogue/enums.ts';
-import type { ProtocolEngine } from '../engine.ts';
+import type { ConnectionState } from '../connection.ts';
+import type { RequestEvent, RequestOptions } from '../engine.ts';
+import type { ResultCode } from '../catalogue/enums.ts';
+import type { Chunk } from './chunk-frame.ts';
 import type { Envelope } from '../envelope.ts';
 import { ProtocolError, ErrorCode } from '../errors.ts';
 import { ChunkReceiver, type TransferManifest, type TransferProgress } from './chunk-receiver.ts';
@@ -12,6 +15,21 @@ import { sha256Hex } from './sha256.ts';
 export const DEFAULT_CHUNK_SIZE = 64 * 1024;
 export const DEFAULT_WINDOW = 16;
 const MAX_REMEMBERED = 1_000;
+
+/**
+ * What a transfer needs of an engine. ProtocolEngine has it; so does the browser's worker client, so the
+ * same transfer code runs on devices, in Node and in the console.
+ */
+export interface TransferPort {
+  readonly connection$: Observable<ConnectionState>;
+  readonly messages$: Observable<Envelope>;
+  readonly chunks$: Observable<Chunk>;
+  flow(flowId: string): Observable<Envelope>;
+  request(msgId: number, options?: RequestOptions): Observable<RequestEvent>;
+  send(env: Envelope): void;
+  sendChunk(chunk: Chunk): void;
+  reply(request: Envelope, result: ResultCode, data?: unknown): void;
+}
 
 /** TransferBegin data: the manifest, the sender's window and the whole file's SHA-256. */
 export interface BeginData {
@@ -51,7 +69,7 @@ export class TransferError extends ProtocolError {
  * completing once it reports the file whole and verified. After a reconnect it asks the receiver where
  * it stopped (TransferBegin answers with `next`) and resumes from there.
  */
-export function sendFile(engine: ProtocolEngine, opts: SendFileOptions): Observable<TransferProgress> {
+export function sendFile(engine: TransferPort, opts: SendFileOptions): Observable<TransferProgress> {
   return new Observable<TransferProgress>((subscriber) => {
     const window = opts.window ?? DEFAULT_WINDOW;
     const sender = new ChunkSender(opts.flowId, opts.bytes, opts.chunkSize ?? DEFAULT_CHUNK_SIZE, window);
@@ -124,7 +142,7 @@ export interface ReceivedFile {
  * `accept` may refuse an offer (for example over a size cap).
  */
 export function receiveFiles(
-  engine: ProtocolEngine,
+  engine: TransferPort,
   options: { ackEvery?: number; accept?: (manifest: TransferManifest) => boolean } = {},
 ): Observable<ReceivedFile> {
   return new Observable<ReceivedFile>((subscriber) => {

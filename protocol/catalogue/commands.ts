@@ -45,6 +45,8 @@ export const Command = {
   StopStream: 65611,
   BaseInfo: 65612,
   SystemInfo: 65613,
+  /** A runtime sample (processes, CPU, memory) on request; 4 is the device's own upload. */
+  RuntimeQuery: 65614,
 
   // binary transfers, either direction (ours)
   ChunkAck: 65620,

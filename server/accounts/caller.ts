@@ -1,7 +1,7 @@
 import { ADMIN_ROLE, isPermission, permissionCatalogue } from '../../protocol/index.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
-import { frozenIn, loadOrgTree, subtreeOf } from './org-scope.ts';
+import { currentOrgTree } from './org-scope.ts';
 
 /** Who is making a call: the account, its role's permissions and the organisations it may reach. */
 export interface Caller {
@@ -15,6 +15,8 @@ export interface Caller {
   readonly permissions: ReadonlySet<string>;
   /** The caller's organisation and every organisation below it. */
   readonly scope: ReadonlySet<number>;
+  /** True when the scope is every organisation there is, so queries need no organisation filter. */
+  readonly scopeCoversAll: boolean;
   readonly updatePasswordLastTime: number;
   readonly expireTime: number | null;
   readonly language: number;
@@ -39,13 +41,16 @@ export async function loadCaller(db: Db, session: Session): Promise<Caller | und
       'accounts.customer_type',
       'roles.name as role',
       'organisations.name as org_name',
+      // The tree version comes with the account, so a request whose cached tree is current costs no extra read.
+      (eb) => eb.selectFrom('org_tree_version').select('version').where('id', '=', 1).as('tree_version'),
     ])
     .where('accounts.id', '=', session.accountId)
     .executeTakeFirst();
   // A frozen organisation's sessions stop working at once, as if they had expired.
   if (!row) return undefined;
-  const tree = await loadOrgTree(db);
-  if (frozenIn(tree, row.org_id)) return undefined;
+  const tree = await currentOrgTree(db, Number(row.tree_version ?? 0));
+  if (tree.frozen(row.org_id)) return undefined;
+  const scope = tree.scopeOf(row.org_id);
   let permissions: string[];
   if (row.role === ADMIN_ROLE) {
     permissions = permissionCatalogue.map((e) => e.key);
@@ -62,7 +67,8 @@ export async function loadCaller(db: Db, session: Session): Promise<Caller | und
     orgName: row.org_name,
     role: row.role,
     permissions: new Set(permissions),
-    scope: new Set(subtreeOf(tree, row.org_id)),
+    scope,
+    scopeCoversAll: tree.coversAll(scope),
     updatePasswordLastTime: row.update_password_last_time,
     expireTime: row.expire_time,
     language: row.language,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
+import { hotAction } from '../http/rate-limit.ts';
 
 export const modifyLanguageBody = {
   type: 'object',
@@ -15,7 +16,7 @@ export const modifyLanguageBody = {
 export function registerLanguageRoute(app: FastifyInstance, db: Db): void {
   app.post<{ Body: { languageType: 1 | 2 } }>(
     '/common/modify-language',
-    { config: { permission: 'session' }, schema: { body: modifyLanguageBody } },
+    { config: { permission: 'session', ...hotAction }, schema: { body: modifyLanguageBody } },
     async (req) => {
       await db.updateTable('accounts').set({ language: req.body.languageType }).where('id', '=', callerOf(req).accountId).execute();
       return ok(null);

@@ -1,3 +1,4 @@
+import { type Expression, PostgresAdapter, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
 /** Freeze state 2 (platform-core section 4): a frozen organisation and everything below it may not log in. */
@@ -10,7 +11,7 @@ export interface OrgTree {
   readonly frozen: ReadonlySet<number>;
 }
 
-/** Reads the tree (id, parent, freeze state of every organisation). */
+/** Reads the tree (id, parent, freeze state of every organisation) straight from the database. */
 export async function loadOrgTree(db: Db): Promise<OrgTree> {
   const rows = await db.selectFrom('organisations').select(['id', 'parent_id', 'freeze_state']).execute();
   const parentOf = new Map<number, number | null>();
@@ -47,12 +48,111 @@ export function frozenIn(tree: OrgTree, orgId: number): boolean {
   return false;
 }
 
-/** Ids of `rootId` and every organisation below it (one query). */
-export async function orgSubtree(db: Db, rootId: number): Promise<number[]> {
-  return subtreeOf(await loadOrgTree(db), rootId);
+/**
+ * A tree as cached by a node, tagged with the database's tree version (migration 0006: triggers bump it on
+ * every insert, delete, re-parenting or freeze, whoever writes). Subtree sets are computed once per version
+ * and shared by every request of that version, so they must never be mutated.
+ */
+export class OrgTreeSnapshot {
+  readonly version: number;
+  readonly tree: OrgTree;
+  readonly #scopes = new Map<number, ReadonlySet<number>>();
+  #memoised = 0;
+
+  constructor(version: number, tree: OrgTree) {
+    this.version = version;
+    this.tree = tree;
+  }
+
+  /** `rootId` and every organisation below it, as a shared read-only set. */
+  scopeOf(rootId: number): ReadonlySet<number> {
+    const known = this.#scopes.get(rootId);
+    if (known) return known;
+    const scope: ReadonlySet<number> = new Set(subtreeOf(this.tree, rootId));
+    // Memory stays bounded however many distinct callers there are: past the budget, sets are not kept.
+    if (this.#memoised + scope.size <= SCOPE_MEMO_BUDGET) {
+      this.#scopes.set(rootId, scope);
+      this.#memoised += scope.size;
+    }
+    return scope;
+  }
+
+  /** True when `scope` holds every organisation of the tree (a platform caller at the root). */
+  coversAll(scope: ReadonlySet<number>): boolean {
+    return scope.size === this.tree.parentOf.size;
+  }
+
+  frozen(orgId: number): boolean {
+    return frozenIn(this.tree, orgId);
+  }
 }
 
-/** True when `orgId` or one of its ancestors is frozen (one query). */
+// Ids kept in memoised subtree sets per snapshot (about 40 bytes each).
+const SCOPE_MEMO_BUDGET = 500_000;
+
+interface TreeCache {
+  current?: OrgTreeSnapshot;
+  /** A load in flight, shared by the requests that found the cache stale at the same time. */
+  loading?: Promise<OrgTreeSnapshot>;
+}
+
+const caches = new WeakMap<Db, TreeCache>();
+
+/** The database's current organisation-tree version (one primary-key read). */
+export async function orgTreeVersion(db: Db): Promise<number> {
+  const row = await db.selectFrom('org_tree_version').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+  return Number(row.version);
+}
+
+/**
+ * The organisation tree at least as new as `version` (read now when not given). Reloads only when the
+ * database's version moved past the cached one, so a change by any writer, on any node sharing the
+ * database, is seen by the next request.
+ */
+export async function currentOrgTree(db: Db, version?: number): Promise<OrgTreeSnapshot> {
+  const wanted = version ?? (await orgTreeVersion(db));
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = {};
+    caches.set(db, cache);
+  }
+  if (cache.current && cache.current.version >= wanted) return cache.current;
+  const entry = cache;
+  const loading = (entry.loading ??= reload(db).finally(() => {
+    if (entry.loading === loading) entry.loading = undefined;
+  }));
+  const loaded = await loading;
+  // A load that started before this version was written may be too old for this request: read again.
+  return loaded.version >= wanted ? loaded : currentOrgTree(db, wanted);
+}
+
+async function reload(db: Db): Promise<OrgTreeSnapshot> {
+  // The version is read before the tree: the tree is then at least as new as its tag, never older, and a
+  // write in between only makes the next request reload once more.
+  const version = await orgTreeVersion(db);
+  const snapshot = new OrgTreeSnapshot(version, await loadOrgTree(db));
+  const cache = caches.get(db);
+  if (cache && (!cache.current || cache.current.version < version)) cache.current = snapshot;
+  return snapshot;
+}
+
+/** Ids of `rootId` and every organisation below it. */
+export async function orgSubtree(db: Db, rootId: number): Promise<number[]> {
+  return [...(await currentOrgTree(db)).scopeOf(rootId)];
+}
+
+/** True when `orgId` or one of its ancestors is frozen. */
 export async function isFrozen(db: Db, orgId: number): Promise<boolean> {
-  return frozenIn(await loadOrgTree(db), orgId);
+  return (await currentOrgTree(db)).frozen(orgId);
+}
+
+/**
+ * `column IN ids` with the ids bound as one parameter (a PostgreSQL array, a JSON array on SQLite), so a
+ * scope of thousands of organisations neither hits the databases' parameter limits nor costs a parameter
+ * each to bind and plan.
+ */
+export function orgIdIn(db: Db, column: string, ids: Iterable<number>): Expression<SqlBool> {
+  const list = [...ids];
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return sql<SqlBool>`${sql.ref(column)} = any(${list}::integer[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(list)}))`;
 }

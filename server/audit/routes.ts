@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROLE } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
-import { ok } from '../http/envelope.ts';
+import type { Selectable } from 'kysely';
+import type { Caller } from '../accounts/caller.ts';
+import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
+import type { OperationLogTable } from '../db/schema.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable } from '../reports/export.ts';
+import { isTimeZone } from '../reports/periods.ts';
+import { MAX_EXPORT_ROWS } from '../reports/routes.ts';
 import { callerOf } from '../http/guard.ts';
 import { field, pagingProperties } from '../http/validation.ts';
 
@@ -18,6 +25,9 @@ export const listBody = {
     path: field.text,
     startTime: field.epochMs,
     endTime: field.epochMs,
+    orgId: field.id,
+    method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+    target: field.text,
   },
 } as const;
 
@@ -28,6 +38,10 @@ export interface ListBody {
   path?: string;
   startTime?: number | null;
   endTime?: number | null;
+  /** The organisation (and its subtree) the entries belong to; must be in the caller's scope. */
+  orgId?: number;
+  method?: string;
+  target?: string;
 }
 
 export interface OperationLogEntry {
@@ -51,18 +65,8 @@ export interface OperationLogEntry {
 export function registerOperationLogRoutes(app: FastifyInstance, deps: { db: Db }): void {
   const { db } = deps;
   app.post<{ Body: ListBody }>('/operation-log/list', { config: { permission: OPERATION_LOG_PERMISSION }, schema: { body: listBody } }, async (req) => {
-    const caller = callerOf(req);
     const b = req.body;
-    let q = db.selectFrom('operation_log').where((eb) => {
-      const inScope = eb('org_id', 'in', [...caller.scope]);
-      return caller.role === ADMIN_ROLE ? eb.or([inScope, eb('org_id', 'is', null)]) : inScope;
-    });
-    const account = b.account?.trim();
-    if (account) q = q.where(containsIgnoringCase('account', account));
-    const path = b.path?.trim();
-    if (path) q = q.where('path', '=', path);
-    if (b.startTime != null) q = q.where('created_at', '>=', b.startTime);
-    if (b.endTime != null) q = q.where('created_at', '<=', b.endTime);
+    const q = await filtered(db, callerOf(req), b);
     const { n } = await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
     const rows = await q
       .selectAll()
@@ -71,18 +75,106 @@ export function registerOperationLogRoutes(app: FastifyInstance, deps: { db: Db 
       .limit(b.pageSize)
       .offset((b.pageNum - 1) * b.pageSize)
       .execute();
-    const list: OperationLogEntry[] = rows.map((r) => ({
-      id: r.id,
-      accountId: r.account_id,
-      account: r.account,
-      orgId: r.org_id,
-      method: r.method,
-      path: r.path,
-      target: r.target,
-      code: r.code,
-      ip: r.ip,
-      createTime: Number(r.created_at),
-    }));
-    return ok({ total: Number(n), list });
+    return ok({ total: Number(n), list: rows.map(entryOf) });
   });
+
+  app.get<{ Querystring: ExportQuery }>('/operation-log/export', { config: { permission: OPERATION_LOG_PERMISSION }, schema: { querystring: exportQuery } }, async (req, reply) => {
+    const q = req.query;
+    const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+    const filters: Omit<ListBody, 'pageNum' | 'pageSize'> = {
+      account: q.account,
+      path: q.path,
+      startTime: num(q.startTime),
+      endTime: num(q.endTime),
+      orgId: num(q.orgId),
+      method: q.method,
+      target: q.target,
+    };
+    const rows = await (await filtered(db, callerOf(req), filters)).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(MAX_EXPORT_ROWS).execute();
+    const h = (en: string, zh: string) => (q.lang === '1' ? zh : en);
+    const tz = q.timeZone && isTimeZone(q.timeZone) ? q.timeZone : 'UTC';
+    const time = new Intl.DateTimeFormat('sv-SE', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    const columns: ExportColumn<OperationLogEntry>[] = [
+      { header: h('Time', '时间'), value: (e) => time.format(e.createTime) },
+      { header: h('Account', '账号'), value: (e) => e.account },
+      { header: h('Organisation', '组织'), value: (e) => e.orgId ?? '' },
+      { header: h('Method', '方法'), value: (e) => e.method },
+      { header: h('Action', '操作'), value: (e) => e.path },
+      { header: h('Target', '对象'), value: (e) => e.target },
+      { header: h('Result code', '结果码'), value: (e) => e.code },
+      { header: h('IP', 'IP'), value: (e) => e.ip },
+    ];
+    const file = await exportTable(q.format, 'system-operation-log', columns, rows.map(entryOf), Date.now());
+    return reply.header('content-type', file.contentType).header('content-disposition', `attachment; filename="${file.fileName}"`).header('cache-control', 'no-store').send(file.body);
+  });
+}
+
+function entryOf(r: Selectable<OperationLogTable>): OperationLogEntry {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    account: r.account,
+    orgId: r.org_id,
+    method: r.method,
+    path: r.path,
+    target: r.target,
+    code: r.code,
+    ip: r.ip,
+    createTime: Number(r.created_at),
+  };
+}
+
+/** The log within the caller's scope, narrowed by the filters; entries without an organisation are the admin role's. */
+async function filtered(db: Db, caller: Caller, b: Omit<ListBody, 'pageNum' | 'pageSize'>) {
+  let orgs: number[] = [...caller.scope];
+  if (b.orgId !== undefined) {
+    if (!caller.scope.has(b.orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    orgs = subtreeOf(await loadOrgTree(db), b.orgId);
+  }
+  let q = db.selectFrom('operation_log').where((eb) => {
+    const inScope = eb('org_id', 'in', orgs);
+    return caller.role === ADMIN_ROLE && b.orgId === undefined ? eb.or([inScope, eb('org_id', 'is', null)]) : inScope;
+  });
+  const account = b.account?.trim();
+  if (account) q = q.where(containsIgnoringCase('account', account));
+  const path = b.path?.trim();
+  if (path) q = q.where('path', '=', path);
+  if (b.method) q = q.where('method', '=', b.method);
+  const target = b.target?.trim();
+  if (target) q = q.where('target', '=', target);
+  if (b.startTime != null) q = q.where('created_at', '>=', b.startTime);
+  if (b.endTime != null) q = q.where('created_at', '<=', b.endTime);
+  return q;
+}
+
+const digits = { type: 'string', pattern: '^[0-9]{1,15}$' } as const;
+const exportQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['format'],
+  properties: {
+    format: { type: 'string', enum: [...EXPORT_FORMATS] },
+    account: field.text,
+    path: field.text,
+    startTime: digits,
+    endTime: digits,
+    orgId: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
+    method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+    target: field.text,
+    timeZone: { type: 'string', maxLength: 64 },
+    lang: { type: 'string', enum: ['1', '2'] },
+  },
+} as const;
+
+interface ExportQuery {
+  format: ExportFormat;
+  account?: string;
+  path?: string;
+  startTime?: string;
+  endTime?: string;
+  orgId?: string;
+  method?: string;
+  target?: string;
+  timeZone?: string;
+  lang?: '1' | '2';
 }

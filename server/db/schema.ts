@@ -1,4 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { TelemetryTables } from '../telemetry/tables.ts';
+import type { ContentTables } from '../content/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -75,9 +77,29 @@ export interface DeviceTable {
   latest_online_time: number | null;
   offline_time: number | null;
   created_at: number;
+  // Added by 0008-fleet-operations: the rest of the device entity (devices-and-commerce section 3).
+  remark: Generated<string>;
+  country: Generated<string>;
+  mcu_version: Generated<string>;
+  install_date: number | null;
+  uptime: number | null;
+  location: Generated<string>;
+  imei: Generated<string>;
+  baseband_version: Generated<string>;
+  bluetooth_mac: Generated<string>;
+  wlan_mac: Generated<string>;
+  battery: number | null;
+  manufacturer: Generated<string>;
+  gnss_model: Generated<string>;
+  lte_model: Generated<string>;
+  hardware_id: Generated<string>;
+  terminal_version: Generated<string>;
+  storage_total: number | null;
+  storage_free: number | null;
+  support_flags: Generated<string>;
 }
 
-export interface Database {
+export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;
@@ -89,6 +111,9 @@ export interface Database {
   document_categories: DocumentCategoryTable;
   documents: DocumentTable;
   operation_log: OperationLogTable;
+  notice_targets: NoticeTargetTable;
+  notice_attachments: NoticeAttachmentTable;
+  org_tree_version: OrgTreeVersionTable;
 }
 
 export type Organisation = Selectable<OrganisationTable>;
@@ -108,6 +133,36 @@ export interface NoticeTable {
   sender_account_id: number | null;
   sender_name: Generated<string>;
   sender_org_name: Generated<string>;
+  /** 0 scheduled (not yet delivered), 1 delivered. */
+  state: Generated<number>;
+  /** 1: every organisation in the sender's subtree; 0: the organisations in notice_targets. */
+  to_all: Generated<number>;
+  created_at: Generated<number>;
+  sender_org_id: number | null;
+}
+
+/** The organisations a notice goes to when it is not sent to all. */
+export interface NoticeTargetTable {
+  notice_id: number;
+  org_id: number;
+}
+
+/** An uploaded notice attachment; notice_id is null until the notice that carries it is published. */
+export interface NoticeAttachmentTable {
+  id: Generated<number>;
+  notice_id: number | null;
+  name: string;
+  mime: string;
+  size: number;
+  bytes: Uint8Array;
+  uploaded_by: number | null;
+  created_at: number;
+}
+
+/** One row, bumped by database triggers on every change to the organisation tree. */
+export interface OrgTreeVersionTable {
+  id: number;
+  version: number;
 }
 
 /** One notice delivered to one account; reading and deleting act here, not on the notice. */
@@ -139,6 +194,10 @@ export interface DocumentTable {
   content_zh: Generated<string>;
   content_en: Generated<string>;
   update_time: number;
+  /** What the author wrote: 'markdown' or 'html'; content_* hold the sanitised HTML made from it. */
+  format: Generated<string>;
+  source_zh: Generated<string>;
+  source_en: Generated<string>;
 }
 
 /** One state-changing API call: who, where, what, on which target, the envelope code answered, and when. */
@@ -156,4 +215,78 @@ export interface OperationLogTable {
   code: number;
   ip: Generated<string>;
   created_at: number;
+}
+
+// Cards and commerce (devices-and-commerce: SIM cards, directional groups, bills, orders, licences).
+export interface CardsAndCommerceTables {
+  direction_groups: DirectionGroupTable;
+  direction_addresses: DirectionAddressTable;
+  sim_cards: SimCardTable;
+  sim_card_events: SimCardEventTable;
+}
+
+export interface DirectionGroupTable {
+  id: Generated<number>;
+  org_id: number;
+  name: string;
+  remark: Generated<string>;
+  created_at: number;
+}
+
+/** A target address of a directional group; `state` 100 adding and 200 removing settle at `effective_at`. */
+export interface DirectionAddressTable {
+  id: Generated<number>;
+  group_id: number;
+  address: string;
+  address_type: string;
+  description: Generated<string>;
+  source: string;
+  import_type: string;
+  state: number;
+  effective_at: number;
+  created_at: number;
+}
+
+/** A SIM or IoT card of any family; the other families' status columns are null. */
+export interface SimCardTable {
+  id: Generated<number>;
+  org_id: number;
+  family: string;
+  iccid: string;
+  msisdn: Generated<string>;
+  imsi: Generated<string>;
+  carrier: string;
+  card_type: string;
+  combo_type: string;
+  spring_status: string | null;
+  card_status: number | null;
+  real_status: number | null;
+  juxin_status: number | null;
+  status_reason: string;
+  status_changed_at: number;
+  used_bytes: Generated<number>;
+  usage_since: number;
+  daily_rate_bytes: Generated<number>;
+  quota_bytes: number;
+  expire_time: number;
+  apn: Generated<string>;
+  certification: string;
+  form_factor: string;
+  group_id: number | null;
+  model: Generated<string>;
+  device_sn: Generated<string>;
+  action_day: Generated<number>;
+  action_count: Generated<number>;
+  activated_at: number | null;
+  created_at: number;
+}
+
+export interface SimCardEventTable {
+  id: Generated<number>;
+  card_id: number;
+  at: number;
+  from_status: string;
+  to_status: string;
+  reason: string;
+  account: Generated<string>;
 }

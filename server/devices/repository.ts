@@ -1,6 +1,8 @@
-import { OnlineState } from '../../protocol/index.ts';
+import { OnlineState, SUPPORT_FLAGS } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { DeviceRow } from '../db/schema.ts';
+import { containsIgnoringCase } from '../db/text-search.ts';
+import type { DeviceDetails } from './details.ts';
 
 /** What a device says about itself when it logs in. */
 export interface DeviceInfo {
@@ -9,14 +11,52 @@ export interface DeviceInfo {
   readonly systemVersion: string;
   readonly imageVersion: string;
   readonly networkType: number;
+  /** The entity's optional fields, when the device reports them. */
+  readonly details?: DeviceDetails | undefined;
 }
 
-export interface DeviceQuery {
+/** Columns the list sorts by, by the console's field name. */
+export const SORTABLE = {
+  id: 'devices.id',
+  sn: 'devices.sn',
+  model: 'devices.model',
+  orgName: 'organisations.name',
+  onlineState: 'devices.online_state',
+  deviceState: 'devices.device_state',
+  country: 'devices.country',
+  imageVersion: 'devices.image_version',
+  systemVersion: 'devices.system_version',
+  latestOnlineTime: 'devices.latest_online_time',
+  offlineTime: 'devices.offline_time',
+  battery: 'devices.battery',
+  installDate: 'devices.install_date',
+} as const;
+export type SortField = keyof typeof SORTABLE;
+
+/** Filters of the list and of "control by query" (devices-and-commerce section 4, control type true). */
+export interface DeviceFilter {
   readonly scope: ReadonlySet<number>;
+  /** Substring of the serial. */
+  readonly sn?: string | undefined;
+  /** Substring of the model. */
+  readonly model?: string | undefined;
+  /** One organisation (must be in scope to match anything). */
+  readonly orgId?: number | undefined;
+  readonly onlineState?: number | undefined;
+  readonly deviceState?: number | undefined;
+  readonly systemType?: string | undefined;
+  readonly country?: string | undefined;
+  /** Substring of the image version. */
+  readonly imageVersion?: string | undefined;
+  /** Substring of the remark. */
+  readonly remark?: string | undefined;
+}
+
+export interface DeviceQuery extends DeviceFilter {
   readonly pageNum: number;
   readonly pageSize: number;
-  readonly sn?: string | undefined;
-  readonly onlineState?: number | undefined;
+  readonly sortField?: SortField | undefined;
+  readonly sortOrder?: 'asc' | 'desc' | undefined;
 }
 
 /** The device as the console sees it (field names as the console uses them). */
@@ -33,9 +73,31 @@ export interface DeviceView {
   readonly deviceState: number;
   readonly latestOnlineTime: number | null;
   readonly offlineTime: number | null;
+  readonly orgName: string;
+  readonly remark: string;
+  readonly country: string;
+  readonly mcuVersion: string;
+  readonly installDate: number | null;
+  /** Seconds since the device booted, as last reported. */
+  readonly uptime: number | null;
+  readonly location: string;
+  readonly imei: string;
+  readonly basebandVersion: string;
+  readonly bluetoothMac: string;
+  readonly wlanMac: string;
+  readonly battery: number | null;
+  readonly manufacturer: string;
+  readonly gnssModel: string;
+  readonly lteModel: string;
+  readonly hardwareId: string;
+  readonly terminalVersion: string;
+  readonly storageTotal: number | null;
+  readonly storageFree: number | null;
+  readonly supportFlags: readonly string[];
 }
 
-export function toDeviceView(row: DeviceRow): DeviceView {
+export function toDeviceView(row: DeviceRow & { org_name?: string | null }): DeviceView {
+  const flags = row.support_flags ? row.support_flags.split(',') : [];
   return {
     id: row.id,
     sn: row.sn,
@@ -49,8 +111,29 @@ export function toDeviceView(row: DeviceRow): DeviceView {
     deviceState: row.device_state,
     latestOnlineTime: row.latest_online_time,
     offlineTime: row.offline_time,
+    orgName: row.org_name ?? '',
+    remark: row.remark,
+    country: row.country,
+    mcuVersion: row.mcu_version,
+    installDate: row.install_date,
+    uptime: row.uptime,
+    location: row.location,
+    imei: row.imei,
+    basebandVersion: row.baseband_version,
+    bluetoothMac: row.bluetooth_mac,
+    wlanMac: row.wlan_mac,
+    battery: row.battery,
+    manufacturer: row.manufacturer,
+    gnssModel: row.gnss_model,
+    lteModel: row.lte_model,
+    hardwareId: row.hardware_id,
+    terminalVersion: row.terminal_version,
+    storageTotal: row.storage_total,
+    storageFree: row.storage_free,
+    supportFlags: SUPPORT_FLAGS.filter((f) => flags.includes(f)),
   };
 }
+
 
 /** Devices in the database. */
 export class DeviceRepository {
@@ -77,6 +160,7 @@ export class DeviceRepository {
         system_version: info.systemVersion,
         image_version: info.imageVersion,
         network_type: info.networkType,
+        ...info.details,
         created_at: now,
       })
       .returningAll()
@@ -95,6 +179,7 @@ export class DeviceRepository {
         system_version: info.systemVersion,
         image_version: info.imageVersion,
         network_type: info.networkType,
+        ...info.details,
       })
       .where('sn', '=', sn)
       .execute();
@@ -122,22 +207,63 @@ export class DeviceRepository {
       .execute();
   }
 
-  /** One page of the devices in scope, newest first, and the total. */
+  #filtered(f: DeviceFilter) {
+    let q = this.#db.selectFrom('devices').where('devices.org_id', 'in', [...f.scope]);
+    if (f.sn) q = q.where(containsIgnoringCase('devices.sn', f.sn));
+    if (f.model) q = q.where(containsIgnoringCase('devices.model', f.model));
+    if (f.imageVersion) q = q.where(containsIgnoringCase('devices.image_version', f.imageVersion));
+    if (f.remark) q = q.where(containsIgnoringCase('devices.remark', f.remark));
+    if (f.orgId !== undefined) q = q.where('devices.org_id', '=', f.orgId);
+    if (f.onlineState !== undefined) q = q.where('devices.online_state', '=', f.onlineState);
+    if (f.deviceState !== undefined) q = q.where('devices.device_state', '=', f.deviceState);
+    if (f.systemType) q = q.where('devices.system_type', '=', f.systemType);
+    if (f.country) q = q.where('devices.country', '=', f.country);
+    return q;
+  }
+
+  /** One page of the devices in scope matching the filter, sorted (default newest first), and the total. */
   async list(q: DeviceQuery): Promise<{ total: number; list: DeviceView[] }> {
-    const scope = [...q.scope];
-    if (scope.length === 0) return { total: 0, list: [] };
-    let base = this.#db.selectFrom('devices').where('org_id', 'in', scope);
-    if (q.sn) base = base.where('sn', 'like', `%${q.sn.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
-    if (q.onlineState !== undefined) base = base.where('online_state', '=', q.onlineState);
+    if (q.scope.size === 0) return { total: 0, list: [] };
+    const base = this.#filtered(q);
+    const order = q.sortOrder ?? 'desc';
     const [{ total }, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       base
-        .selectAll()
-        .orderBy('id', 'desc')
+        .leftJoin('organisations', 'organisations.id', 'devices.org_id')
+        .selectAll('devices')
+        .select('organisations.name as org_name')
+        .orderBy(SORTABLE[q.sortField ?? 'id'], order)
+        // A stable tie-break, so pages never repeat or skip rows that share a sort value.
+        .orderBy('devices.id', order)
         .limit(q.pageSize)
         .offset((q.pageNum - 1) * q.pageSize)
         .execute(),
     ]);
     return { total: Number(total), list: rows.map(toDeviceView) };
+  }
+
+  /** Serials and organisations of the devices in scope matching the filter (control by query), at most `limit`. */
+  async select(f: DeviceFilter, limit: number): Promise<{ total: number; sns: string[] }> {
+    if (f.scope.size === 0) return { total: 0, sns: [] };
+    const base = this.#filtered(f);
+    const [{ total }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      base.select('devices.sn').orderBy('devices.id', 'desc').limit(limit).execute(),
+    ]);
+    return { total: Number(total), sns: rows.map((r) => r.sn) };
+  }
+
+  /** Devices among `sns` that are in scope, with their organisation. */
+  async inScope(sns: readonly string[], scope: ReadonlySet<number>): Promise<{ sn: string; orgId: number }[]> {
+    if (sns.length === 0 || scope.size === 0) return [];
+    const rows = await this.#db.selectFrom('devices').select(['sn', 'org_id']).where('sn', 'in', [...sns]).where('org_id', 'in', [...scope]).execute();
+    return rows.map((r) => ({ sn: r.sn, orgId: r.org_id }));
+  }
+
+  /** Sets fields of the named devices; returns how many rows changed. */
+  async update(sns: readonly string[], set: { remark?: string; org_id?: number; country?: string }): Promise<number> {
+    if (sns.length === 0) return 0;
+    const res = await this.#db.updateTable('devices').set(set).where('sn', 'in', [...sns]).executeTakeFirst();
+    return Number(res.numUpdatedRows);
   }
 }

@@ -1,48 +1,68 @@
 import type { FastifyInstance } from 'fastify';
-import { ok } from '../http/envelope.ts';
+import type { Caller } from '../accounts/caller.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import type { DeviceRepository } from './repository.ts';
+import { cleanText } from '../http/validation.ts';
+import type { DeviceFilter, DeviceRepository } from './repository.ts';
+import * as s from './schemas.ts';
 
 /** Page sizes the console offers (platform-core section 9). */
 export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
 
-interface ListBody {
-  pageNum?: number;
-  pageSize?: number;
-  sn?: string;
-  onlineState?: number;
+export interface DeviceRouteDeps {
+  readonly devices: DeviceRepository;
+  /**
+   * Closes a connected device's socket so that it reconnects and is admitted under its new organisation;
+   * until then its link would carry the old one (and the old organisation's consoles could reach it).
+   */
+  readonly releaseDevice?: (sn: string) => void;
 }
 
-/** Device list. Not shown by the spec: POST /device/list in the style of /org/list. */
-export function registerDeviceRoutes(app: FastifyInstance, devices: DeviceRepository): void {
-  app.post<{ Body: ListBody }>(
-    '/device/list',
-    {
-      config: { permission: 'device_list' },
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            pageNum: { type: 'integer', minimum: 1, default: 1 },
-            pageSize: { type: 'integer', enum: [...PAGE_SIZES], default: 10 },
-            sn: { type: 'string', maxLength: 128 },
-            onlineState: { type: 'integer', enum: [1, 2] },
-          },
-        },
-      },
-    },
-    async (req) => {
-      const body = req.body ?? {};
-      return ok(
-        await devices.list({
-          scope: callerOf(req).scope,
-          pageNum: body.pageNum ?? 1,
-          pageSize: body.pageSize ?? 10,
-          sn: body.sn,
-          onlineState: body.onlineState,
-        }),
-      );
-    },
-  );
+const filterOf = (caller: Caller, body: s.FilterBody): DeviceFilter => ({ scope: caller.scope, ...body });
+
+/**
+ * Device list and the device edits of the list (devices-and-commerce section 6: view, remark, allocate,
+ * set country). Paths are not shown by the spec; they follow /org/* (docs/DECISIONS.md).
+ */
+export function registerDeviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps): void {
+  const { devices } = deps;
+
+  app.post<{ Body: s.ListBody }>('/device/list', { config: { permission: 'device_list' }, schema: { body: s.listBody } }, async (req) => {
+    const { pageNum = 1, pageSize = 10, sortField, sortOrder, ...filter } = req.body ?? {};
+    return ok(await devices.list({ ...filterOf(callerOf(req), filter), pageNum, pageSize, sortField, sortOrder }));
+  });
+
+  // Control by query (control type true): the console resolves the query to serials here, then commands
+  // each device through its socket, where every command is checked again.
+  app.post<{ Body: s.FilterBody }>('/device/select', { config: { permission: 'remote_list' }, schema: { body: s.selectBody } }, async (req) => {
+    return ok(await devices.select(filterOf(callerOf(req), req.body ?? {}), s.MAX_SNS));
+  });
+
+  /** The serials all in the caller's scope, or a refusal that does not say which one is outside it. */
+  const ownDevices = async (caller: Caller, sns: readonly string[]) => {
+    const found = await devices.inScope(sns, caller.scope);
+    if (found.length !== sns.length) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    return found;
+  };
+
+  app.post<{ Body: s.RemarkBody }>('/device/remark', { config: { permission: 'device_remark' }, schema: { body: s.remarkBody } }, async (req) => {
+    const remark = cleanText(req.body.remark, 'Remark', false);
+    await ownDevices(callerOf(req), req.body.sns);
+    return ok({ updated: await devices.update(req.body.sns, { remark }) });
+  });
+
+  app.post<{ Body: s.AllocateBody }>('/device/allocate', { config: { permission: 'device_allocate' }, schema: { body: s.allocateBody } }, async (req) => {
+    const caller = callerOf(req);
+    if (!caller.scope.has(req.body.orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    const found = await ownDevices(caller, req.body.sns);
+    const moving = found.filter((d) => d.orgId !== req.body.orgId).map((d) => d.sn);
+    const updated = await devices.update(moving, { org_id: req.body.orgId });
+    for (const sn of moving) deps.releaseDevice?.(sn);
+    return ok({ updated });
+  });
+
+  app.post<{ Body: s.CountryBody }>('/device/country', { config: { permission: 'device_country' }, schema: { body: s.countryBody } }, async (req) => {
+    await ownDevices(callerOf(req), req.body.sns);
+    return ok({ updated: await devices.update(req.body.sns, { country: req.body.country }) });
+  });
 }

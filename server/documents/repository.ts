@@ -35,9 +35,35 @@ export interface DocumentFields {
   readonly categoryId: number;
   readonly titleZh: string;
   readonly titleEn: string;
-  /** Already sanitised. */
+  /** Already sanitised HTML, made from the sources. */
   readonly contentZh: string;
   readonly contentEn: string;
+  readonly format: DocumentFormat;
+  /** What the author wrote, kept for editing. */
+  readonly sourceZh: string;
+  readonly sourceEn: string;
+}
+
+export type DocumentFormat = 'markdown' | 'html';
+
+/** A document as its authors edit it: both languages and the source as written. */
+export interface DocumentSource {
+  readonly id: number;
+  readonly categoryId: number;
+  readonly titleZh: string;
+  readonly titleEn: string;
+  readonly format: DocumentFormat;
+  readonly sourceZh: string;
+  readonly sourceEn: string;
+  readonly updateTime: number;
+}
+
+/** A category with both names, for the authoring screen. */
+export interface CategoryAuthoringNode {
+  readonly id: number;
+  readonly nameZh: string;
+  readonly nameEn: string;
+  readonly children: { id: number; nameZh: string; nameEn: string }[];
 }
 
 /** Document-library categories (two levels) and their documents, each in Chinese and English. */
@@ -56,6 +82,32 @@ export class DocumentRepository {
       if (r.parent_id !== null) top.get(r.parent_id)?.children.push({ id: r.id, name: inLanguage(language, r.name_zh, r.name_en) });
     }
     return [...top.values()];
+  }
+
+  /** The tree with both names of every category, in creation order. */
+  async authoringTree(): Promise<CategoryAuthoringNode[]> {
+    const rows = await this.db.selectFrom('document_categories').select(['id', 'parent_id', 'name_zh', 'name_en']).orderBy('id').execute();
+    const top = new Map<number, CategoryAuthoringNode>();
+    for (const r of rows) if (r.parent_id === null) top.set(r.id, { id: r.id, nameZh: r.name_zh, nameEn: r.name_en, children: [] });
+    for (const r of rows) if (r.parent_id !== null) top.get(r.parent_id)?.children.push({ id: r.id, nameZh: r.name_zh, nameEn: r.name_en });
+    return [...top.values()];
+  }
+
+  async source(id: number): Promise<DocumentSource | undefined> {
+    const r = await this.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!r) return undefined;
+    // Documents written before sources were kept: their HTML is their source.
+    const legacy = r.source_zh === '' && r.source_en === '';
+    return {
+      id: r.id,
+      categoryId: r.category_id,
+      titleZh: r.title_zh,
+      titleEn: r.title_en,
+      format: r.format === 'markdown' ? 'markdown' : 'html',
+      sourceZh: legacy ? r.content_zh : r.source_zh,
+      sourceEn: legacy ? r.content_en : r.source_en,
+      updateTime: Number(r.update_time),
+    };
   }
 
   async category(id: number): Promise<{ id: number; parentId: number | null } | undefined> {
@@ -145,5 +197,15 @@ export class DocumentRepository {
 }
 
 function toRow(f: DocumentFields, now: number) {
-  return { category_id: f.categoryId, title_zh: f.titleZh, title_en: f.titleEn, content_zh: f.contentZh, content_en: f.contentEn, update_time: now };
+  return {
+    category_id: f.categoryId,
+    title_zh: f.titleZh,
+    title_en: f.titleEn,
+    content_zh: f.contentZh,
+    content_en: f.contentEn,
+    format: f.format,
+    source_zh: f.sourceZh,
+    source_en: f.sourceEn,
+    update_time: now,
+  };
 }

@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ADMIN_ROLE, type Clock } from '../../protocol/index.ts';
+import type { FastifyInstance } from 'fastify';
+import { marked } from 'marked';
+import type { Clock } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
+import { hotAction } from '../http/rate-limit.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf, idParams } from '../http/validation.ts';
 import { sanitizeNotice } from '../notices/routes.ts';
-import { DocumentRepository } from './repository.ts';
+import { type DocumentFormat, DocumentRepository } from './repository.ts';
 import * as s from './schemas.ts';
 
 /** Permission key of the document library (platform-core section 2, /document-library/index). */
@@ -27,12 +29,16 @@ export interface DocumentRouteDeps {
   readonly clock: Clock;
 }
 
+/** Key of document-library authoring (catalogued, ours: the spec shows only the reader side). */
+export const DOCUMENT_MANAGE_PERMISSION = 'document_manage';
+
 /**
- * Authoring is not in the spec and has no catalogued key, so the routes take 'document_list' and check
- * the admin role themselves, as /notice/publish does.
+ * Sanitised HTML from what an author wrote: Markdown is rendered first (marked, GitHub flavour), then the
+ * result goes through the same sanitiser as HTML input, so neither format can carry script.
  */
-function requireAdmin(req: FastifyRequest): void {
-  if (callerOf(req).role !== ADMIN_ROLE) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+export function renderDocument(format: DocumentFormat, source: string): string {
+  const html = format === 'markdown' ? marked.parse(source, { async: false, gfm: true }) : source;
+  return sanitizeNotice(html);
 }
 
 /** Both language versions of a name or title, trimmed; at least one must be given. */
@@ -42,9 +48,10 @@ function bilingual(zh: string, en: string, label: string, missing: string): { zh
   return both;
 }
 
-/** Document library (platform-core section 7, /archives-*): reading in the caller's language, admin-only authoring. */
+/** Document library (platform-core section 7, /archives-*): reading in the caller's language, authoring under its own key. */
 export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRouteDeps): void {
   const config = { permission: DOCUMENT_PERMISSION };
+  const manage = { permission: DOCUMENT_MANAGE_PERMISSION, ...hotAction };
   const { clock } = deps;
   const docs = new DocumentRepository(deps.db);
   const params = { params: idParams('id') };
@@ -63,8 +70,16 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok(found);
   });
 
-  app.post<{ Body: s.SaveCategoryBody }>('/archives-category/save', { config, schema: { body: s.saveCategoryBody } }, async (req) => {
-    requireAdmin(req);
+  const read = { permission: DOCUMENT_MANAGE_PERMISSION };
+  app.get('/archives-category/manage-tree', { config: read }, async () => ok(await docs.authoringTree()));
+
+  app.get<{ Params: { id: string } }>('/archives-document/source/:id', { config: read, schema: params }, async (req) => {
+    const found = await docs.source(idOf(req.params.id));
+    if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
+    return ok(found);
+  });
+
+  app.post<{ Body: s.SaveCategoryBody }>('/archives-category/save', { config: manage, schema: { body: s.saveCategoryBody } }, async (req) => {
     const body = req.body;
     const names = bilingual(body.nameZh, body.nameEn, 'Name', DocumentMessage.NameRequired);
     const parentId = body.parentId ?? null;
@@ -83,8 +98,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok({ id: body.id });
   });
 
-  app.delete<{ Params: { id: string } }>('/archives-category/del/:id', { config, schema: params }, async (req) => {
-    requireAdmin(req);
+  app.delete<{ Params: { id: string } }>('/archives-category/del/:id', { config: manage, schema: params }, async (req) => {
     const id = idOf(req.params.id);
     if (!(await docs.category(id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
     if ((await docs.childCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.HasChildren);
@@ -93,10 +107,10 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok(null);
   });
 
-  app.post<{ Body: s.SaveDocumentBody }>('/archives-document/save', { config, schema: { body: s.saveDocumentBody } }, async (req) => {
-    requireAdmin(req);
+  app.post<{ Body: s.SaveDocumentBody }>('/archives-document/save', { config: manage, schema: { body: s.saveDocumentBody } }, async (req) => {
     const body = req.body;
     const titles = bilingual(body.titleZh, body.titleEn, 'Title', DocumentMessage.TitleRequired);
+    const format = body.format ?? 'html';
     const category = await docs.category(body.categoryId);
     if (!category) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
     if (category.parentId === null) throw new ApiError(ApiCode.BadRequest, DocumentMessage.NotSecondLevel);
@@ -104,8 +118,11 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
       categoryId: body.categoryId,
       titleZh: titles.zh,
       titleEn: titles.en,
-      contentZh: sanitizeNotice(body.contentZh),
-      contentEn: sanitizeNotice(body.contentEn),
+      contentZh: renderDocument(format, body.contentZh),
+      contentEn: renderDocument(format, body.contentEn),
+      format,
+      sourceZh: body.contentZh,
+      sourceEn: body.contentEn,
     };
     if (body.id === undefined) return ok({ id: await docs.createDocument(fields, clock.now()) });
     if (!(await docs.documentExists(body.id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
@@ -113,8 +130,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok({ id: body.id });
   });
 
-  app.delete<{ Params: { id: string } }>('/archives-document/del/:id', { config, schema: params }, async (req) => {
-    requireAdmin(req);
+  app.delete<{ Params: { id: string } }>('/archives-document/del/:id', { config: manage, schema: params }, async (req) => {
     const id = idOf(req.params.id);
     if (!(await docs.documentExists(id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
     await docs.deleteDocument(id);

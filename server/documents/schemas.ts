@@ -26,6 +26,8 @@ export const saveDocumentBody = {
     titleEn: field.text,
     contentZh: { type: 'string', maxLength: MAX_CONTENT },
     contentEn: { type: 'string', maxLength: MAX_CONTENT },
+    /** How contentZh and contentEn are written; HTML when absent. */
+    format: { type: 'string', enum: ['markdown', 'html'] },
   },
 } as const;
 
@@ -43,4 +45,5 @@ export interface SaveDocumentBody {
   titleEn: string;
   contentZh: string;
   contentEn: string;
+  format?: 'markdown' | 'html';
 }

@@ -1,11 +1,26 @@
 import type { WebSocket } from 'ws';
-import { CloseCode, Command, ConnectionLostError, type Envelope, isKnownCommand, isReply, OnlineState, type PendingHandlers, RequestTimeoutError, Result } from '../../protocol/index.ts';
+import {
+  CHUNK_MAGIC,
+  CloseCode,
+  Command,
+  ConnectionLostError,
+  type Envelope,
+  isKnownCommand,
+  isReply,
+  OnlineState,
+  type PendingHandlers,
+  peekChunkFlowId,
+  RequestTimeoutError,
+  Result,
+} from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { Message } from '../http/envelope.ts';
 import { commandPermissions } from './command-permissions.ts';
 import { commandDevice, type DeviceLink } from './device-endpoint.ts';
+import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
+import type { StreamFanout } from './stream-fanout.ts';
 
 /** A logged-in console socket and the caller behind it. */
 export class ConsoleLink {
@@ -19,6 +34,8 @@ export class ConsoleLink {
 }
 
 export interface ConsoleEndpointDeps {
+  /** Live view fan-out: answers StartStream and StopStream itself. */
+  readonly streams?: StreamFanout;
   readonly devices: DeviceRepository;
   readonly links: ReadonlyMap<string, DeviceLink>;
   readonly consoles: Set<ConsoleLink>;
@@ -26,6 +43,10 @@ export interface ConsoleEndpointDeps {
   /** Sends a command to a device held by another node; false when there is no cluster. */
   readonly routeRemote: (req: Envelope, handlers: PendingHandlers) => boolean;
   readonly log: { warn(obj: object, msg: string): void };
+  /** Flows (shell sessions, transfers) between consoles and devices on this node. */
+  readonly flows: FlowTable;
+  /** Hears each command's outcome, for metrics. */
+  readonly onOutcome?: (msgId: number, result: number, ms: number) => void;
 }
 
 /** Runs one console socket: heartbeats, and commands routed to devices with their results routed back. */
@@ -35,7 +56,25 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
   const answer = (req: Envelope, result: Envelope['result'], data?: unknown) =>
     link.peer.send({ msgId: req.msgId, cid: req.cid, sn: req.sn, result, data });
 
+  // The device at the other end of a flow this console opened; undefined for anyone else's flow.
+  const flowDevice = (flowId: string | undefined): DeviceLink | undefined => {
+    const route = flowId === undefined ? undefined : deps.flows.get(flowId);
+    return route && route.console === link ? deps.links.get(route.sn) : undefined;
+  };
+
   const forward = async (req: Envelope) => {
+    const started = Date.now();
+    const outcome = (reply: Envelope) => deps.onOutcome?.(req.msgId, reply.result ?? Result.Fail, Date.now() - started);
+    if (req.msgId === Command.TransferBegin) {
+      // Resuming or starting a transfer on a flow this console opened with a permitted command.
+      const device = flowDevice(req.flowId);
+      if (!device) return answer(req, Result.Fail, { message: Message.PermissionDenied });
+      return commandDevice(device, req, deps.commandTimeoutMs, {
+        progress: (reply) => answer(req, reply.result, reply.data),
+        result: (reply) => answer(req, reply.result, reply.data),
+        error: (err) => answer(req, err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail),
+      });
+    }
     const permission = commandPermissions.get(req.msgId);
     if (!isKnownCommand(req.msgId) || permission === undefined) return answer(req, Result.UnknownMessageId);
     if (!req.sn) return answer(req, Result.MessageError, { message: 'sn is required' });
@@ -48,40 +87,64 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       return answer(req, Result.Fail, { message: Message.PermissionDenied });
     }
+    if (req.flowId !== undefined && !deps.flows.bind(req.flowId, req.sn, link)) {
+      return answer(req, Result.Fail, { message: 'flowId is in use' });
+    }
     const handlers: PendingHandlers = {
       progress: (reply) => answer(req, reply.result, reply.data),
-      result: (reply) => answer(req, reply.result, reply.data),
+      result: (reply) => {
+        outcome(reply);
+        answer(req, reply.result, reply.data);
+      },
       error: (err) => {
-        if (err instanceof ConnectionLostError) answer(req, Result.DeviceOffline);
-        else if (err instanceof RequestTimeoutError) answer(req, Result.Fail, { message: 'Request Timeout' });
-        else answer(req, Result.Fail);
+        const result = err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail;
+        outcome({ msgId: req.msgId, result });
+        answer(req, result, err instanceof RequestTimeoutError ? { message: 'Request Timeout' } : undefined);
       },
     };
     if (target) {
-      if (!target.loggedIn) return answer(req, Result.DeviceNotLoggedIn);
+      if (!target.loggedIn) {
+        outcome({ msgId: req.msgId, result: Result.DeviceNotLoggedIn });
+        return answer(req, Result.DeviceNotLoggedIn);
+      }
       return commandDevice(target, req, deps.commandTimeoutMs, handlers);
     }
     // Not on this node: another node of the cluster may hold it (its row says online).
     if (remoteOnline && deps.routeRemote(req, handlers)) return;
+    outcome({ msgId: req.msgId, result: Result.DeviceOffline });
     return answer(req, Result.DeviceOffline);
   };
 
   ws.on('message', (data: Buffer, isBinary: boolean) => {
+    if (isBinary && data[0] === CHUNK_MAGIC) {
+      // File bytes of a flow this console opened go to its device unchanged (the device checks the CRC).
+      flowDevice(peekChunkFlowId(data))?.peer.sendRaw(data);
+      return;
+    }
     const env = link.peer.decode(data, isBinary);
     if (!('msgId' in env)) {
       ws.close(CloseCode.PolicyViolation, env.message.slice(0, 100));
       return;
     }
-    if (isReply(env)) return;
+    if (isReply(env) || (env.msgId === Command.ChunkAck && env.flowId !== undefined)) {
+      // Answers to a device's transfer offer and acknowledgements of its chunks, on this console's flows.
+      if (env.flowId !== undefined) flowDevice(env.flowId)?.peer.send({ msgId: env.msgId, cid: env.cid, flowId: env.flowId, result: env.result, data: env.data });
+      return;
+    }
     if (env.msgId === Command.Heartbeat) {
       answer(env, Result.Success);
       return;
     }
+    if (deps.streams?.handles(env.msgId)) return deps.streams.fromConsoleLink(link, env, (result, data) => answer(env, result, data));
     forward(env).catch((err: unknown) => {
       deps.log.warn({ err }, 'console command failed');
       answer(env, Result.Fail);
     });
   });
-  ws.on('close', () => deps.consoles.delete(link));
+  ws.on('close', () => {
+    deps.consoles.delete(link);
+    deps.flows.dropConsole(link);
+    deps.streams?.consoleLinkGone(link);
+  });
   return link;
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import {
+  CHUNK_MAGIC,
   CloseCode,
   Command,
   ConnectionLostError,
@@ -9,11 +10,15 @@ import {
   type Envelope,
   isReply,
   type PendingHandlers,
+  peekChunkFlowId,
   Result,
 } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { DeviceInfo, DeviceRepository } from '../devices/repository.ts';
+import { parseDeviceDetails } from '../devices/details.ts';
+import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
+import type { StreamFanout } from './stream-fanout.ts';
 
 /** Where a device socket is: connected, then logged in after its login message (command 1). */
 export class DeviceLink {
@@ -95,6 +100,7 @@ function parseInfo(data: unknown): DeviceInfo | undefined {
     systemVersion: str(d.systemVersion) ?? '',
     imageVersion: str(d.imageVersion) ?? '',
     networkType: Number.isInteger(d.networkType) && (d.networkType as number) >= 0 && (d.networkType as number) <= 3 ? (d.networkType as number) : 0,
+    details: parseDeviceDetails(d),
   };
 }
 
@@ -115,6 +121,10 @@ export interface DeviceEndpointDeps {
   /** Handlers of device-to-platform messages (status, telemetry, progress), by command id. */
   readonly messageHandlers: ReadonlyMap<number, DeviceMessageHandler>;
   readonly log: { warn(obj: object, msg: string): void };
+  /** Flows between consoles and devices: a device's flow messages and chunks go to the console that opened the flow. */
+  readonly flows: FlowTable;
+  /** Live view fan-out: video chunks of a live stream go to every console watching it. */
+  readonly streams?: StreamFanout;
 }
 
 /** Runs one admitted device socket: login, heartbeats, replies to forwarded commands, and going offline. */
@@ -148,6 +158,12 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
 
   ws.on('message', (data: Buffer, isBinary: boolean) => {
     link.lastRx = deps.clock.now();
+    if (isBinary && data[0] === CHUNK_MAGIC) {
+      const route = deps.flows.get(peekChunkFlowId(data) ?? '');
+      if (route?.sn === link.sn) route.console.peer.sendRaw(data);
+      else deps.streams?.fromDevice(link.sn, data);
+      return;
+    }
     const env = link.peer.decode(data, isBinary);
     if (!('msgId' in env)) {
       ws.close(CloseCode.PolicyViolation, env.message.slice(0, 100));
@@ -162,6 +178,9 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
         deps.log.warn({ err, sn: link.sn }, 'device login failed');
         ws.close(CloseCode.PolicyViolation, 'login failed');
       });
+    } else if (link.loggedIn && env.flowId !== undefined && deps.flows.get(env.flowId)?.sn === link.sn) {
+      // Shell output, transfer offers and acknowledgements on a flow a console opened with this device.
+      deps.flows.get(env.flowId)?.console.peer.send({ msgId: env.msgId, cid: env.cid, flowId: env.flowId, sn: link.sn, data: env.data });
     } else if (link.loggedIn) {
       const handler = deps.messageHandlers.get(env.msgId);
       if (!handler) return link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.UnknownMessageId });

@@ -23,7 +23,10 @@ import type { Db } from '../db/database.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
+import { FlowTable } from './flows.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
+import { StreamFanout } from './stream-fanout.ts';
+import { GatewayMetrics } from '../metrics/metrics.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
 export const CONSOLE_SOCKET_PATH = '/websocket';
@@ -64,10 +67,21 @@ export class Gateway {
   readonly #deviceSubs = new Map<string, () => void>();
   readonly #busSubs: (() => void)[] = [];
   readonly #messageHandlers = new Map<number, DeviceMessageHandler>();
+  /** Shell sessions and transfers between consoles and devices on this node. */
+  readonly #flows = new FlowTable();
+  /** Live view: one device stream fanned out to every watching console on this node. */
+  readonly streams = new StreamFanout({
+    command: (sn, msgId, data, opts) => this.command(sn, msgId, data, opts),
+    orgOf: (sn) => (this.#devices.get(sn)?.loggedIn ? this.#devices.get(sn)?.orgId : undefined),
+  });
   #nextRemote = 0;
+
+  /** Connections and command outcomes of this node, for /metrics. */
+  readonly metrics: GatewayMetrics;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.metrics = new GatewayMetrics({ devices: () => this.#devices.size, consoles: () => this.#consoles.size, flows: () => this.#flows.size });
     this.#remote = new Correlator(deps.clock);
     this.#liveness = new LivenessSweep(this.#devices, deps.clock, deps.deviceSilenceMs ?? DEVICE_SILENCE_MS);
     this.#wss = new WebSocketServer({
@@ -163,6 +177,11 @@ export class Gateway {
     return this.#devices.size;
   }
 
+  /** Closes a device's socket on this node so it reconnects and is admitted afresh (it moved organisation). */
+  releaseDevice(sn: string): void {
+    this.#devices.get(sn)?.peer.ws.close(CloseCode.GoingAway, 'moved to another organisation');
+  }
+
   /** Takes over WebSocket upgrades of `server` for the two socket paths. */
   attach(server: Server): void {
     this.#liveness.start();
@@ -208,6 +227,9 @@ export class Gateway {
           commandTimeoutMs: this.#deps.commandTimeoutMs ?? 30_000,
           routeRemote: (req, handlers) => this.#routeRemote(req, handlers),
           log: this.#deps.log,
+          flows: this.#flows,
+          streams: this.streams,
+          onOutcome: (msgId, result, ms) => this.metrics.commandOutcome(msgId, result, ms),
         });
       });
     })().catch((err: unknown) => {
@@ -232,6 +254,8 @@ export class Gateway {
           onPresence: (link, online) => this.#broadcastPresence(link, online),
           messageHandlers: this.#messageHandlers,
           log: this.#deps.log,
+          flows: this.#flows,
+          streams: this.streams,
         });
       });
     })().catch((err: unknown) => {
@@ -241,6 +265,8 @@ export class Gateway {
   }
 
   #broadcastPresence(link: DeviceLink, online: boolean): void {
+    if (!online) this.streams.deviceGone(link.sn);
+    if (online) this.metrics.deviceLogin();
     const time = this.#deps.clock.now();
     const bus = this.#deps.bus;
     if (bus.shared) {

@@ -26,6 +26,13 @@ export class Peer {
     return true;
   }
 
+  /** Sends an already encoded binary frame (a relayed chunk); false when the socket is not open. */
+  sendRaw(frame: Uint8Array): boolean {
+    if (this.ws.readyState !== this.ws.OPEN) return false;
+    this.ws.send(frame, { binary: true });
+    return true;
+  }
+
   /** Decodes a received frame, or returns the DecodeError. */
   decode(data: Buffer, isBinary: boolean): Envelope | DecodeError {
     try {

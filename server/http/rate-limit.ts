@@ -1,5 +1,6 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiCode, ApiError, Message } from './envelope.ts';
 
 /**
@@ -12,3 +13,30 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
     errorResponseBuilder: () => new ApiError(ApiCode.TooFrequent, Message.TooFrequent),
   });
 }
+
+/** The same state-changing call may repeat this many times within HOT_ACTION_WINDOW_MS. */
+export const HOT_ACTION_MAX = 3;
+export const HOT_ACTION_WINDOW_MS = 2_000;
+
+/**
+ * The key of a hot action: the caller (or, before a session exists, the address), the route and the
+ * request's content. A double or triple click sends the same request again and is refused; a script
+ * working through different targets is not slowed down, and two people never share a budget.
+ */
+function hotActionKey(req: FastifyRequest): string {
+  const who = req.caller ? `a${req.caller.accountId}` : `ip${req.ip}`;
+  const content = createHash('sha256')
+    .update(JSON.stringify(req.params ?? null))
+    .update(JSON.stringify(req.body ?? null))
+    .digest('base64url');
+  return `${who}|${req.routeOptions.url ?? ''}|${content}`;
+}
+
+/**
+ * Route config for a state-changing "hot" action (platform-core section 8, 'You click too frequently！').
+ * Runs after the guard and body parsing, so the key knows the caller and the request's content.
+ * Use as `config: { permission: KEY, ...hotAction }`.
+ */
+export const hotAction: { rateLimit: RateLimitOptions } = {
+  rateLimit: { hook: 'preHandler', max: HOT_ACTION_MAX, timeWindow: HOT_ACTION_WINDOW_MS, keyGenerator: hotActionKey },
+};

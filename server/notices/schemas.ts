@@ -5,6 +5,10 @@ import { field } from '../http/validation.ts';
 
 /** Longest notice body accepted before sanitising (well inside the 1 MiB body limit). */
 export const MAX_CONTENT = 200_000;
+/** Most attachments one notice carries. */
+export const MAX_ATTACHMENTS = 10;
+/** Largest attachment (platform-core section 9: default upload limit 5 MB). */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 /** Most notice ids one read or delete call takes. */
 export const MAX_IDS = 1000;
 
@@ -33,8 +37,25 @@ export const publishBody = {
     title: { type: 'string', minLength: 1, maxLength: field.text.maxLength },
     content: { type: 'string', maxLength: MAX_CONTENT },
     orgIds: { type: 'array', items: field.id, minItems: 1, maxItems: MAX_IDS },
+    /** Epoch ms; absent, null or not in the future sends at once. */
+    sendTime: field.epochMs,
+    attachmentIds: { type: 'array', items: field.id, maxItems: MAX_ATTACHMENTS },
   },
 } as const;
+
+export const sentListBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    pageNum: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+    pageSize: { type: 'integer', enum: [...PAGE_SIZES], default: 10 },
+  },
+} as const;
+
+export interface SentListBody {
+  pageNum?: number;
+  pageSize?: number;
+}
 
 export interface PageQuery {
   pageNum?: string;
@@ -49,4 +70,6 @@ export interface PublishBody {
   title: string;
   content: string;
   orgIds?: number[];
+  sendTime?: number | null;
+  attachmentIds?: number[];
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { OnlineState } from '../../protocol/index.ts';
+import { orgIdIn } from '../accounts/org-scope.ts';
 import { accountNameTaken, insertAccount } from '../accounts/repository.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -43,6 +44,8 @@ export interface OrgDetail extends OrgView {
 
 export interface OrgQuery {
   readonly scope: ReadonlySet<number>;
+  /** The scope is every organisation: no filter is needed. */
+  readonly scopeCoversAll?: boolean;
   readonly pageNum: number;
   readonly pageSize: number;
   readonly name?: string | undefined;
@@ -100,9 +103,9 @@ export class OrgRepository {
 
   /** One page of the organisations in scope, newest first (platform-core section 9). */
   async list(q: OrgQuery): Promise<{ total: number; list: OrgView[] }> {
-    const scope = [...q.scope];
-    if (scope.length === 0) return { total: 0, list: [] };
-    let base = this.#db.selectFrom('organisations').where('organisations.id', 'in', scope);
+    if (q.scope.size === 0) return { total: 0, list: [] };
+    let base = this.#db.selectFrom('organisations');
+    if (!q.scopeCoversAll) base = base.where(orgIdIn(this.#db, 'organisations.id', q.scope));
     if (q.name) base = base.where(containsIgnoringCase('organisations.name', q.name));
     const [{ total }, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -126,14 +129,12 @@ export class OrgRepository {
   }
 
   /** Device totals over a set of organisations (an organisation's subtree, or a caller's scope). */
-  async deviceTotals(orgIds: Iterable<number>): Promise<DeviceTotals> {
+  async deviceTotals(orgIds: Iterable<number>, coversAll = false): Promise<DeviceTotals> {
     const ids = [...orgIds];
     if (ids.length === 0) return { total: 0, online: 0, offline: 0 };
-    const row = await this.#db
-      .selectFrom('devices')
-      .select((eb) => [eb.fn.countAll<number>().as('total'), onlineSum(eb).as('online')])
-      .where('org_id', 'in', ids)
-      .executeTakeFirstOrThrow();
+    let query = this.#db.selectFrom('devices').select((eb) => [eb.fn.countAll<number>().as('total'), onlineSum(eb).as('online')]);
+    if (!coversAll) query = query.where(orgIdIn(this.#db, 'org_id', ids));
+    const row = await query.executeTakeFirstOrThrow();
     return totals(row.total, row.online);
   }
 

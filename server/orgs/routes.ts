@@ -15,6 +15,7 @@ import { callerFacts } from '../permits/grants.ts';
 import type { RoleRepository } from '../permits/repository.ts';
 import type { OrgDetail, OrgFields, OrgRepository } from './repository.ts';
 import * as s from './schemas.ts';
+import { hotAction } from '../http/rate-limit.ts';
 
 /**
  * The spec gives one key for the organisation screen (platform-core section 2); every /org/* call uses it
@@ -45,23 +46,25 @@ export interface OrgRouteDeps {
 /** Organisation management (platform-core section 7, /org/*). */
 export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): void {
   const config = { permission: ORG_PERMISSION };
+  const hot = { ...config, ...hotAction };
   const { orgs } = deps;
 
   app.post<{ Body: s.ListBody }>('/org/list', { config, schema: { body: s.listBody } }, async (req) => {
     const body = req.body;
-    return ok(await orgs.list({ scope: callerOf(req).scope, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim() }));
+    const caller = callerOf(req);
+    return ok(await orgs.list({ scope: caller.scope, scopeCoversAll: caller.scopeCoversAll, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim() }));
   });
 
-  app.post<{ Body: s.AddBody }>('/org/add', { config, schema: { body: s.addBody } }, async (req) => ok(await addOrg(deps, callerOf(req), req.body)));
+  app.post<{ Body: s.AddBody }>('/org/add', { config: hot, schema: { body: s.addBody } }, async (req) => ok(await addOrg(deps, callerOf(req), req.body)));
 
-  app.post<{ Body: s.UpdateBody }>('/org/update', { config, schema: { body: s.updateBody } }, async (req) => ok(await updateOrg(deps, callerOf(req), req.body)));
+  app.post<{ Body: s.UpdateBody }>('/org/update', { config: hot, schema: { body: s.updateBody } }, async (req) => ok(await updateOrg(deps, callerOf(req), req.body)));
 
-  app.delete<{ Body: s.IdBody }>('/org/del', { config, schema: { body: s.idBody } }, async (req) => {
+  app.delete<{ Body: s.IdBody }>('/org/del', { config: hot, schema: { body: s.idBody } }, async (req) => {
     await deleteOrg(deps, callerOf(req), req.body.id);
     return ok(null);
   });
 
-  app.post<{ Body: s.FreezeBody }>('/org/freeze', { config, schema: { body: s.freezeBody } }, async (req) => {
+  app.post<{ Body: s.FreezeBody }>('/org/freeze', { config: hot, schema: { body: s.freezeBody } }, async (req) => {
     requireBelowCaller(callerOf(req), req.body.id);
     await orgs.setFreezeState(req.body.id, req.body.freezeState);
     return ok(null);
@@ -73,7 +76,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
     return ok(await existing(orgs.get(id)));
   });
 
-  app.post<{ Body: s.PasswordBody }>('/org/restpassword', { config, schema: { body: s.passwordBody } }, async (req) => {
+  app.post<{ Body: s.PasswordBody }>('/org/restpassword', { config: hot, schema: { body: s.passwordBody } }, async (req) => {
     await resetOrgPassword(deps, callerOf(req), req.body);
     return ok(null);
   });
@@ -84,9 +87,12 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
     return ok(await orgs.deviceTotals(await orgSubtree(deps.db, id)));
   });
 
-  app.get('/org/allOnline', { config }, async (req) => ok((await orgs.deviceTotals(callerOf(req).scope)).online));
+  app.get('/org/allOnline', { config }, async (req) => {
+    const caller = callerOf(req);
+    return ok((await orgs.deviceTotals(caller.scope, caller.scopeCoversAll)).online);
+  });
 
-  app.get<{ Params: { accountId: string } }>('/org/kitoutUser/:accountId', { config, schema: { params: idParams('accountId') } }, async (req) => {
+  app.get<{ Params: { accountId: string } }>('/org/kitoutUser/:accountId', { config: hot, schema: { params: idParams('accountId') } }, async (req) => {
     const accountId = idOf(req.params.accountId);
     const orgId = await accountOrg(deps.db, accountId);
     if (orgId === undefined) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);

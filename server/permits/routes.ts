@@ -14,6 +14,7 @@ import { requireAssignableRole } from './assignable.ts';
 import { callerFacts, canAssign, canGrant, canManage, seesRole } from './grants.ts';
 import type { AccountFacts, AdminAccountRepository, RoleInput, RoleRepository } from './repository.ts';
 import * as s from './schemas.ts';
+import { hotAction } from '../http/rate-limit.ts';
 
 /** Permission keys of the authority screens (platform-core section 2). */
 export const ROLE_PERMISSION = 'role_list';
@@ -49,6 +50,7 @@ export function registerPermitRoutes(app: FastifyInstance, deps: PermitRouteDeps
 
 function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
   const config = { permission: ROLE_PERMISSION };
+  const hot = { ...config, ...hotAction };
   const { db, roles } = deps;
 
   // Every catalogued permission, for building role forms; labels follow the caller's language.
@@ -70,13 +72,13 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
     return ok(list.map((r) => ({ ...r, grantable: canAssign(facts, { ...r, permissions: new Set(r.permissionList) }) })));
   });
 
-  app.post<{ Body: s.RoleBody }>('/permit/addRole', { config, schema: { body: s.addRoleBody } }, async (req) => {
+  app.post<{ Body: s.RoleBody }>('/permit/addRole', { config: hot, schema: { body: s.addRoleBody } }, async (req) => {
     const caller = callerOf(req);
     const input = await roleInput(deps, caller, req.body);
     return ok({ id: await uniqueName(() => roles.create(input, caller.orgId, caller.accountId)) });
   });
 
-  app.post<{ Body: s.UpdateRoleBody }>('/permit/updateRole', { config, schema: { body: s.updateRoleBody } }, async (req) => {
+  app.post<{ Body: s.UpdateRoleBody }>('/permit/updateRole', { config: hot, schema: { body: s.updateRoleBody } }, async (req) => {
     const caller = callerOf(req);
     await requireManageableRole(deps, caller, req.body.id);
     const input = await roleInput(deps, caller, req.body, req.body.id);
@@ -84,7 +86,7 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
     return ok(null);
   });
 
-  app.delete<{ Params: { id: string } }>('/permit/delRole/:id', { config, schema: { params: idParams('id') } }, async (req) => {
+  app.delete<{ Params: { id: string } }>('/permit/delRole/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
     const id = idOf(req.params.id);
     await requireManageableRole(deps, callerOf(req), id);
     if ((await roles.holders(id)) > 0) throw new ApiError(ApiCode.BadRequest, PermitMessage.RoleInUse);
@@ -131,6 +133,7 @@ async function requireManageableRole(deps: PermitRouteDeps, caller: Caller, id: 
 
 function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
   const config = { permission: ADMIN_PERMISSION };
+  const hot = { ...config, ...hotAction };
   const { accounts } = deps;
 
   app.post<{ Body: s.AdminListBody }>('/permit/getAdminList', { config, schema: { body: s.adminListBody } }, async (req) => {
@@ -138,14 +141,14 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
     return ok(await accounts.page(callerOf(req).orgId, { pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, account: body.account?.trim() }));
   });
 
-  app.post<{ Body: s.AddAccountBody }>('/permit/addAccount', { config, schema: { body: s.addAccountBody } }, async (req) => ok({ id: await addAccount(deps, callerOf(req), req.body) }));
+  app.post<{ Body: s.AddAccountBody }>('/permit/addAccount', { config: hot, schema: { body: s.addAccountBody } }, async (req) => ok({ id: await addAccount(deps, callerOf(req), req.body) }));
 
-  app.post<{ Body: s.UpdateAccountBody }>('/permit/updateAccount', { config, schema: { body: s.updateAccountBody } }, async (req) => {
+  app.post<{ Body: s.UpdateAccountBody }>('/permit/updateAccount', { config: hot, schema: { body: s.updateAccountBody } }, async (req) => {
     await updateAccount(deps, callerOf(req), req.body);
     return ok(null);
   });
 
-  app.delete<{ Params: { id: string } }>('/permit/delAccount/:id', { config, schema: { params: idParams('id') } }, async (req) => {
+  app.delete<{ Params: { id: string } }>('/permit/delAccount/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
     const caller = callerOf(req);
     const id = idOf(req.params.id);
     if (id === caller.accountId) throw new ApiError(ApiCode.BadRequest, PermitMessage.DeleteSelf);
@@ -156,7 +159,7 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
     return ok(null);
   });
 
-  app.post<{ Body: s.SelfPasswordBody }>('/permit/update-self-password', { config: { permission: 'session' }, schema: { body: s.selfPasswordBody } }, async (req) => {
+  app.post<{ Body: s.SelfPasswordBody }>('/permit/update-self-password', { config: { permission: 'session', ...hotAction }, schema: { body: s.selfPasswordBody } }, async (req) => {
     const caller = callerOf(req);
     if (req.body.id !== caller.accountId) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
     await accounts.update(caller.accountId, { password: { hash: await hashSecret(req.body.password), now: deps.clock.now() } });

@@ -40,4 +40,6 @@ export const authApi = {
     request<LoginResponse>({ method: 'POST', url: '/login/userLogin', data: body }),
   accountDetail: () => request<AccountDetail>({ method: 'GET', url: '/home/getAccountDetail' }),
   logout: () => request<null>({ method: 'GET', url: '/home/logout', silent: true }),
+  /** Stores the account's language (1 Chinese, 2 English): the server answers labels (permissions, documents) in it. */
+  modifyLanguage: (languageType: 1 | 2) => request<null>({ method: 'POST', url: '/common/modify-language', data: { languageType }, silent: true }),
 };

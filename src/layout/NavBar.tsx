@@ -2,8 +2,9 @@ import { ActionIcon, Badge, Burger, Divider, Group, Indicator, Menu, Select, Tex
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import { authApi } from '../api/auth.ts';
 import { currentLanguage, switchLanguage } from '../i18n/index.ts';
-import type { Language } from '../i18n/language.ts';
+import { type Language, languageCode } from '../i18n/language.ts';
 import { realtimeState } from '../realtime/realtime.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { logout } from '../state/bootstrap.ts';
@@ -11,15 +12,22 @@ import { layout, setSettingsOpened, toggleSidebar } from '../state/layout.ts';
 import { notices } from '../state/notices.ts';
 import { openPasswordDialog } from '../state/password-dialog.ts';
 import { session } from '../state/session.ts';
-import { Breadcrumb } from './Breadcrumb.tsx';
 import { BellIcon, GearIcon } from './icons.tsx';
+import { TopBarAccount } from './TopBarAccount.tsx';
+import { TopNav } from './TopNav.tsx';
 
 /** Nav bar height (platform-core section 2). */
 export const NAVBAR_HEIGHT = 60;
 
 const statusColor = { open: 'green', connecting: 'yellow', backoff: 'orange', stopped: 'gray', idle: 'gray' } as const;
 
-/** The top bar: sidebar toggle, product title, breadcrumb, live status, language, user menu and settings. */
+/** Tells the server first (its labels follow the account's language), then reloads in the new language. */
+async function changeLanguage(lang: Language): Promise<void> {
+  await authApi.modifyLanguage(languageCode[lang]).catch(() => undefined);
+  switchLanguage(lang);
+}
+
+/** The top bar: sidebar toggle, product title, top navigation, account expiry and customer type, live status, language, bell, user menu and settings. */
 export function NavBar({ route }: { route: ShellRoute }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
@@ -36,9 +44,10 @@ export function NavBar({ route }: { route: ShellRoute }) {
           {t('app.title')}
         </Title>
         <Divider orientation="vertical" />
-        <Breadcrumb route={route} />
+        <TopNav activePath={route.path} />
       </Group>
       <Group wrap="nowrap">
+        <TopBarAccount />
         <Badge color={statusColor[rt.status]} variant="light" data-testid="realtime-status">
           {t(`shell.realtime.${rt.status}`)}
         </Badge>
@@ -51,7 +60,7 @@ export function NavBar({ route }: { route: ShellRoute }) {
             { value: 'zh', label: '中文' },
             { value: 'en', label: 'English' },
           ]}
-          onChange={(v) => v && v !== currentLanguage && switchLanguage(v as Language)}
+          onChange={(v) => v && v !== currentLanguage && void changeLanguage(v as Language)}
           allowDeselect={false}
         />
         <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} color="red" offset={4}>

@@ -1,10 +1,13 @@
-import { AppShell, Box } from '@mantine/core';
-import { type ReactNode, useEffect } from 'react';
+import { AppShell, Box, Text } from '@mantine/core';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { affixRoutes } from '../router/menu.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { layout } from '../state/layout.ts';
 import { session } from '../state/session.ts';
+import { Breadcrumb } from './Breadcrumb.tsx';
+import { CachedViews } from './CachedViews.tsx';
 import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { NavBar } from './NavBar.tsx';
 import { Reminders } from './Reminders.tsx';
@@ -19,8 +22,18 @@ import { TagsView } from './tags-view/TagsView.tsx';
 export const SIDEBAR_WIDTH = 210;
 export const SIDEBAR_COLLAPSED_WIDTH = 60;
 
-/** The authenticated layout: sidebar, nav bar, tags view, the page and the settings panel. */
-export function Shell({ route, fullPath, children }: { route: ShellRoute; fullPath: string; children: ReactNode }) {
+/** The copyright footer, hidden on the routes that say so (pay-data and order-query). */
+function Footer() {
+  const { t } = useTranslation();
+  return (
+    <Text component="footer" size="xs" c="dimmed" ta="center" py="sm" data-testid="footer">
+      {t('topBar.footer', { year: new Date().getFullYear() })}
+    </Text>
+  );
+}
+
+/** The authenticated layout: sidebar, nav bar, tags view, breadcrumb, the kept pages, footer and the settings panel. */
+export function Shell({ route, fullPath }: { route: ShellRoute; fullPath: string }) {
   const { sidebarOpened, settings } = useSnapshot(layout);
   const { roles, permissions } = useSnapshot(session);
 
@@ -35,12 +48,18 @@ export function Shell({ route, fullPath, children }: { route: ShellRoute; fullPa
       <AppShell.Navbar data-opened={sidebarOpened || undefined}>
         <Sidebar activePath={route.path} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main className={classes.main}>
         <Box className={classes.header} data-fixed={settings.fixedHeader || undefined} data-testid="shell-header">
           <NavBar route={route} />
           {settings.tagsView && <TagsView activePath={route.path} />}
         </Box>
-        <Box p="md">{children}</Box>
+        <Box p="md" className={classes.page}>
+          <Box mb="sm">
+            <Breadcrumb route={route} />
+          </Box>
+          <CachedViews route={route} />
+        </Box>
+        {!route.noFooter && <Footer />}
       </AppShell.Main>
       <SettingsPanel />
       <ChangePasswordDialog />

@@ -42,3 +42,23 @@ export function BellIcon(props: SVGProps<SVGSVGElement> & { size?: number }) {
     </Icon>
   );
 }
+
+/** Customer type 1 (the platform's own customers): a shield. */
+export function ShieldIcon(props: SVGProps<SVGSVGElement> & { size?: number }) {
+  return (
+    <Icon {...props}>
+      <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />
+      <path d="m9 12 2 2 4-4" />
+    </Icon>
+  );
+}
+
+/** Any other customer type: a building. */
+export function BuildingIcon(props: SVGProps<SVGSVGElement> & { size?: number }) {
+  return (
+    <Icon {...props}>
+      <rect x="4" y="2" width="16" height="20" rx="1" />
+      <path d="M9 22v-4h6v4M8 6h.01M12 6h.01M16 6h.01M8 10h.01M12 10h.01M16 10h.01M8 14h.01M12 14h.01M16 14h.01" />
+    </Icon>
+  );
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROLE } from '../../protocol/index.ts';
-import { affixRoutes, breadcrumb, buildMenu, canReach, type MenuItem, type Viewer } from './menu.ts';
+import { affixRoutes, breadcrumb, buildMenu, canReach, firstMenuPath, holds, type MenuItem, type Viewer } from './menu.ts';
 import { type GroupId, type RouteGroup, routeGroups, type ShellRoute, shellRoutes } from './routes.ts';
 
 const pagesOf = (menu: readonly MenuItem[]): string[] => menu.flatMap((item) => (item.kind === 'page' ? [item.route.path] : item.children.map((c) => c.path)));
@@ -125,6 +125,15 @@ describe('permission-filtered sidebar', () => {
   it('lists every path of both route tables exactly once', () => {
     const paths = shellRoutes.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
-    expect(paths).toHaveLength(43);
+    // 43 spec routes plus ours: the monitor centre of the top navigation.
+    expect(paths.filter((p) => p !== '/monitor-center/index')).toHaveLength(43);
+  });
+
+  it('a role without the dashboard starts on its first menu page; holds() gives the admin role every key', () => {
+    expect(firstMenuPath({ roles: ['ops'], permissions: ['device_list', 'org_list'] })).toBe('/organization-management/index');
+    expect(firstMenuPath({ roles: ['ops'], permissions: ['role_list'] })).toBe('/authority-manage/role-manage');
+    expect(firstMenuPath({ roles: ['admin'], permissions: [] })).toBe('/dashboard/index');
+    expect(holds({ roles: ['admin'], permissions: [] }, 'anything')).toBe(true);
+    expect(holds({ roles: ['ops'], permissions: ['role_list'] }, 'admin_list')).toBe(false);
   });
 });

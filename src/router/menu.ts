@@ -13,6 +13,11 @@ export function isAdmin(viewer: Viewer): boolean {
   return viewer.roles.includes(ADMIN_ROLE);
 }
 
+/** Whether the viewer holds a permission key; the admin role holds them all (platform-core section 6). */
+export function holds(viewer: Viewer, key: string): boolean {
+  return isAdmin(viewer) || viewer.permissions.includes(key);
+}
+
 /**
  * The admin role reaches every route; others reach a route when they hold any one of its keys. A route
  * with no key listed in the spec is open to any logged-in user (platform-core section 6: "a route without
@@ -68,4 +73,13 @@ export function affixRoutes(viewer: Viewer, routes: readonly ShellRoute[] = shel
 /** Breadcrumb title keys of a route: its group, then the page. */
 export function breadcrumb(route: ShellRoute, groups: Readonly<Record<GroupId, RouteGroup>> = routeGroups): string[] {
   return route.group === undefined ? [route.titleKey] : [groups[route.group].titleKey, route.titleKey];
+}
+
+/**
+ * Where a user goes whose role does not include the dashboard: the first sidebar page the role was given
+ * (one with a key), else the first page open to everyone (the notices).
+ */
+export function firstMenuPath(viewer: Viewer, routes: readonly ShellRoute[] = shellRoutes): string | undefined {
+  const pages = buildMenu(viewer, routes).flatMap((item) => (item.kind === 'page' ? [item.route] : item.children));
+  return (pages.find((r) => r.keys.length > 0) ?? pages[0])?.path;
 }

@@ -12,6 +12,8 @@
  *   and the permission catalogue parents all three keys to img_manager.
  * - /statistical-report/platform-usage-statistics (report_statistics_usetime) comes from the devices
  *   document only; it belongs to the report group like its siblings.
+ * - The payment pages are no-cache (amounts and order states must be fresh on every visit); the footer is
+ *   hidden on pay-data (both card families) and order-query, as the spec says.
  */
 
 /** Menu groups of the sidebar. */
@@ -37,6 +39,10 @@ export interface ShellRoute {
   readonly hidden: boolean;
   /** A tag of this page stays open in the tags view (close others / close all keep it). */
   readonly affix?: boolean;
+  /** The page mounts afresh on every visit instead of keeping its state while its tag is open. */
+  readonly noCache?: boolean;
+  /** The copyright footer is not shown under this page (platform-core section 2). */
+  readonly noFooter?: boolean;
 }
 
 export const routeGroups: Readonly<Record<GroupId, RouteGroup>> = {
@@ -51,6 +57,8 @@ interface Options {
   readonly group?: GroupId;
   readonly hidden?: boolean;
   readonly affix?: boolean;
+  readonly noCache?: boolean;
+  readonly noFooter?: boolean;
 }
 
 const r = (path: string, titleKey: string, keys: readonly string[], opts: Options = {}): ShellRoute => ({
@@ -60,6 +68,8 @@ const r = (path: string, titleKey: string, keys: readonly string[], opts: Option
   hidden: opts.hidden ?? false,
   ...(opts.group ? { group: opts.group } : {}),
   ...(opts.affix ? { affix: true } : {}),
+  ...(opts.noCache ? { noCache: true } : {}),
+  ...(opts.noFooter ? { noFooter: true } : {}),
 });
 const hidden = { hidden: true } as const;
 
@@ -67,6 +77,8 @@ const hidden = { hidden: true } as const;
 export const shellRoutes: readonly ShellRoute[] = [
   r('/dashboard/index', 'dashboard', ['home_list'], { affix: true }),
   r('/user-notice/index', 'userNotice', []),
+  // Ours: the top navigation's live wall of the fleet; its way in is the top navigation, not the sidebar.
+  r('/monitor-center/index', 'monitorCenter', ['device_list'], hidden),
   r('/document-library/index', 'documentLibrary', ['document_list']),
   r('/document-library-detail/index', 'documentDetail', ['document_list'], hidden),
   r('/document-library-detail-gitbook/index', 'documentGitbook', ['document_list'], hidden),
@@ -85,7 +97,7 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/remote-management/index', 'remoteManagement', ['remote_list']),
   r('/log-management/index', 'logManagement', ['push_log_list']),
   r('/license-manage/index', 'licenseManage', ['iso-bus_list']),
-  r('/order-query/index', 'orderQuery', ['link-card-order_list']),
+  r('/order-query/index', 'orderQuery', ['link-card-order_list'], { noFooter: true }),
   r('/order-demand/index', 'orderDemand', ['order-requirements_list']),
   r('/true-point/account-manage', 'truePointAccount', [], { group: 'truePoint', hidden: true }),
   r('/true-point/equipment-manage', 'truePointEquipment', [], { group: 'truePoint', hidden: true }),
@@ -104,10 +116,10 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/sim-card-management/sim-card-view', 'simCardView', ['linkCard_getCardDetail'], { group: 'sim', hidden: true }),
   r('/sim-card-management/intelligent-test', 'intelligentTest', ['linkCard_getCardDetail'], { group: 'sim' }),
   r('/sim-card-management/bill-query', 'billQuery', ['link-card-bill_list'], { group: 'sim' }),
-  r('/pay-data/index', 'payData', [], { group: 'sim', hidden: true }),
+  r('/pay-data/index', 'payData', [], { group: 'sim', hidden: true, noCache: true, noFooter: true }),
   r('/monthly-bill/index', 'monthlyBill', ['link-card-bill_detail-list'], { group: 'sim' }),
   r('/juxin-card-manage/index', 'juxinCardManage', ['zxj_list'], { group: 'sim' }),
-  r('/juxin-pay-data/index', 'juxinPayData', [], { group: 'sim', hidden: true }),
+  r('/juxin-pay-data/index', 'juxinPayData', [], { group: 'sim', hidden: true, noCache: true, noFooter: true }),
 ];
 
 /** A public page outside the shell: reachable without a session (platform-core section 2, navigation guard). */

@@ -2,7 +2,8 @@ import { authApi } from '../api/auth.ts';
 import { resetTags } from '../layout/tags-view/store.ts';
 import { notifications } from '@mantine/notifications';
 import { RELOAD_AFTER_LOGOUT_MS, TOAST_MS } from '../api/request.ts';
-import { i18next } from '../i18n/index.ts';
+import { currentLanguage, i18next } from '../i18n/index.ts';
+import { languageCode } from '../i18n/language.ts';
 import { connectRealtime, disconnectRealtime, whenTokenRejected } from '../realtime/realtime.ts';
 import { startUnreadPolling, stopUnreadPolling } from './notices.ts';
 import { remind } from './remind.ts';
@@ -30,6 +31,8 @@ export function ensureUser(): Promise<void> {
         detail.roles,
         detail.permissionList,
       );
+      // The console's language (cookie, browser) is the one the user sees: the server follows it.
+      if (detail.languageType !== languageCode[currentLanguage]) void authApi.modifyLanguage(languageCode[currentLanguage]).catch(() => undefined);
       if (session.token) connectRealtime(session.token, detail.id, detail.org.id);
       startUnreadPolling();
       if (session.user) remind(session.user);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changeSetting, DEFAULT_SETTINGS, layout, parseSettings, resetSettings, toggleSidebar } from './layout.ts';
+import { changeSetting, DEFAULT_SETTINGS, layout, parseSettings, pickLayoutMode, resetSettings, scaleFor, toggleSidebar } from './layout.ts';
 
 describe('layout settings', () => {
   it('defaults to theme #1890ff, tags view on, fixed header off, sidebar logo off', () => {
@@ -40,5 +40,23 @@ describe('layout settings', () => {
     expect(layout.sidebarOpened).toBe(!before);
     toggleSidebar();
     expect(layout.sidebarOpened).toBe(before);
+  });
+
+  it('scales the desktop layout under 1340 px toward a 1600 px layout', () => {
+    expect(scaleFor(1600)).toBe(1);
+    expect(scaleFor(1340)).toBe(1);
+    expect(scaleFor(1280)).toBe(0.8);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1339 }), (w) => {
+        expect(scaleFor(w) * 1600).toBeCloseTo(w);
+      }),
+    );
+  });
+
+  it('layout mode: the link wins, then the stored choice, then phone widths', () => {
+    expect(pickLayoutMode('1', 'desktop', 1600)).toBe('mobile');
+    expect(pickLayoutMode('0', 'mobile', 390)).toBe('desktop');
+    expect(pickLayoutMode(null, 'mobile', 1600)).toBe('mobile');
+    expect(pickLayoutMode(null, null, 390)).toBe('mobile');
+    expect(pickLayoutMode(null, 'junk', 1024)).toBe('desktop');
   });
 });

@@ -45,7 +45,34 @@ function storage(): Storage | undefined {
   }
 }
 
+/** Layout width target and the width under which the desktop layout is scaled (platform-core section 9). */
+export const DESIGN_WIDTH = 1600;
+export const SCALE_BELOW = 1340;
+
+/** The desktop layout's scale at a viewport width: 1 from 1340 px up, else width / 1600 (as if 1600 px wide). */
+export function scaleFor(width: number): number {
+  return width >= SCALE_BELOW || width <= 0 ? 1 : width / DESIGN_WIDTH;
+}
+
+/** localStorage entry of the chosen layout: 'mobile' (the phone layout) or 'desktop'. */
+export const LAYOUT_MODE_KEY = 'layoutMode';
+/** Without a stored choice, viewports narrower than this get the phone layout. */
+export const PHONE_MAX_WIDTH = 768;
+export type LayoutMode = 'mobile' | 'desktop';
+
+/** The layout mode: a `?mobile=1|0` link wins, then the stored choice, then the viewport width. */
+export function pickLayoutMode(linkParam: string | null, stored: string | null, width: number): LayoutMode {
+  if (linkParam === '1') return 'mobile';
+  if (linkParam === '0') return 'desktop';
+  if (stored === 'mobile' || stored === 'desktop') return stored;
+  return width > 0 && width < PHONE_MAX_WIDTH ? 'mobile' : 'desktop';
+}
+
 interface LayoutState {
+  /** The phone layout (the login page's mobile-version link) instead of the desktop shell. */
+  mode: LayoutMode;
+  /** Scale of the desktop layout on narrow screens. */
+  scale: number;
   sidebarOpened: boolean;
   /** Sidebar groups the user opened or closed; a group holding the current page opens by itself. */
   groupOpened: Record<string, boolean>;
@@ -54,9 +81,16 @@ interface LayoutState {
 }
 
 const initialSidebar = storage()?.getItem(SIDEBAR_STORAGE_KEY);
+const initialWidth = typeof window === 'undefined' ? 0 : window.innerWidth;
+const linkMode = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('mobile');
+const initialMode = pickLayoutMode(linkMode, storage()?.getItem(LAYOUT_MODE_KEY) ?? null, initialWidth);
+// A link's choice is remembered, so the phone layout stays after login and reloads.
+if (linkMode === '1' || linkMode === '0') storage()?.setItem(LAYOUT_MODE_KEY, initialMode);
 
 /** Layout UI state. Components read it with useSnapshot; only the functions below change it. */
 export const layout = proxy<LayoutState>({
+  mode: initialMode,
+  scale: scaleFor(initialWidth),
   sidebarOpened: initialSidebar !== 'false',
   groupOpened: {},
   settingsOpened: false,
@@ -87,4 +121,16 @@ export function changeSetting<K extends keyof LayoutSettings>(key: K, value: Lay
 export function resetSettings(): void {
   layout.settings = { ...DEFAULT_SETTINGS };
   storage()?.removeItem(SETTINGS_STORAGE_KEY);
+}
+
+/** Switches between the phone and the desktop layout and remembers the choice. */
+export function setLayoutMode(mode: LayoutMode): void {
+  layout.mode = mode;
+  storage()?.setItem(LAYOUT_MODE_KEY, mode);
+}
+
+/** Follows the viewport width (window resize). */
+export function updateScale(width: number): void {
+  const next = scaleFor(width);
+  if (next !== layout.scale) layout.scale = next;
 }

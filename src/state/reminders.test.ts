@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, expiryWarningDue, passwordReminderDue } from './reminders.ts';
+import { DAY_MS, expiryTone, expiryWarningDue, passwordReminderDue } from './reminders.ts';
 
 const now = Date.UTC(2026, 10, 22);
 
@@ -29,5 +29,12 @@ describe('reminders', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('top bar expiry tone: none without expiry, expired at or past it, soon within 30 days', () => {
+    expect(expiryTone(null, now)).toBeUndefined();
+    expect(expiryTone(now, now)).toBe('expired');
+    expect(expiryTone(now + 30 * DAY_MS, now)).toBe('soon');
+    expect(expiryTone(now + 30 * DAY_MS + 1, now)).toBe('later');
   });
 });

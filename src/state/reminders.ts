@@ -23,3 +23,12 @@ export function expiryWarningDue(expireTime: number | null, customerType: number
   if (expireTime === null || customerType === 1 || remindedToday) return false;
   return expireTime - now <= EXPIRY_WARNING_MS;
 }
+
+/** The top bar's expiry text: nothing without an expiry; 'expired', 'soon' (within 30 days) or 'later'. */
+export type ExpiryTone = 'expired' | 'soon' | 'later';
+
+export function expiryTone(expireTime: number | null, now: number): ExpiryTone | undefined {
+  if (expireTime === null) return undefined;
+  if (expireTime <= now) return 'expired';
+  return expireTime - now <= EXPIRY_WARNING_MS ? 'soon' : 'later';
+}

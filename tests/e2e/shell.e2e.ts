@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const shots = path.resolve('test-results');
@@ -13,7 +13,7 @@ describe('layout shell in Chromium: sidebar groups, tags view, language switch, 
   let page: Page;
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.resolve('dist/index.html'))) throw new Error('dist/ is missing: run `npm run build` first (npm run test:e2e does)');
+    requireConsoleBuild();
     ts = await startTestServer('sqlite', { SIM_DEVICES: '0' });
     // The walking skeleton logs in through the form; here the session comes from the API, as a cookie.
     const { token } = await loginAsAdmin(ts);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { systemClock } from '../../protocol/index.ts';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 const FLEET_SIZE = 20;
@@ -18,7 +18,7 @@ describe('walking skeleton in Chromium: login, live device list, reboot', () => 
   let page: Page;
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.resolve('dist/index.html'))) throw new Error('dist/ is missing: run `npm run build` first (npm run test:e2e does)');
+    requireConsoleBuild();
     ts = await startTestServer('sqlite');
     let saved: Record<string, string> = {};
     fleet = new Fleet({

@@ -98,7 +98,7 @@ for (const target of targets) {
       expect((await admin.call('GET', `/archives-document/list/${child}`)).code).toBe(40004);
     });
 
-    it('gates reading on document_list and authoring on the admin role', async () => {
+    it('gates reading on document_list and authoring on document_manage', async () => {
       const { child } = await tree();
       const readerRole = await createRole(admin, unique('reader'), ['document_list', 'home_list']);
       const owner = unique('owner');
@@ -116,6 +116,11 @@ for (const target of targets) {
       const plain = client(ts, (await loginAs(ts, plainAccount, 'Plain_pw1')).token);
       expect((await plain.call('GET', '/archives-category/first-and-second-tree')).code).toBe(40003);
       expect((await plain.call('GET', `/archives-document/list/${child}`)).code).toBe(40003);
+      const authorRole = await createRole(admin, unique('author'), ['document_list', 'document_manage']);
+      const authorAccount = unique('author');
+      await createOrg(admin, { name: unique('Org '), account: authorAccount, password: 'Author_pw1', roleId: authorRole });
+      const author = client(ts, (await loginAs(ts, authorAccount, 'Author_pw1')).token);
+      await author.ok('POST', '/archives-document/save', { categoryId: child, titleZh: '作者', titleEn: 'By author', contentZh: '', contentEn: 'x' });
       // Any session may choose its language.
       await plain.ok('POST', '/common/modify-language', { languageType: 1 });
     });

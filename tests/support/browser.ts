@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium, installed by .ci/run (apt-get install chromium). */
@@ -14,4 +15,10 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** Fails early, with the fix, when the console build the test server serves (CONSOLE_DIR, else dist/) is missing. */
+export function requireConsoleBuild(): void {
+  const dir = path.resolve(process.env.CONSOLE_DIR ?? 'dist');
+  if (!fs.existsSync(path.join(dir, 'index.html'))) throw new Error(`${dir} has no console build: run \`npm run build\` first (npm run test:e2e does), or point CONSOLE_DIR at one`);
 }

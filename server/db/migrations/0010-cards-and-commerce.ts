@@ -1,6 +1,90 @@
 import type { Kysely } from 'kysely';
+import { identityColumn } from './identity.ts';
 
-// Reserved so that areas built in parallel never renumber each other's migrations; filled by its area.
-export async function up(_db: Kysely<unknown>): Promise<void> {}
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // Directional service groups: a card on a directional combo reaches only its group's addresses.
+  await db.schema
+    .createTable('direction_groups')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('remark', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('direction_groups_org').on('direction_groups').column('org_id').execute();
 
-export async function down(_db: Kysely<unknown>): Promise<void> {}
+  // One target address of a group. The carrier applies an added or removed address after a delay:
+  // `effective_at` is when the pending state (100 adding, 200 removing) settles.
+  await db.schema
+    .createTable('direction_addresses')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('group_id', 'integer', (c) => c.notNull().references('direction_groups.id').onDelete('cascade'))
+    .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('address_type', 'text', (c) => c.notNull())
+    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('source', 'text', (c) => c.notNull())
+    .addColumn('import_type', 'text', (c) => c.notNull())
+    .addColumn('state', 'integer', (c) => c.notNull())
+    .addColumn('effective_at', 'bigint', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('direction_addresses_group').on('direction_addresses').column('group_id').execute();
+
+  // Every card of the three families in one table; each family's own status columns are null for the others.
+  await db.schema
+    .createTable('sim_cards')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
+    .addColumn('family', 'text', (c) => c.notNull())
+    .addColumn('iccid', 'text', (c) => c.notNull().unique())
+    .addColumn('msisdn', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('imsi', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('carrier', 'text', (c) => c.notNull())
+    .addColumn('card_type', 'text', (c) => c.notNull())
+    .addColumn('combo_type', 'text', (c) => c.notNull())
+    .addColumn('spring_status', 'text')
+    .addColumn('card_status', 'integer')
+    .addColumn('real_status', 'integer')
+    .addColumn('juxin_status', 'integer')
+    .addColumn('status_reason', 'text', (c) => c.notNull())
+    .addColumn('status_changed_at', 'bigint', (c) => c.notNull())
+    // Usage is settled into used_bytes at every status change; between changes it accrues at daily_rate_bytes.
+    .addColumn('used_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('usage_since', 'bigint', (c) => c.notNull())
+    .addColumn('daily_rate_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('quota_bytes', 'bigint', (c) => c.notNull())
+    .addColumn('expire_time', 'bigint', (c) => c.notNull())
+    .addColumn('apn', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('certification', 'text', (c) => c.notNull())
+    .addColumn('form_factor', 'text', (c) => c.notNull())
+    .addColumn('group_id', 'integer', (c) => c.references('direction_groups.id').onDelete('set null'))
+    .addColumn('model', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('device_sn', 'text', (c) => c.notNull().defaultTo(''))
+    // Stop/restart counter of the current China day (the carriers' day), for the 2-a-day rule.
+    .addColumn('action_day', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('action_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('activated_at', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('sim_cards_org_family').on('sim_cards').columns(['org_id', 'family']).execute();
+
+  // Status history of a card: what changed, why, and who asked.
+  await db.schema
+    .createTable('sim_card_events')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('card_id', 'integer', (c) => c.notNull().references('sim_cards.id').onDelete('cascade'))
+    .addColumn('at', 'bigint', (c) => c.notNull())
+    .addColumn('from_status', 'text', (c) => c.notNull())
+    .addColumn('to_status', 'text', (c) => c.notNull())
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('account', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema.createIndex('sim_card_events_card').on('sim_card_events').columns(['card_id', 'at']).execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('sim_card_events').execute();
+  await db.schema.dropTable('sim_cards').execute();
+  await db.schema.dropTable('direction_addresses').execute();
+  await db.schema.dropTable('direction_groups').execute();
+}

@@ -1,124 +1,225 @@
-import { Badge, Button, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, Select, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { Command, labelOf, OnlineState, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
-import { type Device, deviceApi, type Page } from '../../api/devices.ts';
+import { Command, countryLabels, deviceStateLabels, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
+import type { DeviceSortField } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { runDeviceCommand } from '../../realtime/commands.ts';
-import { presence } from '../../realtime/realtime.ts';
+import { session } from '../../state/session.ts';
+import { LiveView } from '../device-view/live/LiveView.tsx';
+import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialogs.tsx';
+import { COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction } from './DeviceRow.tsx';
+import { refusal, runGuarded } from './device-commands.ts';
+import { type RowsQuery, useDeviceRows } from './device-rows.ts';
+import { liveStates } from './live-states.ts';
 
+/** Rows rendered beyond the visible ones, so a fast scroll rarely shows blank rows. */
+const OVERSCAN = 12;
 
-/** Device management: the fleet with live online state and remote commands. */
+type Destructive = { readonly action: 'reboot' | 'clear' | 'reset'; readonly device: LiveDevice };
+const DESTRUCTIVE_COMMAND = { reboot: Command.Reboot, clear: Command.ClearData, reset: Command.FactoryReset } as const;
+
+/**
+ * Device management (/device-management/index): the whole fleet in one virtualised list, filtered and
+ * sorted on the server, with online state live from the gateway and the device actions of section 6.
+ */
 export function DeviceManagementPage() {
   const { t } = useTranslation();
-  const live = useSnapshot(presence).bySn;
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const [snFilter, setSnFilter] = useState('');
-  const [sn] = useDebouncedValue(snFilter.trim(), 300);
-  const [onlineState, setOnlineState] = useState<number | undefined>();
-  const [page, setPage] = useState<Page<Device>>();
-  const [confirm, setConfirm] = useState<Device>();
-  const [busy, setBusy] = useState<string>();
+  const permissions = useSnapshot(session).permissions;
+  const can = useCallback((key: string) => permissions.includes(key), [permissions]);
 
-  useEffect(() => {
-    let cancelled = false;
-    deviceApi.list({ pageNum, pageSize, sn: sn || undefined, onlineState }).then(
-      (p) => !cancelled && setPage(p),
-      () => undefined,
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [pageNum, pageSize, sn, onlineState]);
+  const [text, setText] = useState({ sn: '', model: '', imageVersion: '', remark: '' });
+  const [debounced] = useDebouncedValue(text, 300);
+  const [choice, setChoice] = useState<{ onlineState?: number; deviceState?: number; systemType?: string; country?: string }>({});
+  const [sort, setSort] = useState<{ field: DeviceSortField; order: 'asc' | 'desc' }>({ field: 'id', order: 'desc' });
+  const query: RowsQuery = useMemo(
+    () => ({
+      sn: debounced.sn.trim() || undefined,
+      model: debounced.model.trim() || undefined,
+      imageVersion: debounced.imageVersion.trim() || undefined,
+      remark: debounced.remark.trim() || undefined,
+      ...choice,
+      sortField: sort.field,
+      sortOrder: sort.order,
+    }),
+    [debounced, choice, sort],
+  );
+  const rows = useDeviceRows(query);
+  const total = rows.total ?? 0;
 
-  const label = <V extends string | number>(list: readonly { value: V; zh: string; en: string }[], v: V) => labelOf(list, v)?.[currentLanguage] ?? String(v);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [edit, setEdit] = useState<EditTarget>();
+  const [messageTo, setMessageTo] = useState<readonly LiveDevice[]>();
+  const [confirm, setConfirm] = useState<Destructive>();
+  const [live, setLive] = useState<LiveDevice>();
 
-  const reboot = async (device: Device) => {
-    setConfirm(undefined);
-    setBusy(device.sn);
-    await runDeviceCommand(Command.Reboot, device.sn);
-    setBusy(undefined);
-  };
+  useEffect(() => liveStates.attach(), []);
+  useEffect(() => setSelected(new Set()), [query]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  const { ensure } = rows;
+  useEffect(() => ensure(first, last), [ensure, first, last]);
+
+  const onSelect = useCallback((sn: string, on: boolean) => {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(sn);
+      else next.delete(sn);
+      return next;
+    });
+  }, []);
+
+  const onAction = useCallback((action: RowAction, device: LiveDevice) => {
+    switch (action) {
+      case 'remark':
+        return setEdit({ kind: 'remark', sns: [device.sn], initial: device.remark });
+      case 'allocate':
+        return setEdit({ kind: 'allocate', sns: [device.sn], initial: String(device.orgId) });
+      case 'country':
+        return setEdit({ kind: 'country', sns: [device.sn], initial: device.country });
+      case 'message':
+      case 'liveView': {
+        const why = refusal(action === 'message' ? Command.PushText : Command.StartStream, device);
+        if (why) return void runGuarded(action === 'message' ? Command.PushText : Command.StartStream, device);
+        return action === 'message' ? setMessageTo([device]) : setLive(device);
+      }
+      default:
+        return setConfirm({ action, device });
+    }
+  }, []);
+
+  const toggleSort = (field: DeviceSortField) =>
+    setSort((s) => (s.field === field ? { field, order: s.order === 'desc' ? 'asc' : 'desc' } : { field, order: 'desc' }));
+
+  const choose = (key: keyof typeof choice, numeric: boolean) => (v: string | null) =>
+    setChoice((c) => ({ ...c, [key]: v === null || v === 'all' ? undefined : numeric ? Number(v) : v }));
+  const options = <V extends string | number>(list: readonly { value: V; zh: string; en: string }[]) => [
+    { value: 'all', label: t('fleet.filter.all') },
+    ...list.map((l) => ({ value: String(l.value), label: l[currentLanguage] })),
+  ];
+
+  const selectedSns = [...selected];
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = total > 0 && items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
 
   return (
     <>
       <Title order={3} mb="md">
         {t('route.deviceManagement')}
       </Title>
-      <Group mb="md">
-        <TextInput placeholder={t('device.search')} value={snFilter} onChange={(e) => (setSnFilter(e.currentTarget.value), setPageNum(1))} />
-        <Select
-          w={140}
-          value={onlineState === undefined ? 'all' : String(onlineState)}
-          data={[{ value: 'all', label: t('device.all') }, ...onlineStateLabels.map((l) => ({ value: String(l.value), label: l[currentLanguage] }))]}
-          onChange={(v) => (setOnlineState(v && v !== 'all' ? Number(v) : undefined), setPageNum(1))}
-          allowDeselect={false}
-          aria-label={t('device.onlineState')}
-        />
-        <Text size="sm" c="dimmed" data-testid="device-total">
-          {page ? t('device.total', { count: page.total }) : ''}
-        </Text>
+      <Group mb="sm" gap="xs" align="flex-end">
+        {(['sn', 'model', 'imageVersion', 'remark'] as const).map((k) => (
+          <TextInput key={k} w={150} placeholder={t(`fleet.filter.${k}`)} aria-label={t(`fleet.filter.${k}`)} value={text[k]} onChange={(e) => setText({ ...text, [k]: e.currentTarget.value })} />
+        ))}
+        <Select w={130} aria-label={t('fleet.col.onlineState')} value={choice.onlineState === undefined ? 'all' : String(choice.onlineState)} data={options(onlineStateLabels)} onChange={choose('onlineState', true)} allowDeselect={false} />
+        <Select w={130} aria-label={t('fleet.col.deviceState')} value={choice.deviceState === undefined ? 'all' : String(choice.deviceState)} data={options(deviceStateLabels)} onChange={choose('deviceState', true)} allowDeselect={false} />
+        <Select w={130} aria-label={t('fleet.col.systemType')} value={choice.systemType ?? 'all'} data={options(systemTypeLabels)} onChange={choose('systemType', false)} allowDeselect={false} />
+        <Select w={130} aria-label={t('fleet.col.country')} value={choice.country ?? 'all'} data={options(countryLabels)} onChange={choose('country', false)} allowDeselect={false} />
+        <Button variant="default" onClick={() => (setText({ sn: '', model: '', imageVersion: '', remark: '' }), setChoice({}))}>
+          {t('fleet.filter.reset')}
+        </Button>
       </Group>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('device.sn')}</Table.Th>
-            <Table.Th>{t('device.model')}</Table.Th>
-            <Table.Th>{t('device.systemType')}</Table.Th>
-            <Table.Th>{t('device.systemVersion')}</Table.Th>
-            <Table.Th>{t('device.onlineState')}</Table.Th>
-            <Table.Th>{t('device.latestOnlineTime')}</Table.Th>
-            <Table.Th>{t('device.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((d) => {
-            const state = live[d.sn] ?? d.onlineState;
-            return (
-              <Table.Tr key={d.sn} data-sn={d.sn} data-online={state === OnlineState.Online ? 'online' : 'offline'}>
-                <Table.Td>{d.sn}</Table.Td>
-                <Table.Td>{d.model}</Table.Td>
-                <Table.Td>{label(systemTypeLabels, d.systemType)}</Table.Td>
-                <Table.Td>{d.systemVersion}</Table.Td>
-                <Table.Td>
-                  <Badge color={state === OnlineState.Online ? 'green' : 'gray'} data-testid="online-state">
-                    {label(onlineStateLabels, state as 1 | 2)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{formatDateTime(d.latestOnlineTime)}</Table.Td>
-                <Table.Td>
-                  <Button size="compact-xs" variant="light" loading={busy === d.sn} onClick={() => setConfirm(d)}>
-                    {t('device.reboot')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-      <ListFooter
-        shown={page?.list.length}
-        total={page?.total}
-        emptyText={t('device.empty')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(size) => (setPageSize(size), setPageNum(1))}
-      />
+      <Group mb="sm" gap="xs">
+        <Text size="sm" c="dimmed" data-testid="device-total">
+          {rows.total === undefined ? t('fleet.msg.loading') : t('fleet.msg.total', { count: total })}
+        </Text>
+        {selected.size > 0 && (
+          <>
+            <Text size="sm">{t('fleet.msg.selected', { count: selected.size })}</Text>
+            {can('device_remark') && (
+              <Button size="compact-sm" variant="light" onClick={() => setEdit({ kind: 'remark', sns: selectedSns })}>
+                {t('fleet.action.remark')}
+              </Button>
+            )}
+            {can('device_allocate') && (
+              <Button size="compact-sm" variant="light" onClick={() => setEdit({ kind: 'allocate', sns: selectedSns })}>
+                {t('fleet.action.allocate')}
+              </Button>
+            )}
+            {can('device_country') && (
+              <Button size="compact-sm" variant="light" onClick={() => setEdit({ kind: 'country', sns: selectedSns })}>
+                {t('fleet.action.country')}
+              </Button>
+            )}
+          </>
+        )}
+      </Group>
+      <div ref={scrollRef} data-testid="device-scroll" style={{ height: 'calc(100vh - 300px)', minHeight: 320, overflow: 'auto', position: 'relative' }}>
+        <Table striped highlightOnHover stickyHeader style={{ minWidth: 3600 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40} />
+              <Table.Th>
+                <UnstyledButton onClick={() => toggleSort('sn')}>
+                  {t('fleet.col.sn')} {sort.field === 'sn' ? (sort.order === 'asc' ? '▲' : '▼') : ''}
+                </UnstyledButton>
+              </Table.Th>
+              {COLUMNS.map((c) => (
+                <Table.Th key={c.key} style={{ whiteSpace: 'nowrap' }}>
+                  {c.sort ? (
+                    <UnstyledButton onClick={() => toggleSort(c.sort as DeviceSortField)} fz="sm" fw={700}>
+                      {t(`fleet.col.${c.key}`)} {sort.field === c.sort ? (sort.order === 'asc' ? '▲' : '▼') : ''}
+                    </UnstyledButton>
+                  ) : (
+                    t(`fleet.col.${c.key}`)
+                  )}
+                </Table.Th>
+              ))}
+              <Table.Th style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>{t('fleet.col.actions')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {padTop > 0 && <tr aria-hidden style={{ height: padTop }} />}
+            {items.map((item) => {
+              const device = rows.rowAt(item.index);
+              return device ? (
+                <DeviceRow key={device.sn} device={device} selected={selected.has(device.sn)} onSelect={onSelect} onAction={onAction} can={can} />
+              ) : (
+                <tr key={`loading-${item.index}`} aria-hidden style={{ height: ROW_HEIGHT }}>
+                  <td colSpan={COLUMNS.length + 3} />
+                </tr>
+              );
+            })}
+            {padBottom > 0 && <tr aria-hidden style={{ height: padBottom }} />}
+          </Table.Tbody>
+        </Table>
+        {rows.total === 0 && (
+          <Text ta="center" c="dimmed" my="lg">
+            {t('fleet.msg.empty')}
+          </Text>
+        )}
+      </div>
+
       <ConfirmDialog
         opened={confirm !== undefined}
-        title={t('device.reboot')}
-        message={t('device.rebootConfirm', { sn: confirm?.sn ?? '' })}
-        onConfirm={() => confirm && void reboot(confirm)}
+        title={confirm ? t(`fleet.action.${confirm.action}`) : ''}
+        message={confirm ? t(`fleet.confirm.${confirm.action}`, { sn: confirm.device.sn }) : ''}
+        danger={confirm?.action !== 'reboot'}
+        onConfirm={() => {
+          if (!confirm) return;
+          setConfirm(undefined);
+          void runGuarded(DESTRUCTIVE_COMMAND[confirm.action], confirm.device, confirm.action === 'reboot' ? undefined : {});
+        }}
         onCancel={() => setConfirm(undefined)}
-        confirmTestId="confirm-reboot"
+        confirmTestId={`confirm-${confirm?.action ?? 'reboot'}`}
       />
+      <DeviceEditDialog target={edit} onClose={() => setEdit(undefined)} onSaved={rows.reload} />
+      <MessageDialog
+        opened={messageTo !== undefined}
+        count={messageTo?.length ?? 0}
+        onClose={() => setMessageTo(undefined)}
+        onSend={(m) => messageTo?.forEach((d) => void runGuarded(Command.PushText, d, m.title ? m : { text: m.text }))}
+      />
+      <Modal opened={live !== undefined} onClose={() => setLive(undefined)} title={live ? t('fleet.live.title', { sn: live.sn }) : ''} size="auto" centered>
+        {live && <LiveView sn={live.sn} />}
+      </Modal>
     </>
   );
 }

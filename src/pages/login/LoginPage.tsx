@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { authApi, type Captcha, hashPassword } from '../../api/auth.ts';
 import { afterLogin } from '../../router/guard.ts';
+import { layout } from '../../state/layout.ts';
 import { ensureUser } from '../../state/bootstrap.ts';
 import { beginSession } from '../../state/session.ts';
 import { checkAccount, checkCode, checkPassword, type RuleResult } from '../../validation/login-rules.ts';
@@ -68,7 +69,7 @@ export function LoginPage() {
 
   return (
     <Center h="100vh" bg="gray.1">
-      <Paper w={400} p="xl" shadow="md" radius="md">
+      <Paper w="100%" maw={400} m="sm" p="xl" shadow="md" radius="md" data-testid="login-form">
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -103,7 +104,16 @@ export function LoginPage() {
               {t('login.submit')}
             </Button>
             <Text size="sm" ta="right">
-              <Anchor href="/user/login?mobile=1">{t('app.mobileVersion')}</Anchor>
+              {/* A full load: the layout mode is read once, as the app starts (src/state/layout.ts). */}
+              {layout.mode === 'mobile' ? (
+                <Anchor href="/user/login?mobile=0" data-testid="desktop-version">
+                  {t('mobile.desktop')}
+                </Anchor>
+              ) : (
+                <Anchor href="/user/login?mobile=1" data-testid="mobile-version">
+                  {t('app.mobileVersion')}
+                </Anchor>
+              )}
             </Text>
           </Stack>
         </form>

@@ -1,0 +1,295 @@
+import { lastValueFrom, type Subscription, tap } from 'rxjs';
+import {
+  ANDROID_ONLY_COMMANDS,
+  type AppListReply,
+  type BaseInfoReply,
+  Command,
+  type DeviceFileOffer,
+  type Envelope,
+  FOLDER_NOT_DOWNLOADABLE,
+  LINUX_CANNOT,
+  MAX_DELETE,
+  type OtaListReply,
+  type ReceivedFile,
+  receiveFiles,
+  Result,
+  type RuntimeInfoReply,
+  sendFile,
+  sha256Hex,
+  type ShellRequest,
+  type SystemInfoReply,
+} from '../../protocol/index.ts';
+import type { CommandHandler, CommandOutcome, DeviceSession } from '../device-session.ts';
+import type { FileStore } from './file-store.ts';
+import { PathEscapeError } from './file-store.ts';
+import type { ShellProvider, ShellSession } from './shell.ts';
+
+/** A file the device hands to the platform (screenshot, log tail). */
+export interface DeviceFile {
+  readonly name: string;
+  readonly mime: string;
+  readonly bytes: Uint8Array;
+}
+
+/** What differs between the real agent and a simulated device; the protocol handling is shared. */
+export interface DeviceBackend {
+  readonly systemType: 'android' | 'linux';
+  baseInfo(): BaseInfoReply | Promise<BaseInfoReply>;
+  systemInfo(): SystemInfoReply | Promise<SystemInfoReply>;
+  runtime(limit: number): RuntimeInfoReply | Promise<RuntimeInfoReply>;
+  readonly shell: ShellProvider;
+  readonly files: FileStore;
+  /** A PNG of the screen, or undefined when the device cannot take one. */
+  screenshot(): Promise<Uint8Array | undefined>;
+  logTail(maxBytes: number): Promise<DeviceFile>;
+  /** Side-effecting actions; each resolves to what the device did, in words. */
+  pushText(title: string, text: string): Promise<string>;
+  factoryReset(): Promise<string>;
+  clear(kind: 'data' | 'cache', packageName: string | undefined): Promise<string>;
+  whitelist(action: 'set' | 'cancel' | 'get', packages: readonly string[]): Promise<readonly string[]>;
+  daemon(packageName: string, enabled: boolean): Promise<string>;
+  sshConfig(enabled: boolean, port: number | undefined): Promise<{ enabled: boolean; port: number }>;
+  otaList(): Promise<OtaListReply>;
+  appList(): Promise<AppListReply>;
+  uninstall(packageName: string): Promise<string>;
+}
+
+/** Commands answered by {@link deviceHandlers}. */
+export const DEVICE_OPS_COMMANDS: readonly number[] = [
+  Command.BaseInfo,
+  Command.SystemInfo,
+  Command.RuntimeQuery,
+  Command.Shell,
+  Command.FileList,
+  Command.FileUpload,
+  Command.FileDownload,
+  Command.FileDelete,
+  Command.Screenshot,
+  Command.GrabLog,
+  Command.PushText,
+  Command.FactoryReset,
+  Command.ClearData,
+  Command.ClearCache,
+  Command.Whitelist,
+  Command.Daemon,
+  Command.ChangeSshConfig,
+  Command.OtaList,
+  Command.AppList,
+  Command.Uninstall,
+];
+
+const ok = (data?: unknown): CommandOutcome => ({ result: Result.Success, data });
+const fail = (message: string): CommandOutcome => ({ result: Result.Fail, data: { message } });
+const bad = (message: string): CommandOutcome => ({ result: Result.MessageError, data: { message } });
+const record = (data: unknown): Record<string, unknown> => (typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const UPLOAD_WAIT_MS = 10 * 60_000;
+const MAX_LOG_BYTES = 4 * 1024 * 1024;
+/** Progress replies while a transfer runs keep the gateway's per-command timeout from expiring. */
+const PROGRESS_EVERY_CHUNKS = 16;
+
+/**
+ * The handlers of every device command this area owns, over one backend. The caller adds its own
+ * (reboot, base-level ones) and the other areas' commands to the map it gives its DeviceSession.
+ */
+export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, CommandHandler>; attach(session: DeviceSession): () => void } {
+  const shells = new Map<string, ShellSession>();
+  const uploads = new Map<string, { size: number; resolve: (f: ReceivedFile) => void }>();
+
+  const linuxRefuses = (msgId: number) => backend.systemType === 'linux' && ANDROID_ONLY_COMMANDS.has(msgId);
+  const guarded = (msgId: number, handler: CommandHandler): [number, CommandHandler] => [
+    msgId,
+    async (req, session) => {
+      if (linuxRefuses(msgId)) return fail(LINUX_CANNOT);
+      try {
+        return await handler(req, session);
+      } catch (err) {
+        if (err instanceof PathEscapeError) return bad(err.message);
+        return fail(err instanceof Error ? err.message : String(err));
+      }
+    },
+  ];
+
+  // Sends a file to the console on the request's flow, telling it first what is coming.
+  const offerFile = async (req: Envelope, session: DeviceSession, file: DeviceFile): Promise<CommandOutcome> => {
+    if (!req.flowId) return bad('flowId is required');
+    const sha256 = await sha256Hex(file.bytes);
+    const offer: DeviceFileOffer = { stage: 'sending', name: file.name, size: file.bytes.length, sha256, mime: file.mime };
+    session.progress(req, offer);
+    await lastValueFrom(sendFile(session.engine, { flowId: req.flowId, bytes: file.bytes }).pipe(tap((p) => session.progress(req, { stage: 'sending', bytes: p.bytes, total: p.total }))), {
+      defaultValue: undefined,
+    });
+    return ok({ name: file.name, size: file.bytes.length, sha256 });
+  };
+
+  const shellHandler: CommandHandler = async (req, session) => {
+    const flowId = req.flowId;
+    if (!flowId) return bad('flowId is required');
+    const d = record(req.data) as Partial<ShellRequest> & Record<string, unknown>;
+    const dims = (v: unknown, dflt: number) => (Number.isInteger(v) && (v as number) > 0 && (v as number) < 1000 ? (v as number) : dflt);
+    switch (d.op) {
+      case 'open': {
+        let shell = shells.get(flowId);
+        if (!shell) {
+          shell = backend.shell.open(dims(d.cols, 80), dims(d.rows, 24));
+          shells.set(flowId, shell);
+        }
+        return ok(shell.info);
+      }
+      case 'input': {
+        const shell = shells.get(flowId);
+        if (!shell) return fail('No shell session on this flow; open one first');
+        const line = str(d.line);
+        if (line === undefined || line.length > 8192) return bad('line must be a string of at most 8192 characters');
+        if (line.trim() === '') return bad('Shell command cannot be empty');
+        return ok(await shell.run(line, (o) => session.sendOnFlow(flowId, Command.Shell, o)));
+      }
+      case 'resize': {
+        shells.get(flowId)?.resize(dims(d.cols, 80), dims(d.rows, 24));
+        return ok({ cols: dims(d.cols, 80), rows: dims(d.rows, 24) });
+      }
+      case 'close':
+        shells.get(flowId)?.close();
+        shells.delete(flowId);
+        return ok({});
+      default:
+        return bad("op must be one of 'open', 'input', 'resize', 'close'");
+    }
+  };
+
+  const handlers = new Map<number, CommandHandler>([
+    guarded(Command.BaseInfo, async () => ok(await backend.baseInfo())),
+    guarded(Command.SystemInfo, async () => ok(await backend.systemInfo())),
+    guarded(Command.RuntimeQuery, async (req) => {
+      const limit = Number(record(req.data).limit ?? 200);
+      return ok(await backend.runtime(Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : 200));
+    }),
+    guarded(Command.Shell, shellHandler),
+    guarded(Command.FileList, async (req) => {
+      const p = str(record(req.data).path) ?? '';
+      const entry = await backend.files.stat(p);
+      if (!entry) return fail(`No such folder: ${p}`);
+      if (entry.type !== 'folder') return fail(`Not a folder: ${p}`);
+      return ok({ path: p, entries: await backend.files.list(p) });
+    }),
+    guarded(Command.FileUpload, async (req, session) => {
+      const d = record(req.data);
+      const flowId = req.flowId;
+      const dir = str(d.path) ?? '';
+      const name = str(d.name);
+      const size = d.size;
+      if (!flowId) return bad('flowId is required');
+      if (!name || typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return bad('name and size are required');
+      const folder = await backend.files.stat(dir);
+      if (!folder || folder.type !== 'folder') return fail(`No such folder: ${dir}`);
+      // Check the name before any byte travels (throws PathEscapeError for '..' and separators).
+      if (name.includes('/') || name === '..' || name === '.') throw new PathEscapeError(name);
+      const received = new Promise<ReceivedFile>((resolve, reject) => {
+        uploads.set(flowId, { size, resolve });
+        const t = setTimeout(() => {
+          uploads.delete(flowId);
+          reject(new Error('Upload timed out'));
+        }, UPLOAD_WAIT_MS);
+        t.unref?.();
+      });
+      let chunks = 0;
+      const progress = session.engine.chunks(flowId).subscribe(() => {
+        if (++chunks % PROGRESS_EVERY_CHUNKS === 0) session.progress(req, { stage: 'receiving', chunks });
+      });
+      session.progress(req, { stage: 'ready' });
+      try {
+        const file = await received;
+        const written = await backend.files.write(dir, name, file.bytes);
+        return ok({ path: written, size: file.bytes.length, sha256: file.sha256 });
+      } finally {
+        progress.unsubscribe();
+        uploads.delete(flowId);
+      }
+    }),
+    guarded(Command.FileDownload, async (req, session) => {
+      const p = str(record(req.data).path) ?? '';
+      const entry = await backend.files.stat(p);
+      if (!entry) return fail(`No such file: ${p}`);
+      if (entry.type === 'folder') return fail(FOLDER_NOT_DOWNLOADABLE);
+      return offerFile(req, session, { name: entry.name, mime: 'application/octet-stream', bytes: await backend.files.read(p) });
+    }),
+    guarded(Command.FileDelete, async (req) => {
+      const paths = record(req.data).paths;
+      if (!Array.isArray(paths) || paths.length === 0 || !paths.every((p) => typeof p === 'string')) return bad('paths must be a non-empty list of paths');
+      if (paths.length > MAX_DELETE) return bad(`At most ${MAX_DELETE} files per delete`);
+      const deleted: string[] = [];
+      const failed: { path: string; message: string }[] = [];
+      for (const p of paths as string[]) {
+        try {
+          await backend.files.remove(p);
+          deleted.push(p);
+        } catch (err) {
+          failed.push({ path: p, message: err instanceof Error ? err.message : String(err) });
+        }
+      }
+      return { result: deleted.length > 0 || failed.length === 0 ? Result.Success : Result.Fail, data: { deleted, failed } };
+    }),
+    guarded(Command.Screenshot, async (req, session) => {
+      const png = await backend.screenshot();
+      if (!png) return fail('This device cannot take screenshots (set AGENT_SCREENSHOT_CMD)');
+      return offerFile(req, session, { name: `screenshot-${Date.now()}.png`, mime: 'image/png', bytes: png });
+    }),
+    guarded(Command.GrabLog, async (req, session) => {
+      const asked = Number(record(req.data).maxBytes ?? 256 * 1024);
+      const maxBytes = Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_LOG_BYTES) : 256 * 1024;
+      return offerFile(req, session, await backend.logTail(maxBytes));
+    }),
+    guarded(Command.PushText, async (req) => {
+      const d = record(req.data);
+      const text = str(d.text);
+      if (!text || text.length > 2000) return bad('text is required (at most 2000 characters)');
+      return ok({ message: await backend.pushText(str(d.title) ?? '', text) });
+    }),
+    guarded(Command.FactoryReset, async () => ok({ message: await backend.factoryReset() })),
+    guarded(Command.ClearData, async (req) => ok({ message: await backend.clear('data', str(record(req.data).packageName)) })),
+    guarded(Command.ClearCache, async (req) => ok({ message: await backend.clear('cache', str(record(req.data).packageName)) })),
+    guarded(Command.Whitelist, async (req) => {
+      const d = record(req.data);
+      const action = d.action === 'set' || d.action === 'cancel' || d.action === 'get' ? d.action : undefined;
+      const packages = Array.isArray(d.packages) ? d.packages.filter((p): p is string => typeof p === 'string' && /^[A-Za-z0-9_.]{1,128}$/.test(p)) : [];
+      if (!action) return bad("action must be 'set', 'cancel' or 'get'");
+      if (action === 'set' && packages.length === 0) return bad('packages are required');
+      return ok({ packages: await backend.whitelist(action, packages) });
+    }),
+    guarded(Command.Daemon, async (req) => {
+      const d = record(req.data);
+      const pkg = str(d.packageName);
+      if (!pkg) return bad('packageName is required');
+      return ok({ message: await backend.daemon(pkg, d.enabled !== false) });
+    }),
+    guarded(Command.ChangeSshConfig, async (req) => {
+      const d = record(req.data);
+      const port = d.port === undefined ? undefined : Number(d.port);
+      if (typeof d.enabled !== 'boolean') return bad('enabled is required');
+      if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) return bad('port must be 1-65535');
+      return ok(await backend.sshConfig(d.enabled, port));
+    }),
+    guarded(Command.OtaList, async () => ok(await backend.otaList())),
+    guarded(Command.AppList, async () => ok(await backend.appList())),
+    guarded(Command.Uninstall, async (req) => {
+      const pkg = str(record(req.data).packageName);
+      if (!pkg) return bad('packageName is required');
+      return ok({ message: await backend.uninstall(pkg) });
+    }),
+  ]);
+
+  return {
+    handlers,
+    // Uploads arrive as transfers on the session's engine; only flows announced by a FileUpload are accepted.
+    attach(session: DeviceSession) {
+      const sub: Subscription = receiveFiles(session.engine, {
+        accept: (m) => uploads.get(m.flowId)?.size === m.size,
+      }).subscribe((file) => uploads.get(file.flowId)?.resolve(file));
+      return () => {
+        sub.unsubscribe();
+        for (const s of shells.values()) s.close();
+        shells.clear();
+      };
+    },
+  };
+}

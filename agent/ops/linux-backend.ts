@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { BaseInfoReply } from '../../protocol/index.ts';
+import { linuxBaseInfo } from '../linux-info.ts';
+import type { DeviceBackend } from './device-handlers.ts';
+import { DiskFileStore } from './file-store.ts';
+import { linuxSystemInfo, ProcRuntimeSampler } from './linux-proc.ts';
+import { LinuxShellProvider } from './shell.ts';
+
+const run = promisify(execFile);
+
+/** The agent's settings for device operations, from its environment and command line. */
+export interface LinuxBackendConfig {
+  readonly fileRoot: string;
+  readonly shellAllowed: boolean;
+  readonly shellCwd: string;
+  readonly shellTimeoutMs: number;
+  /** The log whose tail grab-log sends. */
+  readonly logFile: string;
+  /** Prints a PNG of the screen on stdout; unset: screenshots are unsupported. */
+  readonly screenshotCmd: string | undefined;
+  /** Hooks for destructive actions; unset: logged and simulated. */
+  readonly resetCmd: string | undefined;
+  readonly clearCmd: string | undefined;
+  readonly sshCmd: string | undefined;
+  readonly log: (line: string) => void;
+}
+
+/** Reads the agent's configuration (see README, "Running the agent on a Linux terminal"). */
+export function linuxBackendConfig(env: NodeJS.ProcessEnv, argv: readonly string[], stateDir: string, log: (line: string) => void): LinuxBackendConfig {
+  const fileRoot = path.resolve(env.AGENT_FILE_ROOT ?? path.join(stateDir, 'files'));
+  const timeout = Number(env.AGENT_SHELL_TIMEOUT_MS ?? 30_000);
+  return {
+    fileRoot,
+    shellAllowed: argv.includes('--allow-shell') || env.AGENT_ALLOW_SHELL === '1',
+    shellCwd: path.resolve(env.AGENT_SHELL_CWD ?? fileRoot),
+    shellTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 30_000,
+    logFile: path.resolve(env.AGENT_LOG_FILE ?? path.join(stateDir, 'agent.log')),
+    screenshotCmd: env.AGENT_SCREENSHOT_CMD || undefined,
+    resetCmd: env.AGENT_RESET_CMD || undefined,
+    clearCmd: env.AGENT_CLEAR_CMD || undefined,
+    sshCmd: env.AGENT_SSH_CMD || undefined,
+    log,
+  };
+}
+
+/** Device operations on the real Linux machine the agent runs on. */
+export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
+  const sampler = new ProcRuntimeSampler();
+  let ssh = { enabled: false, port: 22 };
+  // A hook runs with the action's details in its environment; without one the action is only logged.
+  const hook = async (cmd: string | undefined, what: string, env: Record<string, string> = {}): Promise<string> => {
+    if (!cmd) {
+      cfg.log(`${what} requested: simulating (no hook configured)`);
+      return `${what} simulated`;
+    }
+    cfg.log(`${what} requested: running "${cmd}"`);
+    const { stdout } = await run('/bin/sh', ['-c', cmd], { env: { ...process.env, ...env }, timeout: 120_000 });
+    return stdout.trim().slice(0, 500) || `${what} done`;
+  };
+  return {
+    systemType: 'linux',
+    baseInfo: () => linuxBaseInfo() as unknown as BaseInfoReply,
+    systemInfo: () => linuxSystemInfo(),
+    runtime: (limit) => sampler.runtime(limit),
+    shell: new LinuxShellProvider({ allowed: cfg.shellAllowed, cwd: cfg.shellCwd, timeoutMs: cfg.shellTimeoutMs }),
+    files: new DiskFileStore(cfg.fileRoot),
+    screenshot: async () => {
+      if (!cfg.screenshotCmd) return undefined;
+      const { stdout } = await run('/bin/sh', ['-c', cfg.screenshotCmd], { encoding: 'buffer', maxBuffer: 32 * 1024 * 1024, timeout: 30_000 });
+      return new Uint8Array(stdout);
+    },
+    logTail: async (maxBytes) => {
+      const fd = await fs.promises.open(cfg.logFile, 'r').catch(() => undefined);
+      if (!fd) return { name: path.basename(cfg.logFile), mime: 'text/plain', bytes: new Uint8Array(0) };
+      try {
+        const { size } = await fd.stat();
+        const length = Math.min(size, maxBytes);
+        const bytes = new Uint8Array(length);
+        await fd.read(bytes, 0, length, size - length);
+        return { name: path.basename(cfg.logFile), mime: 'text/plain', bytes };
+      } finally {
+        await fd.close();
+      }
+    },
+    pushText: async (title, text) => {
+      cfg.log(`message: ${title ? `${title}: ` : ''}${text}`);
+      return 'Message shown';
+    },
+    factoryReset: () => hook(cfg.resetCmd, 'factory reset'),
+    clear: (kind, pkg) => hook(cfg.clearCmd, `clear ${kind}`, { AGENT_CLEAR_KIND: kind, AGENT_CLEAR_PACKAGE: pkg ?? '' }),
+    // Linux devices refuse these before the backend is asked (device-handlers); kept for completeness.
+    whitelist: async () => [],
+    daemon: async () => 'unsupported',
+    sshConfig: async (enabled, port) => {
+      await hook(cfg.sshCmd, `ssh ${enabled ? 'enable' : 'disable'}`, { AGENT_SSH_ENABLED: enabled ? '1' : '0', AGENT_SSH_PORT: String(port ?? ssh.port) });
+      ssh = { enabled, port: port ?? ssh.port };
+      return ssh;
+    },
+    otaList: async () => {
+      const info = linuxBaseInfo();
+      return { current: String(info.systemVersion ?? ''), packages: [] };
+    },
+    appList: async () => ({ apps: [] }),
+    uninstall: async () => 'unsupported',
+  };
+}

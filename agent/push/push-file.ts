@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Clock, Command, DownloadState, InstallResult, Result } from '../../protocol/index.ts';
+import type { CommandHandler, DeviceSession } from '../device-session.ts';
+
+/** What PushFile (65551) carries (server/campaigns/runner.ts sends it). */
+export interface PushFileRequest {
+  readonly campaignId: number;
+  readonly kind: string;
+  readonly url: string;
+  readonly sha256: string;
+  readonly size: number;
+  readonly fileName: string;
+  readonly version?: string;
+  readonly packageName?: string;
+  readonly autoInstall?: boolean;
+}
+
+/** One progress report, sent as PushProgress (5). */
+export interface PushReport {
+  readonly downloadState: number;
+  readonly progress: number;
+  readonly installResult?: number;
+  readonly message?: string;
+}
+
+/** Does one push: downloads, verifies, installs, reporting as it goes. Resolves when finished either way. */
+export type PushJob = (req: PushFileRequest, report: (r: PushReport) => void, session: DeviceSession) => Promise<void>;
+
+function parseRequest(data: unknown): PushFileRequest | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  if (!Number.isInteger(d.campaignId) || typeof d.url !== 'string' || typeof d.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(d.sha256) || !Number.isInteger(d.size)) return undefined;
+  return {
+    campaignId: d.campaignId as number,
+    kind: String(d.kind ?? ''),
+    url: d.url,
+    sha256: d.sha256,
+    size: d.size as number,
+    fileName: String(d.fileName ?? ''),
+    version: typeof d.version === 'string' ? d.version : '',
+    packageName: typeof d.packageName === 'string' ? d.packageName : '',
+    autoInstall: d.autoInstall === true,
+  };
+}
+
+/** Sends a report; queued while disconnected so the final state reaches the platform after a reconnect. */
+export function sendPushReport(session: DeviceSession, campaignId: number, r: PushReport): void {
+  session.engine.call(Command.PushProgress, { data: { campaignId, ...r }, queue: true, timeoutMs: 60_000 }, { progress: () => {}, result: () => {}, error: () => {} });
+}
+
+/**
+ * The PushFile handler: accepts at once (result 0), then runs the job after the reply. A push the device
+ * already has under way or finished is accepted again without a second download, and its last report is
+ * sent again, so the platform's resend after a restart or a lost report is harmless.
+ */
+export function pushFileHandler(job: PushJob): CommandHandler {
+  const jobs = new Map<number, { last: PushReport | undefined; running: boolean }>();
+  return async (request, session) => {
+    const req = parseRequest(request.data);
+    if (!req) return { result: Result.MessageError, data: { message: 'campaignId, url, sha256 and size are required' } };
+    const known = jobs.get(req.campaignId);
+    if (known) {
+      return { result: Result.Success, afterReply: () => known.last && sendPushReport(session, req.campaignId, known.last) };
+    }
+    const state = { last: undefined as PushReport | undefined, running: true };
+    jobs.set(req.campaignId, state);
+    const report = (r: PushReport) => {
+      state.last = r;
+      sendPushReport(session, req.campaignId, r);
+    };
+    return {
+      result: Result.Success,
+      afterReply: () => {
+        job(req, report, session)
+          .catch((err: unknown) => report({ downloadState: DownloadState.Failed, progress: 0, installResult: InstallResult.Failure, message: err instanceof Error ? err.message : String(err) }))
+          .finally(() => {
+            state.running = false;
+            // A failed job may be pushed again (a retry): forget it so the retry downloads anew.
+            if (state.last && state.last.downloadState !== DownloadState.UpgradeSuccess) jobs.delete(req.campaignId);
+          });
+      },
+    };
+  };
+}
+
+export interface SimulatedPushOptions {
+  readonly clock: Clock;
+  /** Time between progress steps; 0 reports everything at once. */
+  readonly stepMs: number;
+  readonly steps?: number;
+}
+
+/** A simulated device's push: progress in steps on the injected clock, then install success. */
+export function simulatedPushJob(opts: SimulatedPushOptions): PushJob {
+  const steps = opts.steps ?? 4;
+  const wait = () => new Promise<void>((resolve) => (opts.stepMs > 0 ? opts.clock.setTimeout(resolve, opts.stepMs) : resolve()));
+  return async (_req, report) => {
+    for (let i = 1; i <= steps; i++) {
+      await wait();
+      report({ downloadState: DownloadState.Downloading, progress: Math.round((100 * i) / steps), installResult: InstallResult.Preparing });
+    }
+    report({ downloadState: DownloadState.Upgrading, progress: 100, installResult: InstallResult.Installing });
+    await wait();
+    report({ downloadState: DownloadState.UpgradeSuccess, progress: 100, installResult: InstallResult.Finished });
+  };
+}
+
+export interface HttpPushOptions {
+  /** The gateway's device socket URL; the download URL is resolved against its HTTP origin. */
+  readonly gatewayUrl: string;
+  readonly sn: string;
+  /** Where downloaded files are kept. */
+  readonly dir: string;
+  /** Installs a verified file; the default only logs it. */
+  readonly install?: (file: string, req: PushFileRequest) => Promise<void>;
+  readonly log: (msg: string) => void;
+}
+
+/** A real terminal's push: HTTP download with the device's credentials, SHA-256 and size check, install hook. */
+export function httpPushJob(opts: HttpPushOptions): PushJob {
+  const origin = new URL(opts.gatewayUrl.replace(/^ws/, 'http')).origin;
+  return async (req, report, session) => {
+    const url = new URL(req.url, origin);
+    if (url.origin !== origin) throw new Error('download URL is not on the platform');
+    const res = await fetch(url, { headers: { 'X-Device-Sn': opts.sn, 'X-Device-Secret': session.secret ?? '' } });
+    if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status}`);
+    fs.mkdirSync(opts.dir, { recursive: true });
+    // The file is named by its hash: nothing from the platform's text reaches the path.
+    const file = path.join(opts.dir, req.sha256);
+    const out = fs.createWriteStream(file);
+    const hash = createHash('sha256');
+    let received = 0;
+    let reported = -1;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(chunk);
+      received += chunk.length;
+      if (received > req.size) throw new Error('download is larger than announced');
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+      const pct = req.size ? Math.floor((100 * received) / req.size) : 100;
+      if (pct >= reported + 10) {
+        reported = pct;
+        report({ downloadState: DownloadState.Downloading, progress: pct, installResult: InstallResult.Preparing });
+      }
+    }
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    if (received !== req.size || hash.digest('hex') !== req.sha256) {
+      fs.rmSync(file, { force: true });
+      throw new Error('downloaded file does not match its SHA-256');
+    }
+    report({ downloadState: DownloadState.DownloadSuccess, progress: 100, installResult: InstallResult.Installing });
+    report({ downloadState: DownloadState.Upgrading, progress: 100, installResult: InstallResult.Installing });
+    const install = opts.install ?? (async (f, r) => opts.log(`push ${r.campaignId}: ${r.kind} ${r.fileName} verified at ${f}; install hook not set, logged only`));
+    await install(file, req);
+    report({ downloadState: DownloadState.UpgradeSuccess, progress: 100, installResult: InstallResult.Finished });
+  };
+}

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+/** Smallest recharge (devices-and-commerce section 5 and 9). */
+export const MIN_RECHARGE = 50;
+/** Price of one coupon in cents until an administrator sets another (ours; the spec shows no price). */
+export const DEFAULT_UNIT_PRICE_CENTS = 100;
+
+export const CouponMessage = {
+  MinRecharge: `Push coupon recharge minimum ${MIN_RECHARGE}`,
+  NotEnough: 'Not enough push coupons',
+} as const;
+
+/** Balance, unit price and the total of recharge orders of one organisation. */
+export async function couponInfo(db: Db, orgId: number): Promise<{ balance: number; unitPrice: number; orderTotal: number }> {
+  const row = await db.selectFrom('push_coupons').selectAll().where('org_id', '=', orgId).executeTakeFirst();
+  const total = await db
+    .selectFrom('push_coupon_ledger')
+    .select((eb) => eb.fn.sum<number | string | null>('amount_cents').as('cents'))
+    .where('org_id', '=', orgId)
+    .where('reason', '=', 'recharge')
+    .executeTakeFirstOrThrow();
+  const unit = row?.unit_price_cents ?? DEFAULT_UNIT_PRICE_CENTS;
+  return { balance: row?.balance ?? 0, unitPrice: unit / 100, orderTotal: Number(total.cents ?? 0) / 100 };
+}
+
+/** Buys coupons: records a push_ticket order and credits the balance in one transaction. */
+export async function recharge(db: Db, orgId: number, count: number, now: number): Promise<{ orderNo: string; amount: number; balance: number }> {
+  return db.transaction().execute(async (trx) => {
+    await trx.insertInto('push_coupons').values({ org_id: orgId, balance: 0, unit_price_cents: DEFAULT_UNIT_PRICE_CENTS, updated_at: now }).onConflict((oc) => oc.column('org_id').doNothing()).execute();
+    const row = await trx.selectFrom('push_coupons').selectAll().where('org_id', '=', orgId).executeTakeFirstOrThrow();
+    const amountCents = row.unit_price_cents * count;
+    const orderNo = `PT${now}${orgId}${Math.floor(Math.random() * 1e4).toString().padStart(4, '0')}`;
+    await trx.insertInto('push_coupon_ledger').values({ org_id: orgId, delta: count, reason: 'recharge', order_no: orderNo, amount_cents: amountCents, campaign_id: null, sn: null, created_at: now }).execute();
+    await trx.updateTable('push_coupons').set({ balance: sql`balance + ${count}`, updated_at: now }).where('org_id', '=', orgId).execute();
+    return { orderNo, amount: amountCents / 100, balance: row.balance + count };
+  });
+}
+
+/**
+ * Charges one coupon for pushing a campaign's content to one device, exactly once: the ledger's unique
+ * (campaign, device) row is the proof, so a retry, a resend or a restart finds it and charges nothing.
+ * Returns false when the organisation has no coupon left.
+ */
+export async function chargeOnce(db: Db, orgId: number, campaignId: number, sn: string, now: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('push_coupon_ledger').select('id').where('campaign_id', '=', campaignId).where('sn', '=', sn).executeTakeFirst();
+    if (existing) return true;
+    const debited = await trx.updateTable('push_coupons').set({ balance: sql`balance - 1`, updated_at: now }).where('org_id', '=', orgId).where('balance', '>=', 1).executeTakeFirst();
+    if (Number(debited.numUpdatedRows) !== 1) return false;
+    await trx.insertInto('push_coupon_ledger').values({ org_id: orgId, delta: -1, reason: 'push', order_no: null, campaign_id: campaignId, sn, created_at: now }).execute();
+    return true;
+  });
+}

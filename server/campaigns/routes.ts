@@ -1,0 +1,371 @@
+import { timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { type Clock, DownloadState, FirmwareType, InstallResult, PushResult } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
+import { ContentArea, areaOfKind, itemInScope } from '../content/items.ts';
+import type { Db } from '../db/database.ts';
+import { deviceSecretDigest } from '../gateway/device-endpoint.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { field, idOf, idParams, pagingProperties } from '../http/validation.ts';
+import type { UploadService } from '../uploads/upload-service.ts';
+import { couponInfo, CouponMessage, MIN_RECHARGE, recharge } from './coupons.ts';
+import { CampaignRunner, CampaignState, Phase, type TargetUpdate } from './runner.ts';
+
+export interface CampaignRouteDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly uploads: UploadService;
+  readonly runner: CampaignRunner;
+}
+
+export const PushMessage = {
+  NoDevice: 'Please select at least one device',
+  SystemType: 'The devices and the content must have the same system type',
+  Apollo: 'MCU firmware cannot be pushed to Apollo models',
+  LogQuery: 'Please add at least one of the operation type or device serial number',
+  Gone: 'The push no longer exists',
+  NotRunning: 'The push is not running',
+  NotPaused: 'The push is not paused',
+  TooManyDevices: 'At most 10000 devices per push',
+} as const;
+
+/** Most devices one campaign takes (ours). */
+export const MAX_CAMPAIGN_DEVICES = 10_000;
+/** Default wait for offline devices, and most retries after a failed download or install (ours). */
+export const DEFAULT_OFFLINE_WINDOW_MS = 7 * 24 * 3_600_000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+const kinds = Object.values(ContentArea).map((a) => a.kind);
+
+interface StartBody {
+  kind: string;
+  contentId: number;
+  sns?: string[];
+  byQuery?: boolean;
+  query?: { model?: string; systemType?: string; orgId?: number; onlineState?: number };
+  confirmModelMismatch?: boolean;
+  maxRetries?: number;
+  offlineWindowMinutes?: number;
+}
+
+const startSchema = {
+  type: 'object',
+  required: ['kind', 'contentId'],
+  additionalProperties: false,
+  properties: {
+    kind: { type: 'string', enum: kinds },
+    contentId: field.id,
+    sns: { type: 'array', maxItems: MAX_CAMPAIGN_DEVICES, items: { type: 'string', minLength: 1, maxLength: 64 } },
+    byQuery: { type: 'boolean' },
+    query: { type: 'object', additionalProperties: false, properties: { model: field.text, systemType: field.text, orgId: field.id, onlineState: { type: 'integer', enum: [1, 2] } } },
+    confirmModelMismatch: { type: 'boolean' },
+    maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
+    offlineWindowMinutes: { type: 'integer', minimum: 1, maximum: 60 * 24 * 30 },
+  },
+} as const;
+
+function pushKeyOf(kind: string): string {
+  const area = areaOfKind(kind);
+  if (!area) throw new ApiError(ApiCode.BadRequest, 'Unknown content kind');
+  return ContentArea[area].push;
+}
+
+async function campaignInScope(db: Db, caller: Caller, id: number) {
+  const c = await db.selectFrom('push_campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!c) throw new ApiError(ApiCode.NotFound, PushMessage.Gone);
+  if (!caller.scope.has(c.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  return c;
+}
+
+async function campaignView(db: Db, c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number }) {
+  const counts = await db.selectFrom('push_targets').select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')]).where('campaign_id', '=', c.id).groupBy('phase').execute();
+  const by = Object.fromEntries(counts.map((r) => [r.phase, Number(r.n)]));
+  return {
+    id: c.id,
+    orgId: c.org_id,
+    operationType: c.kind,
+    contentId: c.content_id,
+    contentName: c.content_name,
+    state: c.state,
+    total: Number(c.total),
+    maxRetries: c.max_retries,
+    queued: by[Phase.Queued] ?? 0,
+    pushing: by[Phase.Sent] ?? 0,
+    success: by[Phase.Done] ?? 0,
+    failed: by[Phase.Failed] ?? 0,
+    cancelled: by[Phase.Cancelled] ?? 0,
+    createTime: Number(c.created_at),
+    updateTime: Number(c.updated_at),
+  };
+}
+
+/** Push campaigns, push logs, push coupons, and the device-side download of pushed files. */
+export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRouteDeps): void {
+  const { db, clock, runner, uploads } = deps;
+
+  app.post<{ Body: StartBody }>('/push/start', { config: { permission: 'session' }, schema: { body: startSchema } }, async (req) => {
+    const caller = callerOf(req);
+    const body = req.body;
+    if (!caller.permissions.has(pushKeyOf(body.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    const item = await itemInScope(db, caller, body.kind, body.contentId);
+    if (item.item_type === 'folder') throw new ApiError(ApiCode.BadRequest, 'Unable To Download Folders!');
+    const scope = [...caller.scope];
+    let q = db.selectFrom('devices').select(['sn', 'model', 'system_type', 'org_id']).where('org_id', 'in', scope);
+    if (body.byQuery) {
+      const f = body.query ?? {};
+      if (f.orgId) q = q.where('org_id', '=', f.orgId);
+      if (f.model) q = q.where('model', '=', f.model);
+      if (f.systemType) q = q.where('system_type', '=', f.systemType);
+      if (f.onlineState) q = q.where('online_state', '=', f.onlineState);
+    } else {
+      const sns = [...new Set(body.sns ?? [])];
+      if (sns.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
+      q = q.where('sn', 'in', sns);
+    }
+    const devices = await q.limit(MAX_CAMPAIGN_DEVICES + 1).execute();
+    if (devices.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
+    if (devices.length > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, PushMessage.TooManyDevices);
+    // Checks before start (devices-and-commerce section 5).
+    const systemType = item.system_type;
+    if (systemType && devices.some((d) => d.system_type !== systemType)) {
+      throw new ApiError(ApiCode.BadRequest, systemType === 'android' ? `${PushMessage.SystemType}: Linux devices cannot do this` : PushMessage.SystemType);
+    }
+    if (item.kind === 'firmware') {
+      if (item.item_type === FirmwareType.Mcu && devices.some((d) => /apollo/i.test(d.model))) throw new ApiError(ApiCode.BadRequest, PushMessage.Apollo);
+      const mismatched = devices.filter((d) => item.model && d.model !== item.model).map((d) => d.sn);
+      if (mismatched.length > 0 && !body.confirmModelMismatch) return ok({ confirm: 'model' as const, mismatched: mismatched.slice(0, 100), mismatchCount: mismatched.length });
+      const coupons = await couponInfo(db, item.org_id);
+      if (coupons.balance < devices.length) throw new ApiError(ApiCode.BadRequest, `${CouponMessage.NotEnough} (${coupons.balance} left, ${devices.length} needed)`);
+    }
+    const now = clock.now();
+    const campaign = await db.transaction().execute(async (trx) => {
+      const c = await trx
+        .insertInto('push_campaigns')
+        .values({
+          org_id: item.org_id,
+          account_id: caller.accountId,
+          content_id: item.id,
+          kind: item.kind,
+          content_name: item.name,
+          state: CampaignState.Running,
+          total: devices.length,
+          max_retries: body.maxRetries ?? DEFAULT_MAX_RETRIES,
+          offline_window_ms: body.offlineWindowMinutes ? body.offlineWindowMinutes * 60_000 : DEFAULT_OFFLINE_WINDOW_MS,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      for (let i = 0; i < devices.length; i += 500) {
+        await trx
+          .insertInto('push_targets')
+          .values(
+            devices.slice(i, i + 500).map((d) => ({
+              campaign_id: c.id,
+              sn: d.sn,
+              phase: Phase.Queued,
+              push_result: PushResult.Pushing,
+              download_state: DownloadState.Waiting,
+              install_result: InstallResult.Preparing,
+              next_attempt_at: now,
+              updated_at: now,
+            })),
+          )
+          .execute();
+      }
+      return c;
+    });
+    runner.poke();
+    return ok({ campaign: await campaignView(db, campaign) });
+  });
+
+  const idBody = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: field.id } } as const;
+  const control = (path: string, from: string, to: string, refusal: string) =>
+    app.post<{ Body: { id: number } }>(path, { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
+      const caller = callerOf(req);
+      const c = await campaignInScope(db, caller, req.body.id);
+      if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      const now = clock.now();
+      const r = await db.updateTable('push_campaigns').set({ state: to, updated_at: now }).where('id', '=', c.id).where('state', '=', from).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, refusal);
+      if (to === CampaignState.Cancelled) {
+        await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
+      }
+      runner.events.emit('campaign', { id: c.id, orgId: c.org_id, state: to });
+      runner.poke();
+      return ok(await campaignView(db, { ...c, state: to }));
+    });
+  control('/push/pause', CampaignState.Running, CampaignState.Paused, PushMessage.NotRunning);
+  control('/push/resume', CampaignState.Paused, CampaignState.Running, PushMessage.NotPaused);
+  app.post<{ Body: { id: number } }>('/push/cancel', { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
+    const caller = callerOf(req);
+    const c = await campaignInScope(db, caller, req.body.id);
+    if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (c.state !== CampaignState.Running && c.state !== CampaignState.Paused) throw new ApiError(ApiCode.BadRequest, PushMessage.NotRunning);
+    const now = clock.now();
+    await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
+    await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
+    runner.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
+    return ok(await campaignView(db, { ...c, state: CampaignState.Cancelled }));
+  });
+
+  app.get<{ Params: { id: string } }>('/push/campaign/:id', { config: { permission: 'push_log_list' }, schema: { params: idParams('id') } }, async (req) => {
+    const c = await campaignInScope(db, callerOf(req), idOf(req.params.id));
+    return ok(await campaignView(db, c));
+  });
+
+  app.post<{ Body: { pageNum: number; pageSize: number } }>(
+    '/push/campaign/list',
+    { config: { permission: 'push_log_list' }, schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties } } } },
+    async (req) => {
+      const scope = [...callerOf(req).scope];
+      const q = db.selectFrom('push_campaigns').where('org_id', 'in', scope);
+      const [{ total }, rows] = await Promise.all([
+        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+        q.selectAll().orderBy('id', 'desc').limit(req.body.pageSize).offset((req.body.pageNum - 1) * req.body.pageSize).execute(),
+      ]);
+      return ok({ total: Number(total), list: await Promise.all(rows.map((r) => campaignView(db, r))) });
+    },
+  );
+
+  interface LogBody {
+    pageNum: number;
+    pageSize: number;
+    operationType?: string;
+    sn?: string;
+    campaignId?: number;
+  }
+  app.post<{ Body: LogBody }>(
+    '/push-log/list',
+    {
+      config: { permission: 'push_log_list' },
+      schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties, operationType: { type: 'string', enum: [...kinds, ''] }, sn: { type: 'string', maxLength: 64 }, campaignId: field.id } } },
+    },
+    async (req) => {
+      const { operationType, campaignId } = req.body;
+      const sn = req.body.sn?.trim();
+      if (!operationType && !sn && !campaignId) throw new ApiError(ApiCode.BadRequest, PushMessage.LogQuery);
+      let q = db.selectFrom('push_targets as t').innerJoin('push_campaigns as c', 'c.id', 't.campaign_id').where('c.org_id', 'in', [...callerOf(req).scope]);
+      if (operationType) q = q.where('c.kind', '=', operationType);
+      if (sn) q = q.where('t.sn', '=', sn);
+      if (campaignId) q = q.where('t.campaign_id', '=', campaignId);
+      const [{ total }, rows] = await Promise.all([
+        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+        q
+          .select(['t.id', 't.campaign_id', 't.sn', 't.phase', 't.push_result', 't.download_state', 't.progress', 't.install_result', 't.attempts', 't.message', 't.updated_at', 'c.kind', 'c.content_name', 'c.created_at', 'c.org_id'])
+          .orderBy('t.id', 'desc')
+          .limit(req.body.pageSize)
+          .offset((req.body.pageNum - 1) * req.body.pageSize)
+          .execute(),
+      ]);
+      return ok({
+        total: Number(total),
+        list: rows.map((r) => ({
+          id: r.id,
+          campaignId: r.campaign_id,
+          orgId: r.org_id,
+          sn: r.sn,
+          operationType: r.kind,
+          contentName: r.content_name,
+          pushDate: Number(r.created_at),
+          messageType: 'file',
+          pushResult: r.push_result,
+          downloadState: r.download_state,
+          progress: r.progress,
+          installResult: r.install_result,
+          attempts: r.attempts,
+          message: r.message,
+          updateTime: Number(r.updated_at),
+        })),
+      });
+    },
+  );
+
+  // Live per-device changes as newline-delimited JSON, for the caller's organisations only.
+  app.get<{ Querystring: { campaignId?: string } }>(
+    '/push-log/stream',
+    { config: { permission: 'push_log_list' }, schema: { hide: true, querystring: { type: 'object', properties: { campaignId: { type: 'string', pattern: '^[0-9]{1,10}$' } } } } },
+    (req, reply) => {
+      const caller = callerOf(req);
+      const only = req.query.campaignId ? Number(req.query.campaignId) : undefined;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+      res.write(`${JSON.stringify({ type: 'hello' })}\n`);
+      const onTarget = (t: TargetUpdate) => {
+        if (!caller.scope.has(t.orgId) || (only !== undefined && t.campaignId !== only)) return;
+        res.write(`${JSON.stringify({ type: 'target', ...t })}\n`);
+      };
+      const onCampaign = (c: { id: number; orgId: number; state: string }) => {
+        if (!caller.scope.has(c.orgId) || (only !== undefined && c.id !== only)) return;
+        res.write(`${JSON.stringify({ type: 'campaign', ...c })}\n`);
+      };
+      runner.events.on('target', onTarget);
+      runner.events.on('campaign', onCampaign);
+      req.raw.on('close', () => {
+        runner.events.off('target', onTarget);
+        runner.events.off('campaign', onCampaign);
+      });
+    },
+  );
+
+  // ---- coupons ----------------------------------------------------------------------------------------
+  app.get('/push-coupon/info', { config: { permission: 'custom-made-img_push-log' } }, async (req) => ok(await couponInfo(db, callerOf(req).orgId)));
+
+  app.post<{ Body: { count: number } }>(
+    '/push-coupon/recharge',
+    { config: { permission: 'custom-made-img_push-log' }, schema: { body: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', maximum: 1_000_000 } } } } },
+    async (req) => {
+      if (req.body.count < MIN_RECHARGE) throw new ApiError(ApiCode.BadRequest, CouponMessage.MinRecharge);
+      return ok({ ...(await recharge(db, callerOf(req).orgId, req.body.count, clock.now())), purchaseType: 'push_ticket' });
+    },
+  );
+
+  app.post<{ Body: { pageNum: number; pageSize: number } }>(
+    '/push-coupon/ledger',
+    { config: { permission: 'custom-made-img_push-log' }, schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties } } } },
+    async (req) => {
+      const orgId = callerOf(req).orgId;
+      const q = db.selectFrom('push_coupon_ledger').where('org_id', '=', orgId);
+      const [{ total }, rows] = await Promise.all([
+        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+        q.selectAll().orderBy('id', 'desc').limit(req.body.pageSize).offset((req.body.pageNum - 1) * req.body.pageSize).execute(),
+      ]);
+      return ok({
+        total: Number(total),
+        list: rows.map((r) => ({ id: r.id, delta: r.delta, reason: r.reason, orderNo: r.order_no, amount: r.amount_cents / 100, campaignId: r.campaign_id, sn: r.sn, createTime: Number(r.created_at) })),
+      });
+    },
+  );
+
+  // ---- device download ----------------------------------------------------------------------------------
+  // A device fetches a pushed file with its own credentials, and only a file it has an open push for.
+  app.get<{ Params: { sha256: string } }>(
+    '/content/blob/:sha256',
+    { config: { public: true }, schema: { hide: true, params: { type: 'object', required: ['sha256'], properties: { sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } } } } },
+    async (req, reply) => {
+      const sn = String(req.headers['x-device-sn'] ?? '');
+      const secret = String(req.headers['x-device-secret'] ?? '');
+      const device = sn ? await db.selectFrom('devices').select(['sn', 'secret_hash']).where('sn', '=', sn).executeTakeFirst() : undefined;
+      const a = Buffer.from(deviceSecretDigest(secret));
+      const b = Buffer.from(device?.secret_hash ?? '');
+      if (!device || !secret || a.length !== b.length || !timingSafeEqual(a, b)) return reply.status(401).send({ code: ApiCode.LoginExpired, data: null, message: Message.PermissionDenied });
+      const open = await db
+        .selectFrom('push_targets as t')
+        .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
+        .innerJoin('content_items as i', 'i.id', 'c.content_id')
+        .select('t.id')
+        .where('t.sn', '=', sn)
+        .where('t.phase', 'in', [Phase.Queued, Phase.Sent])
+        .where('i.sha256', '=', req.params.sha256)
+        .executeTakeFirst();
+      if (!open) return reply.status(403).send({ code: ApiCode.Forbidden, data: null, message: Message.PermissionDenied });
+      const file = uploads.blobPath(req.params.sha256);
+      if (!fs.existsSync(file)) return reply.status(404).send({ code: ApiCode.NotFound, data: null, message: PushMessage.Gone });
+      const size = fs.statSync(file).size;
+      return reply.header('Content-Type', 'application/octet-stream').header('Content-Length', String(size)).send(fs.createReadStream(file));
+    },
+  );
+}

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../protocol/index.ts';
+import type { CarrierProvider } from '../carrier/carrier.ts';
+import { SimulatedCarrier } from '../carrier/simulated-carrier.ts';
+import type { Db } from '../db/database.ts';
+import { registerCardRoutes } from './card-routes.ts';
+import { registerGroupRoutes } from './group-routes.ts';
+
+/** Card and directional-group calls; the carrier defaults to the in-process simulated one. */
+export function registerSimRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; carrier?: CarrierProvider }): void {
+  const carrier = deps.carrier ?? new SimulatedCarrier(deps.clock);
+  registerCardRoutes(app, { db: deps.db, clock: deps.clock, carrier });
+  registerGroupRoutes(app, { db: deps.db, clock: deps.clock, carrier });
+}

@@ -1,0 +1,93 @@
+import type { Selectable } from 'kysely';
+import type { Caller } from '../accounts/caller.ts';
+import type { Db } from '../db/database.ts';
+import { ApiCode, ApiError, Message } from '../http/envelope.ts';
+import type { ContentItemTable } from './tables.ts';
+
+export type ContentRow = Selectable<ContentItemTable>;
+
+/** The five content areas: route prefix, stored kind, and their permission keys. */
+export const ContentArea = {
+  img: { kind: 'firmware', list: 'img_list', edit: 'img_edit', push: 'img_push' },
+  app: { kind: 'app', list: 'app_list', edit: 'app_edit', push: 'app_push' },
+  file: { kind: 'file', list: 'file_list', edit: 'file_edit', push: 'file_push' },
+  logo: { kind: 'logo', list: 'logo_list', edit: 'logo_edit', push: 'logo_push' },
+  wallpaper: { kind: 'wallpaper', list: 'wallpaper_list', edit: 'wallpaper_edit', push: 'wallpaper_push' },
+} as const;
+export type ContentAreaName = keyof typeof ContentArea;
+export type ContentKind = (typeof ContentArea)[ContentAreaName]['kind'];
+
+export function areaOfKind(kind: string): ContentAreaName | undefined {
+  return (Object.keys(ContentArea) as ContentAreaName[]).find((a) => ContentArea[a].kind === kind);
+}
+
+export const ContentMessage = {
+  Gone: 'The item no longer exists',
+  FolderDownload: 'Unable To Download Folders!',
+  TooManyDeletes: 'At most 100 files per delete',
+  BadVersion: 'Version format is wrong: system yyMMdd.HH (201025.11), mcu vx.x (v1.03), or a date (20240101) or vxxx.xx',
+  NotAnApk: 'The file is not a readable APK',
+  OtherPackage: 'The new version must be the same package',
+  OlderVersion: 'The new version code must be higher than the current one',
+} as const;
+
+/** An item as the console lists it (field names in the console's camelCase). */
+export function toItemView(row: ContentRow) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    orgId: row.org_id,
+    parentId: row.parent_id,
+    name: row.name,
+    fileName: row.file_name,
+    remark: row.remark,
+    size: Number(row.size),
+    sha256: row.sha256,
+    type: row.item_type,
+    model: row.model,
+    modelName: row.model_name,
+    gnssModel: row.gnss_model,
+    source: row.source,
+    version: row.version,
+    systemType: row.system_type,
+    offlineInstall: row.offline_install === 1,
+    autoInstall: row.auto_install === 1,
+    packageName: row.package_name,
+    versionName: row.version_name,
+    versionCode: row.version_code,
+    state: row.state,
+    createTime: Number(row.created_at),
+    updateTime: Number(row.updated_at),
+  };
+}
+export type ContentItemView = ReturnType<typeof toItemView>;
+
+/** An item of this kind inside the caller's organisations, or a clear refusal. */
+export async function itemInScope(db: Db, caller: Caller, kind: string, id: number): Promise<ContentRow> {
+  const row = await db.selectFrom('content_items').selectAll().where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
+  if (!row) throw new ApiError(ApiCode.NotFound, ContentMessage.Gone);
+  if (!caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  return row;
+}
+
+// System firmware yyMMdd.HH with a real date and hour; mcu vX.Y; a date yyyyMMdd or vXXX.XX for the others.
+const SYSTEM_VERSION = /^(\d{2})(\d{2})(\d{2})\.(\d{2})$/;
+const DATE_VERSION = /^(\d{4})(\d{2})(\d{2})$/;
+const V_VERSION = /^v\d{1,3}\.\d{1,2}$/;
+
+function realDate(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** True when `version` has the format the spec gives for this firmware type (devices-and-commerce section 5). */
+export function validFirmwareVersion(type: string, version: string): boolean {
+  const system = SYSTEM_VERSION.exec(version);
+  const isSystem = !!system && realDate(2000 + Number(system[1]), Number(system[2]), Number(system[3])) && Number(system[4]) < 24;
+  const date = DATE_VERSION.exec(version);
+  const isDate = !!date && realDate(Number(date[1]), Number(date[2]), Number(date[3]));
+  const isV = V_VERSION.test(version);
+  if (type === 'system') return isSystem || isDate;
+  if (type === 'mcu') return isV;
+  return isDate || isV;
+}

@@ -1,0 +1,335 @@
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../protocol/index.ts';
+import { FileType, FirmwareSource, FirmwareType, LogoState, LogoType, SystemType, AppType } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
+import type { Db } from '../db/database.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { cleanText, field, idOf, idParams, pagingProperties } from '../http/validation.ts';
+import type { UploadKindCode } from '../uploads/upload-kinds.ts';
+import type { UploadService } from '../uploads/upload-service.ts';
+import { readApk } from './apk.ts';
+import { ContentArea, type ContentAreaName, ContentMessage, type ContentRow, itemInScope, toItemView, validFirmwareVersion } from './items.ts';
+
+export interface ContentRouteDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly uploads: UploadService;
+}
+
+/** Most entries one delete takes (devices-and-commerce section 5); more are refused, not silently cut. */
+export const MAX_DELETE = 100;
+
+const values = (o: Record<string, string>) => Object.values(o);
+const listBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...pagingProperties, name: field.text, type: field.text, parentId: { type: ['integer', 'null'], minimum: 1 }, orgId: field.id },
+} as const;
+interface ListBody {
+  pageNum: number;
+  pageSize: number;
+  name?: string;
+  type?: string;
+  parentId?: number | null;
+  orgId?: number;
+}
+const idsBody = {
+  type: 'object',
+  required: ['ids'],
+  additionalProperties: false,
+  properties: { ids: { type: 'array', minItems: 1, items: field.id } },
+} as const;
+const uploadRef = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const firmwareFields = {
+  type: { type: 'string', enum: values(FirmwareType) },
+  source: { type: 'string', enum: values(FirmwareSource) },
+  version: { type: 'string', maxLength: 32 },
+  model: field.text,
+  modelName: field.text,
+  gnssModel: field.text,
+  systemType: { type: 'string', enum: values(SystemType) },
+  offlineInstall: { type: 'boolean' },
+  autoInstall: { type: 'boolean' },
+  remark: field.longText,
+} as const;
+interface FirmwareFields {
+  type: string;
+  source?: string;
+  version: string;
+  model: string;
+  modelName?: string;
+  gnssModel?: string;
+  systemType: string;
+  offlineInstall?: boolean;
+  autoInstall?: boolean;
+  remark?: string;
+}
+
+function targetOrg(caller: Caller, orgId: number | undefined): number {
+  const org = orgId ?? caller.orgId;
+  if (!caller.scope.has(org)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  return org;
+}
+
+function firmwareColumns(body: FirmwareFields) {
+  const version = body.version.trim();
+  if (!validFirmwareVersion(body.type, version)) throw new ApiError(ApiCode.BadRequest, ContentMessage.BadVersion);
+  return {
+    item_type: body.type,
+    version,
+    model: cleanText(body.model, 'Model', true),
+    model_name: cleanText(body.modelName, 'Model name', false),
+    gnss_model: cleanText(body.gnssModel, 'GNSS model', false),
+    system_type: body.systemType,
+    offline_install: body.offlineInstall ? 1 : 0,
+    auto_install: body.autoInstall ? 1 : 0,
+    remark: cleanText(body.remark, 'Remark', false),
+  };
+}
+
+/** Firmware, apps, files, logos and wallpapers: list, add from a finished upload, edit, delete, download. */
+export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDeps): void {
+  const { db, clock, uploads } = deps;
+
+  const insert = async (values: Parameters<ReturnType<Db['insertInto']>['values']>[0]) => {
+    const row = await db.insertInto('content_items').values(values as never).returningAll().executeTakeFirstOrThrow();
+    return toItemView(row as ContentRow);
+  };
+
+  const stored = async (caller: Caller, uploadId: string, kinds: readonly UploadKindCode[]) => uploads.take(uploadId, caller, kinds);
+
+  for (const area of Object.keys(ContentArea) as ContentAreaName[]) {
+    const { kind, list: listKey, edit: editKey } = ContentArea[area];
+
+    app.post<{ Body: ListBody }>(`/${area}/list`, { config: { permission: listKey }, schema: { body: listBody } }, async (req) => {
+      const caller = callerOf(req);
+      const scope = [...caller.scope];
+      const { pageNum, pageSize } = req.body;
+      let q = db.selectFrom('content_items as c').where('c.kind', '=', kind).where('c.org_id', 'in', scope);
+      if (req.body.orgId) q = q.where('c.org_id', '=', req.body.orgId);
+      if (req.body.name) q = q.where('c.name', 'like', `%${req.body.name.replace(/[%_\\]/g, '')}%`);
+      if (req.body.type) q = q.where('c.item_type', '=', req.body.type);
+      if (area === 'file') q = req.body.parentId ? q.where('c.parent_id', '=', req.body.parentId) : q.where('c.parent_id', 'is', null);
+      // Apps list their newest version per package; older ones are the history.
+      if (area === 'app') {
+        q = q.where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('content_items as n')
+                .select('n.id')
+                .where('n.kind', '=', 'app')
+                .whereRef('n.org_id', '=', 'c.org_id')
+                .whereRef('n.package_name', '=', 'c.package_name')
+                .whereRef('n.version_code', '>', 'c.version_code'),
+            ),
+          ),
+        );
+      }
+      const [{ total }, rows] = await Promise.all([
+        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+        q.selectAll('c').orderBy('c.item_type', area === 'file' ? 'desc' : 'asc').orderBy('c.id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute(),
+      ]);
+      return ok({ total: Number(total), list: rows.map(toItemView) });
+    });
+
+    app.delete<{ Body: { ids: number[] } }>(`/${area}/delete`, { config: { permission: editKey }, schema: { body: idsBody } }, async (req) => {
+      const caller = callerOf(req);
+      const ids = [...new Set(req.body.ids)];
+      if (ids.length > MAX_DELETE) throw new ApiError(ApiCode.BadRequest, ContentMessage.TooManyDeletes);
+      const rows = await db.selectFrom('content_items').selectAll().where('kind', '=', kind).where('id', 'in', ids).execute();
+      if (rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      // A folder takes its contents with it.
+      const doomed = new Map(rows.map((r) => [r.id, r]));
+      for (let frontier = rows.filter((r) => r.item_type === FileType.Folder).map((r) => r.id); frontier.length > 0; ) {
+        const children = await db.selectFrom('content_items').selectAll().where('kind', '=', kind).where('parent_id', 'in', frontier).execute();
+        frontier = children.filter((c) => !doomed.has(c.id)).map((c) => c.id);
+        for (const c of children) doomed.set(c.id, c);
+      }
+      if (doomed.size === 0) return ok({ deleted: 0 });
+      await db.deleteFrom('content_items').where('id', 'in', [...doomed.keys()]).execute();
+      const hashes = new Set([...doomed.values()].map((r) => r.sha256).filter(Boolean));
+      for (const sha of hashes) {
+        const still = await db.selectFrom('content_items').select('id').where('sha256', '=', sha).executeTakeFirst();
+        if (!still) await uploads.drop(sha);
+      }
+      return ok({ deleted: doomed.size });
+    });
+
+    app.get<{ Params: { id: string } }>(`/${area}/download/:id`, { config: { permission: listKey }, schema: { params: idParams('id') } }, async (req, reply) => {
+      const row = await itemInScope(db, callerOf(req), kind, idOf(req.params.id));
+      if (row.item_type === FileType.Folder || !row.sha256) throw new ApiError(ApiCode.BadRequest, ContentMessage.FolderDownload);
+      const file = uploads.blobPath(row.sha256);
+      if (!fs.existsSync(file)) throw new ApiError(ApiCode.NotFound, ContentMessage.Gone);
+      return reply
+        .header('Content-Type', 'application/octet-stream')
+        .header('Content-Length', String(row.size))
+        .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(row.file_name || row.name)}`)
+        .send(fs.createReadStream(file));
+    });
+  }
+
+  // ---- firmware -------------------------------------------------------------------------------------
+  app.post<{ Body: FirmwareFields & { uploadId: string; orgId?: number } }>(
+    '/img/add',
+    { config: { permission: 'img_edit' }, schema: { body: { type: 'object', required: ['uploadId', 'type', 'version', 'model', 'systemType'], additionalProperties: false, properties: { uploadId: uploadRef, orgId: field.id, ...firmwareFields } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const org = targetOrg(caller, req.body.orgId);
+      const columns = firmwareColumns(req.body);
+      const file = await stored(caller, req.body.uploadId, ['firmware']);
+      const now = clock.now();
+      return ok(
+        await insert({ kind: 'firmware', org_id: org, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, source: req.body.source ?? FirmwareSource.SelfUpload, ...columns, created_at: now, updated_at: now }),
+      );
+    },
+  );
+
+  app.post<{ Body: FirmwareFields & { id: number } }>(
+    '/img/update',
+    { config: { permission: 'img_edit' }, schema: { body: { type: 'object', required: ['id', 'type', 'version', 'model', 'systemType'], additionalProperties: false, properties: { id: field.id, ...firmwareFields } } } },
+    async (req) => {
+      const row = await itemInScope(db, callerOf(req), 'firmware', req.body.id);
+      const columns = firmwareColumns(req.body);
+      await db.updateTable('content_items').set({ ...columns, ...(req.body.source ? { source: req.body.source } : {}), updated_at: clock.now() }).where('id', '=', row.id).execute();
+      return ok(toItemView(await itemInScope(db, callerOf(req), 'firmware', row.id)));
+    },
+  );
+
+  // ---- apps -----------------------------------------------------------------------------------------
+  const appFromUpload = async (caller: Caller, uploadId: string) => {
+    const file = await stored(caller, uploadId, ['app']);
+    const apk = await readApk(uploads.blobPath(file.sha256));
+    if (!apk) {
+      const other = await db.selectFrom('content_items').select('id').where('sha256', '=', file.sha256).executeTakeFirst();
+      if (!other) await uploads.drop(file.sha256);
+      throw new ApiError(ApiCode.BadRequest, ContentMessage.NotAnApk);
+    }
+    return { file, apk };
+  };
+
+  app.post<{ Body: { uploadId: string; type: string; name?: string; remark?: string; orgId?: number } }>(
+    '/app/add',
+    { config: { permission: 'app_edit' }, schema: { body: { type: 'object', required: ['uploadId', 'type'], additionalProperties: false, properties: { uploadId: uploadRef, type: { type: 'string', enum: values(AppType) }, name: field.text, remark: field.longText, orgId: field.id } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const org = targetOrg(caller, req.body.orgId);
+      const { file, apk } = await appFromUpload(caller, req.body.uploadId);
+      const now = clock.now();
+      return ok(
+        await insert({
+          kind: 'app', org_id: org, account_id: caller.accountId, parent_id: null,
+          name: cleanText(req.body.name, 'Name', false) || apk.packageName, file_name: file.fileName, size: file.size, sha256: file.sha256,
+          item_type: req.body.type, system_type: SystemType.Android, remark: cleanText(req.body.remark, 'Remark', false),
+          package_name: apk.packageName, version_name: apk.versionName, version_code: apk.versionCode, created_at: now, updated_at: now,
+        }),
+      );
+    },
+  );
+
+  // A new version of an app: same package, higher version code; the previous rows are its history.
+  app.post<{ Body: { id: number; uploadId: string; remark?: string } }>(
+    '/app/update',
+    { config: { permission: 'app_edit' }, schema: { body: { type: 'object', required: ['id', 'uploadId'], additionalProperties: false, properties: { id: field.id, uploadId: uploadRef, remark: field.longText } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const current = await itemInScope(db, caller, 'app', req.body.id);
+      const { file, apk } = await appFromUpload(caller, req.body.uploadId);
+      if (apk.packageName !== current.package_name) throw new ApiError(ApiCode.BadRequest, ContentMessage.OtherPackage);
+      const newest = await db.selectFrom('content_items').select((eb) => eb.fn.max('version_code').as('v')).where('kind', '=', 'app').where('org_id', '=', current.org_id).where('package_name', '=', current.package_name).executeTakeFirstOrThrow();
+      if (apk.versionCode <= Number(newest.v)) throw new ApiError(ApiCode.BadRequest, ContentMessage.OlderVersion);
+      const now = clock.now();
+      return ok(
+        await insert({
+          kind: 'app', org_id: current.org_id, account_id: caller.accountId, parent_id: null, name: current.name, file_name: file.fileName, size: file.size, sha256: file.sha256,
+          item_type: current.item_type, system_type: current.system_type, remark: cleanText(req.body.remark, 'Remark', false) || current.remark,
+          package_name: apk.packageName, version_name: apk.versionName, version_code: apk.versionCode, created_at: now, updated_at: now,
+        }),
+      );
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/app/history/:id', { config: { permission: 'app_list' }, schema: { params: idParams('id') } }, async (req) => {
+    const row = await itemInScope(db, callerOf(req), 'app', idOf(req.params.id));
+    const rows = await db.selectFrom('content_items').selectAll().where('kind', '=', 'app').where('org_id', '=', row.org_id).where('package_name', '=', row.package_name).orderBy('version_code', 'desc').execute();
+    return ok(rows.map(toItemView));
+  });
+
+  // ---- files and folders ----------------------------------------------------------------------------
+  const parentFolder = async (caller: Caller, parentId: number | null | undefined) => {
+    if (!parentId) return null;
+    const parent = await itemInScope(db, caller, 'file', parentId);
+    if (parent.item_type !== FileType.Folder) throw new ApiError(ApiCode.BadRequest, ContentMessage.Gone);
+    return parent;
+  };
+
+  app.post<{ Body: { uploadId: string; parentId?: number | null; remark?: string; orgId?: number } }>(
+    '/file/add',
+    { config: { permission: 'file_edit' }, schema: { body: { type: 'object', required: ['uploadId'], additionalProperties: false, properties: { uploadId: uploadRef, parentId: { type: ['integer', 'null'], minimum: 1 }, remark: field.longText, orgId: field.id } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const parent = await parentFolder(caller, req.body.parentId);
+      const org = parent ? parent.org_id : targetOrg(caller, req.body.orgId);
+      const file = await stored(caller, req.body.uploadId, ['file']);
+      const now = clock.now();
+      return ok(await insert({ kind: 'file', org_id: org, account_id: caller.accountId, parent_id: parent?.id ?? null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: FileType.File, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+    },
+  );
+
+  app.post<{ Body: { name: string; parentId?: number | null; remark?: string; orgId?: number } }>(
+    '/file/folder',
+    { config: { permission: 'file_edit' }, schema: { body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: field.text, parentId: { type: ['integer', 'null'], minimum: 1 }, remark: field.longText, orgId: field.id } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const parent = await parentFolder(caller, req.body.parentId);
+      const org = parent ? parent.org_id : targetOrg(caller, req.body.orgId);
+      const name = cleanText(req.body.name, 'Name', true);
+      if (name.startsWith('.') || /[\\/]/.test(name)) throw new ApiError(ApiCode.BadRequest, 'Folder name must not start with a dot or hold a slash');
+      const now = clock.now();
+      return ok(await insert({ kind: 'file', org_id: org, account_id: caller.accountId, parent_id: parent?.id ?? null, name, item_type: FileType.Folder, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+    },
+  );
+
+  // ---- logos, boot animations and wallpapers ---------------------------------------------------------
+  app.post<{ Body: { uploadId: string; type: string; remark?: string; orgId?: number } }>(
+    '/logo/add',
+    { config: { permission: 'logo_edit' }, schema: { body: { type: 'object', required: ['uploadId', 'type'], additionalProperties: false, properties: { uploadId: uploadRef, type: { type: 'string', enum: values(LogoType) }, remark: field.longText, orgId: field.id } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const org = targetOrg(caller, req.body.orgId);
+      const file = await stored(caller, req.body.uploadId, [req.body.type === LogoType.BootAnimation ? 'boot_animation' : 'logo']);
+      const now = clock.now();
+      // Nothing is produced from the upload here, so a stored and checked file is complete at once.
+      return ok(await insert({ kind: 'logo', org_id: org, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: req.body.type, source: FirmwareSource.SelfUpload, state: LogoState.Complete, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+    },
+  );
+
+  app.post<{ Body: { uploadId: string; remark?: string; orgId?: number } }>(
+    '/wallpaper/add',
+    { config: { permission: 'wallpaper_edit' }, schema: { body: { type: 'object', required: ['uploadId'], additionalProperties: false, properties: { uploadId: uploadRef, remark: field.longText, orgId: field.id } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const org = targetOrg(caller, req.body.orgId);
+      const file = await stored(caller, req.body.uploadId, ['wallpaper']);
+      const now = clock.now();
+      return ok(await insert({ kind: 'wallpaper', org_id: org, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: 'wallpaper', source: FirmwareSource.SelfUpload, state: LogoState.Complete, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+    },
+  );
+
+  // Name and remark of an app, file, folder, logo or wallpaper.
+  for (const area of ['app', 'file', 'logo', 'wallpaper'] as const) {
+    const { kind, edit } = ContentArea[area];
+    app.post<{ Body: { id: number; name?: string; remark?: string } }>(
+      `/${area}/edit`,
+      { config: { permission: edit }, schema: { body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: field.id, name: field.text, remark: field.longText } } } },
+      async (req) => {
+        const caller = callerOf(req);
+        const row = await itemInScope(db, caller, kind, req.body.id);
+        const name = req.body.name === undefined ? row.name : cleanText(req.body.name, 'Name', true);
+        await db.updateTable('content_items').set({ name, remark: cleanText(req.body.remark ?? row.remark, 'Remark', false), updated_at: clock.now() }).where('id', '=', row.id).execute();
+        return ok(toItemView(await itemInScope(db, caller, kind, row.id)));
+      },
+    );
+  }
+}

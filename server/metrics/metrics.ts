@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Command } from '../../protocol/index.ts';
+
+const commandNames = new Map<number, string>(Object.entries(Command).map(([name, id]) => [id, name]));
+
+/** Gateway figures in Prometheus form: connections, command outcomes and latency. */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #commands: Counter<'command' | 'result'>;
+  readonly #latency: Histogram<'command'>;
+  readonly #reconnects: Counter;
+
+  constructor(sources: { devices: () => number; consoles: () => number; flows: () => number; persistentWaiting?: () => number }) {
+    const registers = [this.registry];
+    new Gauge({ name: 'dcc_devices_connected', help: 'Device sockets held by this node', registers, collect() {
+      this.set(sources.devices());
+    } });
+    new Gauge({ name: 'dcc_consoles_connected', help: 'Console sockets held by this node', registers, collect() {
+      this.set(sources.consoles());
+    } });
+    new Gauge({ name: 'dcc_flows_open', help: 'Shell sessions and transfers routed by this node', registers, collect() {
+      this.set(sources.flows());
+    } });
+    this.#commands = new Counter({ name: 'dcc_commands_total', help: 'Console commands to devices by command and final result code', labelNames: ['command', 'result'], registers });
+    // Buckets from a LAN round trip (1 ms) to the 30 s command timeout.
+    this.#latency = new Histogram({
+      name: 'dcc_command_duration_seconds',
+      help: 'Time from a console command to its final result',
+      labelNames: ['command'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.#reconnects = new Counter({ name: 'dcc_device_logins_total', help: 'Device logins (first connections and reconnects)', registers });
+  }
+
+  /** Records a command's final result and how long it took. */
+  commandOutcome(msgId: number, result: number, ms: number): void {
+    const command = commandNames.get(msgId) ?? String(msgId);
+    this.#commands.inc({ command, result: String(result) });
+    this.#latency.observe({ command }, ms / 1000);
+  }
+
+  deviceLogin(): void {
+    this.#reconnects.inc();
+  }
+
+  /** The Prometheus text exposition. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * GET /metrics in the Prometheus text format. Scrapers carry no console session, so it is open to
+ * loopback and, elsewhere, to a bearer token from METRICS_TOKEN; anyone else gets 403.
+ */
+export function registerMetricsRoute(app: FastifyInstance, metrics: GatewayMetrics, token = process.env.METRICS_TOKEN): void {
+  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+    const bearer = req.headers.authorization === `Bearer ${token ?? ''}` && token !== undefined && token !== '';
+    if (!LOOPBACK.has(req.ip) && !bearer) return reply.code(403).type('text/plain').send('Forbidden');
+    return reply.type(metrics.registry.contentType).send(await metrics.text());
+  });
+}

@@ -1,0 +1,417 @@
+import { sql } from 'kysely';
+import { OnlineState } from '../../protocol/index.ts';
+import type { Db } from '../db/database.ts';
+import { AGE_BUCKETS, type AgeBucket, ageBucketCounts, countByPeriod, coveredHours, type Period, type PeriodBucket, rate } from './periods.ts';
+
+/** What every report query is limited to: organisations (the caller's scope or a chosen subtree). */
+export interface Scope {
+  readonly orgIds: readonly number[];
+}
+
+export interface RangeQuery {
+  readonly from: number;
+  readonly to: number;
+  readonly period: Period;
+  readonly tz: string;
+  readonly now: number;
+}
+
+export interface ModelRow {
+  readonly model: string;
+  readonly total: number;
+  readonly online: number;
+  /** Devices online now / devices, percent. */
+  readonly onlineRate: number;
+  /** Device-hours with a report in the range / device-hours in the range, percent. */
+  readonly periodOnlineRate: number;
+  readonly avgCpu: number;
+  readonly avgMemory: number;
+  readonly versions: readonly { version: string; count: number }[];
+}
+
+export interface MultiModelReport {
+  readonly models: readonly ModelRow[];
+  readonly buckets: readonly PeriodBucket[];
+  /** Per model, the online rate (percent) of each bucket. */
+  readonly series: readonly { model: string; onlineRate: number[]; samples: number[] }[];
+  /** Devices by time since enrolment, per spec bucket. */
+  readonly ages: readonly { bucket: AgeBucket; count: number }[];
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+/** Multi-model analysis: counts, online rates and versions by model, and online rate per period. */
+export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Promise<MultiModelReport> {
+  if (scope.orgIds.length === 0) return { models: [], buckets: [], series: [], ages: AGE_BUCKETS.map((bucket) => ({ bucket, count: 0 })) };
+  const orgs = [...scope.orgIds];
+  const counts = await db
+    .selectFrom('devices')
+    .select(['model', 'image_version'])
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
+    .where('org_id', 'in', orgs)
+    .groupBy(['model', 'image_version'])
+    .execute();
+  // Age buckets by enrolment time: [lower, upper) bounds of time since enrolment, per spec bucket.
+  const ageBounds: [AgeBucket, number, number][] = [
+    ['lt1w', 0, 7],
+    ['ge1w', 7, 30],
+    ['ge1m', 30, 90],
+    ['ge3m', 90, 365],
+    ['ge1y', 365, Number.POSITIVE_INFINITY],
+  ];
+  const ageRows = await db
+    .selectFrom('devices')
+    .select((eb) =>
+      ageBounds.map(([bucket, lo, hi]) => {
+        const enrolledBefore = eb('created_at', '<=', q.now - lo * 86_400_000);
+        const cond = hi === Number.POSITIVE_INFINITY ? enrolledBefore : eb.and([enrolledBefore, eb('created_at', '>', q.now - hi * 86_400_000)]);
+        return eb.fn.sum<number | string>(eb.case().when(cond).then(1).else(0).end()).as(bucket);
+      }),
+    )
+    .where('org_id', 'in', orgs)
+    .executeTakeFirst();
+  const hourly = await db
+    .selectFrom('telemetry_hourly')
+    .select(['model', 'hour'])
+    .select((eb) => [eb.fn.sum<number | string>('device_hours').as('dh'), eb.fn.sum<number | string>('samples').as('s'), eb.fn.sum<number | string>('cpu_sum').as('c'), eb.fn.sum<number | string>('mem_sum').as('m')])
+    .where('org_id', 'in', orgs)
+    .where('hour', '>=', q.from - 3_600_000)
+    .where('hour', '<', q.to)
+    .groupBy(['model', 'hour'])
+    .execute();
+
+  const byModel = new Map<string, { total: number; online: number; versions: Map<string, number> }>();
+  for (const r of counts) {
+    const m = byModel.get(r.model) ?? { total: 0, online: 0, versions: new Map<string, number>() };
+    m.total += num(r.n);
+    m.online += num(r.online);
+    m.versions.set(r.image_version, (m.versions.get(r.image_version) ?? 0) + num(r.n));
+    byModel.set(r.model, m);
+  }
+  const rollup = new Map<string, { hour: number; dh: number; s: number; c: number; m: number }[]>();
+  for (const r of hourly) {
+    const list = rollup.get(r.model) ?? [];
+    list.push({ hour: num(r.hour), dh: num(r.dh), s: num(r.s), c: num(r.c), m: num(r.m) });
+    rollup.set(r.model, list);
+  }
+  const range = { from: q.from, to: q.to, period: q.period, tz: q.tz };
+  const models: ModelRow[] = [];
+  const series: { model: string; onlineRate: number[]; samples: number[] }[] = [];
+  let buckets: PeriodBucket[] = countByPeriod([], () => 0, range).buckets;
+  const names = [...new Set([...byModel.keys(), ...rollup.keys()])].sort();
+  for (const model of names) {
+    const m = byModel.get(model) ?? { total: 0, online: 0, versions: new Map<string, number>() };
+    const rows = rollup.get(model) ?? [];
+    // A sample of hour h counts toward the bucket that contains h; hours are whole, so zones with a
+    // half-hour offset see the boundary hour in the earlier bucket (documented in DECISIONS.md).
+    const dh = countByPeriod(rows, (r) => Math.max(r.hour, q.from), range, (r) => r.dh);
+    const samples = countByPeriod(rows, (r) => Math.max(r.hour, q.from), range, (r) => r.s);
+    buckets = dh.buckets;
+    const totalHours = dh.buckets.reduce((n, b) => n + coveredHours(b, q, q.now), 0);
+    const sampleCount = rows.reduce((n, r) => n + r.s, 0);
+    models.push({
+      model,
+      total: m.total,
+      online: m.online,
+      onlineRate: rate(m.online, m.total),
+      periodOnlineRate: rate(dh.counts.reduce((a, b) => a + b, 0), totalHours * m.total),
+      avgCpu: sampleCount ? rows.reduce((n, r) => n + r.c, 0) / sampleCount : 0,
+      avgMemory: sampleCount ? rows.reduce((n, r) => n + r.m, 0) / sampleCount : 0,
+      versions: [...m.versions.entries()].map(([version, count]) => ({ version, count })).sort((a, b) => b.count - a.count || a.version.localeCompare(b.version)),
+    });
+    series.push({ model, onlineRate: dh.counts.map((n, i) => rate(n, coveredHours(dh.buckets[i] as PeriodBucket, q, q.now) * m.total)), samples: samples.counts });
+  }
+  const ages = AGE_BUCKETS.map((bucket) => ({ bucket, count: num(ageRows?.[bucket]) }));
+  return { models, buckets, series, ages };
+}
+
+/** The same age buckets from raw enrolment times (used to cross-check the SQL in tests). */
+export function agesFromTimes(createdAt: readonly number[], now: number): Record<AgeBucket, number> {
+  return ageBucketCounts(createdAt.map((c) => now - c));
+}
+
+export interface LocationReport {
+  readonly countries: readonly { country: string; devices: number; online: number }[];
+  readonly regions: readonly { country: string; region: string; devices: number; online: number }[];
+  readonly located: number;
+  readonly unlocated: number;
+}
+
+/** Devices by country and region of their latest location upload. */
+export async function locationReport(db: Db, scope: Scope): Promise<LocationReport> {
+  if (scope.orgIds.length === 0) return { countries: [], regions: [], located: 0, unlocated: 0 };
+  const orgs = [...scope.orgIds];
+  const rows = await db
+    .selectFrom('device_telemetry as t')
+    .innerJoin('devices as d', 'd.sn', 't.sn')
+    .select(['t.country', 't.region'])
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('d.online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
+    .where('d.org_id', 'in', orgs)
+    .where('t.country', 'is not', null)
+    .groupBy(['t.country', 't.region'])
+    .execute();
+  const total = await db.selectFrom('devices').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', 'in', orgs).executeTakeFirstOrThrow();
+  const countries = new Map<string, { country: string; devices: number; online: number }>();
+  const regions = rows.map((r) => ({ country: r.country ?? '', region: r.region ?? '', devices: num(r.n), online: num(r.online) }));
+  for (const r of regions) {
+    const c = countries.get(r.country) ?? { country: r.country, devices: 0, online: 0 };
+    c.devices += r.devices;
+    c.online += r.online;
+    countries.set(r.country, c);
+  }
+  const located = regions.reduce((n, r) => n + r.devices, 0);
+  return {
+    countries: [...countries.values()].sort((a, b) => b.devices - a.devices || a.country.localeCompare(b.country)),
+    regions: regions.sort((a, b) => b.devices - a.devices || a.country.localeCompare(b.country) || a.region.localeCompare(b.region)),
+    located,
+    unlocated: Math.max(0, num(total.n) - located),
+  };
+}
+
+export interface MapPoint {
+  readonly lat: number;
+  readonly lng: number;
+  readonly count: number;
+  readonly online: number;
+  /** The device's serial when the point is a single device. */
+  readonly sn?: string;
+}
+
+/** Grid cell size in degrees for a clustering level (0 whole world .. 6 close up). */
+export function cellDegrees(level: number): number {
+  return 20 / 2 ** Math.max(0, Math.min(6, level));
+}
+
+/**
+ * Device positions clustered on a grid in the database (so 100,000 devices become at most a few
+ * thousand points); each cluster sits at its devices' mean position.
+ */
+export async function mapPoints(db: Db, scope: Scope, level: number): Promise<{ points: MapPoint[]; devices: number }> {
+  if (scope.orgIds.length === 0) return { points: [], devices: 0 };
+  const cell = cellDegrees(level);
+  // The cell size is inlined, not bound: PostgreSQL matches GROUP BY to SELECT expressions textually,
+  // and two bound parameters would make them different expressions.
+  const size = sql.raw(String(cell));
+  const gx = sql<number>`floor(t.lng / ${size})`;
+  const gy = sql<number>`floor(t.lat / ${size})`;
+  const rows = await db
+    .selectFrom('device_telemetry as t')
+    .innerJoin('devices as d', 'd.sn', 't.sn')
+    .select((eb) => [
+      gx.as('gx'),
+      gy.as('gy'),
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.avg<number | string>('t.lat').as('lat'),
+      eb.fn.avg<number | string>('t.lng').as('lng'),
+      eb.fn.min<string>('t.sn').as('sn'),
+      eb.fn.sum<number | string>(eb.case().when('d.online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online'),
+    ])
+    .where('d.org_id', 'in', [...scope.orgIds])
+    .where('t.lat', 'is not', null)
+    .groupBy([gx, gy])
+    .execute();
+  const points = rows.map((r) => {
+    const count = num(r.n);
+    return { lat: num(r.lat), lng: num(r.lng), count, online: num(r.online), ...(count === 1 ? { sn: r.sn } : {}) };
+  });
+  return { points, devices: points.reduce((n, p) => n + p.count, 0) };
+}
+
+export interface AbnormalQuery extends RangeQuery {
+  readonly type?: string | undefined;
+  readonly cpuMin?: number | undefined;
+  readonly memoryMin?: number | undefined;
+  readonly sn?: string | undefined;
+}
+
+export interface AbnormalRecord {
+  readonly id: number;
+  readonly sn: string;
+  readonly model: string;
+  readonly type: string;
+  readonly time: number;
+  readonly cpu: number;
+  readonly memory: number;
+  readonly detail: string;
+}
+
+function abnormalBase(db: Db, scope: Scope, q: AbnormalQuery) {
+  let b = db
+    .selectFrom('abnormal_events')
+    .where('org_id', 'in', [...scope.orgIds])
+    .where('time', '>=', q.from)
+    .where('time', '<', q.to);
+  if (q.type) b = b.where('type', '=', q.type);
+  if (q.cpuMin !== undefined) b = b.where('cpu', '>=', q.cpuMin);
+  if (q.memoryMin !== undefined) b = b.where('memory', '>=', q.memoryMin);
+  if (q.sn) b = b.where('sn', '=', q.sn);
+  return b;
+}
+
+/** Abnormal counts by type and per period, and one page of the records (newest first). */
+export async function abnormalReport(db: Db, scope: Scope, q: AbnormalQuery, page: { pageNum: number; pageSize: number }) {
+  const range = { from: q.from, to: q.to, period: q.period, tz: q.tz };
+  if (scope.orgIds.length === 0) return { total: 0, byType: [], buckets: countByPeriod([], () => 0, range).buckets, series: [], list: [] };
+  // Grouped by type and hour in SQL, then by period in the caller's zone: the row count stays small
+  // however many events there are.
+  const hourExpr = sql<number>`(time / 3600000) * 3600000`;
+  const perHour = await abnormalBase(db, scope, q)
+    .select((eb) => ['type', hourExpr.as('hour'), eb.fn.countAll<number | string>().as('n')])
+    .groupBy(['type', hourExpr])
+    .execute();
+  const types = [...new Set(perHour.map((r) => r.type))].sort();
+  let buckets: PeriodBucket[] = countByPeriod([], () => 0, range).buckets;
+  const series = types.map((type) => {
+    const c = countByPeriod(
+      perHour.filter((r) => r.type === type),
+      (r) => Math.max(num(r.hour), q.from),
+      range,
+      (r) => num(r.n),
+    );
+    buckets = c.buckets;
+    return { type, counts: c.counts };
+  });
+  const byType = series.map((s) => ({ type: s.type, count: s.counts.reduce((a, b) => a + b, 0) })).sort((a, b) => b.count - a.count);
+  const total = byType.reduce((n, t) => n + t.count, 0);
+  const list = await abnormalRecords(db, scope, q, page.pageSize, (page.pageNum - 1) * page.pageSize);
+  return { total, byType, buckets, series, list };
+}
+
+/** Abnormal records matching the query, newest first. */
+export async function abnormalRecords(db: Db, scope: Scope, q: AbnormalQuery, limit: number, offset = 0): Promise<AbnormalRecord[]> {
+  if (scope.orgIds.length === 0) return [];
+  const rows = await abnormalBase(db, scope, q)
+    .select(['id', 'sn', 'model', 'type', 'time', 'cpu', 'memory', 'detail'])
+    .orderBy('time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => ({ id: r.id, sn: r.sn, model: r.model, type: r.type, time: num(r.time), cpu: num(r.cpu), memory: num(r.memory), detail: r.detail }));
+}
+
+export interface UsageReport {
+  readonly accounts: readonly { accountId: number; account: string; orgId: number; orgName: string; sessions: number; activeMs: number; requests: number; lastActive: number }[];
+  readonly organisations: readonly { orgId: number; orgName: string; accounts: number; sessions: number; activeMs: number }[];
+}
+
+/** Platform usage: sessions and active time per account and per organisation, for sessions started in the range. */
+export async function usageReport(db: Db, scope: Scope, q: { from: number; to: number }): Promise<UsageReport> {
+  if (scope.orgIds.length === 0) return { accounts: [], organisations: [] };
+  const rows = await db
+    .selectFrom('usage_sessions as u')
+    .leftJoin('organisations as o', 'o.id', 'u.org_id')
+    .select(['u.account_id', 'u.account', 'u.org_id', 'o.name as org_name'])
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('sessions'),
+      eb.fn.sum<number | string>('u.active_ms').as('active'),
+      eb.fn.sum<number | string>('u.requests').as('requests'),
+      eb.fn.max<number | string>('u.last_active_at').as('last'),
+    ])
+    .where('u.org_id', 'in', [...scope.orgIds])
+    .where('u.last_active_at', '>=', q.from)
+    .where('u.started_at', '<', q.to)
+    .groupBy(['u.account_id', 'u.account', 'u.org_id', 'o.name'])
+    .execute();
+  const accounts = rows
+    .map((r) => ({
+      accountId: r.account_id,
+      account: r.account,
+      orgId: r.org_id,
+      orgName: r.org_name ?? '',
+      sessions: num(r.sessions),
+      activeMs: num(r.active),
+      requests: num(r.requests),
+      lastActive: num(r.last),
+    }))
+    .sort((a, b) => b.activeMs - a.activeMs || a.account.localeCompare(b.account));
+  const orgs = new Map<number, { orgId: number; orgName: string; accounts: number; sessions: number; activeMs: number }>();
+  for (const a of accounts) {
+    const o = orgs.get(a.orgId) ?? { orgId: a.orgId, orgName: a.orgName, accounts: 0, sessions: 0, activeMs: 0 };
+    o.accounts++;
+    o.sessions += a.sessions;
+    o.activeMs += a.activeMs;
+    orgs.set(a.orgId, o);
+  }
+  return { accounts, organisations: [...orgs.values()].sort((a, b) => b.activeMs - a.activeMs) };
+}
+
+export interface DashboardReport {
+  readonly totals: { devices: number; online: number; offline: number; organisations: number; accounts: number; abnormalToday: number };
+  readonly usage: { avgCpu: number; memUsed: number; memTotal: number; reporting: number };
+  readonly topFive: readonly { sn: string; model: string; cpu: number; memUsed: number; memTotal: number; time: number }[];
+  readonly locations: readonly { country: string; devices: number }[];
+  readonly alerts: readonly { sn: string; model: string; cpu: number; memory: number; time: number }[];
+  readonly models: readonly { model: string; devices: number }[];
+}
+
+/** The dashboard's analytics for a scope; `thresholds` decide what counts as high usage. */
+export async function dashboardReport(db: Db, scope: Scope, now: number, dayStart: number, thresholds: { cpu: number; memory: number }): Promise<DashboardReport> {
+  const orgs = [...scope.orgIds];
+  if (orgs.length === 0) {
+    return { totals: { devices: 0, online: 0, offline: 0, organisations: 0, accounts: 0, abnormalToday: 0 }, usage: { avgCpu: 0, memUsed: 0, memTotal: 0, reporting: 0 }, topFive: [], locations: [], alerts: [], models: [] };
+  }
+  const dev = await db
+    .selectFrom('devices')
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
+    .where('org_id', 'in', orgs)
+    .executeTakeFirstOrThrow();
+  const accounts = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', 'in', orgs).executeTakeFirstOrThrow();
+  const abnormal = await db.selectFrom('abnormal_events').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', 'in', orgs).where('time', '>=', dayStart).executeTakeFirstOrThrow();
+  // Load reported within the last hour counts as current.
+  const recent = now - 3_600_000;
+  const usage = await db
+    .selectFrom('device_telemetry')
+    .select((eb) => [eb.fn.avg<number | string>('cpu').as('cpu'), eb.fn.sum<number | string>('mem_used').as('used'), eb.fn.sum<number | string>('mem_total').as('total'), eb.fn.countAll<number | string>().as('n')])
+    .where('org_id', 'in', orgs)
+    .where('time', '>=', recent)
+    .executeTakeFirstOrThrow();
+  const top = await db
+    .selectFrom('device_telemetry as t')
+    .innerJoin('devices as d', 'd.sn', 't.sn')
+    .select(['t.sn', 'd.model', 't.cpu', 't.mem_used', 't.mem_total', 't.time'])
+    .where('t.org_id', 'in', orgs)
+    .where('t.time', '>=', recent)
+    .orderBy('t.cpu', 'desc')
+    .orderBy('t.sn')
+    .limit(5)
+    .execute();
+  const alerts = await db
+    .selectFrom('device_telemetry as t')
+    .innerJoin('devices as d', 'd.sn', 't.sn')
+    .select(['t.sn', 'd.model', 't.cpu', 't.mem_used', 't.mem_total', 't.time'])
+    .where('t.org_id', 'in', orgs)
+    .where('t.time', '>=', recent)
+    .where((eb) => eb.or([eb('t.cpu', '>=', thresholds.cpu), eb(sql<number>`t.mem_used * 100.0 / t.mem_total`, '>=', thresholds.memory)]))
+    .orderBy('t.time', 'desc')
+    .limit(20)
+    .execute();
+  const locations = await db
+    .selectFrom('device_telemetry')
+    .select(['country'])
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', 'in', orgs)
+    .where('country', 'is not', null)
+    .groupBy('country')
+    .orderBy('n', 'desc')
+    .limit(10)
+    .execute();
+  const models = await db
+    .selectFrom('devices')
+    .select(['model'])
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', 'in', orgs)
+    .groupBy('model')
+    .orderBy('n', 'desc')
+    .execute();
+  const devices = num(dev.n);
+  const online = num(dev.online);
+  return {
+    totals: { devices, online, offline: devices - online, organisations: orgs.length, accounts: num(accounts.n), abnormalToday: num(abnormal.n) },
+    usage: { avgCpu: num(usage.cpu), memUsed: num(usage.used), memTotal: num(usage.total), reporting: num(usage.n) },
+    topFive: top.map((r) => ({ sn: r.sn, model: r.model, cpu: num(r.cpu), memUsed: num(r.mem_used), memTotal: num(r.mem_total), time: num(r.time) })),
+    locations: locations.map((r) => ({ country: r.country ?? '', devices: num(r.n) })),
+    alerts: alerts.map((r) => ({ sn: r.sn, model: r.model, cpu: num(r.cpu), memory: num(r.mem_total) > 0 ? (num(r.mem_used) / num(r.mem_total)) * 100 : 0, time: num(r.time) })),
+    models: models.map((r) => ({ model: r.model, devices: num(r.n) })),
+  };
+}

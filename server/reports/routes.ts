@@ -1,0 +1,274 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Clock, Envelope } from '../../protocol/index.ts';
+import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
+import type { Caller } from '../accounts/caller.ts';
+import type { Db } from '../db/database.ts';
+import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { PAGE_SIZES } from '../devices/routes.ts';
+import { TelemetryIngest, telemetrySettingsFrom } from '../telemetry/ingest.ts';
+import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable } from './export.ts';
+import { DAY_MS, isTimeZone, type Period, PERIODS, periodOf } from './periods.ts';
+import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
+import { UsageTracker } from './usage-tracker.ts';
+
+/** Permission keys of the report group (devices-and-commerce section 2) and the dashboard (platform-core). */
+export const ReportPermission = {
+  multiModel: 'report_multiModelAnalyse',
+  location: 'report_locationmap',
+  abnormal: 'report_abnormal',
+  usage: 'report_statistics_usetime',
+  dashboard: 'home_list',
+} as const;
+
+// Longest range one query may cover; DATE periods over it are 731 points, which a chart still draws.
+const MAX_RANGE_MS = 731 * DAY_MS;
+const DEFAULT_RANGE_MS = 30 * DAY_MS;
+// Exports are bounded so one click cannot build a file of millions of rows in memory.
+export const MAX_EXPORT_ROWS = 100_000;
+
+const digits = { type: 'string', pattern: '^[0-9]{1,15}$' } as const;
+const percent = { type: 'string', pattern: '^(100|[0-9]{1,2})(\\.[0-9]+)?$' } as const;
+
+const scopeProps = {
+  orgId: digits,
+  startTime: digits,
+  endTime: digits,
+  period: { type: 'string', enum: [...PERIODS] },
+  timeZone: { type: 'string', minLength: 1, maxLength: 64 },
+  /** Export header language: 1 Chinese, 2 English (platform-core section 9). */
+  lang: { type: 'string', enum: ['1', '2'] },
+} as const;
+
+const exportProps = { format: { type: 'string', enum: [...EXPORT_FORMATS] } } as const;
+
+const querySchema = (extra: Record<string, unknown> = {}, required: string[] = []) => ({ type: 'object', additionalProperties: false, required, properties: { ...scopeProps, ...extra } });
+
+interface ScopeQuery {
+  orgId?: string;
+  startTime?: string;
+  endTime?: string;
+  period?: Period;
+  timeZone?: string;
+  lang?: '1' | '2';
+  format?: ExportFormat;
+}
+
+interface AbnormalQueryString extends ScopeQuery {
+  type?: string;
+  cpuMin?: string;
+  memoryMin?: string;
+  sn?: string;
+  pageNum?: string;
+  pageSize?: string;
+}
+
+const abnormalProps = {
+  type: { type: 'string', maxLength: 32 },
+  cpuMin: percent,
+  memoryMin: percent,
+  sn: { type: 'string', maxLength: 64 },
+  pageNum: { type: 'string', pattern: '^[1-9][0-9]{0,6}$' },
+  pageSize: { type: 'string', enum: PAGE_SIZES.map(String) },
+} as const;
+
+/** The organisations a report covers: the caller's scope, or the subtree of a chosen organisation in it. */
+async function scopeOf(db: Db, caller: Caller, orgId: string | undefined): Promise<Scope> {
+  if (orgId === undefined) return { orgIds: [...caller.scope] };
+  const id = Number(orgId);
+  if (!caller.scope.has(id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  return { orgIds: subtreeOf(await loadOrgTree(db), id) };
+}
+
+function rangeOf(q: ScopeQuery, now: number) {
+  const to = q.endTime !== undefined ? Number(q.endTime) : now;
+  const from = q.startTime !== undefined ? Number(q.startTime) : to - DEFAULT_RANGE_MS;
+  if (!(to > from)) throw new ApiError(ApiCode.BadRequest, 'The end time must be after the start time');
+  if (to - from > MAX_RANGE_MS) throw new ApiError(ApiCode.BadRequest, 'The time range may cover at most two years');
+  const tz = q.timeZone ?? 'UTC';
+  if (!isTimeZone(tz)) throw new ApiError(ApiCode.BadRequest, `Unknown time zone '${tz}'`);
+  return { from, to, period: q.period ?? 'DATE', tz, now };
+}
+
+async function sendFile(reply: FastifyReply, file: { body: Buffer; contentType: string; fileName: string }) {
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${file.fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(file.body);
+}
+
+const fmtTime = (t: number, tz: string) => {
+  if (!t) return '';
+  const p = new Intl.DateTimeFormat('sv-SE', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  // sv-SE formats as yyyy-MM-dd HH:mm:ss, the spec's date-time format.
+  return p.format(t);
+};
+const pct = (v: number) => Math.round(v * 10) / 10;
+
+/** Header text in the requested language (1 Chinese, 2 English). */
+const header = (lang: string | undefined) => (en: string, zh: string) => (lang === '1' ? zh : en);
+
+export interface ReportDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly gateway: { onDeviceMessage(msgId: number, handler: (from: DeviceOrigin, env: Envelope) => Promise<unknown>): void };
+}
+
+/**
+ * Telemetry ingestion (device messages 3, 4, 6, 8), platform usage tracking, and the report and dashboard
+ * endpoints. Reports are GET calls: they change nothing, so the operation log does not record them.
+ */
+export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { telemetry: TelemetryIngest; usage: UsageTracker } {
+  const { db, clock } = deps;
+  const telemetry = new TelemetryIngest({ db, clock, settings: telemetrySettingsFrom(process.env), log: app.log });
+  telemetry.register(deps.gateway);
+  const usage = new UsageTracker(db, clock);
+  app.addHook('onResponse', async (req) => {
+    const c = req.caller;
+    if (c) usage.record({ tokenHash: c.session.tokenHash, accountId: c.accountId, account: c.account, orgId: c.orgId, time: clock.now() });
+  });
+  app.addHook('onClose', async () => {
+    await telemetry.stop();
+    await usage.flush().catch(() => undefined);
+  });
+  const thresholds = () => ({ cpu: telemetry.settings.cpuThreshold, memory: telemetry.settings.memoryThreshold });
+
+  // Multi-model analysis
+  const multiModel = async (q: ScopeQuery, caller: Caller) => {
+    await telemetry.flush();
+    return multiModelReport(db, await scopeOf(db, caller, q.orgId), rangeOf(q, clock.now()));
+  };
+  app.get<{ Querystring: ScopeQuery }>('/report/multi-model', { config: { permission: ReportPermission.multiModel }, schema: { querystring: querySchema() } }, async (req) =>
+    ok(await multiModel(req.query, callerOf(req))),
+  );
+  app.get<{ Querystring: ScopeQuery }>(
+    '/report/multi-model/export',
+    { config: { permission: ReportPermission.multiModel }, schema: { querystring: querySchema(exportProps, ['format']) } },
+    async (req, reply) => {
+      const r = await multiModel(req.query, callerOf(req));
+      const h = header(req.query.lang);
+      const columns: ExportColumn<(typeof r.models)[number]>[] = [
+        { header: h('Model', '型号'), value: (m) => m.model },
+        { header: h('Devices', '设备数'), value: (m) => m.total },
+        { header: h('Online', '在线'), value: (m) => m.online },
+        { header: h('Online rate (%)', '在线率(%)'), value: (m) => pct(m.onlineRate) },
+        { header: h('Period online rate (%)', '周期在线率(%)'), value: (m) => pct(m.periodOnlineRate) },
+        { header: h('Average CPU (%)', '平均CPU(%)'), value: (m) => pct(m.avgCpu) },
+        { header: h('Average memory (%)', '平均内存(%)'), value: (m) => pct(m.avgMemory) },
+        { header: h('Versions', '版本'), value: (m) => m.versions.map((v) => `${v.version}:${v.count}`).join(' ') },
+      ];
+      return sendFile(reply, await exportTable(req.query.format ?? 'csv', 'multi-model-analysis', columns, r.models, clock.now()));
+    },
+  );
+
+  // Device locations and the map
+  app.get<{ Querystring: ScopeQuery }>('/report/location', { config: { permission: ReportPermission.location }, schema: { querystring: querySchema() } }, async (req) => {
+    await telemetry.flush();
+    return ok(await locationReport(db, await scopeOf(db, callerOf(req), req.query.orgId)));
+  });
+  app.get<{ Querystring: ScopeQuery }>(
+    '/report/location/export',
+    { config: { permission: ReportPermission.location }, schema: { querystring: querySchema(exportProps, ['format']) } },
+    async (req, reply) => {
+      await telemetry.flush();
+      const r = await locationReport(db, await scopeOf(db, callerOf(req), req.query.orgId));
+      const h = header(req.query.lang);
+      const columns: ExportColumn<(typeof r.regions)[number]>[] = [
+        { header: h('Country', '国家'), value: (x) => x.country },
+        { header: h('Region', '地区'), value: (x) => x.region },
+        { header: h('Devices', '设备数'), value: (x) => x.devices },
+        { header: h('Online', '在线'), value: (x) => x.online },
+      ];
+      return sendFile(reply, await exportTable(req.query.format ?? 'csv', 'device-location-statistics', columns, r.regions, clock.now()));
+    },
+  );
+  app.get<{ Querystring: ScopeQuery & { level?: string } }>(
+    '/report/map',
+    { config: { permission: ReportPermission.location }, schema: { querystring: querySchema({ level: { type: 'string', pattern: '^[0-6]$' } }) } },
+    async (req) => {
+      await telemetry.flush();
+      return ok(await mapPoints(db, await scopeOf(db, callerOf(req), req.query.orgId), Number(req.query.level ?? 0)));
+    },
+  );
+
+  // Abnormal statistics
+  const abnormalQuery = (q: AbnormalQueryString) => ({
+    ...rangeOf(q, clock.now()),
+    type: q.type || undefined,
+    cpuMin: q.cpuMin !== undefined ? Number(q.cpuMin) : undefined,
+    memoryMin: q.memoryMin !== undefined ? Number(q.memoryMin) : undefined,
+    sn: q.sn?.trim() || undefined,
+  });
+  app.get<{ Querystring: AbnormalQueryString }>(
+    '/report/abnormal',
+    { config: { permission: ReportPermission.abnormal }, schema: { querystring: querySchema(abnormalProps) } },
+    async (req) => {
+      await telemetry.flush();
+      const q = req.query;
+      const r = await abnormalReport(db, await scopeOf(db, callerOf(req), q.orgId), abnormalQuery(q), { pageNum: Number(q.pageNum ?? 1), pageSize: Number(q.pageSize ?? 10) });
+      return ok({ ...r, thresholds: thresholds() });
+    },
+  );
+  app.get<{ Querystring: AbnormalQueryString }>(
+    '/report/abnormal/export',
+    { config: { permission: ReportPermission.abnormal }, schema: { querystring: querySchema({ ...abnormalProps, ...exportProps }, ['format']) } },
+    async (req, reply) => {
+      await telemetry.flush();
+      const q = abnormalQuery(req.query);
+      const rows = await abnormalRecords(db, await scopeOf(db, callerOf(req), req.query.orgId), q, MAX_EXPORT_ROWS);
+      const h = header(req.query.lang);
+      const columns: ExportColumn<(typeof rows)[number]>[] = [
+        { header: h('SN', '设备SN'), value: (x) => x.sn },
+        { header: h('Model', '型号'), value: (x) => x.model },
+        { header: h('Type', '类型'), value: (x) => x.type },
+        { header: h('Time', '时间'), value: (x) => fmtTime(x.time, q.tz) },
+        { header: h('CPU (%)', 'CPU(%)'), value: (x) => pct(x.cpu) },
+        { header: h('Memory (%)', '内存(%)'), value: (x) => pct(x.memory) },
+        { header: h('Detail', '详情'), value: (x) => x.detail },
+      ];
+      return sendFile(reply, await exportTable(req.query.format ?? 'csv', 'abnormal-statistics', columns, rows, clock.now()));
+    },
+  );
+
+  // Platform usage statistics
+  const usageOf = async (q: ScopeQuery, caller: Caller) => {
+    await usage.flush();
+    const range = rangeOf(q, clock.now());
+    return usageReport(db, await scopeOf(db, caller, q.orgId), range);
+  };
+  app.get<{ Querystring: ScopeQuery }>('/report/usage', { config: { permission: ReportPermission.usage }, schema: { querystring: querySchema() } }, async (req) =>
+    ok(await usageOf(req.query, callerOf(req))),
+  );
+  app.get<{ Querystring: ScopeQuery }>(
+    '/report/usage/export',
+    { config: { permission: ReportPermission.usage }, schema: { querystring: querySchema(exportProps, ['format']) } },
+    async (req, reply) => {
+      const r = await usageOf(req.query, callerOf(req));
+      const h = header(req.query.lang);
+      const tz = req.query.timeZone ?? 'UTC';
+      const columns: ExportColumn<(typeof r.accounts)[number]>[] = [
+        { header: h('Account', '账号'), value: (x) => x.account },
+        { header: h('Organisation', '组织'), value: (x) => x.orgName },
+        { header: h('Sessions', '会话数'), value: (x) => x.sessions },
+        { header: h('Active minutes', '活跃分钟'), value: (x) => Math.round(x.activeMs / 60_000) },
+        { header: h('Requests', '请求数'), value: (x) => x.requests },
+        { header: h('Last active', '最近活跃'), value: (x) => fmtTime(x.lastActive, tz) },
+      ];
+      return sendFile(reply, await exportTable(req.query.format ?? 'csv', 'platform-usage-statistics', columns, r.accounts, clock.now()));
+    },
+  );
+
+  // Dashboard
+  app.get<{ Querystring: ScopeQuery }>('/report/dashboard', { config: { permission: ReportPermission.dashboard }, schema: { querystring: querySchema() } }, async (req) => {
+    await telemetry.flush();
+    const now = clock.now();
+    const tz = req.query.timeZone ?? 'UTC';
+    if (!isTimeZone(tz)) throw new ApiError(ApiCode.BadRequest, `Unknown time zone '${tz}'`);
+    const r = await dashboardReport(db, await scopeOf(db, callerOf(req), req.query.orgId), now, periodOf(now, 'DATE', tz).start, thresholds());
+    return ok({ ...r, thresholds: thresholds() });
+  });
+
+  return { telemetry, usage };
+}

@@ -1,0 +1,356 @@
+import { sql } from 'kysely';
+import {
+  AbnormalType,
+  type AbnormalTypeName,
+  type Clock,
+  Command,
+  type Envelope,
+  memoryPercent,
+  parseAbnormalEvent,
+  parseLocationUpload,
+  parseStatusUpload,
+  type StatusUpload,
+  type TimerHandle,
+} from '../../protocol/index.ts';
+import type { Db } from '../db/database.ts';
+import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
+import { HOUR_MS } from '../reports/periods.ts';
+
+const DAY_MS = 24 * HOUR_MS;
+
+export interface TelemetrySettings {
+  /** Raw samples older than this are deleted (TELEMETRY_RETENTION_DAYS). */
+  readonly sampleRetentionDays: number;
+  /** Hourly rollups and abnormal records older than this are deleted (REPORT_RETENTION_DAYS). */
+  readonly reportRetentionDays: number;
+  /** A status upload above these records a cpu_high / memory_high abnormal event, once per crossing. */
+  readonly cpuThreshold: number;
+  readonly memoryThreshold: number;
+  /** Buffered samples are written at least this often, and as soon as `flushAtSamples` are waiting. */
+  readonly flushEveryMs: number;
+  readonly flushAtSamples: number;
+}
+
+export const DEFAULT_TELEMETRY: TelemetrySettings = {
+  sampleRetentionDays: 7,
+  reportRetentionDays: 400,
+  cpuThreshold: 90,
+  memoryThreshold: 90,
+  // 1 s keeps reports close to live while turning 50,000 devices' uploads into a few multi-row inserts.
+  flushEveryMs: 1_000,
+  flushAtSamples: 2_000,
+};
+
+function percentFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw new Error(`${name} must be a percent 0-100, got "${value}"`);
+  return n;
+}
+
+function daysFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive number of days, got "${value}"`);
+  return n;
+}
+
+/** Telemetry settings from the environment (names in the README's configuration table). */
+export function telemetrySettingsFrom(env: Record<string, string | undefined>): TelemetrySettings {
+  return {
+    ...DEFAULT_TELEMETRY,
+    sampleRetentionDays: daysFrom(env.TELEMETRY_RETENTION_DAYS, DEFAULT_TELEMETRY.sampleRetentionDays, 'TELEMETRY_RETENTION_DAYS'),
+    reportRetentionDays: daysFrom(env.REPORT_RETENTION_DAYS, DEFAULT_TELEMETRY.reportRetentionDays, 'REPORT_RETENTION_DAYS'),
+    cpuThreshold: percentFrom(env.ABNORMAL_CPU_PERCENT, DEFAULT_TELEMETRY.cpuThreshold, 'ABNORMAL_CPU_PERCENT'),
+    memoryThreshold: percentFrom(env.ABNORMAL_MEMORY_PERCENT, DEFAULT_TELEMETRY.memoryThreshold, 'ABNORMAL_MEMORY_PERCENT'),
+  };
+}
+
+interface PendingSample extends StatusUpload {
+  readonly sn: string;
+  readonly orgId: number;
+  readonly time: number;
+}
+
+interface PendingAbnormal {
+  readonly sn: string;
+  readonly orgId: number;
+  readonly type: AbnormalTypeName;
+  readonly time: number;
+  readonly cpu: number;
+  readonly memory: number;
+  readonly detail: string;
+}
+
+interface PendingLocation {
+  readonly orgId: number;
+  readonly lat: number;
+  readonly lng: number;
+  readonly country: string;
+  readonly region: string;
+  readonly time: number;
+}
+
+interface DeviceMemory {
+  /** UTC hour of the device's last counted sample, so a device counts once per hour in the rollup. */
+  lastHour: number;
+  cpuAbove: boolean;
+  memAbove: boolean;
+}
+
+// Multi-row inserts: 400 rows x at most 10 columns stays under SQLite's 32,766 and PostgreSQL's 65,535
+// bound parameters, and is large enough that 50,000 devices need a handful of statements per flush.
+const ROWS_PER_INSERT = 400;
+// Device models are read in chunks of this many serials (one `in (...)` list).
+const MODEL_LOOKUP_CHUNK = 500;
+const RETENTION_SWEEP_MS = HOUR_MS;
+// A device clock further off than this is not trusted for an event's time.
+const MAX_CLOCK_SKEW_MS = DAY_MS;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Receives status, runtime, location and abnormal messages from devices, buffers them and writes them in
+ * batches: raw samples, the latest state per device, the hourly rollup the reports read, and abnormal
+ * records (device-reported, or derived from threshold crossings).
+ */
+export class TelemetryIngest {
+  readonly settings: TelemetrySettings;
+  readonly #db: Db;
+  readonly #clock: Clock;
+  #samples: PendingSample[] = [];
+  #abnormal: PendingAbnormal[] = [];
+  #locations = new Map<string, PendingLocation>();
+  readonly #devices = new Map<string, DeviceMemory>();
+  readonly #models = new Map<string, string>();
+  #timer: TimerHandle | undefined;
+  #sweepTimer: TimerHandle | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  #stopped = false;
+  readonly #log: { warn(obj: object, msg: string): void };
+
+  constructor(deps: { db: Db; clock: Clock; settings?: TelemetrySettings; log?: { warn(obj: object, msg: string): void } }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.settings = deps.settings ?? DEFAULT_TELEMETRY;
+    this.#log = deps.log ?? { warn: () => undefined };
+  }
+
+  /** Registers the four device-to-platform handlers on the gateway and starts the retention sweep. */
+  register(gateway: { onDeviceMessage(msgId: number, handler: (from: DeviceOrigin, env: Envelope) => Promise<unknown>): void }): void {
+    gateway.onDeviceMessage(Command.StatusUpload, async (from, env) => this.status(from, env.data));
+    gateway.onDeviceMessage(Command.RuntimeInfo, async (from, env) => this.status(from, env.data));
+    gateway.onDeviceMessage(Command.LocationUpload, async (from, env) => this.location(from, env.data));
+    gateway.onDeviceMessage(Command.AbnormalEvent, async (from, env) => this.abnormal(from, env.data));
+    this.#scheduleSweep();
+  }
+
+  /** A status (or runtime info) upload: one sample, and an abnormal record when it crosses a threshold. */
+  status(from: DeviceOrigin, data: unknown): null {
+    const s = parseStatusUpload(data);
+    if (!s) throw new Error('invalid status upload');
+    const time = this.#clock.now();
+    this.#samples.push({ sn: from.sn, orgId: from.orgId, time, ...s });
+    const mem = memoryPercent(s.memUsed, s.memTotal);
+    const state = this.#memory(from.sn);
+    const cpuAbove = s.cpu >= this.settings.cpuThreshold;
+    const memAbove = mem >= this.settings.memoryThreshold;
+    if (cpuAbove && !state.cpuAbove) this.#abnormal.push({ sn: from.sn, orgId: from.orgId, type: AbnormalType.CpuHigh, time, cpu: s.cpu, memory: mem, detail: '' });
+    if (memAbove && !state.memAbove) this.#abnormal.push({ sn: from.sn, orgId: from.orgId, type: AbnormalType.MemoryHigh, time, cpu: s.cpu, memory: mem, detail: '' });
+    state.cpuAbove = cpuAbove;
+    state.memAbove = memAbove;
+    this.#schedule();
+    return null;
+  }
+
+  /** A location upload: replaces the device's known location. */
+  location(from: DeviceOrigin, data: unknown): null {
+    const l = parseLocationUpload(data);
+    if (!l) throw new Error('invalid location upload');
+    this.#locations.set(from.sn, { orgId: from.orgId, ...l, time: this.#clock.now() });
+    this.#schedule();
+    return null;
+  }
+
+  /** An abnormal event reported by the device. */
+  abnormal(from: DeviceOrigin, data: unknown): null {
+    const e = parseAbnormalEvent(data);
+    if (!e) throw new Error('invalid abnormal event');
+    const now = this.#clock.now();
+    const time = e.time !== undefined && Math.abs(e.time - now) <= MAX_CLOCK_SKEW_MS ? e.time : now;
+    this.#abnormal.push({ sn: from.sn, orgId: from.orgId, type: e.type, time, cpu: e.cpu, memory: memoryPercent(e.memUsed, e.memTotal), detail: e.detail ?? '' });
+    this.#schedule();
+    return null;
+  }
+
+  /** Writes everything buffered so far; resolves once it is in the database (reports call this first). */
+  flush(): Promise<void> {
+    this.#cancelTimer();
+    const samples = this.#samples;
+    const abnormal = this.#abnormal;
+    const locations = this.#locations;
+    this.#samples = [];
+    this.#abnormal = [];
+    this.#locations = new Map();
+    // Writes are serialised so two flushes never add the same rollup increment in a different order.
+    const write = this.#writing.then(() => this.#write(samples, abnormal, locations));
+    this.#writing = write.catch((err: unknown) => this.#log.warn({ err }, 'telemetry write failed'));
+    return write;
+  }
+
+  /** Deletes samples, rollups and abnormal records past their retention; returns rows deleted. */
+  async sweep(): Promise<number> {
+    const now = this.#clock.now();
+    const sampleCut = now - this.settings.sampleRetentionDays * DAY_MS;
+    const reportCut = now - this.settings.reportRetentionDays * DAY_MS;
+    const a = await this.#db.deleteFrom('telemetry_samples').where('time', '<', sampleCut).executeTakeFirst();
+    const b = await this.#db.deleteFrom('telemetry_hourly').where('hour', '<', reportCut).executeTakeFirst();
+    const c = await this.#db.deleteFrom('abnormal_events').where('time', '<', reportCut).executeTakeFirst();
+    return Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows);
+  }
+
+  /** Stops timers and writes what is buffered. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#sweepTimer !== undefined) this.#clock.clearTimeout(this.#sweepTimer);
+    await this.flush().catch(() => undefined);
+  }
+
+  #memory(sn: string): DeviceMemory {
+    let m = this.#devices.get(sn);
+    if (!m) {
+      m = { lastHour: -1, cpuAbove: false, memAbove: false };
+      this.#devices.set(sn, m);
+    }
+    return m;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    if (this.#samples.length + this.#abnormal.length >= this.settings.flushAtSamples) {
+      void this.flush().catch(() => undefined);
+      return;
+    }
+    this.#timer ??= this.#clock.setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush().catch(() => undefined);
+    }, this.settings.flushEveryMs);
+  }
+
+  #cancelTimer(): void {
+    if (this.#timer === undefined) return;
+    this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #scheduleSweep(): void {
+    if (this.#stopped) return;
+    this.#sweepTimer = this.#clock.setTimeout(() => {
+      this.sweep().then(
+        () => this.#scheduleSweep(),
+        (err: unknown) => {
+          this.#log.warn({ err }, 'telemetry retention sweep failed');
+          this.#scheduleSweep();
+        },
+      );
+    }, RETENTION_SWEEP_MS);
+  }
+
+  async #modelsOf(sns: Iterable<string>): Promise<void> {
+    const missing = [...new Set(sns)].filter((sn) => !this.#models.has(sn));
+    for (const part of chunks(missing, MODEL_LOOKUP_CHUNK)) {
+      const rows = await this.#db.selectFrom('devices').select(['sn', 'model']).where('sn', 'in', part).execute();
+      for (const r of rows) this.#models.set(r.sn, r.model);
+    }
+  }
+
+  async #write(samples: PendingSample[], abnormal: PendingAbnormal[], locations: Map<string, PendingLocation>): Promise<void> {
+    if (samples.length === 0 && abnormal.length === 0 && locations.size === 0) return;
+    await this.#modelsOf([...samples.map((s) => s.sn), ...abnormal.map((a) => a.sn)]);
+    const hourly = new Map<string, { org_id: number; model: string; hour: number; device_hours: number; samples: number; cpu_sum: number; mem_sum: number }>();
+    const latest = new Map<string, PendingSample>();
+    for (const s of samples) {
+      const model = this.#models.get(s.sn) ?? '';
+      const hour = Math.floor(s.time / HOUR_MS) * HOUR_MS;
+      const key = `${s.orgId}\u0000${model}\u0000${hour}`;
+      let h = hourly.get(key);
+      if (!h) {
+        h = { org_id: s.orgId, model, hour, device_hours: 0, samples: 0, cpu_sum: 0, mem_sum: 0 };
+        hourly.set(key, h);
+      }
+      const state = this.#memory(s.sn);
+      if (state.lastHour !== hour) {
+        state.lastHour = hour;
+        h.device_hours++;
+      }
+      h.samples++;
+      h.cpu_sum += s.cpu;
+      h.mem_sum += memoryPercent(s.memUsed, s.memTotal);
+      latest.set(s.sn, s);
+    }
+    await this.#db.transaction().execute(async (trx) => {
+      for (const part of chunks(samples, ROWS_PER_INSERT)) {
+        await trx
+          .insertInto('telemetry_samples')
+          .values(part.map((s) => ({ sn: s.sn, org_id: s.orgId, time: s.time, cpu: s.cpu, mem_used: s.memUsed, mem_total: s.memTotal, battery: s.battery ?? null })))
+          .execute();
+      }
+      for (const part of chunks([...hourly.values()], ROWS_PER_INSERT)) {
+        await trx
+          .insertInto('telemetry_hourly')
+          .values(part)
+          .onConflict((oc) =>
+            oc.columns(['hour', 'org_id', 'model']).doUpdateSet({
+              device_hours: sql`telemetry_hourly.device_hours + excluded.device_hours`,
+              samples: sql`telemetry_hourly.samples + excluded.samples`,
+              cpu_sum: sql`telemetry_hourly.cpu_sum + excluded.cpu_sum`,
+              mem_sum: sql`telemetry_hourly.mem_sum + excluded.mem_sum`,
+            }),
+          )
+          .execute();
+      }
+      for (const part of chunks([...latest.values()], ROWS_PER_INSERT)) {
+        await trx
+          .insertInto('device_telemetry')
+          .values(part.map((s) => ({ sn: s.sn, org_id: s.orgId, time: s.time, cpu: s.cpu, mem_used: s.memUsed, mem_total: s.memTotal, battery: s.battery ?? null })))
+          .onConflict((oc) =>
+            oc.column('sn').doUpdateSet((eb) => ({
+              org_id: eb.ref('excluded.org_id'),
+              time: eb.ref('excluded.time'),
+              cpu: eb.ref('excluded.cpu'),
+              mem_used: eb.ref('excluded.mem_used'),
+              mem_total: eb.ref('excluded.mem_total'),
+              battery: eb.ref('excluded.battery'),
+            })),
+          )
+          .execute();
+      }
+      for (const part of chunks([...locations.entries()], ROWS_PER_INSERT)) {
+        await trx
+          .insertInto('device_telemetry')
+          .values(part.map(([sn, l]) => ({ sn, org_id: l.orgId, country: l.country, region: l.region, lat: l.lat, lng: l.lng, located_at: l.time })))
+          .onConflict((oc) =>
+            oc.column('sn').doUpdateSet((eb) => ({
+              org_id: eb.ref('excluded.org_id'),
+              country: eb.ref('excluded.country'),
+              region: eb.ref('excluded.region'),
+              lat: eb.ref('excluded.lat'),
+              lng: eb.ref('excluded.lng'),
+              located_at: eb.ref('excluded.located_at'),
+            })),
+          )
+          .execute();
+      }
+      for (const part of chunks(abnormal, ROWS_PER_INSERT)) {
+        await trx
+          .insertInto('abnormal_events')
+          .values(part.map((a) => ({ sn: a.sn, org_id: a.orgId, model: this.#models.get(a.sn) ?? '', type: a.type, time: a.time, cpu: a.cpu, memory: a.memory, detail: a.detail })))
+          .execute();
+      }
+    });
+  }
+}

@@ -1,0 +1,106 @@
+import { hasEmoji, MAX_TEXT } from '../http/validation.ts';
+
+/** What an upload is for; decides its size cap, its accepted formats and the key needed to send it. */
+export const UploadKind = {
+  Firmware: 'firmware',
+  App: 'app',
+  File: 'file',
+  Logo: 'logo',
+  BootAnimation: 'boot_animation',
+  Wallpaper: 'wallpaper',
+  Attachment: 'attachment',
+} as const;
+export type UploadKindCode = (typeof UploadKind)[keyof typeof UploadKind];
+
+const GB = 1024 ** 3;
+const MB = 1024 ** 2;
+
+/** Largest upload of each kind (devices-and-commerce section 5: caps 2GB and 100MB; docs/DECISIONS.md says which is which). */
+export const UPLOAD_CAP: Readonly<Record<UploadKindCode, number>> = {
+  firmware: 2 * GB,
+  file: 2 * GB,
+  app: 100 * MB,
+  logo: 100 * MB,
+  boot_animation: 100 * MB,
+  wallpaper: 100 * MB,
+  attachment: 100 * MB,
+};
+
+/** Above this size the console asks the user to confirm a Wi-Fi connection before sending. */
+export const WIFI_CONFIRM_BYTES = 5 * MB;
+
+export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'bmp'] as const;
+
+/** Extensions each kind accepts; undefined accepts any. */
+export const UPLOAD_EXTENSIONS: Readonly<Record<UploadKindCode, readonly string[] | undefined>> = {
+  firmware: undefined,
+  file: undefined,
+  app: ['apk'],
+  logo: IMAGE_EXTENSIONS,
+  boot_animation: ['zip'],
+  wallpaper: IMAGE_EXTENSIONS,
+  attachment: undefined,
+};
+
+/** Permission key that allows sending an upload of each kind. */
+export const UPLOAD_PERMISSION: Readonly<Record<UploadKindCode, string>> = {
+  firmware: 'img_edit',
+  file: 'file_edit',
+  app: 'app_edit',
+  logo: 'logo_edit',
+  boot_animation: 'logo_edit',
+  wallpaper: 'wallpaper_edit',
+  attachment: 'custom-made-img_apply',
+};
+
+export const UploadMessage = {
+  WrongFormat: 'Wrong file format',
+  AppOnlyApk: 'Only .apk files can be uploaded as apps',
+  ImageOnly: 'Only images (png, jpg, jpeg, bmp) can be uploaded here',
+  NameTooLong: `File name is too long (at most ${MAX_TEXT} characters)`,
+  BadName: 'File name must not start with a dot or contain special characters or emoji',
+  TooLarge: 'File is too large',
+  Empty: 'File is empty',
+  NoLength: 'Upload-Length is required: one whole file per upload',
+  Failed: 'Upload failed',
+  NotFinished: 'The upload has not finished',
+  Gone: 'The upload no longer exists',
+  UnknownKind: 'Unknown upload kind',
+} as const;
+
+export function isUploadKind(value: string): value is UploadKindCode {
+  return Object.values(UploadKind).includes(value as UploadKindCode);
+}
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+// Letters (any script, so Chinese too), digits, space and a small punctuation set (devices-and-commerce section 5).
+const NAME_CHARS = /^[\p{L}\p{N} ._\-()[\]+@#&,]+$/u;
+
+/** Why this file may not be uploaded as this kind, or undefined when it may. */
+export function refuseUpload(kind: UploadKindCode, fileName: string, size: number): string | undefined {
+  if (fileName.length > MAX_TEXT) return UploadMessage.NameTooLong;
+  if (!fileName || fileName.startsWith('.') || hasEmoji(fileName) || !NAME_CHARS.test(fileName) || fileName.includes('..')) return UploadMessage.BadName;
+  const allowed = UPLOAD_EXTENSIONS[kind];
+  if (allowed && !allowed.includes(extensionOf(fileName))) {
+    return kind === 'app' ? UploadMessage.AppOnlyApk : allowed === IMAGE_EXTENSIONS ? UploadMessage.ImageOnly : UploadMessage.WrongFormat;
+  }
+  if (size <= 0) return UploadMessage.Empty;
+  if (size > UPLOAD_CAP[kind]) return `${UploadMessage.TooLarge} (at most ${Math.round(UPLOAD_CAP[kind] / MB)} MB)`;
+  return undefined;
+}
+
+/** True when the first bytes are a PNG, JPEG or BMP header (an image upload must be what its name says). */
+export function looksLikeImage(head: Buffer): boolean {
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return true;
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return true;
+  return head[0] === 0x42 && head[1] === 0x4d;
+}
+
+/** True when the first bytes are a ZIP local header (APKs and boot animations are ZIPs). */
+export function looksLikeZip(head: Buffer): boolean {
+  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+}

@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import path from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Server as TusServer } from '@tus/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../accounts/caller.ts';
+import { ApiCode, ApiError, Message } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { isUploadKind, looksLikeImage, looksLikeZip, refuseUpload, UPLOAD_PERMISSION, UploadMessage, type UploadKindCode } from './upload-kinds.ts';
+
+/** Where resumable uploads are created (tus protocol 1.0.0). */
+export const UPLOAD_PATH = '/upload/files';
+const OWNER_HEADER = 'x-dcc-upload-owner';
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+/** Unfinished uploads are dropped after a day. */
+const UPLOAD_EXPIRY_MS = 24 * 3_600_000;
+
+/** A finished upload, hashed and moved into the content store. */
+export interface StoredFile {
+  readonly sha256: string;
+  readonly size: number;
+  readonly fileName: string;
+}
+
+/** Upload-Metadata: comma-separated `key base64(value)` pairs (tus 1.0.0). */
+export function parseUploadMetadata(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (header ?? '').split(',')) {
+    const [key, value] = pair.trim().split(' ');
+    if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
+  }
+  return out;
+}
+
+function tusError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  // tus clients read the status; the console shows the envelope's message from the body.
+  return reply.status(status).header('Tus-Resumable', '1.0.0').type('application/json').send({ code: ApiCode.BadRequest, data: null, message });
+}
+
+/**
+ * The file store: resumable uploads into DATA_DIR/uploads (tus, @tus/server with @tus/file-store), and
+ * finished files kept once each under DATA_DIR/content by their SHA-256, so a blob's name is its hash and
+ * no user-supplied text ever reaches a path.
+ */
+export class UploadService {
+  readonly #uploadDir: string;
+  readonly #blobDir: string;
+  readonly #store: FileStore;
+  readonly #tus: TusServer;
+
+  constructor(dataDir: string) {
+    this.#uploadDir = path.join(dataDir, 'uploads');
+    this.#blobDir = path.join(dataDir, 'content');
+    fs.mkdirSync(this.#uploadDir, { recursive: true });
+    fs.mkdirSync(this.#blobDir, { recursive: true });
+    this.#store = new FileStore({ directory: this.#uploadDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+    this.#tus = new TusServer({
+      path: UPLOAD_PATH,
+      datastore: this.#store,
+      relativeLocation: true,
+      namingFunction: () => randomBytes(16).toString('hex'),
+      onUploadCreate: async (req, upload) => ({ metadata: { ...upload.metadata, owner: req.headers.get(OWNER_HEADER) ?? '' } }),
+    });
+  }
+
+  /** Mounts the tus endpoints; every request needs a session, and an upload is reachable by its creator only. */
+  register(app: FastifyInstance): void {
+    // The tus handler reads the body itself, streaming it to disk.
+    app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
+    const handler = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+      const caller = callerOf(req);
+      const raw = req.raw;
+      if (req.method === 'POST') {
+        const meta = parseUploadMetadata(req.headers['upload-metadata'] as string | undefined);
+        const kind = meta.kind ?? '';
+        if (!isUploadKind(kind)) return tusError(reply, 400, UploadMessage.UnknownKind);
+        if (!caller.permissions.has(UPLOAD_PERMISSION[kind])) return tusError(reply, 403, Message.PermissionDenied);
+        const length = Number(req.headers['upload-length']);
+        if (req.headers['upload-length'] === undefined || !Number.isSafeInteger(length)) return tusError(reply, 400, UploadMessage.NoLength);
+        const refusal = refuseUpload(kind, meta.filename ?? '', length);
+        if (refusal) return tusError(reply, kind && length > 0 && refusal.startsWith(UploadMessage.TooLarge) ? 413 : 400, refusal);
+      } else if (req.method !== 'OPTIONS') {
+        const id = (req.params as { '*'?: string })['*'] ?? '';
+        if (!UPLOAD_ID.test(id)) return tusError(reply, 404, UploadMessage.Gone);
+        const upload = await this.#store.getUpload(id).catch(() => undefined);
+        if (!upload || upload.metadata?.owner !== String(caller.accountId)) return tusError(reply, 404, UploadMessage.Gone);
+      }
+      // Only the server sets the owner: a client's own header of that name is dropped.
+      delete raw.headers[OWNER_HEADER];
+      raw.headers[OWNER_HEADER] = String(caller.accountId);
+      reply.hijack();
+      await this.#tus.handle(raw, reply.raw);
+      return undefined;
+    };
+    const config = { permission: 'session' };
+    const schema = { hide: true };
+    app.route({ method: ['POST', 'OPTIONS'], url: UPLOAD_PATH, config, schema, handler });
+    app.route({ method: ['PATCH', 'HEAD', 'DELETE', 'OPTIONS'], url: `${UPLOAD_PATH}/*`, config, schema, handler });
+  }
+
+  /**
+   * Takes a finished upload of the caller's: checks its kind and content, hashes it as it streams, and moves
+   * it into the content store. The upload is gone afterwards; the stored file is named by its hash.
+   */
+  async take(uploadUrlOrId: string, caller: Caller, kinds: readonly UploadKindCode[]): Promise<StoredFile & { kind: UploadKindCode }> {
+    const id = uploadUrlOrId.split('/').pop() ?? '';
+    if (!UPLOAD_ID.test(id)) throw new ApiError(ApiCode.BadRequest, UploadMessage.Gone);
+    const upload = await this.#store.getUpload(id).catch(() => undefined);
+    if (!upload || upload.metadata?.owner !== String(caller.accountId)) throw new ApiError(ApiCode.BadRequest, UploadMessage.Gone);
+    const kind = upload.metadata?.kind ?? '';
+    if (!isUploadKind(kind) || !kinds.includes(kind)) throw new ApiError(ApiCode.BadRequest, UploadMessage.WrongFormat);
+    if (upload.size === undefined || upload.offset !== upload.size) throw new ApiError(ApiCode.BadRequest, UploadMessage.NotFinished);
+    const file = path.join(this.#uploadDir, id);
+    const head = Buffer.alloc(8);
+    const fd = await fs.promises.open(file, 'r');
+    try {
+      await fd.read(head, 0, 8, 0);
+    } finally {
+      await fd.close();
+    }
+    const refuse = async (message: string) => {
+      await this.#store.remove(id).catch(() => undefined);
+      return new ApiError(ApiCode.BadRequest, message);
+    };
+    if ((kind === 'logo' || kind === 'wallpaper') && !looksLikeImage(head)) throw await refuse(UploadMessage.ImageOnly);
+    if ((kind === 'app' || kind === 'boot_animation') && !looksLikeZip(head)) throw await refuse(kind === 'app' ? UploadMessage.AppOnlyApk : UploadMessage.WrongFormat);
+    const hash = createHash('sha256');
+    await pipeline(fs.createReadStream(file), hash);
+    const sha256 = hash.digest('hex');
+    const target = this.blobPath(sha256);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    if (fs.existsSync(target)) await fs.promises.unlink(file);
+    else await fs.promises.rename(file, target);
+    await this.#store.configstore.delete(id);
+    return { sha256, size: upload.size, fileName: upload.metadata?.filename ?? '', kind };
+  }
+
+  /** Path of a stored file by its hash. */
+  blobPath(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new Error('not a sha256');
+    return path.join(this.#blobDir, sha256.slice(0, 2), sha256);
+  }
+
+  /** Removes a stored file once nothing refers to it any more. */
+  async drop(sha256: string): Promise<void> {
+    await fs.promises.unlink(this.blobPath(sha256)).catch(() => undefined);
+  }
+
+  /** Drops unfinished uploads past their expiry. */
+  async sweep(): Promise<number> {
+    return this.#store.deleteExpired();
+  }
+}

@@ -1,0 +1,136 @@
+import type { Page } from './devices.ts';
+import { request } from './request.ts';
+
+export type CardFamily = 'spring' | 'link' | 'juxin';
+
+/** A card as the list and detail calls answer it (docs/DECISIONS.md, "Cards and commerce"). */
+export interface Card {
+  readonly id: number;
+  readonly orgId: number;
+  readonly family: CardFamily;
+  readonly iccid: string;
+  readonly msisdn: string;
+  readonly imsi: string;
+  readonly carrier: string;
+  readonly cardType: string;
+  readonly comboType: string;
+  readonly springStatus: string | null;
+  readonly cardStatus: number | null;
+  readonly realStatus: number | null;
+  readonly juxinStatus: number | null;
+  readonly statusReason: string;
+  readonly statusChangedAt: number;
+  readonly usedBytes: number;
+  readonly quotaBytes: number;
+  readonly expireTime: number;
+  readonly apn: string;
+  readonly certification: string;
+  readonly formFactor: string;
+  readonly groupId: number | null;
+  readonly model: string;
+  readonly deviceSn: string;
+  readonly activatedAt: number | null;
+  readonly createdAt: number;
+  /** Stops and restarts left today; null when the card has no daily limit. */
+  readonly actionsLeftToday: number | null;
+}
+
+export interface CardEvent {
+  readonly at: number;
+  readonly fromStatus: string;
+  readonly toStatus: string;
+  readonly reason: string;
+  readonly account: string;
+}
+
+export interface CardDetail extends Card {
+  readonly groupName: string;
+  readonly events: readonly CardEvent[];
+}
+
+export interface DiagnosisReport {
+  readonly iccid: string;
+  readonly testedAt: number;
+  readonly passed: boolean;
+  readonly checks: readonly { readonly code: string; readonly passed: boolean; readonly detail: string }[];
+}
+
+export interface CardQuery {
+  readonly pageNum: number;
+  readonly pageSize: number;
+  readonly iccid?: string;
+  readonly msisdn?: string;
+  readonly carrier?: string;
+  readonly status?: string;
+  readonly realStatus?: string;
+  readonly comboType?: string;
+}
+
+export interface DirectionGroup {
+  readonly id: number;
+  readonly name: string;
+  readonly remark: string;
+  readonly createdAt: number;
+  readonly customCount: number;
+  readonly presetCount: number;
+  readonly cardCount: number;
+}
+
+export interface DirectionAddress {
+  readonly id: number;
+  readonly address: string;
+  readonly addressType: 'ip' | 'domain';
+  readonly description: string;
+  readonly source: 'user_defined' | 'aliyun_defined';
+  readonly importType: 'NEW' | 'TRANSFER';
+  readonly state: number;
+  readonly effectiveAt: number;
+  readonly createdAt: number;
+}
+
+export interface AddressList {
+  readonly group: { readonly id: number; readonly name: string; readonly remark: string };
+  readonly maxCustom: number;
+  readonly applyDelayMs: number;
+  readonly presets: readonly { readonly address: string; readonly description: string }[];
+  readonly list: readonly DirectionAddress[];
+}
+
+export interface NewAddress {
+  readonly groupId: number;
+  readonly addressType: 'ip' | 'domain';
+  readonly address: string;
+  readonly description?: string;
+  readonly importType?: 'NEW' | 'TRANSFER';
+}
+
+const LIST_URL: Record<CardFamily, string> = { spring: '/springCard/list', link: '/linkCard/listCardInfo', juxin: '/zxj/list' };
+const CHANGE_URL: Record<CardFamily, string> = { spring: '/springCard/changeStatus', link: '/linkCard/changeStatus', juxin: '/zxj/changeStatus' };
+
+export const cardsApi = {
+  list: (family: CardFamily, q: CardQuery) => request<Page<Card>>({ method: 'GET', url: LIST_URL[family], params: { ...q } }),
+  /** '01' stops, '00' restarts (the spring card's action codes, taken by every family). */
+  changeStatus: (family: CardFamily, iccid: string, action: '00' | '01') => request<Card>({ method: 'POST', url: CHANGE_URL[family], data: { iccid, action } }),
+  detail: (iccid: string) => request<CardDetail>({ method: 'GET', url: `/linkCard/getCardDetail/${encodeURIComponent(iccid)}` }),
+  intelligentTest: (iccid: string) => request<DiagnosisReport>({ method: 'POST', url: '/linkCard/intelligentTest', data: { iccid } }),
+  groups: (pageNum: number, pageSize: number, name?: string) =>
+    request<Page<DirectionGroup>>({ method: 'GET', url: '/linkCard/linkCardDirectionGroupList', params: { pageNum, pageSize, name } }),
+  addGroup: (name: string, remark: string) => request<{ id: number }>({ method: 'POST', url: '/linkCard/addDirectionGroup', data: { name, remark } }),
+  updateGroup: (id: number, name: string, remark: string) => request<null>({ method: 'POST', url: '/linkCard/updateDirectionGroup', data: { id, name, remark } }),
+  deleteGroup: (id: number) => request<null>({ method: 'DELETE', url: '/linkCard/delDirectionGroup', data: { id } }),
+  addresses: (groupId: number) => request<AddressList>({ method: 'GET', url: '/linkCard/listDirectionalAddress', params: { groupId } }),
+  addAddress: (a: NewAddress) => request<{ id: number; state: number; effectiveAt: number }>({ method: 'POST', url: '/linkCard/addDirectionalAddress', data: a }),
+  deleteAddress: (id: number) => request<null>({ method: 'DELETE', url: '/linkCard/delDirectionalAddress', data: { id } }),
+};
+
+/** Bytes in 1024 units with 3 significant digits (devices-and-commerce section 9). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : Number(v.toPrecision(3))} ${units[i]}`;
+}

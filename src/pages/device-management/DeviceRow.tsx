@@ -1,0 +1,178 @@
+import { ActionIcon, Anchor, Badge, Button, Checkbox, Group, Menu, Table, Tooltip } from '@mantine/core';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { countryLabels, deviceStateLabels, type EnumMember, labelOf, networkTypeLabels, OnlineState, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
+import type { Device } from '../../api/devices.ts';
+import { formatDateTime } from '../../format/date.ts';
+import { currentLanguage } from '../../i18n/index.ts';
+import { useLiveOnlineState } from './live-states.ts';
+
+/** Height of one row in pixels: fixed, so the virtualiser never has to measure 10,000 rows. */
+export const ROW_HEIGHT = 40;
+
+export type RowAction = 'remark' | 'allocate' | 'country' | 'message' | 'reboot' | 'clear' | 'reset' | 'liveView';
+
+/** A device with its live online state, as actions see it. */
+export type LiveDevice = Device & { readonly onlineState: number };
+
+const label = <V extends string | number>(list: readonly EnumMember<V>[], v: V) => labelOf(list, v)?.[currentLanguage] ?? String(v);
+
+const GIB = 1024 ** 3;
+/** Bytes in 1024 units (devices-and-commerce section 9). */
+function formatBytes(n: number | null): string {
+  if (n === null) return '';
+  return n >= GIB ? `${(n / GIB).toFixed(1)} GB` : `${(n / 1024 ** 2).toFixed(0)} MB`;
+}
+
+function formatUptime(seconds: number | null): string {
+  if (seconds === null) return '';
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3_600);
+  const m = Math.floor((seconds % 3_600) / 60);
+  return d > 0 ? `${d}d ${h}h` : `${h}h ${m}m`;
+}
+
+const formatDate = (ms: number | null) => formatDateTime(ms).slice(0, 10);
+
+interface Props {
+  readonly device: Device;
+  readonly selected: boolean;
+  readonly onSelect: (sn: string, selected: boolean) => void;
+  readonly onAction: (action: RowAction, device: LiveDevice) => void;
+  /** Permission keys the caller holds, to offer only the actions they may take. */
+  readonly can: (key: string) => boolean;
+}
+
+/** One device row; subscribes to its own live online state, so a presence change re-renders this row only. */
+export const DeviceRow = memo(function DeviceRow({ device, selected, onSelect, onAction, can }: Props) {
+  const { t } = useTranslation();
+  const onlineState = useLiveOnlineState(device.sn, device.onlineState);
+  const online = onlineState === OnlineState.Online;
+  const live: LiveDevice = { ...device, onlineState };
+  const act = (action: RowAction) => () => onAction(action, live);
+  const storage = device.storageTotal === null ? '' : `${formatBytes(device.storageFree)} / ${formatBytes(device.storageTotal)}`;
+  const cells = [
+    device.model,
+    device.orgName,
+    <Badge key="online" color={online ? 'green' : 'gray'} data-testid="online-state">
+      {label(onlineStateLabels, onlineState as 1 | 2)}
+    </Badge>,
+    label(deviceStateLabels, device.deviceState as 0 | 1 | 2),
+    label(countryLabels, device.country as 'domestic' | 'abroad'),
+    device.imageVersion,
+    device.mcuVersion,
+    label(systemTypeLabels, device.systemType),
+    device.systemVersion,
+    formatDate(device.installDate),
+    formatUptime(device.uptime),
+    formatDateTime(device.latestOnlineTime),
+    formatDateTime(device.offlineTime),
+    device.location,
+    label(networkTypeLabels, device.networkType as 0 | 1 | 2 | 3),
+    device.imei,
+    device.basebandVersion,
+    device.bluetoothMac,
+    device.wlanMac,
+    device.battery === null ? '' : `${device.battery}%`,
+    device.manufacturer,
+    device.gnssModel,
+    device.lteModel,
+    device.hardwareId,
+    device.terminalVersion,
+    storage,
+    device.supportFlags.length === 0 ? (
+      ''
+    ) : (
+      <Tooltip key="flags" label={device.supportFlags.map((f) => t(`fleet.flag.${f}`)).join(', ')} multiline w={260}>
+        <Badge variant="light">{device.supportFlags.length}</Badge>
+      </Tooltip>
+    ),
+    device.remark,
+  ];
+  return (
+    <Table.Tr data-sn={device.sn} data-online={online ? 'online' : 'offline'} style={{ height: ROW_HEIGHT }}>
+      <Table.Td>
+        <Checkbox aria-label={device.sn} checked={selected} onChange={(e) => onSelect(device.sn, e.currentTarget.checked)} />
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{device.sn}</Table.Td>
+      {cells.map((c, i) => (
+        <Table.Td key={i} style={{ whiteSpace: 'nowrap', maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          {c}
+        </Table.Td>
+      ))}
+      <Table.Td style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)', whiteSpace: 'nowrap' }}>
+        <Group gap={4} wrap="nowrap">
+          <Anchor component={Link} href={`/device-view/index?sn=${encodeURIComponent(device.sn)}`} size="sm">
+            {t('fleet.action.view')}
+          </Anchor>
+          {can('device_reboot') && (
+            <Button size="compact-xs" variant="light" onClick={act('reboot')}>
+              {t('fleet.action.reboot')}
+            </Button>
+          )}
+          {can('device_live_view') && (
+            <Button size="compact-xs" variant="light" onClick={act('liveView')}>
+              {t('fleet.action.liveView')}
+            </Button>
+          )}
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <ActionIcon variant="subtle" size="sm" aria-label={t('fleet.action.more')}>
+                ⋯
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {can('device_remark') && <Menu.Item onClick={act('remark')}>{t('fleet.action.remark')}</Menu.Item>}
+              {can('device_allocate') && <Menu.Item onClick={act('allocate')}>{t('fleet.action.allocate')}</Menu.Item>}
+              {can('device_country') && <Menu.Item onClick={act('country')}>{t('fleet.action.country')}</Menu.Item>}
+              {can('device_message') && <Menu.Item onClick={act('message')}>{t('fleet.action.message')}</Menu.Item>}
+              {can('device_clear') && (
+                <Menu.Item color="red" onClick={act('clear')}>
+                  {t('fleet.action.clear')}
+                </Menu.Item>
+              )}
+              {can('device_reset') && (
+                <Menu.Item color="red" onClick={act('reset')}>
+                  {t('fleet.action.reset')}
+                </Menu.Item>
+              )}
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+/** Column headers after the checkbox and SN, in cell order, with the server sort field where sortable. */
+export const COLUMNS: readonly { readonly key: string; readonly sort?: string }[] = [
+  { key: 'model', sort: 'model' },
+  { key: 'org', sort: 'orgName' },
+  { key: 'onlineState', sort: 'onlineState' },
+  { key: 'deviceState', sort: 'deviceState' },
+  { key: 'country', sort: 'country' },
+  { key: 'imageVersion', sort: 'imageVersion' },
+  { key: 'mcuVersion' },
+  { key: 'systemType' },
+  { key: 'systemVersion', sort: 'systemVersion' },
+  { key: 'installDate', sort: 'installDate' },
+  { key: 'uptime' },
+  { key: 'latestOnlineTime', sort: 'latestOnlineTime' },
+  { key: 'offlineTime', sort: 'offlineTime' },
+  { key: 'location' },
+  { key: 'networkType' },
+  { key: 'imei' },
+  { key: 'basebandVersion' },
+  { key: 'bluetoothMac' },
+  { key: 'wlanMac' },
+  { key: 'battery', sort: 'battery' },
+  { key: 'manufacturer' },
+  { key: 'gnssModel' },
+  { key: 'lteModel' },
+  { key: 'hardwareId' },
+  { key: 'terminalVersion' },
+  { key: 'storage' },
+  { key: 'supportFlags' },
+  { key: 'remark' },
+];

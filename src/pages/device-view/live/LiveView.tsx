@@ -1,0 +1,201 @@
+import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { lastValueFrom } from 'rxjs';
+import { useSnapshot } from 'valtio';
+import { Command, type ControlKey, type RemoteControlRequest, Result, type StartStreamReply, type StreamQuality } from '../../../../protocol/index.ts';
+import { TOAST_MS } from '../../../api/request.ts';
+import { engine } from '../../../realtime/realtime.ts';
+import { resultText } from '../../../realtime/commands.ts';
+import { session } from '../../../state/session.ts';
+import { canDecodeH264, LivePlayer, type LiveStats } from './live-player.ts';
+
+const SCALES = ['0.5', '0.75', '1'] as const;
+/** A pointer that moves less than this share of the picture between down and up is a tap. */
+const TAP_SLOP = 0.02;
+/** How often the frame rate and latency readout refreshes. */
+const STATS_EVERY_MS = 500;
+
+type Status = 'idle' | 'starting' | 'playing' | 'failed';
+
+interface Props {
+  readonly sn: string;
+}
+
+/**
+ * Live view of one device (devices-and-commerce section 2): the device's H.264 stream through the
+ * gateway into jmuxer, with start and stop, main or sub stream, rotate, full screen, scale and live
+ * control (tap, swipe, keys as RemoteControl). Fills its container, so it works in a tab, a dialog or
+ * a page of its own.
+ */
+export function LiveView({ sn }: Props) {
+  const { t } = useTranslation();
+  const permissions = useSnapshot(session).permissions;
+  const mayControl = permissions.includes('device_live_control');
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const playerRef = useRef<LivePlayer | undefined>(undefined);
+  const flowRef = useRef<string | undefined>(undefined);
+  const [status, setStatus] = useState<Status>('idle');
+  const [reason, setReason] = useState('');
+  const [quality, setQuality] = useState<StreamQuality>('main');
+  const [meta, setMeta] = useState<StartStreamReply>();
+  const [rotation, setRotation] = useState(0);
+  const [scale, setScale] = useState<(typeof SCALES)[number]>('1');
+  const [control, setControl] = useState(false);
+  const [stats, setStats] = useState<LiveStats>({ fps: 0, latencyMs: undefined, fed: 0 });
+  const decodable = canDecodeH264();
+
+  const stop = useCallback(() => {
+    playerRef.current?.dispose();
+    playerRef.current = undefined;
+    const flowId = flowRef.current;
+    flowRef.current = undefined;
+    if (flowId) engine().request(Command.StopStream, { sn, data: { flowId } }).subscribe({ error: () => undefined });
+    setStatus('idle');
+  }, [sn]);
+
+  const start = useCallback(
+    async (q: StreamQuality) => {
+      stop();
+      setStatus('starting');
+      try {
+        const { reply } = await lastValueFrom(engine().request(Command.StartStream, { sn, data: { quality: q } }));
+        if (reply.result !== Result.Success) throw new Error(resultText(reply.result, reply.data));
+        const info = reply.data as StartStreamReply;
+        const video = videoRef.current;
+        if (!video) return;
+        flowRef.current = info.flowId;
+        setMeta(info);
+        playerRef.current = new LivePlayer(video, engine(), info.flowId, info.fps, () => {
+          playerRef.current?.dispose();
+          playerRef.current = undefined;
+          flowRef.current = undefined;
+          setStatus('idle');
+        });
+        setStatus('playing');
+      } catch (err) {
+        setReason(err instanceof Error ? err.message : String(err));
+        setStatus('failed');
+      }
+    },
+    [sn, stop],
+  );
+
+  useEffect(() => {
+    if (decodable) void start('main');
+    return stop;
+  }, [decodable, start, stop]);
+
+  useEffect(() => {
+    const timer = setInterval(() => playerRef.current && setStats(playerRef.current.stats), STATS_EVERY_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  const send = (data: RemoteControlRequest) =>
+    engine()
+      .request(Command.RemoteControl, { sn, data })
+      .subscribe({
+        next: (e) => {
+          if (e.kind === 'result' && e.reply.result !== Result.Success) notifications.show({ color: 'red', message: resultText(e.reply.result, e.reply.data), autoClose: TOAST_MS });
+        },
+        error: (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : String(err), autoClose: TOAST_MS }),
+      });
+
+  // Pointer position as a fraction of the picture the device encodes, undoing the view's rotation.
+  const pointAt = (e: React.PointerEvent<HTMLVideoElement>): [number, number] => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const u = (e.clientX - r.left) / r.width;
+    const v = (e.clientY - r.top) / r.height;
+    const turns = ((rotation / 90) % 4 + 4) % 4;
+    const [x, y] = turns === 1 ? [v, 1 - u] : turns === 2 ? [1 - u, 1 - v] : turns === 3 ? [1 - v, u] : [u, v];
+    return [Math.min(1, Math.max(0, x)), Math.min(1, Math.max(0, y))];
+  };
+  const down = useRef<{ x: number; y: number; at: number } | undefined>(undefined);
+
+  const width = (meta?.width ?? 320) * Number(scale);
+  const height = (meta?.height ?? 240) * Number(scale);
+  const sideways = rotation % 180 !== 0;
+
+  return (
+    <Stack gap="xs" data-testid="live-view" data-status={status}>
+      <Group gap="xs">
+        {status === 'playing' || status === 'starting' ? (
+          <Button size="xs" variant="light" onClick={stop}>
+            {t('fleet.live.stop')}
+          </Button>
+        ) : (
+          <Button size="xs" onClick={() => void start(quality)} disabled={!decodable}>
+            {t('fleet.live.start')}
+          </Button>
+        )}
+        <SegmentedControl
+          size="xs"
+          value={quality}
+          data={[
+            { value: 'main', label: t('fleet.live.main') },
+            { value: 'sub', label: t('fleet.live.sub') },
+          ]}
+          onChange={(v) => {
+            setQuality(v as StreamQuality);
+            if (status === 'playing') void start(v as StreamQuality);
+          }}
+        />
+        <Button size="xs" variant="default" onClick={() => setRotation((r) => (r + 90) % 360)}>
+          {t('fleet.live.rotate')}
+        </Button>
+        <Button size="xs" variant="default" onClick={() => void boxRef.current?.requestFullscreen?.()}>
+          {t('fleet.live.fullScreen')}
+        </Button>
+        <Text size="xs">{t('fleet.live.scale')}</Text>
+        <SegmentedControl size="xs" value={scale} data={[...SCALES]} onChange={(v) => setScale(v as (typeof SCALES)[number])} />
+        {mayControl && <Switch size="xs" label={t('fleet.live.control')} checked={control} onChange={(e) => setControl(e.currentTarget.checked)} />}
+      </Group>
+      {!decodable && (
+        <Alert color="yellow" data-testid="live-no-decoder">
+          {t('fleet.live.noDecoder')}
+        </Alert>
+      )}
+      {status === 'failed' && <Alert color="red">{t('fleet.live.failed', { reason })}</Alert>}
+      <div
+        ref={boxRef}
+        style={{ width: sideways ? height : width, height: sideways ? width : height, display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#000', overflow: 'hidden' }}
+      >
+        <video
+          ref={videoRef}
+          data-testid="live-video"
+          muted
+          autoPlay
+          playsInline
+          style={{ width, height, transform: `rotate(${rotation}deg)`, cursor: control ? 'crosshair' : 'default', touchAction: 'none' }}
+          onPointerDown={(e) => {
+            if (!control) return;
+            const [x, y] = pointAt(e);
+            down.current = { x, y, at: performance.now() };
+          }}
+          onPointerUp={(e) => {
+            const from = down.current;
+            down.current = undefined;
+            if (!control || !from) return;
+            const [x, y] = pointAt(e);
+            if (Math.hypot(x - from.x, y - from.y) < TAP_SLOP) send({ action: 'tap', x, y });
+            else send({ action: 'swipe', x1: from.x, y1: from.y, x2: x, y2: y, durationMs: Math.min(5_000, Math.round(performance.now() - from.at)) });
+          }}
+        />
+      </div>
+      <Group gap="xs">
+        {mayControl &&
+          (['back', 'home', 'recents'] as const satisfies readonly ControlKey[]).map((key) => (
+            <Button key={key} size="xs" variant="default" disabled={!control} onClick={() => send({ action: 'key', key })}>
+              {t(`fleet.live.${key}`)}
+            </Button>
+          ))}
+        <Text size="xs" c="dimmed" data-testid="live-stats" data-fps={stats.fps} data-latency={stats.latencyMs ?? ''} data-fed={stats.fed}>
+          {status === 'playing' ? t('fleet.live.playing') : status === 'starting' ? t('fleet.live.starting') : t('fleet.live.idle')} · {t('fleet.live.fps', { fps: stats.fps })}
+          {stats.latencyMs !== undefined && ` · ${t('fleet.live.latency', { ms: Math.round(stats.latencyMs) })}`}
+        </Text>
+      </Group>
+    </Stack>
+  );
+}

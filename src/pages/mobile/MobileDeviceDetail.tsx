@@ -1,0 +1,126 @@
+import { Badge, Button, Card, Group, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { Link, useSearch } from 'wouter';
+import { Command, labelOf, OnlineState, onlineStateLabels, Result, systemTypeLabels } from '../../../protocol/index.ts';
+import { type Device, deviceApi } from '../../api/devices.ts';
+import { TOAST_MS } from '../../api/request.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { formatDateTime } from '../../format/date.ts';
+import { currentLanguage } from '../../i18n/index.ts';
+import { resultText, runDeviceCommand, sendDeviceCommand } from '../../realtime/commands.ts';
+import { presence } from '../../realtime/realtime.ts';
+import { useCan } from '../../state/permissions.ts';
+
+/** The phone layout's device detail (/device-view/index?sn=): facts, live state, reboot and a text message. */
+export function MobileDeviceDetail() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const sn = new URLSearchParams(useSearch()).get('sn') ?? '';
+  const live = useSnapshot(presence).bySn[sn];
+  const [device, setDevice] = useState<Device | null>();
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState<'reboot' | 'message'>();
+  const [message, setMessage] = useState('');
+  const [messageError, setMessageError] = useState<string>();
+
+  useEffect(() => {
+    let cancelled = false;
+    deviceApi.list({ pageNum: 1, pageSize: 10, sn }).then(
+      (page) => !cancelled && setDevice(page.list.find((d) => d.sn === sn) ?? null),
+      () => !cancelled && setDevice(null),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [sn]);
+
+  if (device === undefined) return null;
+  if (device === null) {
+    return (
+      <Stack>
+        <Text c="dimmed">{t('mobile.noDevice')}</Text>
+        <Button component={Link} href="/device-management/index" variant="light">
+          {t('mobile.back')}
+        </Button>
+      </Stack>
+    );
+  }
+
+  const online = (live ?? device.onlineState) === OnlineState.Online;
+  const label = <V extends string | number>(list: readonly { value: V; zh: string; en: string }[], v: V) => labelOf(list, v)?.[currentLanguage] ?? String(v);
+  const reboot = async () => {
+    setConfirm(false);
+    setBusy('reboot');
+    await runDeviceCommand(Command.Reboot, device.sn);
+    setBusy(undefined);
+  };
+  const send = async () => {
+    const text = message.trim();
+    if (!text) return setMessageError(t('mobile.messageEmpty'));
+    setMessageError(undefined);
+    setBusy('message');
+    try {
+      const reply = await sendDeviceCommand(Command.PushText, device.sn, { text });
+      const ok = reply.result === Result.Success;
+      notifications.show({ color: ok ? 'green' : 'red', message: t('device.commandResult', { command: t('mobile.message'), sn: device.sn, result: resultText(reply.result, reply.data) }), autoClose: TOAST_MS });
+      if (ok) setMessage('');
+    } catch (err) {
+      notifications.show({ color: 'red', message: err instanceof Error ? err.message : String(err), autoClose: TOAST_MS });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const facts: [string, string][] = [
+    [t('device.model'), device.model],
+    [t('device.systemType'), label(systemTypeLabels, device.systemType)],
+    [t('device.systemVersion'), device.systemVersion],
+    [t('device.imageVersion'), device.imageVersion],
+    [t('device.latestOnlineTime'), formatDateTime(device.latestOnlineTime)],
+    [t('device.offlineTime'), formatDateTime(device.offlineTime)],
+  ];
+  return (
+    <Stack gap="sm" data-testid="mobile-device-detail">
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={4} style={{ wordBreak: 'break-all' }}>
+          {device.sn}
+        </Title>
+        <Badge color={online ? 'green' : 'gray'} data-testid="online-state">
+          {label(onlineStateLabels, online ? OnlineState.Online : OnlineState.Offline)}
+        </Badge>
+      </Group>
+      <Card withBorder padding="xs">
+        <Table>
+          <Table.Tbody>
+            {facts.map(([k, v]) => (
+              <Table.Tr key={k}>
+                <Table.Td c="dimmed">{k}</Table.Td>
+                <Table.Td>{v}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Card>
+      {can('device_reboot') && (
+        <Button color="orange" onClick={() => setConfirm(true)} loading={busy === 'reboot'} disabled={!online} data-testid="mobile-reboot" fullWidth>
+          {t('device.reboot')}
+        </Button>
+      )}
+      <Card withBorder padding="sm">
+        <Stack gap="xs">
+          <Textarea label={t('mobile.message')} placeholder={t('mobile.messageText')} value={message} error={messageError} onChange={(e) => setMessage(e.currentTarget.value)} autosize minRows={2} maxLength={512} />
+          <Button onClick={() => void send()} loading={busy === 'message'} disabled={!online} data-testid="mobile-send-message">
+            {t('mobile.send')}
+          </Button>
+        </Stack>
+      </Card>
+      <Button component={Link} href="/device-management/index" variant="subtle">
+        {t('mobile.back')}
+      </Button>
+      <ConfirmDialog opened={confirm} title={t('device.reboot')} message={t('device.rebootConfirm', { sn: device.sn })} onConfirm={() => void reboot()} onCancel={() => setConfirm(false)} confirmTestId="confirm-reboot" />
+    </Stack>
+  );
+}

@@ -1,0 +1,182 @@
+import { Anchor, Badge, Button, Group, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { carrierLabels, comboTypeLabels, realStatusLabels } from '../../../protocol/index.ts';
+import { type Card, type CardFamily, type CardQuery, cardsApi, formatBytes } from '../../api/cards.ts';
+import type { Page } from '../../api/devices.ts';
+import { TOAST_MS } from '../../api/request.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
+import { formatDateTime } from '../../format/date.ts';
+import { carrierOf, comboOf, isRunning, isStopped, options, realStatusOf, reasonOf, statusLabels, statusOf } from './card-labels.ts';
+
+interface Filters {
+  iccid: string;
+  msisdn: string;
+  carrier: string | null;
+  status: string | null;
+  realStatus: string | null;
+  comboType: string | null;
+}
+const noFilters: Filters = { iccid: '', msisdn: '', carrier: null, status: null, realStatus: null, comboType: null };
+
+/** One card family's list: filters, paging, usage, stop and restart with confirmation, link to the detail. */
+export function CardListPage({ family, titleKey }: { family: CardFamily; titleKey: string }) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<Filters>(noFilters);
+  const [filters, setFilters] = useState<Filters>(noFilters);
+  const [pageNum, setPageNum] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [page, setPage] = useState<Page<Card>>();
+  const [confirm, setConfirm] = useState<{ card: Card; action: '00' | '01' }>();
+
+  const load = useCallback(() => {
+    const q: CardQuery = {
+      pageNum,
+      pageSize,
+      iccid: filters.iccid.trim(),
+      msisdn: filters.msisdn.trim(),
+      ...(filters.carrier ? { carrier: filters.carrier } : {}),
+      ...(filters.status ? { status: filters.status } : {}),
+      ...(filters.realStatus ? { realStatus: filters.realStatus } : {}),
+      ...(filters.comboType ? { comboType: filters.comboType } : {}),
+    };
+    cardsApi.list(family, q).then(setPage, () => undefined);
+  }, [family, filters, pageNum, pageSize]);
+  useEffect(load, [load]);
+
+  const act = async () => {
+    if (!confirm) return;
+    const { card, action } = confirm;
+    setConfirm(undefined);
+    await cardsApi.changeStatus(family, card.iccid, action).then(
+      () => {
+        notifications.show({ color: 'green', message: t('cards.done'), autoClose: TOAST_MS });
+        load();
+      },
+      () => undefined,
+    );
+  };
+
+  const select = (key: 'carrier' | 'status' | 'realStatus' | 'comboType', placeholder: string, data: { value: string; label: string }[]) => (
+    <Select
+      w={170}
+      placeholder={placeholder}
+      data={data}
+      value={draft[key]}
+      onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))}
+      clearable
+      data-testid={`filter-${key}`}
+    />
+  );
+
+  return (
+    <Stack gap="md">
+      <Title order={3}>{t(titleKey)}</Title>
+      <Group>
+        <TextInput placeholder={t('cards.iccid')} value={draft.iccid} onChange={(e) => setDraft({ ...draft, iccid: e.currentTarget.value })} />
+        <TextInput placeholder={t('cards.msisdn')} value={draft.msisdn} onChange={(e) => setDraft({ ...draft, msisdn: e.currentTarget.value })} />
+        {select('carrier', t('cards.carrier'), options(carrierLabels))}
+        {select('status', t('cards.status'), options(statusLabels[family]))}
+        {family === 'link' && select('realStatus', t('cards.realStatus'), options(realStatusLabels))}
+        {family === 'link' && select('comboType', t('cards.comboType'), options(comboTypeLabels))}
+        <Button onClick={() => (setPageNum(1), setFilters(draft))} data-testid="card-search">
+          {t('cards.search')}
+        </Button>
+        <Button variant="default" onClick={() => (setDraft(noFilters), setFilters(noFilters), setPageNum(1))}>
+          {t('cards.reset')}
+        </Button>
+      </Group>
+      {family === 'spring' && (
+        <Text size="sm" c="dimmed">
+          {t('cards.dailyNote')}
+        </Text>
+      )}
+      <Table highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('cards.iccid')}</Table.Th>
+            <Table.Th>{t('cards.msisdn')}</Table.Th>
+            <Table.Th>{t('cards.carrier')}</Table.Th>
+            <Table.Th>{t('cards.status')}</Table.Th>
+            {family === 'link' && <Table.Th>{t('cards.realStatus')}</Table.Th>}
+            {family === 'link' && <Table.Th>{t('cards.comboType')}</Table.Th>}
+            <Table.Th>{t('cards.usage')}</Table.Th>
+            <Table.Th>{t('cards.expiry')}</Table.Th>
+            <Table.Th>{t('cards.actions')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {page?.list.map((card) => (
+            <Table.Tr key={card.id} data-iccid={card.iccid}>
+              <Table.Td>
+                <Anchor component={Link} href={`/sim-card-management/sim-card-view?iccid=${card.iccid}`} size="sm">
+                  {card.iccid}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{card.msisdn}</Table.Td>
+              <Table.Td>{carrierOf(card)}</Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={isRunning(card) ? 'green' : isStopped(card) ? 'red' : 'gray'} data-testid="card-status" title={reasonOf(card.statusReason)}>
+                  {statusOf(card)}
+                </Badge>
+              </Table.Td>
+              {family === 'link' && <Table.Td>{realStatusOf(card)}</Table.Td>}
+              {family === 'link' && <Table.Td>{comboOf(card)}</Table.Td>}
+              <Table.Td miw={150}>
+                <Text size="xs">
+                  {formatBytes(card.usedBytes)} / {formatBytes(card.quotaBytes)}
+                </Text>
+                <Progress size="xs" value={card.quotaBytes ? Math.min(100, (100 * card.usedBytes) / card.quotaBytes) : 0} />
+              </Table.Td>
+              <Table.Td>{formatDateTime(card.expireTime).slice(0, 10)}</Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  {isRunning(card) && (
+                    <Button size="compact-xs" color="red" variant="light" onClick={() => setConfirm({ card, action: '01' })}>
+                      {t('cards.stop')}
+                    </Button>
+                  )}
+                  {isStopped(card) && (
+                    <Button size="compact-xs" variant="light" onClick={() => setConfirm({ card, action: '00' })}>
+                      {t('cards.restart')}
+                    </Button>
+                  )}
+                  {card.actionsLeftToday !== null && (
+                    <Text size="xs" c="dimmed">
+                      {t('cards.actionsLeft', { count: card.actionsLeftToday })}
+                    </Text>
+                  )}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ListFooter
+        shown={page?.list.length}
+        total={page?.total}
+        emptyText={t('cards.empty')}
+        pageNum={pageNum}
+        pageSize={pageSize}
+        onPage={setPageNum}
+        onPageSize={(size) => (setPageSize(size), setPageNum(1))}
+      />
+      <ConfirmDialog
+        opened={confirm !== undefined}
+        title={t(confirm?.action === '01' ? 'cards.stop' : 'cards.restart')}
+        message={t(confirm?.action === '01' ? 'cards.confirmStop' : 'cards.confirmRestart', { iccid: confirm?.card.iccid ?? '' })}
+        onConfirm={() => void act()}
+        onCancel={() => setConfirm(undefined)}
+        danger={confirm?.action === '01'}
+        confirmTestId="card-confirm"
+      />
+    </Stack>
+  );
+}
+
+export const SpringCardPage = () => <CardListPage family="spring" titleKey="route.springCardManage" />;
+export const LinkCardPage = () => <CardListPage family="link" titleKey="route.cardManagement" />;
+export const JuxinCardPage = () => <CardListPage family="juxin" titleKey="route.juxinCardManage" />;

@@ -1,0 +1,131 @@
+import { Badge, Button, Card as Panel, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearch } from 'wouter';
+import { type CardDetail, cardsApi, type DiagnosisReport, formatBytes } from '../../api/cards.ts';
+import { formatDateTime } from '../../format/date.ts';
+import { carrierOf, comboOf, formFactorOf, realStatusOf, reasonOf, statusOf } from './card-labels.ts';
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{value || '-'}</Text>
+    </div>
+  );
+}
+
+/** One card's facts as the carrier last reported them, and its status history with reasons. */
+export function SimCardViewPage() {
+  const { t } = useTranslation();
+  const iccid = new URLSearchParams(useSearch()).get('iccid') ?? '';
+  const [card, setCard] = useState<CardDetail>();
+  useEffect(() => {
+    if (iccid) cardsApi.detail(iccid).then(setCard, () => undefined);
+  }, [iccid]);
+  if (!card) return <Text c="dimmed">{iccid ? '' : t('cards.notFound')}</Text>;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={3}>
+          {card.iccid} <Badge variant="light" data-testid="detail-status">{statusOf(card)}</Badge>
+        </Title>
+        <Button component={Link} href={`/sim-card-management/intelligent-test?iccid=${card.iccid}`} variant="light">
+          {t('cards.test')}
+        </Button>
+      </Group>
+      <Panel withBorder>
+        <SimpleGrid cols={4}>
+          <Field label={t('cards.msisdn')} value={card.msisdn} />
+          <Field label={t('cards.imsi')} value={card.imsi} />
+          <Field label={t('cards.carrier')} value={carrierOf(card)} />
+          <Field label={t('cards.cardType')} value={t(`cards.cardTypeName.${card.cardType}`)} />
+          <Field label={t('cards.status')} value={statusOf(card)} />
+          <Field label={t('cards.realStatus')} value={realStatusOf(card)} />
+          <Field label={t('cards.reason')} value={reasonOf(card.statusReason)} />
+          <Field label={t('cards.changedAt')} value={formatDateTime(card.statusChangedAt)} />
+          <Field label={t('cards.comboType')} value={comboOf(card)} />
+          <Field label={t('cards.usage')} value={`${formatBytes(card.usedBytes)} / ${formatBytes(card.quotaBytes)}`} />
+          <Field label={t('cards.expiry')} value={formatDateTime(card.expireTime)} />
+          <Field label={t('cards.apn')} value={card.apn} />
+          <Field label={t('cards.certificationLabel')} value={t(`cards.certification.${card.certification}`)} />
+          <Field label={t('cards.formFactor')} value={formFactorOf(card)} />
+          <Field label={t('cards.group')} value={card.groupName} />
+          <Field label={t('cards.model')} value={card.model} />
+          <Field label={t('cards.deviceSn')} value={card.deviceSn} />
+          <Field label={t('cards.activatedAt')} value={formatDateTime(card.activatedAt)} />
+        </SimpleGrid>
+      </Panel>
+      <Title order={4}>{t('cards.history')}</Title>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('cards.time')}</Table.Th>
+            <Table.Th>{t('cards.from')}</Table.Th>
+            <Table.Th>{t('cards.to')}</Table.Th>
+            <Table.Th>{t('cards.reason')}</Table.Th>
+            <Table.Th>{t('cards.by')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {card.events.map((e, i) => (
+            <Table.Tr key={i}>
+              <Table.Td>{formatDateTime(e.at)}</Table.Td>
+              <Table.Td>{e.fromStatus}</Table.Td>
+              <Table.Td>{e.toStatus}</Table.Td>
+              <Table.Td>{reasonOf(e.reason)}</Table.Td>
+              <Table.Td>{e.account || t('cards.carrierSide')}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+/** Intelligent test: the carrier's checks and the platform's, each passed or failed with its detail. */
+export function IntelligentTestPage() {
+  const { t } = useTranslation();
+  const initial = new URLSearchParams(useSearch()).get('iccid') ?? '';
+  const [iccid, setIccid] = useState(initial);
+  const [report, setReport] = useState<DiagnosisReport>();
+  const run = (value: string) => {
+    if (value.trim()) cardsApi.intelligentTest(value.trim()).then(setReport, () => setReport(undefined));
+  };
+  useEffect(() => run(initial), [initial]);
+  return (
+    <Stack>
+      <Title order={3}>{t('route.intelligentTest')}</Title>
+      <Group>
+        <TextInput w={260} placeholder={t('cards.iccid')} value={iccid} onChange={(e) => setIccid(e.currentTarget.value)} />
+        <Button onClick={() => run(iccid)} data-testid="test-run">
+          {t('cards.run')}
+        </Button>
+      </Group>
+      {report && (
+        <>
+          <Text fw={600} c={report.passed ? 'green' : 'red'}>
+            {t(report.passed ? 'cards.allPassed' : 'cards.someFailed')} ({formatDateTime(report.testedAt)})
+          </Text>
+          <Table>
+            <Table.Tbody>
+              {report.checks.map((c) => (
+                <Table.Tr key={c.code}>
+                  <Table.Td>{t(`cards.check.${c.code}`)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={c.passed ? 'green' : 'red'} variant="light">
+                      {t(c.passed ? 'cards.passed' : 'cards.failed')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{c.detail}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </>
+      )}
+    </Stack>
+  );
+}

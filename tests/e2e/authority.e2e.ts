@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { consolePage } from '../support/console-page.ts';
+import { loginAs } from '../support/server.ts';
+
+const shots = path.resolve('test-results');
+
+describe('roles and administrators in Chromium', () => {
+  const c = consolePage();
+
+  it('creates a role with some permission keys; a second role of the same name is refused', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/authority-manage/role-manage`);
+    await page.getByTestId('role-add').click();
+    await page.getByTestId('role-save').click();
+    await page.getByText('This item cannot be empty!').waitFor();
+
+    await page.locator('input[name=roleName]').fill('Field operators');
+    const tree = page.getByTestId('permission-tree');
+    await tree.getByLabel('Device management', { exact: true }).check();
+    await tree.getByLabel('Reboot', { exact: true }).check();
+    await tree.getByLabel('Organisation management', { exact: true }).check();
+    await page.getByTestId('role-save').click();
+    const row = page.locator('tr[data-role="Field operators"]');
+    await row.waitFor();
+    expect(await row.innerText()).toMatch(/Device management, Reboot, Organisation management|Organisation management, Device management, Reboot/);
+
+    await page.getByTestId('role-add').click();
+    await page.locator('input[name=roleName]').fill('field OPERATORS');
+    await page.getByTestId('role-save').click();
+    await page.getByText('Role Name Already Exists').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('edits the role: its stored keys are checked in the tree', async () => {
+    const { page } = c;
+    const row = page.locator('tr[data-role="Field operators"]');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const tree = page.getByTestId('permission-tree');
+    await expect.poll(() => tree.getByLabel('Reboot', { exact: true }).isChecked()).toBe(true);
+    expect(await tree.getByLabel('Roles', { exact: true }).isChecked()).toBe(false);
+    await page.locator('textarea[name=summary]').fill('Devices in the field');
+    await page.getByTestId('role-save').click();
+    await row.getByText('Devices in the field').waitFor();
+  });
+
+  it('adds an administrator with that role', async () => {
+    const { ts, page } = c;
+    await page.goto(`${ts.server.url}/user/authority-manage/admin`);
+    await page.getByTestId('admin-add').click();
+    await page.getByTestId('admin-save').click();
+    await page.getByText('Account cannot be empty!').waitFor();
+    await page.locator('input[name=account]').fill('fieldops');
+    await page.locator('input[name=password]').fill('Field_pass1');
+    await page.getByTestId('admin-role').click();
+    await page.getByRole('option', { name: 'Field operators' }).click();
+    await page.locator('input[name=nickname]').fill('Field Ops');
+    await page.getByTestId('admin-save').click();
+    const row = page.locator('tr[data-account="fieldops"]');
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Field operators');
+    await page.screenshot({ path: path.join(shots, 'authority-admin.png') });
+  });
+
+  it('that administrator sees only the permitted menu, and cannot reach a role page by URL', async () => {
+    const { ts, page } = c;
+    const { token } = await loginAs(ts, 'fieldops', 'Field_pass1');
+    const browser = page.context().browser();
+    if (!browser) throw new Error('no browser');
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, locale: 'en-US' });
+    try {
+      await context.addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
+      const ops = await context.newPage();
+      // No dashboard key: the first page the role was given opens instead.
+      await ops.goto(`${ts.server.url}/user/`);
+      await ops.waitForURL(/\/user\/organization-management\/index$/);
+      const links = await ops.getByTestId('sidebar').getByRole('link').allInnerTexts();
+      expect(links.sort()).toEqual(['Device management', 'Organisation management', 'System notices']);
+      expect(await ops.getByTestId('sidebar').getByText('Permissions').count()).toBe(0);
+      // Top navigation: monitor centre and basic info; no system management without the admin role.
+      const entries = await ops.getByTestId('top-nav').getByRole('link').allInnerTexts();
+      expect(entries).toEqual(['Monitor centre', 'Basic info']);
+
+      await ops.goto(`${ts.server.url}/user/authority-manage/role-manage`);
+      await ops.waitForURL(/\/user\/401$/);
+      await ops.screenshot({ path: path.join(shots, 'authority-operator.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('deletes the administrator, then the role', async () => {
+    const { ts, page } = c;
+    await page.goto(`${ts.server.url}/user/authority-manage/admin`);
+    const admin = page.locator('tr[data-account="fieldops"]');
+    await admin.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('admin-confirm').click();
+    await admin.waitFor({ state: 'detached' });
+    // The seeded admin's own row offers no delete.
+    expect(await page.locator('tr[data-account="admin"]').getByRole('button', { name: 'Delete' }).count()).toBe(0);
+
+    await page.goto(`${ts.server.url}/user/authority-manage/role-manage`);
+    const role = page.locator('tr[data-role="Field operators"]');
+    await role.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('role-confirm').click();
+    await role.waitFor({ state: 'detached' });
+    expect(await page.locator('tr[data-role="admin"]').getByRole('button').count()).toBe(0);
+  });
+});

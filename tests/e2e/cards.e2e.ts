@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { consolePage } from '../support/console-page.ts';
+import { api } from '../support/server.ts';
+
+interface Card {
+  iccid: string;
+  cardStatus: number;
+  realStatus: number;
+}
+
+describe('SIM cards and directional groups in Chromium', () => {
+  const c = consolePage();
+
+  it('lists link cards, stops one and shows its new status', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/sim-card-management/card-management`);
+    // Filter to cards in use, then stop the first one.
+    await page.getByTestId('filter-realStatus').click();
+    await page.getByRole('option', { name: 'In use', exact: true }).click();
+    await page.getByTestId('card-search').click();
+    const row = page.locator('tr[data-iccid]').first();
+    await row.getByTestId('card-status').getByText('In use').waitFor();
+    const iccid = (await row.getAttribute('data-iccid')) ?? '';
+    expect(iccid).toMatch(/^8986/);
+    const target = page.locator(`tr[data-iccid="${iccid}"]`);
+    await target.getByRole('button', { name: 'Stop' }).click();
+    await page.getByTestId('card-confirm').click();
+    // Stopped cards leave the "in use" filter; clear it and find the card stopped.
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.locator(`tr[data-iccid="${iccid}"]`).getByTestId('card-status').getByText('Stopped').waitFor();
+    const detail = await api<Card>(ts.server.url, 'GET', `/linkCard/getCardDetail/${iccid}`, { token });
+    expect(detail.data).toMatchObject({ cardStatus: 40, realStatus: 200 });
+
+    await page.locator(`tr[data-iccid="${iccid}"]`).getByRole('link', { name: iccid }).click();
+    await page.getByTestId('detail-status').getByText('Stopped').waitFor();
+    await page.getByRole('cell', { name: 'Manage' }).first().waitFor();
+  });
+
+  it('adds a directional address, refusing a bad one with the spec message', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/custom-service/group-management`);
+    await page.getByTestId('group-add').click();
+    await page.locator('input[name=groupName]').fill('E2E routes');
+    await page.getByTestId('group-save').click();
+    const group = page.locator('tr[data-group="E2E routes"]');
+    await group.getByRole('link', { name: 'Addresses' }).click();
+    await page.getByText('A new address takes about 10 seconds to work.').first().waitFor();
+
+    await page.getByTestId('address-add').click();
+    await page.locator('input[name=address]').fill('300.1.2.3');
+    await page.locator('input[name=description]').click();
+    await page.getByText('IP address incorrect').waitFor();
+    await page.locator('input[name=address]').fill('10.20.30.40');
+    await page.getByTestId('address-save').click();
+    const added = page.locator('tr[data-address="10.20.30.40"]');
+    await added.getByTestId('address-state').getByText('Adding').waitFor();
+    // The simulated carrier applies it about 10 s later; the page looks again when it is due.
+    await added.getByTestId('address-state').getByText('Added').waitFor({ timeout: 20_000 });
+  });
+});
