@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, Result, systemClock } from '../protocol/index.ts';
 import { type CommandHandler, DeviceSession } from './device-session.ts';
+import { httpPushJob, pushFileHandler } from './push/push-file.ts';
 import { linuxDeviceInfo } from './linux-info.ts';
 import { deviceHandlers } from './ops/device-handlers.ts';
 import { linuxBackend, linuxBackendConfig } from './ops/linux-backend.ts';
@@ -76,6 +77,7 @@ const session = new DeviceSession({
   handlers: new Map<number, CommandHandler>([
     [Command.Reboot, reboot],
     ...ops.handlers,
+    [Command.PushFile, pushFileHandler(httpPushJob({ gatewayUrl, sn, dir: path.join(path.dirname(stateFile), 'push'), log }))],
   ]),
   transport: wsTransport(),
   clock: systemClock,

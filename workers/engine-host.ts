@@ -67,7 +67,11 @@ export class EngineHost {
           return;
         }
         const sub = engine.request(msg.msgId, msg.options).subscribe({
-          next: (event) => this.#port.postMessage({ type: 'request-event', rid: msg.rid, event }),
+          next: (event) => {
+            // Messages of a flow that came before this reply (shell output, say) reach the page first.
+            if (this.#queue.length > 0 || this.#chunkQueue.length > 0) this.#flushNow();
+            this.#port.postMessage({ type: 'request-event', rid: msg.rid, event });
+          },
           complete: () => {
             this.#requests.delete(msg.rid);
             this.#port.postMessage({ type: 'request-complete', rid: msg.rid });
@@ -106,6 +110,11 @@ export class EngineHost {
     if (this.#flushTimer === undefined) {
       this.#flushTimer = this.#clock.setTimeout(() => this.#flush(), FLUSH_EVERY_MS);
     }
+  }
+
+  #flushNow(): void {
+    if (this.#flushTimer !== undefined) this.#clock.clearTimeout(this.#flushTimer);
+    this.#flush();
   }
 
   #flush(): void {

@@ -1,5 +1,6 @@
 import { type Clock, Command, Result } from '../../protocol/index.ts';
 import { type CommandHandler, type DeviceInfo, DeviceSession, type DeviceSessionOptions } from '../device-session.ts';
+import { pushFileHandler, simulatedPushJob } from '../push/push-file.ts';
 import { DEVICE_OPS_COMMANDS, deviceHandlers } from '../ops/device-handlers.ts';
 import { pick } from './prng.ts';
 import { streamHandlers } from './video-source.ts';
@@ -61,6 +62,7 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
       [Command.Reboot, reboot],
       ...opsHandlers,
       ...streamHandlers(opts.clock),
+      [Command.PushFile, pushFileHandler(simulatedPushJob({ clock: opts.clock, stepMs: 250 }))],
     ]),
   });
   if (opts.telemetry !== false) reportTelemetry(device, opts.clock, opts.telemetry);

@@ -7,9 +7,8 @@ import type { Caller } from '../accounts/caller.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { OperationLogTable } from '../db/schema.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
-import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable } from '../reports/export.ts';
+import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable, MAX_EXPORT_ROWS } from '../reports/export.ts';
 import { isTimeZone } from '../reports/periods.ts';
-import { MAX_EXPORT_ROWS } from '../reports/routes.ts';
 import { callerOf } from '../http/guard.ts';
 import { field, pagingProperties } from '../http/validation.ts';
 

@@ -5,10 +5,12 @@ import { SimulatedCarrier } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
 import { registerCardRoutes } from './card-routes.ts';
 import { registerGroupRoutes } from './group-routes.ts';
+import { registerOrderRoutes } from '../commerce/order-routes.ts';
 
-/** Card and directional-group calls; the carrier defaults to the in-process simulated one. */
+/** Card, directional-group, order and bill calls; the carrier defaults to the simulated one, payment to the sandbox. */
 export function registerSimRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; carrier?: CarrierProvider }): void {
   const carrier = deps.carrier ?? new SimulatedCarrier(deps.clock);
   registerCardRoutes(app, { db: deps.db, clock: deps.clock, carrier });
   registerGroupRoutes(app, { db: deps.db, clock: deps.clock, carrier });
+  registerOrderRoutes(app, { db: deps.db, clock: deps.clock });
 }

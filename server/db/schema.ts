@@ -223,6 +223,31 @@ export interface CardsAndCommerceTables {
   direction_addresses: DirectionAddressTable;
   sim_cards: SimCardTable;
   sim_card_events: SimCardEventTable;
+  commerce_orders: CommerceOrderTable;
+}
+
+/** An order or bill; amounts in minor units (fen); `lines`, `logistics` and `invoice` are JSON texts. */
+export interface CommerceOrderTable {
+  id: Generated<number>;
+  order_no: string;
+  org_id: number;
+  account: Generated<string>;
+  type: string;
+  trade_state: string;
+  pay_method: string | null;
+  offline_pending: Generated<number>;
+  trade_no: string | null;
+  amount: number;
+  real_amount: Generated<number>;
+  invoiced: Generated<number>;
+  invoice: string | null;
+  lines: string;
+  logistics: string | null;
+  bill_month: string | null;
+  created_at: number;
+  paid_at: number | null;
+  closed_at: number | null;
+  confirmed_by: Generated<string>;
 }
 
 export interface DirectionGroupTable {

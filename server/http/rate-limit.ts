@@ -40,3 +40,11 @@ function hotActionKey(req: FastifyRequest): string {
 export const hotAction: { rateLimit: RateLimitOptions } = {
   rateLimit: { hook: 'preHandler', max: HOT_ACTION_MAX, timeWindow: HOT_ACTION_WINDOW_MS, keyGenerator: hotActionKey },
 };
+
+/**
+ * Route config for uploads, whose content is a stream the key cannot include: a per-caller budget that a
+ * person attaching files never reaches and a loop quickly does.
+ */
+export const uploadLimit: { rateLimit: RateLimitOptions } = {
+  rateLimit: { hook: 'preHandler', max: 30, timeWindow: 60_000, keyGenerator: (req) => (req.caller ? `a${req.caller.accountId}` : `ip${req.ip}`) },
+};

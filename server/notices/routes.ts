@@ -4,7 +4,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { Clock } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
-import { hotAction } from '../http/rate-limit.ts';
+import { hotAction, uploadLimit } from '../http/rate-limit.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
@@ -159,7 +159,7 @@ function registerAuthoringRoutes(app: FastifyInstance, deps: Deps): void {
   // Multipart parsing is confined to this plugin's routes (encapsulated), so no other route accepts it.
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: s.MAX_ATTACHMENT_BYTES, files: 1, fields: 0, parts: 1 } });
-    scope.post('/notice/attachment', { config: hot, schema: { consumes: ['multipart/form-data'] } }, async (req) => {
+    scope.post('/notice/attachment', { config: { ...config, ...uploadLimit }, schema: { consumes: ['multipart/form-data'] } }, async (req) => {
       const caller = callerOf(req);
       const { name, mime, bytes } = await readUpload(req);
       return ok(await notices.addAttachment({ name, mime, bytes, uploadedBy: caller.accountId, now: clock.now() }));

@@ -6,6 +6,9 @@ export interface ExportColumn<T> {
   readonly value: (row: T) => string | number;
 }
 
+// Exports are bounded so one click cannot build a file of millions of rows in memory.
+export const MAX_EXPORT_ROWS = 100_000;
+
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 

@@ -8,7 +8,7 @@ import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { PAGE_SIZES } from '../devices/routes.ts';
 import { TelemetryIngest, telemetrySettingsFrom } from '../telemetry/ingest.ts';
-import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable } from './export.ts';
+import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable, MAX_EXPORT_ROWS } from './export.ts';
 import { DAY_MS, isTimeZone, type Period, PERIODS, periodOf } from './periods.ts';
 import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
 import { UsageTracker } from './usage-tracker.ts';
@@ -25,8 +25,6 @@ export const ReportPermission = {
 // Longest range one query may cover; DATE periods over it are 731 points, which a chart still draws.
 const MAX_RANGE_MS = 731 * DAY_MS;
 const DEFAULT_RANGE_MS = 30 * DAY_MS;
-// Exports are bounded so one click cannot build a file of millions of rows in memory.
-export const MAX_EXPORT_ROWS = 100_000;
 
 const digits = { type: 'string', pattern: '^[0-9]{1,15}$' } as const;
 const percent = { type: 'string', pattern: '^(100|[0-9]{1,2})(\\.[0-9]+)?$' } as const;

@@ -89,7 +89,12 @@ export class UploadService {
         if (!upload || upload.metadata?.owner !== String(caller.accountId)) return tusError(reply, 404, UploadMessage.Gone);
       }
       // Only the server sets the owner: a client's own header of that name is dropped.
-      delete raw.headers[OWNER_HEADER];
+      // (Both header views: the tus request wrapper reads rawHeaders.)
+      const kept: string[] = [];
+      for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) {
+        if ((raw.rawHeaders[i] ?? '').toLowerCase() !== OWNER_HEADER) kept.push(raw.rawHeaders[i] ?? '', raw.rawHeaders[i + 1] ?? '');
+      }
+      raw.rawHeaders.splice(0, raw.rawHeaders.length, ...kept, OWNER_HEADER, String(caller.accountId));
       raw.headers[OWNER_HEADER] = String(caller.accountId);
       reply.hijack();
       await this.#tus.handle(raw, reply.raw);

@@ -1,5 +1,7 @@
 import type { Page } from './devices.ts';
-import { request } from './request.ts';
+import { notifications } from '@mantine/notifications';
+import { session } from '../state/session.ts';
+import { RequestError, request, TOAST_MS } from './request.ts';
 
 /** A notice as delivered to the current user. `id` is the delivery; `noticeId` the notice. */
 export interface Notice {
@@ -12,6 +14,7 @@ export interface Notice {
   readonly sendUserDeptName: string;
   readonly sendUserName: string;
   readonly fileUrls: readonly string[];
+  readonly files?: readonly NoticeAttachment[];
   readonly isRead: boolean;
 }
 
@@ -24,4 +27,71 @@ export const noticeApi = {
   removeAll: () => request<unknown>({ method: 'DELETE', url: '/notice/delete-all' }),
   // Polled in the background: a failure must not toast every minute.
   unreadCount: () => request<number>({ method: 'GET', url: '/notice/unreadNoticeCount', silent: true }),
+};
+
+/** An uploaded attachment; `url` downloads it with the session header. */
+export interface NoticeAttachment {
+  readonly id: number;
+  readonly name: string;
+  readonly size: number;
+  readonly url: string;
+}
+
+/** A published notice as its authors list it. */
+export interface SentNotice {
+  readonly id: number;
+  readonly title: string;
+  readonly content: string;
+  readonly sendTime: number;
+  /** 0 scheduled, 1 delivered. */
+  readonly state: number;
+  readonly toAll: boolean;
+  readonly orgIds: readonly number[];
+  readonly recipients: number;
+  readonly readCount: number;
+  readonly sendUserName: string;
+  readonly sendUserDeptName: string;
+  readonly files: readonly NoticeAttachment[];
+}
+
+export interface NewNotice {
+  readonly title: string;
+  /** HTML; the server sanitises it. */
+  readonly content: string;
+  /** Absent: every organisation in the author's subtree. */
+  readonly orgIds?: readonly number[];
+  /** Epoch ms; absent or past sends at once. */
+  readonly sendTime?: number;
+  readonly attachmentIds?: readonly number[];
+}
+
+/** Largest attachment the server takes (platform-core section 9: 5 MB). */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+
+export const noticeAuthoringApi = {
+  sent: (pageNum: number, pageSize: number) => request<Page<SentNotice>>({ method: 'POST', url: '/notice/sent-list', data: { pageNum, pageSize } }),
+  publish: (notice: NewNotice) => request<{ id: number; recipients: number; state: number }>({ method: 'POST', url: '/notice/publish', data: notice }),
+  withdraw: (id: number) => request<null>({ method: 'DELETE', url: `/notice/withdraw/${id}` }),
+  download: (url: string) => request<Blob>({ method: 'GET', url, responseType: 'blob' }),
+  /**
+   * Uploads one file as multipart form data. The shared client sends JSON only, so this call makes its own
+   * fetch with the same token header and envelope check.
+   */
+  async upload(file: File): Promise<NoticeAttachment> {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    const headers: Record<string, string> = session.token ? { 'X-Token': session.token } : {};
+    let env: { code?: number; data?: NoticeAttachment; message?: string };
+    try {
+      env = (await (await fetch('/notice/attachment', { method: 'POST', headers, body: form })).json()) as typeof env;
+    } catch {
+      throw new RequestError('Network Error');
+    }
+    if (env.code !== 20000 || !env.data) {
+      const message = env.message || 'Error';
+      notifications.show({ color: 'red', message, autoClose: TOAST_MS });
+      throw new RequestError(message, env.code);
+    }
+    return env.data;
+  },
 };

@@ -83,6 +83,9 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/document-library-detail/index', 'documentDetail', ['document_list'], hidden),
   r('/document-library-detail-gitbook/index', 'documentGitbook', ['document_list'], hidden),
   r('/document-library-detail-gitbook-qa/index', 'documentGitbookQa', ['document_list'], hidden),
+  // Ours (authoring, not in the spec's table): titled from the authoring locale, gated by their own keys.
+  { path: '/document-admin/index', titleKey: 'authoring.route.documentAdmin', keys: ['document_manage'], hidden: false },
+  { path: '/notice-admin/index', titleKey: 'authoring.route.noticeAdmin', keys: ['notice_publish'], hidden: false },
   r('/organization-management/index', 'organizationManagement', ['org_list']),
   r('/firmware-version/index', 'firmwareVersion', ['img_list'], { group: 'firmware' }),
   r('/firmware-customize/index', 'firmwareCustomize', ['custom-made-img_list'], { group: 'firmware' }),
@@ -96,6 +99,8 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/device-view/webssh', 'deviceWebssh', ['device_list'], hidden),
   r('/remote-management/index', 'remoteManagement', ['remote_list']),
   r('/log-management/index', 'logManagement', ['push_log_list']),
+  // Ours: the push dialog as a hidden page, so other pages can link to it with devices chosen (content area).
+  { path: '/content-push/index', titleKey: 'content.pushTitle', keys: ['img_push', 'app_push', 'file_push', 'logo_push', 'wallpaper_push'], hidden: true },
   r('/license-manage/index', 'licenseManage', ['iso-bus_list']),
   r('/order-query/index', 'orderQuery', ['link-card-order_list'], { noFooter: true }),
   r('/order-demand/index', 'orderDemand', ['order-requirements_list']),

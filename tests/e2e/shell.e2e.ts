@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
-import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { clientPasswordHash } from '../../server/seed.ts';
+import { client, createRole } from '../support/console-api.ts';
+import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const shots = path.resolve('test-results');
 
@@ -11,12 +13,14 @@ describe('layout shell in Chromium: sidebar groups, tags view, language switch, 
   let ts: TestServer;
   let browser: Browser;
   let page: Page;
+  let adminToken: string;
 
   beforeAll(async () => {
     requireConsoleBuild();
     ts = await startTestServer('sqlite', { SIM_DEVICES: '0' });
     // The walking skeleton logs in through the form; here the session comes from the API, as a cookie.
     const { token } = await loginAsAdmin(ts);
+    adminToken = token;
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, locale: 'en-US' });
     await context.addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
@@ -51,8 +55,7 @@ describe('layout shell in Chromium: sidebar groups, tags view, language switch, 
     await open(undefined, 'Organisation management', /\/organization-management\/index$/);
     await open('sim', 'Cards', /\/sim-card-management\/card-management$/);
     expect(await tagPaths()).toEqual(['/dashboard/index', '/statistical-report/multi-model-analysis', '/organization-management/index', '/sim-card-management/card-management']);
-    await page.getByTestId('area-placeholder').getByText('Arrives in a later release').waitFor();
-    expect(await page.getByTestId('breadcrumb').innerText()).toMatch(/SIM cards\s*\/\s*Cards/);
+    await expect.poll(() => page.getByTestId('breadcrumb').innerText()).toMatch(/SIM cards\s*\/\s*Cards/);
     expect(await page.title()).toBe('Cards - Mobile Device Management');
 
     await page.locator('[data-testid=tag][data-path="/sim-card-management/card-management"]').click({ button: 'right' });
@@ -60,6 +63,81 @@ describe('layout shell in Chromium: sidebar groups, tags view, language switch, 
     await expect.poll(tagPaths).toEqual(['/dashboard/index', '/sim-card-management/card-management']);
     expect(page.url()).toMatch(/\/sim-card-management\/card-management$/);
     await page.screenshot({ path: path.join(shots, 'shell.png') });
+  });
+
+  it('keeps a page mounted with its typed filter while another tag is shown; close and refresh drop it', async () => {
+    const filter = () => page.getByTestId('role-filter');
+    await open('authority', 'Roles', /\/authority-manage\/role-manage$/);
+    await filter().fill('operators');
+    await page.locator('[data-testid=tag][data-path="/dashboard/index"]').click();
+    await page.waitForURL(/\/dashboard\/index$/);
+    expect(await filter().isVisible()).toBe(false);
+    await page.locator('[data-testid=tag][data-path="/authority-manage/role-manage"]').click();
+    await page.waitForURL(/\/authority-manage\/role-manage$/);
+    expect(await filter().inputValue()).toBe('operators');
+
+    // Refresh re-mounts the page: the filter starts empty.
+    await page.locator('[data-testid=tag][data-path="/authority-manage/role-manage"]').click({ button: 'right' });
+    await page.getByTestId('tag-context-menu').getByRole('menuitem', { name: 'Refresh' }).click();
+    await expect.poll(() => filter().inputValue()).toBe('');
+
+    // Closing the tag drops the kept page: opening it again starts afresh.
+    await filter().fill('kept');
+    await page.locator('[data-testid=tag][data-path="/dashboard/index"]').click();
+    await page.locator('[data-testid=tag][data-path="/authority-manage/role-manage"]').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(tagPaths).not.toContain('/authority-manage/role-manage');
+    await open('authority', 'Roles', /\/authority-manage\/role-manage$/);
+    expect(await filter().inputValue()).toBe('');
+  });
+
+  it('shows the customer-type icon, the footer, and the top navigation with system management for the admin role', async () => {
+    const icon = page.getByTestId('customer-type');
+    expect(await icon.getAttribute('data-type')).toBe('1');
+    expect(await icon.getAttribute('aria-label')).toBe('Platform customer');
+    // The seeded admin's organisation has no expiry: no expiry text.
+    expect(await page.getByTestId('account-expiry').count()).toBe(0);
+    await page.getByTestId('footer').waitFor();
+    expect(await page.getByTestId('top-nav').getByRole('link').allInnerTexts()).toEqual(['Monitor centre', 'Operation analysis', 'Basic info', 'Charts', 'System management']);
+    await page.getByTestId('top-nav-system').click();
+    await page.waitForURL(/\/authority-manage\/admin$/);
+    await page.getByTestId('top-nav-monitor').click();
+    await page.waitForURL(/\/monitor-center\/index$/);
+    await page.getByTestId('monitor-total').getByText('0').waitFor();
+  });
+
+  it('shows the expiry date in the top bar of an account that expires within 30 days', async () => {
+    const admin = client(ts, adminToken);
+    const expireTime = Date.now() + 10 * 86_400_000;
+    const roleId = await createRole(admin, 'Expiring viewers', ['home_list', 'device_list']);
+    await admin.ok('POST', '/org/add', { name: 'Expiring Co', account: 'expiringco', password: clientPasswordHash('Expiring_1'), expireTime, roleId });
+    const { token } = await loginAs(ts, 'expiringco', 'Expiring_1');
+    const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, locale: 'en-US' });
+    try {
+      await context.addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
+      const other = await context.newPage();
+      await other.goto(`${ts.server.url}/user/`);
+      const expiry = other.getByTestId('account-expiry');
+      await expiry.waitFor();
+      const d = new Date(expireTime);
+      const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      expect(await expiry.innerText()).toBe(`Account expires ${date}`);
+      expect(await expiry.getAttribute('data-tone')).toBe('soon');
+      // Not the admin role: no system management in the top navigation.
+      await other.getByTestId('top-nav').waitFor();
+      expect(await other.getByTestId('top-nav-system').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('hides the footer on order-query, and scales the layout under 1340 px', async () => {
+    await page.goto(`${ts.server.url}/user/order-query/index`);
+    await page.getByTestId('breadcrumb').waitFor();
+    expect(await page.getByTestId('footer').count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.zoom)).toBe('0.8');
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.zoom)).toBe('');
   });
 
   it('switches the language to 中文: the page reloads and shows Chinese titles', async () => {

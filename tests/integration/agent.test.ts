@@ -5,7 +5,20 @@ import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { Command, type Envelope, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
+import {
+  Command,
+  type Envelope,
+  fileFromDevice,
+  lastFileEvent,
+  newFlowId,
+  OnlineState,
+  ProtocolEngine,
+  Result,
+  type RuntimeInfoReply,
+  type ShellOutput,
+  type SystemInfoReply,
+  uploadToDevice,
+} from '../../protocol/index.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const presenceOf = (sn: string, state: number) => (e: Envelope) =>
@@ -17,6 +30,7 @@ describe('device agent on this Linux machine', () => {
   let consoleEngine: ProtocolEngine;
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-'));
   const sn = `AGENT-${process.pid}`;
+  const fileRoot = path.join(stateDir, 'files');
   let output = '';
 
   beforeAll(async () => {
@@ -39,9 +53,11 @@ describe('device agent on this Linux machine', () => {
 
   it('enrols with the organisation key, reports real Linux info, and answers a simulated reboot', async () => {
     const online = firstValueFrom(consoleEngine.messages$.pipe(filter(presenceOf(sn, OnlineState.Online))));
-    agent = spawn(process.execPath, [path.resolve('agent/agent-cli.ts')], {
+    agent = spawn(process.execPath, [path.resolve('agent/agent-cli.ts'), '--allow-shell'], {
       env: {
         ...process.env,
+        AGENT_FILE_ROOT: fileRoot,
+        AGENT_SHELL_TIMEOUT_MS: '2000',
         AGENT_GATEWAY_URL: ts.server.deviceSocketUrl,
         AGENT_SN: sn,
         AGENT_ENROLL_KEY: ts.server.seeded.enrollKey,
@@ -77,5 +93,58 @@ describe('device agent on this Linux machine', () => {
     await offline;
     await back;
     expect(output).toContain('reboot requested: simulating');
+  });
+  it('controls this machine: /proc runtime, a shell in its working directory, files inside the root', async () => {
+    const runtime = (await lastValueFrom(consoleEngine.request(Command.RuntimeQuery, { sn, data: { limit: 1000 } }))).reply;
+    expect(runtime.result).toBe(Result.Success);
+    const rt = runtime.data as RuntimeInfoReply;
+    // The agent's own process is in the table, with a state letter of the spec.
+    const self = rt.processes.find((p) => p.pid === agent?.pid);
+    expect(self).toBeDefined();
+    expect(['S', 'R', 'D', 'I', 'T', 'Z', 'X']).toContain(self?.state);
+    expect(rt.memory.total).toBe(os.totalmem());
+    const sys = (await lastValueFrom(consoleEngine.request(Command.SystemInfo, { sn }))).reply.data as SystemInfoReply;
+    expect(sys).toMatchObject({ kernel: os.release(), cpuCores: os.cpus().length, systemType: 'linux' });
+
+    const flowId = newFlowId('sh');
+    const open = (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId, data: { op: 'open' } }))).reply;
+    expect(open).toMatchObject({ result: Result.Success, data: { cwd: fs.realpathSync(fileRoot), user: os.userInfo().username } });
+    const run = async (line: string) => {
+      const chunks: string[] = [];
+      const sub = consoleEngine.flow(flowId).subscribe((e) => chunks.push((e.data as ShellOutput).output));
+      const reply = (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId, data: { op: 'input', line } }))).reply;
+      sub.unsubscribe();
+      return { reply, text: chunks.join('') };
+    };
+    expect((await run('echo $$ > pid.txt; pwd')).text.trim()).toBe(fs.realpathSync(fileRoot));
+    // The shell's process really ran on this machine.
+    expect(Number(fs.readFileSync(path.join(fileRoot, 'pid.txt'), 'utf8'))).toBeGreaterThan(1);
+    const slow = await run('sleep 5; echo never');
+    expect(slow.reply.data).toMatchObject({ exitCode: 124 });
+    expect(slow.text).toContain('timed out');
+
+    expect((await run('mkdir incoming')).reply.data).toMatchObject({ exitCode: 0 });
+    const bytes = new Uint8Array(200_000).map((_, i) => (i * 13) & 0xff);
+    const up = await lastFileEvent(uploadToDevice(consoleEngine, { sn, dir: 'incoming', name: 'a.bin', bytes }));
+    expect(up.reply.result).toBe(Result.Success);
+    expect(fs.readFileSync(path.join(fileRoot, 'incoming', 'a.bin')).equals(Buffer.from(bytes))).toBe(true);
+    const down = await lastFileEvent(fileFromDevice(consoleEngine, { sn, msgId: Command.FileDownload, data: { path: 'incoming/a.bin' } }));
+    expect(Buffer.from(down.file?.bytes ?? []).equals(Buffer.from(bytes))).toBe(true);
+    fs.symlinkSync('/etc', path.join(fileRoot, 'escape'));
+    for (const p of ['../', 'escape', 'escape/passwd', 'incoming/../../state.json']) {
+      expect((await lastValueFrom(consoleEngine.request(Command.FileList, { sn, data: { path: p } }))).reply.result, p).toBe(Result.MessageError);
+    }
+    const del = (await lastValueFrom(consoleEngine.request(Command.FileDelete, { sn, data: { paths: ['incoming/a.bin'] } }))).reply;
+    expect(del.result).toBe(Result.Success);
+    expect(fs.existsSync(path.join(fileRoot, 'incoming', 'a.bin'))).toBe(false);
+
+    const shot = (await lastValueFrom(consoleEngine.request(Command.Screenshot, { sn, flowId: newFlowId('ss') }))).reply;
+    expect(shot).toMatchObject({ result: Result.Fail, data: { message: expect.stringContaining('cannot take screenshots') } });
+    const log = await lastFileEvent(fileFromDevice(consoleEngine, { sn, msgId: Command.GrabLog }));
+    expect(new TextDecoder().decode(log.file?.bytes)).toContain('reboot requested: simulating');
+    expect((await lastValueFrom(consoleEngine.request(Command.Whitelist, { sn, data: { action: 'get' } }))).reply).toMatchObject({
+      result: Result.Fail,
+      data: { message: 'Linux devices cannot do this' },
+    });
   });
 });

@@ -81,7 +81,7 @@ for (const target of targets) {
 
     async function upload(token: string, name: string, bytes: Uint8Array, type = 'application/pdf') {
       const form = new FormData();
-      form.append('file', new Blob([bytes], { type }), name);
+      form.append('file', new Blob([Buffer.from(bytes)], { type }), name);
       const res = await fetch(`${ts.server.url}/notice/attachment`, { method: 'POST', headers: { 'X-Token': token }, body: form });
       return (await res.json()) as { code: number; data: Attachment; message: string };
     }
@@ -139,8 +139,10 @@ for (const target of targets) {
       expect(reuse).toMatchObject({ code: 40001, message: NoticeMessage.AttachmentRefused });
       expect((await sentList()).list.some((n) => n.title.startsWith('Reuse'))).toBe(false);
       // Someone else's upload cannot be attached either.
-      const authorRoleFree = await upload(a.token, 'a.txt', new Uint8Array([1]), 'text/plain');
-      expect(authorRoleFree.code).toBe(40003);
+      const theirs = await upload(a.token, 'a.txt', new Uint8Array([1]), 'text/plain');
+      expect(theirs.code).toBe(20000);
+      const borrowed = await admin.call('POST', '/notice/publish', { title: unique('Borrowed '), content: 'x', attachmentIds: [theirs.data.id] });
+      expect(borrowed).toMatchObject({ code: 40001, message: NoticeMessage.AttachmentRefused });
     });
 
     it('refuses oversized, nameless, hidden and non-multipart uploads with a clear message', async () => {

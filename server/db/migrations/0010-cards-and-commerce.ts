@@ -80,9 +80,38 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
   await db.schema.createIndex('sim_card_events_card').on('sim_card_events').columns(['card_id', 'at']).execute();
+
+  // Orders and bills: one row per purchase; money in integer minor units (fen). `lines` and `logistics`
+  // are JSON texts: what was bought is fixed at creation, never queried by field.
+  await db.schema
+    .createTable('commerce_orders')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('order_no', 'text', (c) => c.notNull().unique())
+    .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
+    .addColumn('account', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('trade_state', 'text', (c) => c.notNull())
+    .addColumn('pay_method', 'text')
+    // 1 while an offline transfer waits for staff to confirm it.
+    .addColumn('offline_pending', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('trade_no', 'text')
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addColumn('real_amount', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('invoiced', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('invoice', 'text')
+    .addColumn('lines', 'text', (c) => c.notNull())
+    .addColumn('logistics', 'text')
+    .addColumn('bill_month', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('paid_at', 'bigint')
+    .addColumn('closed_at', 'bigint')
+    .addColumn('confirmed_by', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema.createIndex('commerce_orders_org_created').on('commerce_orders').columns(['org_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('commerce_orders').execute();
   await db.schema.dropTable('sim_card_events').execute();
   await db.schema.dropTable('sim_cards').execute();
   await db.schema.dropTable('direction_addresses').execute();

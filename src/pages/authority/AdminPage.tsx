@@ -89,9 +89,12 @@ function AccountDialog({ draft: initial, onClose, onSaved }: { draft: Draft; onC
     name: field,
     value: draft[field],
     error: errors[field],
+    // A shown error goes as soon as the value is fixed, so the form does not shift under a click on blur.
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
       const value = e.currentTarget.value;
-      setDraft((d) => ({ ...d, [field]: value }));
+      const next = { ...draft, [field]: value };
+      setDraft(next);
+      if (errors[field] && !check(next, field)) setErrors((x) => ({ ...x, [field]: undefined }));
     },
     onBlur: () => validate(field),
   });

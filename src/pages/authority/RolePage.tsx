@@ -68,7 +68,23 @@ function RoleDialog({ draft, tree, onClose, onSaved }: { draft: Draft; tree: rea
               {errors.form}
             </Alert>
           )}
-          <TextInput label={t('authority.roleName')} name="roleName" value={name} error={errors.name} onChange={(e) => setName(e.currentTarget.value)} onBlur={() => setErrors((x) => ({ ...x, name: checkName(name) && t(checkName(name) ?? '') }))} withAsterisk />
+          <TextInput
+            label={t('authority.roleName')}
+            name="roleName"
+            value={name}
+            error={errors.name}
+            // A shown error goes as soon as the value is fixed, so the form does not shift under a click on blur.
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setName(value);
+              if (errors.name && !checkName(value)) setErrors((x) => ({ ...x, name: undefined }));
+            }}
+            onBlur={() => {
+              const key = checkName(name);
+              setErrors((x) => ({ ...x, name: key && t(key) }));
+            }}
+            withAsterisk
+          />
           <Textarea label={t('authority.summary')} name="summary" value={summary} error={errors.summary} onChange={(e) => setSummary(e.currentTarget.value)} autosize minRows={2} />
           <div>
             <Text size="sm" fw={500} mb={4}>

@@ -1,4 +1,13 @@
 import type { ComponentType } from 'react';
+import { MonthlyBillPage } from './MonthlyBillPage.tsx';
+import { BillQueryPage, OrderQueryPage } from './OrderListPage.tsx';
+import { JuxinPayDataPage, LinkPayDataPage } from './PayDataPage.tsx';
 
-/** Bill, order, licence and order-demand pages by route path, spread into src/router/pages.ts. */
-export const commercePages: Readonly<Record<string, ComponentType>> = {};
+/** Bill, order and payment pages by route path, spread into src/router/pages.ts. */
+export const commercePages: Readonly<Record<string, ComponentType>> = {
+  '/sim-card-management/bill-query': BillQueryPage,
+  '/pay-data/index': LinkPayDataPage,
+  '/monthly-bill/index': MonthlyBillPage,
+  '/juxin-pay-data/index': JuxinPayDataPage,
+  '/order-query/index': OrderQueryPage,
+};

@@ -25,19 +25,27 @@ interface EditProps {
 /** Remark, allocate and set-country, for one device or many; the server checks keys and scope. */
 export function DeviceEditDialog({ target, onClose, onSaved }: EditProps) {
   const { t } = useTranslation();
-  const [value, setValue] = useState('');
+  const title = target ? t(`fleet.action.${target.kind}`) : '';
+  return (
+    <Modal opened={target !== undefined} onClose={onClose} title={`${title} (${target?.sns.length ?? 0})`} centered>
+      {target && <EditForm target={target} onClose={onClose} onSaved={onSaved} />}
+    </Modal>
+  );
+}
+
+// A form per opening (the dialog unmounts it on close), so its state starts from the target each time.
+function EditForm({ target, onClose, onSaved }: EditProps & { target: EditTarget }) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState(target.initial ?? (target.kind === 'country' ? 'domestic' : ''));
   const [orgs, setOrgs] = useState<readonly Organization[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    setValue(target?.initial ?? (target?.kind === 'country' ? 'domestic' : ''));
-    setError(undefined);
-    if (target?.kind === 'allocate') orgApi.list(1, 100).then((p) => setOrgs(p.list), () => undefined);
+    if (target.kind === 'allocate') orgApi.list(1, 100).then((p) => setOrgs(p.list), () => undefined);
   }, [target]);
 
   const save = async () => {
-    if (!target) return;
     if (target.kind !== 'remark' && !value) return setError(t('fleet.form.required'));
     setBusy(true);
     try {
@@ -54,11 +62,10 @@ export function DeviceEditDialog({ target, onClose, onSaved }: EditProps) {
     }
   };
 
-  const title = target ? t(`fleet.action.${target.kind}`) : '';
   return (
-    <Modal opened={target !== undefined} onClose={onClose} title={`${title} (${target?.sns.length ?? 0})`} centered>
-      {target?.kind === 'remark' && <Textarea label={t('fleet.form.remark')} value={value} maxLength={512} autosize minRows={2} onChange={(e) => setValue(e.currentTarget.value)} data-autofocus />}
-      {target?.kind === 'allocate' && (
+    <>
+      {target.kind === 'remark' && <Textarea label={t('fleet.form.remark')} value={value} maxLength={512} autosize minRows={2} onChange={(e) => setValue(e.currentTarget.value)} data-autofocus />}
+      {target.kind === 'allocate' && (
         <Select
           label={t('fleet.form.org')}
           searchable
@@ -69,7 +76,7 @@ export function DeviceEditDialog({ target, onClose, onSaved }: EditProps) {
           comboboxProps={{ withinPortal: true }}
         />
       )}
-      {target?.kind === 'country' && (
+      {target.kind === 'country' && (
         <Select
           label={t('fleet.form.country')}
           data={countryLabels.map((c) => ({ value: c.value, label: c[currentLanguage] }))}
@@ -87,7 +94,7 @@ export function DeviceEditDialog({ target, onClose, onSaved }: EditProps) {
           {t('fleet.form.save')}
         </Button>
       </Group>
-    </Modal>
+    </>
   );
 }
 
@@ -101,19 +108,25 @@ interface MessageProps {
 /** The text of a push-text command (65549), for one device or many. */
 export function MessageDialog({ opened, count, onClose, onSend }: MessageProps) {
   const { t } = useTranslation();
+  return (
+    <Modal opened={opened} onClose={onClose} title={`${t('fleet.action.message')} (${count})`} centered>
+      {opened && <MessageForm onClose={onClose} onSend={onSend} />}
+    </Modal>
+  );
+}
+
+function MessageForm({ onClose, onSend }: Pick<MessageProps, 'onClose' | 'onSend'>) {
+  const { t } = useTranslation();
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
-  useEffect(() => {
-    if (opened) setError(undefined);
-  }, [opened]);
   const send = () => {
     if (!text.trim()) return setError(t('fleet.form.required'));
     onSend({ title: title.trim(), text: text.trim() });
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={`${t('fleet.action.message')} (${count})`} centered>
+    <>
       <TextInput label={t('fleet.form.messageTitle')} value={title} maxLength={64} onChange={(e) => setTitle(e.currentTarget.value)} />
       <Textarea
         label={t('fleet.form.messageText')}
@@ -135,6 +148,6 @@ export function MessageDialog({ opened, count, onClose, onSend }: MessageProps) 
           {t('fleet.form.send')}
         </Button>
       </Group>
-    </Modal>
+    </>
   );
 }

@@ -91,7 +91,7 @@ export const DeviceRow = memo(function DeviceRow({ device, selected, onSelect, o
     device.remark,
   ];
   return (
-    <Table.Tr data-sn={device.sn} data-online={online ? 'online' : 'offline'} style={{ height: ROW_HEIGHT }}>
+    <Table.Tr data-sn={device.sn} data-system={device.systemType} data-online={online ? 'online' : 'offline'} style={{ height: ROW_HEIGHT }}>
       <Table.Td>
         <Checkbox aria-label={device.sn} checked={selected} onChange={(e) => onSelect(device.sn, e.currentTarget.checked)} />
       </Table.Td>

@@ -15,7 +15,8 @@ export function useDeviceRows(query: RowsQuery) {
   const blocks = useRef(new Map<number, readonly Device[]>());
   const loading = useRef(new Set<number>());
   const generation = useRef(0);
-  const [total, setTotal] = useState<number | undefined>();
+  // The total belongs to the query it was counted for; a new query shows 'loading' until its first block.
+  const [counted, setCounted] = useState<{ key: string; total: number }>();
   const [, setVersion] = useState(0);
 
   const load = useCallback(
@@ -28,7 +29,7 @@ export function useDeviceRows(query: RowsQuery) {
           if (gen !== generation.current) return;
           loading.current.delete(block);
           blocks.current.set(block, page.list);
-          setTotal(page.total);
+          setCounted({ key, total: page.total });
           setVersion((v) => v + 1);
         },
         () => {
@@ -40,6 +41,7 @@ export function useDeviceRows(query: RowsQuery) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
   );
+  const total = counted?.key === key ? counted.total : undefined;
 
   const reload = useCallback(() => {
     generation.current++;
@@ -48,10 +50,7 @@ export function useDeviceRows(query: RowsQuery) {
     load(0);
   }, [load]);
 
-  useEffect(() => {
-    setTotal(undefined);
-    reload();
-  }, [reload]);
+  useEffect(() => reload(), [reload]);
 
   /** The row at `index`, or undefined while its block loads. */
   const rowAt = (index: number): Device | undefined => blocks.current.get(Math.floor(index / BLOCK_SIZE))?.[index % BLOCK_SIZE];

@@ -20,7 +20,8 @@ class LiveStates {
 
   /** Starts listening to the worker engine (idempotent). */
   attach(): void {
-    this.#subscription ??= engine().batches$.subscribe((batch) => this.apply(batch));
+    if (this.#subscription) return;
+    this.#subscription = engine().batches$.subscribe((batch) => this.apply(batch));
   }
 
   /** Applies a batch of incoming messages; only presence messages matter here. */
@@ -65,6 +66,8 @@ class LiveStates {
 }
 
 export const liveStates = new LiveStates();
+// Read by bench/ui.bench.ts to check that the presence storm it drives actually reached the page.
+(globalThis as { __dccLiveStates?: { readonly applied: number } }).__dccLiveStates = liveStates;
 
 /** The live online state of one device, or `loaded` until the gateway says otherwise. */
 export function useLiveOnlineState(sn: string, loaded: number): number {

@@ -47,7 +47,11 @@ export function LiveView({ sn }: Props) {
   const [stats, setStats] = useState<LiveStats>({ fps: 0, latencyMs: undefined, fed: 0 });
   const decodable = canDecodeH264();
 
+  // Bumped by every stop, so a start whose reply arrives after a stop (or unmount) stops its own flow.
+  const generation = useRef(0);
+
   const stop = useCallback(() => {
+    generation.current++;
     playerRef.current?.dispose();
     playerRef.current = undefined;
     const flowId = flowRef.current;
@@ -59,13 +63,17 @@ export function LiveView({ sn }: Props) {
   const start = useCallback(
     async (q: StreamQuality) => {
       stop();
+      const mine = generation.current;
       setStatus('starting');
       try {
         const { reply } = await lastValueFrom(engine().request(Command.StartStream, { sn, data: { quality: q } }));
         if (reply.result !== Result.Success) throw new Error(resultText(reply.result, reply.data));
         const info = reply.data as StartStreamReply;
         const video = videoRef.current;
-        if (!video) return;
+        if (!video || mine !== generation.current) {
+          engine().request(Command.StopStream, { sn, data: { flowId: info.flowId } }).subscribe({ error: () => undefined });
+          return;
+        }
         flowRef.current = info.flowId;
         setMeta(info);
         playerRef.current = new LivePlayer(video, engine(), info.flowId, info.fps, () => {
@@ -84,6 +92,8 @@ export function LiveView({ sn }: Props) {
   );
 
   useEffect(() => {
+    // Starting the stream is the external effect this component exists for; its status follows it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (decodable) void start('main');
     return stop;
   }, [decodable, start, stop]);

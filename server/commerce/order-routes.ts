@@ -1,0 +1,342 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Transaction } from 'kysely';
+import { type Clock, PaymentState } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
+import { GB, TRAFFIC_VALIDITY_MS } from '../cards/card-codes.ts';
+import { DAY_MS } from '../carrier/simulated-carrier.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { cleanText } from '../http/validation.ts';
+import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from './money.ts';
+import type { PaymentProvider } from './payment.ts';
+import { SandboxPayment } from './payment.ts';
+import * as s from './schemas.ts';
+
+export const OrderMessage = {
+  NotFound: 'The order does not exist',
+  PositiveInteger: 'Please enter a positive integer',
+  Phone: 'Please enter a correct 11-digit mobile phone number',
+  NoCards: 'Select at least one card',
+  CardNotFound: 'The card does not exist',
+  WrongFamily: 'These cards cannot be bought for here',
+  NotPayable: 'The order is not awaiting payment',
+  AlreadyBilled: 'The bill of this month is already paid or awaiting payment',
+  NoValidCards: 'No valid card in this month: nothing to pay',
+  FutureMonth: 'The month has not begun yet',
+  TransferMismatch: 'The transfer amount must equal the order amount',
+  NotOffline: 'The order has no offline transfer to confirm',
+  StaffOnly: 'Only platform staff confirm offline transfers',
+  NotSandbox: 'Payments are completed by the payment service',
+  NotInvoiceable: 'Only paid orders that are not invoiced yet can be invoiced',
+  VatFields: 'A special VAT invoice needs the tax code, bank, bank account, registered address and telephone',
+  TaxCode: 'Tax code incorrect',
+} as const;
+
+/** The company account offline transfers go to (shown on the pay-data screen, devices-and-commerce section 9). */
+export const COMPANY_BANK = {
+  company: 'Device Control Center Technology Co., Ltd.',
+  bank: 'China Merchants Bank, Shenzhen Science Park Branch',
+  account: '7559 2026 1122 0001',
+} as const;
+
+/** Order types of the link-card bills screen; the orders screen lists every type. */
+export const BILL_TYPES = ['flow', 'monthly_function_fee', 'unify_sim', 'sim'] as const;
+
+const CHINA_OFFSET_MS = 8 * 3_600_000;
+const PHONE = /^1[0-9]{10}$/;
+// Unified social credit code (18) or the older 15-20 character taxpayer number.
+const TAX_CODE = /^([0-9A-HJ-NPQRTUWXY]{18}|[0-9A-Z]{15,20})$/;
+
+export interface OrderRouteDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly payment?: PaymentProvider;
+}
+
+interface Line {
+  readonly item: string;
+  readonly quantity: number;
+  readonly unit: string;
+  readonly unitPrice: number;
+  readonly total: number;
+}
+
+/** Start and end (epoch ms) of a month in China time, from "YYYY-MM". */
+export function monthRange(month: string): { start: number; end: number } {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return { start: Date.UTC(y, m - 1, 1) - CHINA_OFFSET_MS, end: Date.UTC(y, m, 1) - CHINA_OFFSET_MS };
+}
+
+function positive(n: number | undefined): number {
+  if (n === undefined || !Number.isSafeInteger(n) || n <= 0 || n > 100_000) throw new ApiError(ApiCode.BadRequest, OrderMessage.PositiveInteger);
+  return n;
+}
+
+function newOrderNo(now: number): string {
+  const d = new Date(now + CHINA_OFFSET_MS).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `${d}${randomBytes(3).toString('hex').toUpperCase()}`;
+}
+
+/** Orders, bills and payment (devices-and-commerce sections 3, 4 and 9); paths in docs/DECISIONS.md. */
+export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
+  const { db, clock } = deps;
+  const payment = deps.payment ?? new SandboxPayment();
+
+  /** Valid link cards of an organisation in a month: activated before its end, not expired before its start, not closed. */
+  const validCards = (orgId: number, month: string) => {
+    const { start, end } = monthRange(month);
+    return db
+      .selectFrom('sim_cards')
+      .where('org_id', '=', orgId)
+      .where('family', '=', 'link')
+      .where('activated_at', 'is not', null)
+      .where('activated_at', '<', end)
+      .where('expire_time', '>', start)
+      .where('card_status', '<>', 50);
+  };
+
+  const orderInScope = async (orderNo: string, caller: Caller) => {
+    const row = await db.selectFrom('commerce_orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, OrderMessage.NotFound);
+    return row;
+  };
+
+  /** Marks an order paid and delivers what it bought, once: a second settlement of the same order does nothing. */
+  const settle = async (orderNo: string, method: string, realAmount: number, by: string, tradeNo?: string) =>
+    db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const done = await trx
+        .updateTable('commerce_orders')
+        .set({ trade_state: PaymentState.Success, pay_method: method, real_amount: realAmount, paid_at: now, offline_pending: 0, confirmed_by: by, ...(tradeNo ? { trade_no: tradeNo } : {}) })
+        .where('order_no', '=', orderNo)
+        .where('trade_state', '=', PaymentState.NotPay)
+        .returningAll()
+        .executeTakeFirst();
+      if (!done) return false;
+      await deliver(trx, done.type, JSON.parse(done.lines) as (Line & { iccid?: string })[], now);
+      return true;
+    });
+
+  app.get<{ Querystring: s.OrderListQuery }>('/link-card-order/list', { config: { permission: 'link-card-order_list' }, schema: { querystring: s.orderListQuery } }, async (req) =>
+    ok(await listOrders(db, callerOf(req), req.query, undefined)),
+  );
+  app.get<{ Querystring: s.OrderListQuery }>('/link-card-bill/list', { config: { permission: 'link-card-bill_list' }, schema: { querystring: s.orderListQuery } }, async (req) =>
+    ok(await listOrders(db, callerOf(req), req.query, BILL_TYPES)),
+  );
+
+  app.get<{ Querystring: { year?: string } }>('/link-card-bill/monthly', { config: { permission: 'link-card-bill_detail-list' }, schema: { querystring: s.monthlyQuery } }, async (req) => {
+    const caller = callerOf(req);
+    const now = clock.now();
+    const today = new Date(now + CHINA_OFFSET_MS);
+    const year = Number(req.query.year ?? today.getUTCFullYear());
+    const last = year < today.getUTCFullYear() ? 12 : year === today.getUTCFullYear() ? today.getUTCMonth() + 1 : 0;
+    const orders = await db
+      .selectFrom('commerce_orders')
+      .select(['order_no', 'bill_month', 'trade_state'])
+      .where('org_id', '=', caller.orgId)
+      .where('type', '=', 'monthly_function_fee')
+      .where('trade_state', '<>', PaymentState.Closed)
+      .execute();
+    const list = [];
+    for (let m = last; m >= 1; m--) {
+      const month = `${year}-${String(m).padStart(2, '0')}`;
+      const n = Number((await validCards(caller.orgId, month).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const order = orders.find((o) => o.bill_month === month);
+      list.push({ month, cardCount: n, unitPrice: Price.monthlyFeePerCard, amount: lineTotal(n, Price.monthlyFeePerCard), orderNo: order?.order_no ?? '', tradeState: order?.trade_state ?? '' });
+    }
+    return ok({ year, list });
+  });
+
+  app.get<{ Querystring: { month: string; pageNum?: string; pageSize?: string } }>(
+    '/link-card-bill/detail-list',
+    { config: { permission: 'link-card-bill_detail-list' }, schema: { querystring: s.detailListQuery } },
+    async (req) => {
+      const caller = callerOf(req);
+      const pageNum = Number(req.query.pageNum ?? '1');
+      const pageSize = Number(req.query.pageSize ?? '10');
+      const q = validCards(caller.orgId, req.query.month);
+      const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = await q.select(['iccid', 'msisdn', 'carrier', 'card_status', 'activated_at', 'expire_time']).orderBy('iccid').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+      return ok({
+        total,
+        list: rows.map((r) => ({ iccid: r.iccid, msisdn: r.msisdn, carrier: r.carrier, cardStatus: r.card_status, activatedAt: r.activated_at, expireTime: r.expire_time, fee: Price.monthlyFeePerCard })),
+      });
+    },
+  );
+
+  // The pay-data screens have no key in the spec: any logged-in user buys, for cards in their scope.
+  app.post<{ Body: s.CreateOrderBody }>('/pay-data/createOrder', { config: { permission: 'session' }, schema: { body: s.createOrderBody } }, async (req) => {
+    const caller = callerOf(req);
+    const b = req.body;
+    const now = clock.now();
+    let lines: (Line & { iccid?: string })[] = [];
+    let logistics: string | null = null;
+    let billMonth: string | null = null;
+    if (b.type === 'flow' || b.type === 'zxj_flow') {
+      if (!b.cards?.length) throw new ApiError(ApiCode.BadRequest, OrderMessage.NoCards);
+      const family = b.type === 'flow' ? 'link' : 'juxin';
+      const iccids = [...new Set(b.cards.map((c) => c.iccid))];
+      const found = await db.selectFrom('sim_cards').select(['iccid', 'family', 'org_id']).where('iccid', 'in', iccids).execute();
+      for (const c of b.cards) {
+        const card = found.find((f) => f.iccid === c.iccid);
+        if (!card || !caller.scope.has(card.org_id)) throw new ApiError(ApiCode.NotFound, OrderMessage.CardNotFound);
+        if (card.family !== family) throw new ApiError(ApiCode.BadRequest, OrderMessage.WrongFamily);
+      }
+      lines = b.cards.map((c) => {
+        const quantity = positive(c.count);
+        const unitPrice = b.type === 'flow' ? Price.flowPerGb : Price.juxinPerMonth;
+        return { iccid: c.iccid, item: c.iccid, quantity, unit: b.type === 'flow' ? 'GB' : 'month', unitPrice, total: lineTotal(quantity, unitPrice) };
+      });
+    } else if (b.type === 'monthly_function_fee') {
+      if (!b.month) throw new ApiError(ApiCode.BadRequest, Message.Required);
+      if (monthRange(b.month).start > now) throw new ApiError(ApiCode.BadRequest, OrderMessage.FutureMonth);
+      const open = await db.selectFrom('commerce_orders').select('id').where('org_id', '=', caller.orgId).where('type', '=', 'monthly_function_fee').where('bill_month', '=', b.month).where('trade_state', '<>', PaymentState.Closed).executeTakeFirst();
+      if (open) throw new ApiError(ApiCode.BadRequest, OrderMessage.AlreadyBilled);
+      const n = Number((await validCards(caller.orgId, b.month).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      if (n === 0) throw new ApiError(ApiCode.BadRequest, OrderMessage.NoValidCards);
+      lines = [{ item: b.month, quantity: n, unit: 'portion', unitPrice: Price.monthlyFeePerCard, total: lineTotal(n, Price.monthlyFeePerCard) }];
+      billMonth = b.month;
+    } else {
+      const quantity = positive(b.quantity);
+      if (!b.formFactor || !b.logistics) throw new ApiError(ApiCode.BadRequest, Message.Required);
+      const area = cleanText(b.logistics.area, 'Area', true);
+      const address = cleanText(b.logistics.address, 'Address', true);
+      const contact = cleanText(b.logistics.contact, 'Contact', true);
+      if (!PHONE.test(b.logistics.phone.trim())) throw new ApiError(ApiCode.BadRequest, OrderMessage.Phone);
+      logistics = JSON.stringify({ area, address, contact, phone: b.logistics.phone.trim(), simType: b.formFactor });
+      lines = [{ item: b.formFactor, quantity, unit: 'portion', unitPrice: Price.simPerCard, total: lineTotal(quantity, Price.simPerCard) }];
+    }
+    const amount = lines.reduce((sum, l) => sum + l.total, 0);
+    const orderNo = newOrderNo(now);
+    await db
+      .insertInto('commerce_orders')
+      .values({ order_no: orderNo, org_id: caller.orgId, account: caller.account, type: b.type, trade_state: PaymentState.NotPay, amount, lines: JSON.stringify(lines), logistics, bill_month: billMonth, created_at: now })
+      .execute();
+    return ok({ orderNo, amount, amountText: formatAmount(amount), lines });
+  });
+
+  app.post<{ Body: s.PayBody }>('/pay-data/pay', { config: { permission: 'session' }, schema: { body: s.payBody } }, async (req) => {
+    const caller = callerOf(req);
+    const order = await orderInScope(req.body.orderNo, caller);
+    if (order.trade_state !== PaymentState.NotPay) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotPayable);
+    if (req.body.payMethod === 'offline') {
+      const transfer = parseAmount(req.body.transferAmount ?? '');
+      if (transfer === undefined) throw new ApiError(ApiCode.BadRequest, AmountMessage);
+      if (transfer !== order.amount) throw new ApiError(ApiCode.BadRequest, OrderMessage.TransferMismatch);
+      await db.updateTable('commerce_orders').set({ pay_method: 'offline', offline_pending: 1, real_amount: transfer }).where('id', '=', order.id).execute();
+      return ok({ payMethod: 'offline', bank: COMPANY_BANK, amountText: formatAmount(order.amount) });
+    }
+    const trade = await payment.openTrade({ orderNo: order.order_no, amount: order.amount, subject: order.type });
+    await db.updateTable('commerce_orders').set({ pay_method: 'alipay', trade_no: trade.tradeNo, offline_pending: 0 }).where('id', '=', order.id).execute();
+    return ok({ payMethod: 'alipay', tradeNo: trade.tradeNo, payUrl: trade.payUrl, sandbox: payment.sandbox });
+  });
+
+  // What the payment service calls when a trade is paid; trusted only through the provider's signature.
+  app.post<{ Body: Record<string, string> }>('/payment/notify', { config: { public: true }, schema: { body: s.notifyBody } }, async (req, reply) => {
+    const paid = payment.verifyNotification(req.body);
+    if (!paid) return reply.type('text/plain').send('failure');
+    const order = await db.selectFrom('commerce_orders').select(['amount', 'trade_no']).where('order_no', '=', paid.orderNo).executeTakeFirst();
+    if (!order || order.trade_no !== paid.tradeNo || order.amount !== paid.amount) return reply.type('text/plain').send('failure');
+    await settle(paid.orderNo, 'alipay', paid.amount, '', paid.tradeNo);
+    return reply.type('text/plain').send('success');
+  });
+
+  // The sandbox stands in for the payer at Alipay: it posts the signed notification to our own notify route.
+  app.post<{ Body: { orderNo: string } }>('/payment/sandbox/pay', { config: { permission: 'session' }, schema: { body: s.orderNoBody } }, async (req) => {
+    const caller = callerOf(req);
+    if (!(payment instanceof SandboxPayment)) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotSandbox);
+    const order = await orderInScope(req.body.orderNo, caller);
+    if (order.trade_state !== PaymentState.NotPay || !order.trade_no) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotPayable);
+    const res = await app.inject({ method: 'POST', url: '/payment/notify', payload: payment.notificationFor({ tradeNo: order.trade_no, orderNo: order.order_no, amount: order.amount }) });
+    return ok({ notified: res.body === 'success' });
+  });
+
+  app.post<{ Body: { orderNo: string } }>('/pay-data/close', { config: { permission: 'session' }, schema: { body: s.orderNoBody } }, async (req) => {
+    const order = await orderInScope(req.body.orderNo, callerOf(req));
+    const closed = await db
+      .updateTable('commerce_orders')
+      .set({ trade_state: PaymentState.Closed, closed_at: clock.now(), offline_pending: 0 })
+      .where('id', '=', order.id)
+      .where('trade_state', '=', PaymentState.NotPay)
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotPayable);
+    return ok(null);
+  });
+
+  app.post<{ Body: { orderNo: string } }>('/link-card-order/confirmOffline', { config: { permission: 'link-card-order_list' }, schema: { body: s.orderNoBody } }, async (req) => {
+    const caller = callerOf(req);
+    const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
+    if (caller.orgId !== root?.id) throw new ApiError(ApiCode.Forbidden, OrderMessage.StaffOnly);
+    const order = await orderInScope(req.body.orderNo, caller);
+    if (order.trade_state !== PaymentState.NotPay || order.offline_pending !== 1) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotOffline);
+    await settle(order.order_no, 'offline', order.real_amount, caller.account);
+    return ok(null);
+  });
+
+  app.post<{ Body: s.InvoiceBody }>('/link-card-order/invoice', { config: { permission: 'link-card-order_list' }, schema: { body: s.invoiceBody } }, async (req) => {
+    const caller = callerOf(req);
+    const b = req.body;
+    const header = cleanText(b.header, 'Invoice header', true);
+    const taxCode = (b.taxCode ?? '').trim().toUpperCase();
+    if (taxCode && !TAX_CODE.test(taxCode)) throw new ApiError(ApiCode.BadRequest, OrderMessage.TaxCode);
+    const invoice = { type: b.type, header, taxCode, bank: (b.bank ?? '').trim(), bankAccount: (b.bankAccount ?? '').trim(), address: (b.address ?? '').trim(), telephone: (b.telephone ?? '').trim() };
+    if (b.type === 'VAT' && Object.values(invoice).some((v) => v === '')) throw new ApiError(ApiCode.BadRequest, OrderMessage.VatFields);
+    const orders = await db.selectFrom('commerce_orders').select(['id', 'org_id', 'trade_state', 'invoiced']).where('order_no', 'in', b.orderNos).execute();
+    if (orders.length !== new Set(b.orderNos).size || orders.some((o) => !caller.scope.has(o.org_id))) throw new ApiError(ApiCode.NotFound, OrderMessage.NotFound);
+    if (orders.some((o) => o.trade_state !== PaymentState.Success || o.invoiced === 1)) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotInvoiceable);
+    await db.updateTable('commerce_orders').set({ invoiced: 1, invoice: JSON.stringify(invoice) }).where('id', 'in', orders.map((o) => o.id)).where('invoiced', '=', 0).execute();
+    return ok(null);
+  });
+}
+
+/** What a paid order delivers: traffic raises the cards' quota and keeps it valid 3 years; renewals extend expiry. */
+async function deliver(trx: Transaction<Database>, type: string, lines: readonly (Line & { iccid?: string })[], now: number): Promise<void> {
+  for (const line of lines) {
+    if (!line.iccid) continue;
+    const card = await trx.selectFrom('sim_cards').select(['id', 'quota_bytes', 'expire_time']).where('iccid', '=', line.iccid).executeTakeFirst();
+    if (!card) continue;
+    if (type === 'flow') {
+      await trx.updateTable('sim_cards').set({ quota_bytes: card.quota_bytes + line.quantity * GB, expire_time: Math.max(card.expire_time, now + TRAFFIC_VALIDITY_MS) }).where('id', '=', card.id).execute();
+    } else if (type === 'zxj_flow') {
+      await trx.updateTable('sim_cards').set({ expire_time: Math.max(card.expire_time, now) + line.quantity * 30 * DAY_MS }).where('id', '=', card.id).execute();
+    }
+  }
+}
+
+async function listOrders(db: Db, caller: Caller, q: s.OrderListQuery, types: readonly string[] | undefined) {
+  const scope = [...caller.scope];
+  const pageNum = Number(q.pageNum ?? '1');
+  const pageSize = Number(q.pageSize ?? '10');
+  let query = db.selectFrom('commerce_orders').where('org_id', 'in', scope);
+  if (types) query = query.where('type', 'in', types);
+  if (q.type) query = query.where('type', '=', q.type);
+  if (q.tradeState) query = query.where('trade_state', '=', q.tradeState);
+  if (q.orderNo?.trim()) query = query.where('order_no', '=', q.orderNo.trim());
+  const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+  return {
+    total,
+    list: rows.map((r) => ({
+      orderNo: r.order_no,
+      orgId: r.org_id,
+      account: r.account,
+      type: r.type,
+      tradeState: r.trade_state,
+      payMethod: r.pay_method,
+      offlinePending: r.offline_pending === 1,
+      amount: r.amount,
+      realAmount: r.real_amount,
+      invoiced: r.invoiced === 1,
+      invoice: r.invoice ? (JSON.parse(r.invoice) as unknown) : null,
+      lines: JSON.parse(r.lines) as unknown,
+      logistics: r.logistics ? (JSON.parse(r.logistics) as unknown) : null,
+      billMonth: r.bill_month,
+      createdAt: r.created_at,
+      paidAt: r.paid_at,
+      confirmedBy: r.confirmed_by,
+    })),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Page } from './devices.ts';
+import { request } from './request.ts';
+
+export interface OrderLine {
+  readonly item: string;
+  readonly iccid?: string;
+  readonly quantity: number;
+  readonly unit: string;
+  readonly unitPrice: number;
+  readonly total: number;
+}
+
+/** An order or bill as the list calls answer it; amounts in minor units (fen). */
+export interface Order {
+  readonly orderNo: string;
+  readonly orgId: number;
+  readonly account: string;
+  readonly type: string;
+  readonly tradeState: 'SUCCESS' | 'NOT_PAY' | 'CLOSED';
+  readonly payMethod: 'alipay' | 'offline' | null;
+  readonly offlinePending: boolean;
+  readonly amount: number;
+  readonly realAmount: number;
+  readonly invoiced: boolean;
+  readonly invoice: Record<string, string> | null;
+  readonly lines: readonly OrderLine[];
+  readonly logistics: { area: string; address: string; contact: string; phone: string; simType: string } | null;
+  readonly billMonth: string | null;
+  readonly createdAt: number;
+  readonly paidAt: number | null;
+  readonly confirmedBy: string;
+}
+
+export interface OrderQuery {
+  readonly pageNum: number;
+  readonly pageSize: number;
+  readonly orderNo?: string;
+  readonly type?: string;
+  readonly tradeState?: string;
+}
+
+export interface MonthlyBill {
+  readonly month: string;
+  readonly cardCount: number;
+  readonly unitPrice: number;
+  readonly amount: number;
+  readonly orderNo: string;
+  readonly tradeState: string;
+}
+
+export interface NewOrder {
+  readonly type: 'flow' | 'monthly_function_fee' | 'sim' | 'unify_sim' | 'zxj_flow' | 'zxj_sim';
+  readonly cards?: readonly { iccid: string; count: number }[];
+  readonly month?: string;
+  readonly quantity?: number;
+  readonly formFactor?: string;
+  readonly logistics?: { area: string; address: string; contact: string; phone: string };
+}
+
+export interface Invoice {
+  readonly type: 'PLAIN' | 'VAT';
+  readonly header: string;
+  readonly taxCode?: string;
+  readonly bank?: string;
+  readonly bankAccount?: string;
+  readonly address?: string;
+  readonly telephone?: string;
+}
+
+export type PayAnswer =
+  | { readonly payMethod: 'alipay'; readonly tradeNo: string; readonly payUrl: string; readonly sandbox: boolean }
+  | { readonly payMethod: 'offline'; readonly bank: { company: string; bank: string; account: string }; readonly amountText: string };
+
+export const commerceApi = {
+  orders: (q: OrderQuery) => request<Page<Order>>({ method: 'GET', url: '/link-card-order/list', params: { ...q } }),
+  bills: (q: OrderQuery) => request<Page<Order>>({ method: 'GET', url: '/link-card-bill/list', params: { ...q } }),
+  monthly: (year: number) => request<{ year: number; list: MonthlyBill[] }>({ method: 'GET', url: '/link-card-bill/monthly', params: { year } }),
+  monthlyDetail: (month: string, pageNum: number, pageSize: number) =>
+    request<Page<{ iccid: string; msisdn: string; carrier: string; cardStatus: number; activatedAt: number; expireTime: number; fee: number }>>({
+      method: 'GET',
+      url: '/link-card-bill/detail-list',
+      params: { month, pageNum, pageSize },
+    }),
+  create: (order: NewOrder) => request<{ orderNo: string; amount: number; lines: OrderLine[] }>({ method: 'POST', url: '/pay-data/createOrder', data: order }),
+  pay: (orderNo: string, payMethod: 'alipay' | 'offline', transferAmount?: string) =>
+    request<PayAnswer>({ method: 'POST', url: '/pay-data/pay', data: { orderNo, payMethod, ...(transferAmount === undefined ? {} : { transferAmount }) } }),
+  sandboxPay: (orderNo: string) => request<{ notified: boolean }>({ method: 'POST', url: '/payment/sandbox/pay', data: { orderNo } }),
+  close: (orderNo: string) => request<null>({ method: 'POST', url: '/pay-data/close', data: { orderNo } }),
+  confirmOffline: (orderNo: string) => request<null>({ method: 'POST', url: '/link-card-order/confirmOffline', data: { orderNo } }),
+  invoice: (orderNos: readonly string[], invoice: Invoice) => request<null>({ method: 'POST', url: '/link-card-order/invoice', data: { orderNos, ...invoice } }),
+};
+
+/** Minor units as yuan with 2 decimals. */
+export function formatAmount(minor: number): string {
+  return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+}
+
+/** The spec's amount rule: a number with at most 2 decimals. */
+export const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
+/** The spec's phone rule: 11 digits starting with 1. */
+export const PHONE_PATTERN = /^1[0-9]{10}$/;

@@ -1,0 +1,179 @@
+import * as tus from 'tus-js-client';
+import type { Page } from './devices.ts';
+import { request } from './request.ts';
+import { session } from '../state/session.ts';
+
+export type ContentArea = 'img' | 'app' | 'file' | 'logo' | 'wallpaper';
+export type UploadKind = 'firmware' | 'app' | 'file' | 'logo' | 'boot_animation' | 'wallpaper';
+
+/** Kind stored by each area (server/content/items.ts). */
+export const KIND_OF_AREA: Readonly<Record<ContentArea, string>> = { img: 'firmware', app: 'app', file: 'file', logo: 'logo', wallpaper: 'wallpaper' };
+
+export interface ContentItem {
+  readonly id: number;
+  readonly kind: string;
+  readonly parentId: number | null;
+  readonly name: string;
+  readonly fileName: string;
+  readonly remark: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly type: string;
+  readonly model: string;
+  readonly modelName: string;
+  readonly gnssModel: string;
+  readonly source: string;
+  readonly version: string;
+  readonly systemType: string;
+  readonly offlineInstall: boolean;
+  readonly autoInstall: boolean;
+  readonly packageName: string;
+  readonly versionName: string;
+  readonly versionCode: number;
+  readonly state: number;
+  readonly createTime: number;
+}
+
+export interface Campaign {
+  readonly id: number;
+  readonly operationType: string;
+  readonly contentName: string;
+  readonly state: string;
+  readonly total: number;
+  readonly queued: number;
+  readonly pushing: number;
+  readonly success: number;
+  readonly failed: number;
+  readonly createTime: number;
+}
+
+export interface PushLogRow {
+  readonly id: number;
+  readonly campaignId: number;
+  readonly sn: string;
+  readonly operationType: string;
+  readonly contentName: string;
+  readonly pushDate: number;
+  readonly messageType: string;
+  readonly pushResult: number;
+  readonly downloadState: number;
+  readonly progress: number;
+  readonly installResult: number;
+  readonly message: string;
+}
+
+export interface TargetEvent {
+  readonly type: 'target';
+  readonly campaignId: number;
+  readonly sn: string;
+  readonly pushResult: number;
+  readonly downloadState: number;
+  readonly progress: number;
+  readonly installResult: number;
+  readonly message: string;
+}
+export interface CampaignEvent {
+  readonly type: 'campaign';
+  readonly id: number;
+  readonly state: string;
+}
+
+/** Above this size the console asks for a Wi-Fi confirmation first (devices-and-commerce section 5). */
+export const WIFI_CONFIRM_BYTES = 5 * 1024 * 1024;
+
+export const contentApi = {
+  list: (area: ContentArea, body: { pageNum: number; pageSize: number; name?: string; parentId?: number | null }) =>
+    request<Page<ContentItem>>({ method: 'POST', url: `/${area}/list`, data: body }),
+  add: (area: ContentArea, body: Record<string, unknown>) => request<ContentItem>({ method: 'POST', url: `/${area}/add`, data: body }),
+  updateFirmware: (body: Record<string, unknown>) => request<ContentItem>({ method: 'POST', url: '/img/update', data: body }),
+  updateApp: (id: number, uploadId: string) => request<ContentItem>({ method: 'POST', url: '/app/update', data: { id, uploadId } }),
+  edit: (area: ContentArea, body: { id: number; name?: string; remark?: string }) => request<ContentItem>({ method: 'POST', url: `/${area}/edit`, data: body }),
+  folder: (name: string, parentId: number | null) => request<ContentItem>({ method: 'POST', url: '/file/folder', data: { name, parentId } }),
+  history: (id: number) => request<ContentItem[]>({ method: 'GET', url: `/app/history/${id}` }),
+  remove: (area: ContentArea, ids: readonly number[]) => request<{ deleted: number }>({ method: 'DELETE', url: `/${area}/delete`, data: { ids } }),
+  download: (area: ContentArea, id: number) => request<Blob>({ method: 'GET', url: `/${area}/download/${id}`, responseType: 'blob' }),
+  startPush: (body: { kind: string; contentId: number; sns?: string[]; byQuery?: boolean; query?: Record<string, unknown>; confirmModelMismatch?: boolean }) =>
+    request<{ campaign?: Campaign; confirm?: 'model'; mismatchCount?: number }>({ method: 'POST', url: '/push/start', data: body }),
+  campaign: (id: number) => request<Campaign>({ method: 'GET', url: `/push/campaign/${id}` }),
+  controlPush: (action: 'pause' | 'resume' | 'cancel', id: number) => request<Campaign>({ method: 'POST', url: `/push/${action}`, data: { id } }),
+  pushLog: (body: { pageNum: number; pageSize: number; operationType?: string; sn?: string; campaignId?: number }) =>
+    request<Page<PushLogRow>>({ method: 'POST', url: '/push-log/list', data: body }),
+  coupons: () => request<{ balance: number; unitPrice: number; orderTotal: number }>({ method: 'GET', url: '/push-coupon/info' }),
+  recharge: (count: number) => request<{ orderNo: string; amount: number; balance: number }>({ method: 'POST', url: '/push-coupon/recharge', data: { count } }),
+  couponLedger: (pageNum: number, pageSize: number) =>
+    request<Page<{ id: number; delta: number; reason: string; orderNo: string | null; amount: number; campaignId: number | null; sn: string | null; createTime: number }>>({
+      method: 'POST',
+      url: '/push-coupon/ledger',
+      data: { pageNum, pageSize },
+    }),
+};
+
+/**
+ * Follows live push changes (newline-delimited JSON from /push-log/stream) until `signal` aborts.
+ * fetch rather than EventSource, because the session travels in the X-Token header.
+ */
+export async function followPushes(campaignId: number | undefined, onEvent: (e: TargetEvent | CampaignEvent) => void, signal: AbortSignal): Promise<void> {
+  const url = `/push-log/stream${campaignId ? `?campaignId=${campaignId}` : ''}`;
+  const res = await fetch(url, { headers: { 'X-Token': session.token ?? '' }, signal });
+  if (!res.body) return;
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const event = JSON.parse(line) as { type: string };
+      if (event.type === 'target' || event.type === 'campaign') onEvent(event as TargetEvent | CampaignEvent);
+    }
+  }
+}
+
+export interface UploadHandle {
+  /** Resolves with the upload URL the add calls take. */
+  readonly done: Promise<string>;
+  abort(): void;
+}
+
+/**
+ * A resumable upload (tus). The fingerprint of an unfinished upload is kept in localStorage, so choosing
+ * the same file after a page reload continues where it stopped, and the progress bar starts there.
+ */
+export function uploadFile(file: File, kind: UploadKind, onProgress: (sent: number, total: number) => void): UploadHandle {
+  let upload: tus.Upload | undefined;
+  const done = new Promise<string>((resolve, reject) => {
+    upload = new tus.Upload(file, {
+      endpoint: '/upload/files',
+      headers: { 'X-Token': session.token ?? '' },
+      metadata: { kind, filename: file.name, filetype: file.type },
+      retryDelays: [0, 1000, 3000, 5000],
+      removeFingerprintOnSuccess: true,
+      chunkSize: 16 * 1024 * 1024,
+      onProgress: (sent, total) => onProgress(sent, total),
+      onSuccess: () => resolve(upload?.url ?? ''),
+      onError: (err) => {
+        const body = (err as tus.DetailedError).originalResponse?.getBody();
+        let message = err.message;
+        try {
+          message = (JSON.parse(body ?? '') as { message?: string }).message ?? message;
+        } catch {
+          // not an envelope: keep tus's own text
+        }
+        reject(new Error(message));
+      },
+    });
+    const started = upload;
+    started.findPreviousUploads().then(
+      (previous) => {
+        const last = previous[0];
+        if (last) started.resumeFromPreviousUpload(last);
+        started.start();
+      },
+      () => started.start(),
+    );
+  });
+  return { done, abort: () => void upload?.abort() };
+}

@@ -1,0 +1,167 @@
+import { queryString, request } from './request.ts';
+import { session } from '../state/session.ts';
+
+export type Period = 'DATE' | 'WEEK' | 'MONTH' | 'YEAR';
+export type AgeBucket = 'lt1w' | 'ge1w' | 'ge1m' | 'ge3m' | 'ge1y';
+
+/** Filters every report takes: organisation subtree, time range (epoch ms), period and the viewer's time zone. */
+export interface ReportFilter {
+  readonly orgId?: number | undefined;
+  readonly startTime?: number | undefined;
+  readonly endTime?: number | undefined;
+  readonly period?: Period | undefined;
+  readonly timeZone?: string | undefined;
+}
+
+export interface Bucket {
+  readonly key: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface ModelRow {
+  readonly model: string;
+  readonly total: number;
+  readonly online: number;
+  readonly onlineRate: number;
+  readonly periodOnlineRate: number;
+  readonly avgCpu: number;
+  readonly avgMemory: number;
+  readonly versions: readonly { version: string; count: number }[];
+}
+
+export interface MultiModelReport {
+  readonly models: readonly ModelRow[];
+  readonly buckets: readonly Bucket[];
+  readonly series: readonly { model: string; onlineRate: number[]; samples: number[] }[];
+  readonly ages: readonly { bucket: AgeBucket; count: number }[];
+}
+
+export interface LocationReport {
+  readonly countries: readonly { country: string; devices: number; online: number }[];
+  readonly regions: readonly { country: string; region: string; devices: number; online: number }[];
+  readonly located: number;
+  readonly unlocated: number;
+}
+
+export interface MapPoint {
+  readonly lat: number;
+  readonly lng: number;
+  readonly count: number;
+  readonly online: number;
+  readonly sn?: string;
+}
+
+export interface AbnormalRecord {
+  readonly id: number;
+  readonly sn: string;
+  readonly model: string;
+  readonly type: string;
+  readonly time: number;
+  readonly cpu: number;
+  readonly memory: number;
+  readonly detail: string;
+}
+
+export interface AbnormalFilter extends ReportFilter {
+  readonly type?: string | undefined;
+  readonly cpuMin?: number | undefined;
+  readonly memoryMin?: number | undefined;
+  readonly sn?: string | undefined;
+}
+
+export interface AbnormalReport {
+  readonly total: number;
+  readonly byType: readonly { type: string; count: number }[];
+  readonly buckets: readonly Bucket[];
+  readonly series: readonly { type: string; counts: number[] }[];
+  readonly list: readonly AbnormalRecord[];
+  readonly thresholds: { cpu: number; memory: number };
+}
+
+export interface UsageReport {
+  readonly accounts: readonly { accountId: number; account: string; orgId: number; orgName: string; sessions: number; activeMs: number; requests: number; lastActive: number }[];
+  readonly organisations: readonly { orgId: number; orgName: string; accounts: number; sessions: number; activeMs: number }[];
+}
+
+export interface DashboardReport {
+  readonly totals: { devices: number; online: number; offline: number; organisations: number; accounts: number; abnormalToday: number };
+  readonly usage: { avgCpu: number; memUsed: number; memTotal: number; reporting: number };
+  readonly topFive: readonly { sn: string; model: string; cpu: number; memUsed: number; memTotal: number; time: number }[];
+  readonly locations: readonly { country: string; devices: number }[];
+  readonly alerts: readonly { sn: string; model: string; cpu: number; memory: number; time: number }[];
+  readonly models: readonly { model: string; devices: number }[];
+  readonly thresholds: { cpu: number; memory: number };
+}
+
+export interface OperationLogFilter {
+  readonly account?: string | undefined;
+  readonly path?: string | undefined;
+  readonly method?: string | undefined;
+  readonly target?: string | undefined;
+  readonly orgId?: number | undefined;
+  readonly startTime?: number | undefined;
+  readonly endTime?: number | undefined;
+}
+
+export interface OperationLogEntry {
+  readonly id: number;
+  readonly accountId: number | null;
+  readonly account: string;
+  readonly orgId: number | null;
+  readonly method: string;
+  readonly path: string;
+  readonly target: string;
+  readonly code: number;
+  readonly ip: string;
+  readonly createTime: number;
+}
+
+export type ExportFormat = 'csv' | 'xlsx';
+type Params = Record<string, string | number | undefined>;
+
+/** The viewer's time zone, so periods start at the viewer's midnight. */
+export function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+const withZone = (f: ReportFilter): Params => ({ ...f, timeZone: f.timeZone ?? viewerTimeZone() });
+
+/**
+ * Downloads an export through the browser: fetched with the session header (a plain link cannot send
+ * X-Token), then saved under the server's file name.
+ */
+async function download(url: string, params: Params): Promise<void> {
+  const res = await fetch(`${url}${queryString(params)}`, { headers: session.token ? { 'X-Token': session.token } : {} });
+  const type = res.headers.get('content-type') ?? '';
+  if (!res.ok || type.includes('application/json')) {
+    const env = (await res.json().catch(() => ({}))) as { message?: string };
+    throw new Error(env.message || 'Error');
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'export';
+  const href = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/** The report group's calls (docs/DECISIONS.md "Reports"). */
+export const reportApi = {
+  multiModel: (f: ReportFilter) => request<MultiModelReport>({ method: 'GET', url: '/report/multi-model', params: withZone(f) }),
+  location: (f: ReportFilter) => request<LocationReport>({ method: 'GET', url: '/report/location', params: withZone(f) }),
+  map: (f: ReportFilter, level: number) => request<{ points: MapPoint[]; devices: number }>({ method: 'GET', url: '/report/map', params: { ...withZone(f), level } }),
+  abnormal: (f: AbnormalFilter, pageNum: number, pageSize: number) =>
+    request<AbnormalReport>({ method: 'GET', url: '/report/abnormal', params: { ...withZone(f), pageNum, pageSize } }),
+  usage: (f: ReportFilter) => request<UsageReport>({ method: 'GET', url: '/report/usage', params: withZone(f) }),
+  dashboard: () => request<DashboardReport>({ method: 'GET', url: '/report/dashboard', params: { timeZone: viewerTimeZone() } }),
+  operationLog: (f: OperationLogFilter, pageNum: number, pageSize: number) =>
+    request<{ total: number; list: OperationLogEntry[] }>({ method: 'POST', url: '/operation-log/list', data: { ...f, pageNum, pageSize } }),
+  /** Saves a report's table as CSV or XLSX; `lang` 1 Chinese, 2 English headers. */
+  export: (report: 'multi-model' | 'location' | 'abnormal' | 'usage', format: ExportFormat, f: AbnormalFilter, lang: 1 | 2) =>
+    download(`/report/${report}/export`, { ...withZone(f), format, lang }),
+  exportOperationLog: (format: ExportFormat, f: OperationLogFilter, lang: 1 | 2) => download('/operation-log/export', { ...f, format, lang, timeZone: viewerTimeZone() }),
+};

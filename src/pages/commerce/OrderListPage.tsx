@@ -1,0 +1,193 @@
+import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { invoiceTypeLabels, payMethodLabels, paymentStateLabels, purchaseTypeLabels } from '../../../protocol/index.ts';
+import { commerceApi, formatAmount, type Invoice, type Order, type OrderQuery } from '../../api/commerce.ts';
+import type { Page } from '../../api/devices.ts';
+import { TOAST_MS } from '../../api/request.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
+import { formatDateTime } from '../../format/date.ts';
+import { label, options } from '../sim/card-labels.ts';
+
+const BILL_TYPES = ['flow', 'monthly_function_fee', 'unify_sim', 'sim'];
+const emptyInvoice: Invoice = { type: 'PLAIN', header: '', taxCode: '', bank: '', bankAccount: '', address: '', telephone: '' };
+
+/** Orders (every purchase type) or link-card bills: filters, pay, close, invoice, and staff's offline confirmation. */
+export function OrderListPage({ bills }: { bills: boolean }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const [pageNum, setPageNum] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [draft, setDraft] = useState<{ orderNo: string; type: string | null; tradeState: string | null }>({ orderNo: '', type: null, tradeState: null });
+  const [filters, setFilters] = useState(draft);
+  const [page, setPage] = useState<Page<Order>>();
+  const [confirm, setConfirm] = useState<{ order: Order; action: 'close' | 'offline' }>();
+  const [invoiceFor, setInvoiceFor] = useState<Order>();
+  const [invoice, setInvoice] = useState<Invoice>(emptyInvoice);
+
+  const load = useCallback(() => {
+    const q: OrderQuery = {
+      pageNum,
+      pageSize,
+      ...(filters.orderNo.trim() ? { orderNo: filters.orderNo.trim() } : {}),
+      ...(filters.type ? { type: filters.type } : {}),
+      ...(filters.tradeState ? { tradeState: filters.tradeState } : {}),
+    };
+    (bills ? commerceApi.bills(q) : commerceApi.orders(q)).then(setPage, () => undefined);
+  }, [bills, filters, pageNum, pageSize]);
+  useEffect(load, [load]);
+
+  const done = () => {
+    notifications.show({ color: 'green', message: t('cards.done'), autoClose: TOAST_MS });
+    load();
+  };
+
+  const act = () => {
+    if (!confirm) return;
+    const { order, action } = confirm;
+    setConfirm(undefined);
+    void (action === 'close' ? commerceApi.close(order.orderNo) : commerceApi.confirmOffline(order.orderNo)).then(done, () => undefined);
+  };
+
+  const types = options(purchaseTypeLabels).filter((o) => !bills || BILL_TYPES.includes(o.value));
+  const text = (key: keyof Invoice, name: string) => (
+    <TextInput
+      label={t(`cards.commerce.${name}`)}
+      value={String(invoice[key] ?? '')}
+      onChange={(e) => {
+        const v = e.currentTarget.value;
+        setInvoice((i) => ({ ...i, [key]: v }));
+      }}
+    />
+  );
+
+  return (
+    <Stack>
+      <Title order={3}>{t(bills ? 'route.billQuery' : 'route.orderQuery')}</Title>
+      <Group>
+        <TextInput placeholder={t('cards.commerce.orderNo')} value={draft.orderNo} onChange={(e) => setDraft({ ...draft, orderNo: e.currentTarget.value })} />
+        <Select w={200} placeholder={t('cards.commerce.type')} data={types} value={draft.type} onChange={(v) => setDraft({ ...draft, type: v })} clearable />
+        <Select w={160} placeholder={t('cards.commerce.tradeState')} data={options(paymentStateLabels)} value={draft.tradeState} onChange={(v) => setDraft({ ...draft, tradeState: v })} clearable />
+        <Button onClick={() => (setPageNum(1), setFilters(draft))}>{t('cards.search')}</Button>
+        {bills && (
+          <Button variant="light" onClick={() => navigate('/pay-data/index')} data-testid="go-pay-data">
+            {t('cards.commerce.topUp')}
+          </Button>
+        )}
+      </Group>
+      <Table highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('cards.commerce.orderNo')}</Table.Th>
+            <Table.Th>{t('cards.commerce.type')}</Table.Th>
+            <Table.Th>{t('cards.commerce.lines')}</Table.Th>
+            <Table.Th>{t('cards.commerce.amount')}</Table.Th>
+            <Table.Th>{t('cards.commerce.tradeState')}</Table.Th>
+            <Table.Th>{t('cards.commerce.payMethod')}</Table.Th>
+            <Table.Th>{t('cards.commerce.invoiced')}</Table.Th>
+            <Table.Th>{t('cards.commerce.created')}</Table.Th>
+            <Table.Th>{t('cards.actions')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {page?.list.map((o) => (
+            <Table.Tr key={o.orderNo} data-order={o.orderNo}>
+              <Table.Td>{o.orderNo}</Table.Td>
+              <Table.Td>{label(purchaseTypeLabels, o.type)}</Table.Td>
+              <Table.Td>
+                <Text size="xs">
+                  {o.lines.map((l) => `${l.item} × ${l.quantity} ${l.unit}`).join('; ')}
+                  {o.logistics && ` | ${o.logistics.contact} ${o.logistics.phone} ${o.logistics.area} ${o.logistics.address}`}
+                </Text>
+              </Table.Td>
+              <Table.Td>{formatAmount(o.amount)}</Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={o.tradeState === 'SUCCESS' ? 'green' : o.tradeState === 'CLOSED' ? 'gray' : 'orange'} data-testid="order-state">
+                  {o.offlinePending ? t('cards.commerce.offlinePending') : label(paymentStateLabels, o.tradeState)}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{label(payMethodLabels, o.payMethod)}</Table.Td>
+              <Table.Td>{o.tradeState === 'SUCCESS' && (o.invoiced ? t('cards.commerce.invoiced') + ' ✓' : '-')}</Table.Td>
+              <Table.Td>{formatDateTime(o.createdAt)}</Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  {o.tradeState === 'NOT_PAY' && !o.offlinePending && (
+                    <Button size="compact-xs" variant="light" onClick={() => navigate(`/pay-data/index?orderNo=${o.orderNo}&amount=${o.amount}`)}>
+                      {t('cards.commerce.pay')}
+                    </Button>
+                  )}
+                  {o.tradeState === 'NOT_PAY' && (
+                    <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm({ order: o, action: 'close' })}>
+                      {t('cards.commerce.close')}
+                    </Button>
+                  )}
+                  {o.offlinePending && !bills && (
+                    <Button size="compact-xs" variant="light" color="green" onClick={() => setConfirm({ order: o, action: 'offline' })} data-testid="confirm-offline">
+                      {t('cards.commerce.confirmOffline')}
+                    </Button>
+                  )}
+                  {o.tradeState === 'SUCCESS' && !o.invoiced && (
+                    <Button size="compact-xs" variant="subtle" onClick={() => (setInvoice(emptyInvoice), setInvoiceFor(o))}>
+                      {t('cards.commerce.invoice')}
+                    </Button>
+                  )}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ListFooter
+        shown={page?.list.length}
+        total={page?.total}
+        emptyText={t('cards.commerce.empty')}
+        pageNum={pageNum}
+        pageSize={pageSize}
+        onPage={setPageNum}
+        onPageSize={(s) => (setPageSize(s), setPageNum(1))}
+      />
+      <ConfirmDialog
+        opened={confirm !== undefined}
+        title={t(confirm?.action === 'close' ? 'cards.commerce.close' : 'cards.commerce.confirmOffline')}
+        message={t(confirm?.action === 'close' ? 'cards.commerce.confirmClose' : 'cards.commerce.confirmOfflineText', { orderNo: confirm?.order.orderNo ?? '' })}
+        onConfirm={act}
+        onCancel={() => setConfirm(undefined)}
+        danger={confirm?.action === 'close'}
+        confirmTestId="order-confirm"
+      />
+      <Modal opened={invoiceFor !== undefined} onClose={() => setInvoiceFor(undefined)} title={t('cards.commerce.invoice')} centered>
+        <Stack>
+          <Select
+            label={t('cards.commerce.invoiceType')}
+            data={options(invoiceTypeLabels)}
+            value={invoice.type}
+            onChange={(v) => setInvoice((i) => ({ ...i, type: v === 'VAT' ? 'VAT' : 'PLAIN' }))}
+            allowDeselect={false}
+          />
+          {text('header', 'header')}
+          {text('taxCode', 'taxCode')}
+          {text('bank', 'bank')}
+          {text('bankAccount', 'bankAccount')}
+          {text('address', 'registerAddress')}
+          {text('telephone', 'telephone')}
+          <Group justify="flex-end">
+            <Button
+              onClick={() => {
+                const o = invoiceFor;
+                if (o) void commerceApi.invoice([o.orderNo], invoice).then(() => (setInvoiceFor(undefined), done()), () => undefined);
+              }}
+            >
+              {t('device.confirm')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+export const BillQueryPage = () => <OrderListPage bills />;
+export const OrderQueryPage = () => <OrderListPage bills={false} />;

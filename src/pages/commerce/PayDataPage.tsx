@@ -1,0 +1,208 @@
+import { Alert, Button, Group, NumberInput, Paper, Radio, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { simFormFactorLabels } from '../../../protocol/index.ts';
+import { AMOUNT_PATTERN, commerceApi, formatAmount, type NewOrder, type PayAnswer, PHONE_PATTERN } from '../../api/commerce.ts';
+import { TOAST_MS } from '../../api/request.ts';
+import { options } from '../sim/card-labels.ts';
+
+type Tab = 'topUp' | 'monthlyFee' | 'cardPurchase';
+interface Form {
+  iccids: string;
+  count: string;
+  month: string;
+  quantity: string;
+  formFactor: string;
+  area: string;
+  address: string;
+  contact: string;
+  phone: string;
+}
+
+const thisMonth = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+};
+const positive = (text: string) => /^[1-9][0-9]{0,5}$/.test(text.trim());
+
+/** Payment of one order: Alipay through the sandbox, or an offline transfer to the company account. */
+function PayPanel({ orderNo, amount, onPaid }: { orderNo: string; amount: number; onPaid: () => void }) {
+  const { t } = useTranslation();
+  const [method, setMethod] = useState<'alipay' | 'offline'>('alipay');
+  const [answer, setAnswer] = useState<PayAnswer>();
+  const [transfer, setTransfer] = useState('');
+  const [error, setError] = useState<string>();
+
+  const start = (m: 'alipay' | 'offline') => {
+    setMethod(m);
+    setAnswer(undefined);
+    // Opening an Alipay trade happens at once; an offline transfer first needs the bank details shown.
+    if (m === 'alipay') void commerceApi.pay(orderNo, 'alipay').then(setAnswer, () => undefined);
+  };
+  const submitTransfer = () => {
+    if (!AMOUNT_PATTERN.test(transfer.trim())) return setError(t('cards.commerce.amountRule'));
+    setError(undefined);
+    void commerceApi.pay(orderNo, 'offline', transfer.trim()).then(() => {
+      notifications.show({ color: 'green', message: t('cards.commerce.transferSent'), autoClose: TOAST_MS });
+      onPaid();
+    }, () => undefined);
+  };
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={4}>{t('cards.commerce.payTitle', { orderNo, amount: formatAmount(amount) })}</Title>
+        <Radio.Group value={method} onChange={(v) => start(v === 'offline' ? 'offline' : 'alipay')}>
+          <Group>
+            <Radio value="alipay" label={t('cards.commerce.alipay')} />
+            <Radio value="offline" label={t('cards.commerce.offline')} data-testid="pay-offline" />
+          </Group>
+        </Radio.Group>
+        {method === 'alipay' && (
+          <>
+            {!answer && <Button onClick={() => start('alipay')}>{t('cards.commerce.pay')}</Button>}
+            {answer?.payMethod === 'alipay' && answer.sandbox && (
+              <>
+                <Alert color="yellow">{t('cards.commerce.sandboxNote')}</Alert>
+                <Button onClick={() => void commerceApi.sandboxPay(orderNo).then(onPaid, () => undefined)} data-testid="sandbox-pay">
+                  {t('cards.commerce.sandboxPay')}
+                </Button>
+              </>
+            )}
+          </>
+        )}
+        {method === 'offline' && (
+          <>
+            <Text size="sm">{t('cards.commerce.transferTo', { company: 'Device Control Center Technology Co., Ltd.', bank: 'China Merchants Bank, Shenzhen Science Park Branch', account: '7559 2026 1122 0001' })}</Text>
+            <TextInput
+              label={t('cards.commerce.transferAmount')}
+              name="transferAmount"
+              value={transfer}
+              error={error}
+              onBlur={() => setError(AMOUNT_PATTERN.test(transfer.trim()) ? undefined : t('cards.commerce.amountRule'))}
+              onChange={(e) => setTransfer(e.currentTarget.value)}
+            />
+            <Button onClick={submitTransfer} data-testid="submit-transfer">
+              {t('cards.commerce.submitTransfer')}
+            </Button>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The pay-data screens: top up traffic, monthly fee, card purchase (link cards); renew and buy (juxin cards). */
+export function PayDataPage({ juxin }: { juxin: boolean }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const [tab, setTab] = useState<Tab>('topUp');
+  const [form, setForm] = useState<Form>({ iccids: params.get('iccid') ?? '', count: '1', month: params.get('month') ?? thisMonth(), quantity: '1', formFactor: 'nano', area: '', address: '', contact: '', phone: '' });
+  const [errors, setErrors] = useState<Partial<Record<keyof Form, string>>>({});
+  const [order, setOrder] = useState<{ orderNo: string; amount: number } | undefined>(
+    params.get('orderNo') ? { orderNo: params.get('orderNo') ?? '', amount: Number(params.get('amount') ?? '0') } : undefined,
+  );
+
+  const check = (key: keyof Form, value: string): string | undefined => {
+    if (['iccids', 'area', 'address', 'contact', 'month'].includes(key)) return value.trim() ? undefined : t('cards.commerce.required');
+    if (key === 'count' || key === 'quantity') return positive(value) ? undefined : t('cards.commerce.positiveInteger');
+    if (key === 'phone') return PHONE_PATTERN.test(value.trim()) ? undefined : t('cards.commerce.phoneRule');
+    return undefined;
+  };
+  const input = (key: keyof Form, labelKey: string) => ({
+    label: t(`cards.commerce.${labelKey}`),
+    name: key,
+    value: form[key],
+    error: errors[key],
+    onBlur: () => setErrors((e) => ({ ...e, [key]: check(key, form[key]) })),
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const v = e.currentTarget.value;
+      setForm((f) => ({ ...f, [key]: v }));
+    },
+  });
+
+  const submit = (keys: (keyof Form)[], build: () => NewOrder) => {
+    const found = Object.fromEntries(keys.map((k) => [k, check(k, form[k])]).filter(([, v]) => v));
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    void commerceApi.create(build()).then((o) => setOrder({ orderNo: o.orderNo, amount: o.amount }), () => undefined);
+  };
+  const cards = () =>
+    form.iccids
+      .split(/[\s,，]+/)
+      .filter(Boolean)
+      .map((iccid) => ({ iccid, count: Number(form.count) }));
+  const logistics = () => ({ area: form.area.trim(), address: form.address.trim(), contact: form.contact.trim(), phone: form.phone.trim() });
+
+  if (order) {
+    return (
+      <Stack>
+        <Title order={3}>{t(juxin ? 'route.juxinPayData' : 'route.payData')}</Title>
+        <PayPanel
+          orderNo={order.orderNo}
+          amount={order.amount}
+          onPaid={() => {
+            notifications.show({ color: 'green', message: t('cards.commerce.paid'), autoClose: TOAST_MS });
+            navigate(juxin ? '/juxin-card-manage/index' : '/sim-card-management/bill-query');
+          }}
+        />
+      </Stack>
+    );
+  }
+
+  const purchase = (type: 'sim' | 'zxj_sim') => (
+    <Stack>
+      <NumberInput {...input('quantity', 'quantity')} onChange={(v) => setForm((f) => ({ ...f, quantity: String(v) }))} min={1} />
+      <Select label={t('cards.commerce.simType')} data={options(simFormFactorLabels)} value={form.formFactor} onChange={(v) => setForm((f) => ({ ...f, formFactor: v ?? 'nano' }))} allowDeselect={false} />
+      <TextInput {...input('area', 'area')} />
+      <TextInput {...input('address', 'address')} />
+      <TextInput {...input('contact', 'contact')} />
+      <TextInput {...input('phone', 'phone')} />
+      <Button onClick={() => submit(['quantity', 'area', 'address', 'contact', 'phone'], () => ({ type, quantity: Number(form.quantity), formFactor: form.formFactor, logistics: logistics() }))} data-testid="create-order">
+        {t('cards.commerce.createOrder')}
+      </Button>
+    </Stack>
+  );
+  const perCard = (type: 'flow' | 'zxj_flow', countKey: string) => (
+    <Stack>
+      <Textarea {...input('iccids', 'cardsToTopUp')} autosize minRows={3} />
+      <TextInput {...input('count', countKey)} />
+      <Button onClick={() => submit(['iccids', 'count'], () => ({ type, cards: cards() }))} data-testid="create-order">
+        {t('cards.commerce.createOrder')}
+      </Button>
+    </Stack>
+  );
+
+  return (
+    <Stack>
+      <Title order={3}>{t(juxin ? 'route.juxinPayData' : 'route.payData')}</Title>
+      <Text size="sm" c="dimmed">
+        {t('cards.commerce.feeNote')}
+      </Text>
+      <Tabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'topUp')}>
+        <Tabs.List>
+          <Tabs.Tab value="topUp">{t(juxin ? 'cards.commerce.renew' : 'cards.commerce.topUp')}</Tabs.Tab>
+          {!juxin && <Tabs.Tab value="monthlyFee">{t('cards.commerce.monthlyFee')}</Tabs.Tab>}
+          <Tabs.Tab value="cardPurchase">{t(juxin ? 'cards.commerce.buy' : 'cards.commerce.cardPurchase')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="topUp" pt="md">
+          {juxin ? perCard('zxj_flow', 'monthsEach') : perCard('flow', 'gbEach')}
+        </Tabs.Panel>
+        <Tabs.Panel value="monthlyFee" pt="md">
+          <Stack>
+            <TextInput {...input('month', 'month')} placeholder="yyyy-MM" />
+            <Button onClick={() => submit(['month'], () => ({ type: 'monthly_function_fee', month: form.month.trim() }))}>{t('cards.commerce.createOrder')}</Button>
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="cardPurchase" pt="md">
+          {purchase(juxin ? 'zxj_sim' : 'sim')}
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+export const LinkPayDataPage = () => <PayDataPage juxin={false} />;
+export const JuxinPayDataPage = () => <PayDataPage juxin />;

@@ -1,0 +1,345 @@
+import { Button, Checkbox, FileInput, Group, Modal, Progress, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { appTypeLabels, firmwareSourceLabels, firmwareTypeLabels, labelOf, logoStateLabels, logoTypeLabels, systemTypeLabels, type EnumMember } from '../../../protocol/index.ts';
+import { type ContentArea, type ContentItem, contentApi, KIND_OF_AREA, type UploadHandle, type UploadKind, uploadFile, WIFI_CONFIRM_BYTES } from '../../api/content.ts';
+import type { Page } from '../../api/devices.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
+import { formatDateTime } from '../../format/date.ts';
+import { currentLanguage } from '../../i18n/index.ts';
+import { useCan } from '../../state/permissions.ts';
+
+const KEYS: Readonly<Record<ContentArea, { list: string; edit: string; push: string; title: string }>> = {
+  img: { list: 'img_list', edit: 'img_edit', push: 'img_push', title: 'route.firmwareVersion' },
+  app: { list: 'app_list', edit: 'app_edit', push: 'app_push', title: 'route.applicationManagement' },
+  file: { list: 'file_list', edit: 'file_edit', push: 'file_push', title: 'route.fileManagement' },
+  logo: { list: 'logo_list', edit: 'logo_edit', push: 'logo_push', title: 'route.logoManagement' },
+  wallpaper: { list: 'wallpaper_list', edit: 'wallpaper_edit', push: 'wallpaper_push', title: 'route.backgroundManage' },
+};
+const MAX_NAME = 128;
+
+function label<V extends string | number>(members: readonly EnumMember<V>[], value: V): string {
+  return labelOf(members, value)?.[currentLanguage] ?? String(value);
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${Math.ceil(bytes / 1024)} KB`;
+}
+
+const options = <V extends string>(members: readonly EnumMember<V>[]) => members.map((m) => ({ value: m.value, label: m[currentLanguage] }));
+
+/** The upload-and-describe dialog of every content area. */
+function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { area: ContentArea; opened: boolean; onClose: () => void; onAdded: () => void; updating?: ContentItem; parentId: number | null }) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const [pct, setPct] = useState<number>();
+  const [handle, setHandle] = useState<UploadHandle>();
+  const [wifiAsk, setWifiAsk] = useState(false);
+  const [error, setError] = useState('');
+  const [form, setForm] = useState<Record<string, string | boolean>>({ type: area === 'img' ? 'system' : area === 'app' ? 'general' : 'logo', systemType: 'android', source: 'self_upload' });
+  const set = (k: string, v: string | boolean) => setForm((f) => ({ ...f, [k]: v }));
+  const uploadKind: UploadKind = area === 'img' ? 'firmware' : area === 'logo' ? (form.type === 'boot_animation' ? 'boot_animation' : 'logo') : (KIND_OF_AREA[area] as UploadKind);
+  const accept = area === 'app' ? '.apk' : area === 'wallpaper' || (area === 'logo' && form.type === 'logo') ? 'image/png,image/jpeg,image/bmp' : area === 'logo' ? '.zip' : undefined;
+
+  const checkFile = (f: File): string => {
+    if (f.name.length > MAX_NAME) return t('content.nameTooLong');
+    const ext = f.name.split('.').pop()?.toLowerCase() ?? '';
+    if (area === 'app' && ext !== 'apk') return t('content.onlyApk');
+    if ((area === 'wallpaper' || (area === 'logo' && form.type === 'logo')) && !['png', 'jpg', 'jpeg', 'bmp'].includes(ext)) return t('content.onlyImages');
+    return '';
+  };
+
+  const run = async () => {
+    if (!file) return setError(t('content.required'));
+    setError('');
+    const h = uploadFile(file, uploadKind, (sent, total) => setPct(Math.floor((100 * sent) / total)));
+    setHandle(h);
+    try {
+      const uploadId = await h.done;
+      if (updating) await contentApi.updateApp(updating.id, uploadId);
+      else if (area === 'img') await contentApi.add('img', { uploadId, type: form.type, source: form.source, version: form.version ?? '', model: form.model ?? '', modelName: form.modelName ?? '', gnssModel: form.gnssModel ?? '', systemType: form.systemType, offlineInstall: !!form.offlineInstall, autoInstall: !!form.autoInstall, remark: form.remark ?? '' });
+      else if (area === 'app') await contentApi.add('app', { uploadId, type: form.type, remark: form.remark ?? '' });
+      else if (area === 'logo') await contentApi.add('logo', { uploadId, type: form.type, remark: form.remark ?? '' });
+      else if (area === 'file') await contentApi.add('file', { uploadId, parentId, remark: form.remark ?? '' });
+      else await contentApi.add('wallpaper', { uploadId, remark: form.remark ?? '' });
+      setFile(null);
+      setPct(undefined);
+      onAdded();
+      onClose();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : t('content.uploadFailed'));
+    } finally {
+      setHandle(undefined);
+    }
+  };
+  const submit = () => {
+    if (!file) return setError(t('content.required'));
+    const bad = checkFile(file);
+    if (bad) return setError(bad);
+    if (area === 'img' && !/^(\d{6}\.\d{2}|\d{8}|v\d{1,3}\.\d{1,2})$/.test(String(form.version ?? ''))) return setError(t('content.badVersion'));
+    if (file.size > WIFI_CONFIRM_BYTES) return setWifiAsk(true);
+    void run();
+  };
+
+  return (
+    <Modal opened={opened} onClose={() => (handle?.abort(), onClose())} title={t(updating ? 'content.update' : 'content.add')} centered>
+      <Stack>
+        {area === 'img' && !updating && (
+          <>
+            <Select label={t('content.type')} data={options(firmwareTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'system')} />
+            <Select label={t('content.source')} data={options(firmwareSourceLabels)} value={String(form.source)} onChange={(v) => set('source', v ?? 'self_upload')} />
+            <TextInput label={t('content.version')} required value={String(form.version ?? '')} onChange={(e) => set('version', e.currentTarget.value)} data-testid="content-version" />
+            <TextInput label={t('content.model')} required value={String(form.model ?? '')} onChange={(e) => set('model', e.currentTarget.value)} data-testid="content-model" />
+            <TextInput label={t('content.modelName')} value={String(form.modelName ?? '')} onChange={(e) => set('modelName', e.currentTarget.value)} />
+            <TextInput label={t('content.gnssModel')} value={String(form.gnssModel ?? '')} onChange={(e) => set('gnssModel', e.currentTarget.value)} />
+            <Select label={t('content.systemType')} data={options(systemTypeLabels)} value={String(form.systemType)} onChange={(v) => set('systemType', v ?? 'android')} />
+            <Switch label={t('content.offlineInstall')} checked={!!form.offlineInstall} onChange={(e) => set('offlineInstall', e.currentTarget.checked)} />
+            <Switch label={t('content.autoInstall')} checked={!!form.autoInstall} onChange={(e) => set('autoInstall', e.currentTarget.checked)} />
+          </>
+        )}
+        {area === 'app' && !updating && <Select label={t('content.type')} data={options(appTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'general')} />}
+        {area === 'logo' && <Select label={t('content.type')} data={options(logoTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'logo')} />}
+        <FileInput label={t('content.chooseFile')} accept={accept} value={file} onChange={(f) => (setFile(f), setError(f ? checkFile(f) : ''))} data-testid="content-file" clearable />
+        <Text size="xs" c="dimmed">
+          {t('content.uploadResumeHint')}
+        </Text>
+        {!updating && <TextInput label={t('content.remark')} value={String(form.remark ?? '')} onChange={(e) => set('remark', e.currentTarget.value)} />}
+        {pct !== undefined && (
+          <>
+            <Progress value={pct} data-testid="upload-progress" />
+            <Text size="sm">{t('content.uploading', { pct })}</Text>
+          </>
+        )}
+        {error && (
+          <Text c="red" size="sm" data-testid="content-error">
+            {error}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => (handle?.abort(), onClose())}>
+            {t('content.cancel')}
+          </Button>
+          <Button onClick={submit} loading={handle !== undefined} data-testid="content-save">
+            {t('content.save')}
+          </Button>
+        </Group>
+      </Stack>
+      <ConfirmDialog opened={wifiAsk} title={t('content.wifiTitle')} message={t('content.wifiConfirm')} onConfirm={() => (setWifiAsk(false), void run())} onCancel={() => setWifiAsk(false)} />
+    </Modal>
+  );
+}
+
+/** One content area's list: firmware versions, applications, files, logos or wallpapers. */
+export function ContentPage({ area }: { area: ContentArea }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const [, navigate] = useLocation();
+  const keys = KEYS[area];
+  const [pageNum, setPageNum] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [name, setName] = useState('');
+  const [parent, setParent] = useState<ContentItem[]>([]);
+  const [page, setPage] = useState<Page<ContentItem>>();
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [adding, setAdding] = useState(false);
+  const [updating, setUpdating] = useState<ContentItem>();
+  const [history, setHistory] = useState<ContentItem[]>();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const parentId = parent.at(-1)?.id ?? null;
+
+  const load = useCallback(() => {
+    contentApi.list(area, { pageNum, pageSize, ...(name ? { name } : {}), ...(area === 'file' ? { parentId } : {}) }).then(setPage, () => undefined);
+  }, [area, pageNum, pageSize, name, parentId]);
+  useEffect(load, [load]);
+
+  const download = async (item: ContentItem) => {
+    const blob = await contentApi.download(area, item.id).catch(() => undefined);
+    if (!blob) return;
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = item.fileName || item.name;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  };
+  const remove = async () => {
+    setConfirmDelete(false);
+    // At most 100 per delete (devices-and-commerce section 5): the first 100 go.
+    const ids = [...selected].slice(0, 100);
+    const done = await contentApi.remove(area, ids).catch(() => undefined);
+    if (done) notifications.show({ message: `${t('content.delete')}: ${done.deleted}` });
+    setSelected(new Set());
+    load();
+  };
+  const toggle = (id: number) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  return (
+    <>
+      <Title order={3} mb="md">
+        {t(keys.title)}
+      </Title>
+      <Group mb="md">
+        <TextInput placeholder={t('content.name')} value={name} onChange={(e) => (setName(e.currentTarget.value), setPageNum(1))} />
+        {can(keys.edit) && (
+          <Button onClick={() => setAdding(true)} data-testid="content-add">
+            {t('content.add')}
+          </Button>
+        )}
+        {area === 'file' && can(keys.edit) && (
+          <Button
+            variant="light"
+            onClick={() => {
+              const folderName = window.prompt(t('content.newFolder'))?.trim();
+              if (folderName) void contentApi.folder(folderName, parentId).then(load, () => undefined);
+            }}
+          >
+            {t('content.newFolder')}
+          </Button>
+        )}
+        {area === 'file' && parent.length > 0 && (
+          <Button variant="subtle" onClick={() => setParent((p) => p.slice(0, -1))}>
+            {t('content.up')} ({parent.map((p) => p.name).join(' / ')})
+          </Button>
+        )}
+        {can(keys.edit) && (
+          <Button color="red" variant="light" disabled={selected.size === 0} onClick={() => setConfirmDelete(true)}>
+            {t('content.deleteSelected')}
+          </Button>
+        )}
+      </Group>
+      <Table highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={40} />
+            <Table.Th>{t('content.name')}</Table.Th>
+            {area === 'img' && (
+              <>
+                <Table.Th>{t('content.type')}</Table.Th>
+                <Table.Th>{t('content.version')}</Table.Th>
+                <Table.Th>{t('content.model')}</Table.Th>
+                <Table.Th>{t('content.source')}</Table.Th>
+                <Table.Th>{t('content.systemType')}</Table.Th>
+                <Table.Th>{t('content.offlineInstall')}</Table.Th>
+                <Table.Th>{t('content.autoInstall')}</Table.Th>
+              </>
+            )}
+            {area === 'app' && (
+              <>
+                <Table.Th>{t('content.packageName')}</Table.Th>
+                <Table.Th>{t('content.versionName')}</Table.Th>
+                <Table.Th>{t('content.versionCode')}</Table.Th>
+                <Table.Th>{t('content.type')}</Table.Th>
+              </>
+            )}
+            {(area === 'logo' || area === 'file') && <Table.Th>{t('content.type')}</Table.Th>}
+            {area === 'logo' && <Table.Th>{t('content.state')}</Table.Th>}
+            <Table.Th>{t('content.size')}</Table.Th>
+            <Table.Th>{t('content.remark')}</Table.Th>
+            <Table.Th>{t('content.createTime')}</Table.Th>
+            <Table.Th>{t('content.actions')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {page?.list.map((item) => (
+            <Table.Tr key={item.id} data-content={item.name}>
+              <Table.Td>
+                <Checkbox checked={selected.has(item.id)} onChange={() => toggle(item.id)} aria-label={item.name} />
+              </Table.Td>
+              <Table.Td>
+                {item.type === 'folder' ? (
+                  <Button variant="subtle" size="compact-sm" onClick={() => (setParent((p) => [...p, item]), setPageNum(1))}>
+                    {item.name}/
+                  </Button>
+                ) : (
+                  item.name
+                )}
+              </Table.Td>
+              {area === 'img' && (
+                <>
+                  <Table.Td>{label(firmwareTypeLabels, item.type as 'system')}</Table.Td>
+                  <Table.Td>{item.version}</Table.Td>
+                  <Table.Td>{[item.model, item.modelName].filter(Boolean).join(' / ')}</Table.Td>
+                  <Table.Td>{label(firmwareSourceLabels, item.source as 'custom')}</Table.Td>
+                  <Table.Td>{label(systemTypeLabels, item.systemType as 'android')}</Table.Td>
+                  <Table.Td>{t(item.offlineInstall ? 'content.yes' : 'content.no')}</Table.Td>
+                  <Table.Td>{t(item.autoInstall ? 'content.yes' : 'content.no')}</Table.Td>
+                </>
+              )}
+              {area === 'app' && (
+                <>
+                  <Table.Td>{item.packageName}</Table.Td>
+                  <Table.Td>{item.versionName}</Table.Td>
+                  <Table.Td>{item.versionCode}</Table.Td>
+                  <Table.Td>{label(appTypeLabels, item.type as 'system')}</Table.Td>
+                </>
+              )}
+              {area === 'logo' && <Table.Td>{label(logoTypeLabels, item.type as 'logo')}</Table.Td>}
+              {area === 'file' && <Table.Td>{t(item.type === 'folder' ? 'content.folder' : 'content.file')}</Table.Td>}
+              {area === 'logo' && <Table.Td>{label(logoStateLabels, item.state as 0)}</Table.Td>}
+              <Table.Td>{item.type === 'folder' ? '-' : formatSize(item.size)}</Table.Td>
+              <Table.Td>{item.remark}</Table.Td>
+              <Table.Td>{formatDateTime(item.createTime)}</Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  {item.type !== 'folder' && (
+                    <Button size="compact-xs" variant="light" onClick={() => void download(item)}>
+                      {t('content.download')}
+                    </Button>
+                  )}
+                  {item.type !== 'folder' && can(keys.push) && (
+                    <Button size="compact-xs" variant="light" color="green" onClick={() => navigate(`/content-push/index?kind=${KIND_OF_AREA[area]}&contentId=${item.id}`)} data-testid="content-push">
+                      {t('content.push')}
+                    </Button>
+                  )}
+                  {area === 'app' && can(keys.edit) && (
+                    <Button size="compact-xs" variant="light" onClick={() => setUpdating(item)}>
+                      {t('content.update')}
+                    </Button>
+                  )}
+                  {area === 'app' && (
+                    <Button size="compact-xs" variant="subtle" onClick={() => void contentApi.history(item.id).then(setHistory, () => undefined)}>
+                      {t('content.history')}
+                    </Button>
+                  )}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={pageSize} onPage={setPageNum} onPageSize={(s) => (setPageSize(s), setPageNum(1))} />
+      {adding && <AddDialog area={area} opened onClose={() => setAdding(false)} onAdded={load} parentId={parentId} />}
+      {updating && <AddDialog area={area} opened updating={updating} onClose={() => setUpdating(undefined)} onAdded={load} parentId={null} />}
+      <Modal opened={history !== undefined} onClose={() => setHistory(undefined)} title={t('content.history')} centered size="lg">
+        <Table>
+          <Table.Tbody>
+            {history?.map((h) => (
+              <Table.Tr key={h.id}>
+                <Table.Td>{h.versionName}</Table.Td>
+                <Table.Td>{h.versionCode}</Table.Td>
+                <Table.Td>{formatSize(h.size)}</Table.Td>
+                <Table.Td>{formatDateTime(h.createTime)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Modal>
+      <ConfirmDialog opened={confirmDelete} title={t('content.delete')} message={t('content.deleteConfirm')} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)} danger />
+    </>
+  );
+}
+
+export const FirmwareVersionPage = () => <ContentPage area="img" />;
+export const ApplicationPage = () => <ContentPage area="app" />;
+export const FilePage = () => <ContentPage area="file" />;
+export const LogoPage = () => <ContentPage area="logo" />;
+export const WallpaperPage = () => <ContentPage area="wallpaper" />;

@@ -1,0 +1,321 @@
+import { Badge, Button, Card, Checkbox, Group, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
+import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
+import { type Campaign, type ContentArea, type ContentItem, contentApi, followPushes, KIND_OF_AREA, type PushLogRow } from '../../api/content.ts';
+import type { Page } from '../../api/devices.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
+import { formatDateTime } from '../../format/date.ts';
+import { currentLanguage } from '../../i18n/index.ts';
+
+const KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
+const AREA_OF_KIND = Object.fromEntries(Object.entries(KIND_OF_AREA).map(([a, k]) => [k, a])) as Record<string, ContentArea>;
+
+function label<V extends string | number>(members: readonly EnumMember<V>[], value: V): string {
+  return labelOf(members, value)?.[currentLanguage] ?? String(value);
+}
+
+/** Per-device rows kept live from the push stream. */
+function usePushRows(campaignId: number | undefined, initial: readonly PushLogRow[] | undefined) {
+  const [rows, setRows] = useState<Map<string, PushLogRow>>(new Map());
+  const [campaignState, setCampaignState] = useState<string>();
+  useEffect(() => setRows(new Map((initial ?? []).map((r) => [`${r.campaignId}:${r.sn}`, r]))), [initial]);
+  useEffect(() => {
+    const stop = new AbortController();
+    void followPushes(
+      campaignId,
+      (e) => {
+        if (e.type === 'campaign') return setCampaignState(e.state);
+        setRows((m) => {
+          const key = `${e.campaignId}:${e.sn}`;
+          const old = m.get(key);
+          if (!old && campaignId === undefined) return m;
+          const next = new Map(m);
+          next.set(key, { ...(old ?? { id: 0, operationType: '', contentName: '', pushDate: Date.now(), messageType: 'file' }), ...e } as PushLogRow);
+          return next;
+        });
+      },
+      stop.signal,
+    ).catch(() => undefined);
+    return () => stop.abort();
+  }, [campaignId]);
+  return { rows: [...rows.values()], campaignState };
+}
+
+function PushTable({ rows }: { rows: readonly PushLogRow[] }) {
+  const { t } = useTranslation();
+  return (
+    <Table highlightOnHover>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('content.sn')}</Table.Th>
+          <Table.Th>{t('content.operationType')}</Table.Th>
+          <Table.Th>{t('content.content')}</Table.Th>
+          <Table.Th>{t('content.pushDate')}</Table.Th>
+          <Table.Th>{t('content.messageType')}</Table.Th>
+          <Table.Th>{t('content.pushResult')}</Table.Th>
+          <Table.Th>{t('content.downloadState')}</Table.Th>
+          <Table.Th>{t('content.progress')}</Table.Th>
+          <Table.Th>{t('content.installState')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={`${r.campaignId}:${r.sn}`} data-push-sn={r.sn} data-push-result={r.pushResult}>
+            <Table.Td>{r.sn}</Table.Td>
+            <Table.Td>{t(`content.kinds.${r.operationType || 'firmware'}`)}</Table.Td>
+            <Table.Td>{r.contentName}</Table.Td>
+            <Table.Td>{formatDateTime(r.pushDate)}</Table.Td>
+            <Table.Td>{r.messageType}</Table.Td>
+            <Table.Td>
+              <Badge color={r.pushResult === 1 ? 'green' : r.pushResult === 0 ? 'red' : 'blue'} variant="light">
+                {label(pushResultLabels, r.pushResult as 0)}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{label(downloadStateLabels, r.downloadState as 0)}</Table.Td>
+            <Table.Td w={140}>
+              <Progress value={r.progress} />
+            </Table.Td>
+            <Table.Td>{label(installResultLabels, r.installResult as 0)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/**
+ * The push dialog as a page (/content-push/index?kind=&contentId=&sns=), so other pages (remote
+ * management) can link to it with devices chosen; then the campaign's live progress.
+ */
+export function PushPage() {
+  const { t } = useTranslation();
+  const params = new URLSearchParams(useSearch());
+  const [kind, setKind] = useState<string>(params.get('kind') ?? 'firmware');
+  const [contentId, setContentId] = useState<string | null>(params.get('contentId'));
+  const [items, setItems] = useState<ContentItem[]>([]);
+  const [sns, setSns] = useState(params.get('sns')?.split(',').join('\n') ?? '');
+  const [byQuery, setByQuery] = useState(false);
+  const [model, setModel] = useState('');
+  const [mismatch, setMismatch] = useState<number>();
+  const [campaign, setCampaign] = useState<Campaign>();
+  const [initial, setInitial] = useState<PushLogRow[]>();
+  const live = usePushRows(campaign?.id, initial);
+
+  useEffect(() => {
+    contentApi.list(AREA_OF_KIND[kind] ?? 'img', { pageNum: 1, pageSize: 100 }).then((p) => setItems(p.list.filter((i) => i.type !== 'folder')), () => undefined);
+  }, [kind]);
+
+  const refresh = useCallback(async (id: number) => {
+    setCampaign(await contentApi.campaign(id));
+    setInitial([...(await contentApi.pushLog({ pageNum: 1, pageSize: 100, campaignId: id })).list]);
+  }, []);
+  useEffect(() => {
+    if (!campaign || live.campaignState === undefined) return;
+    void refresh(campaign.id).catch(() => undefined);
+  }, [live.campaignState]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const start = async (confirmModelMismatch = false) => {
+    setMismatch(undefined);
+    const list = sns.split(/[\s,，]+/).map((s) => s.trim()).filter(Boolean);
+    const res = await contentApi
+      .startPush({ kind, contentId: Number(contentId), ...(byQuery ? { byQuery: true, query: model ? { model } : {} } : { sns: list }), confirmModelMismatch })
+      .catch(() => undefined);
+    if (!res) return;
+    if (res.confirm === 'model') return setMismatch(res.mismatchCount ?? 0);
+    if (res.campaign) await refresh(res.campaign.id);
+  };
+
+  const rows = live.rows;
+  const counts = { success: rows.filter((r) => r.pushResult === 1).length, failed: rows.filter((r) => r.pushResult === 0).length };
+  return (
+    <>
+      <Title order={3} mb="md">
+        {t('content.pushTitle')}
+      </Title>
+      {!campaign && (
+        <Stack maw={560}>
+          <Select label={t('content.operationType')} data={KINDS.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))} value={kind} onChange={(v) => (setKind(v ?? 'firmware'), setContentId(null))} />
+          <Select label={t('content.content')} data={items.map((i) => ({ value: String(i.id), label: `${i.name} ${i.version || i.versionName}`.trim() }))} value={contentId} onChange={setContentId} data-testid="push-content" searchable />
+          <Checkbox label={t('content.byQuery')} checked={byQuery} onChange={(e) => setByQuery(e.currentTarget.checked)} />
+          {byQuery ? <TextInput label={t('content.queryModel')} value={model} onChange={(e) => setModel(e.currentTarget.value)} /> : <Textarea label={t('content.devices')} autosize minRows={3} value={sns} onChange={(e) => setSns(e.currentTarget.value)} data-testid="push-sns" />}
+          <Group>
+            <Button onClick={() => void start()} disabled={!contentId} data-testid="push-start">
+              {t('content.start')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+      {campaign && (
+        <Stack>
+          <Group>
+            <Text fw={600}>{t('content.campaign', { id: campaign.id })}</Text>
+            <Badge data-testid="campaign-state">{t(`content.campaignStates.${live.campaignState ?? campaign.state}`)}</Badge>
+            <Badge color="teal" variant="dot">
+              {t('content.live')}
+            </Badge>
+            <Button size="compact-sm" variant="light" onClick={() => void contentApi.controlPush(campaign.state === 'paused' ? 'resume' : 'pause', campaign.id).then(setCampaign, () => undefined)}>
+              {t(campaign.state === 'paused' ? 'content.resume' : 'content.pause')}
+            </Button>
+            <Button size="compact-sm" variant="light" color="red" onClick={() => void contentApi.controlPush('cancel', campaign.id).then(setCampaign, () => undefined)}>
+              {t('content.cancel')}
+            </Button>
+          </Group>
+          <SimpleGrid cols={4} maw={640}>
+            <Card withBorder>
+              <Text size="xs">{t('content.total')}</Text>
+              <Text fw={700}>{campaign.total}</Text>
+            </Card>
+            <Card withBorder>
+              <Text size="xs">{t('content.success')}</Text>
+              <Text fw={700} c="green" data-testid="push-success-count">
+                {counts.success}
+              </Text>
+            </Card>
+            <Card withBorder>
+              <Text size="xs">{t('content.failed')}</Text>
+              <Text fw={700} c="red">
+                {counts.failed}
+              </Text>
+            </Card>
+            <Card withBorder>
+              <Text size="xs">{t('content.pushing')}</Text>
+              <Text fw={700}>{campaign.total - counts.success - counts.failed}</Text>
+            </Card>
+          </SimpleGrid>
+          <Progress value={campaign.total ? (100 * (counts.success + counts.failed)) / campaign.total : 0} />
+          <PushTable rows={rows} />
+        </Stack>
+      )}
+      <ConfirmDialog opened={mismatch !== undefined} title={t('content.pushTitle')} message={t('content.modelMismatch', { count: mismatch ?? 0 })} onConfirm={() => void start(true)} onCancel={() => setMismatch(undefined)} />
+    </>
+  );
+}
+
+/** Push logs (/log-management/index): query by operation type or device serial number; rows update live. */
+export function PushLogPage() {
+  const { t } = useTranslation();
+  const [operationType, setOperationType] = useState<string | null>(null);
+  const [sn, setSn] = useState('');
+  const [pageNum, setPageNum] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [query, setQuery] = useState<{ operationType?: string; sn?: string }>();
+  const [page, setPage] = useState<Page<PushLogRow>>();
+  const [error, setError] = useState('');
+  const live = usePushRows(undefined, page?.list);
+
+  useEffect(() => {
+    if (!query) return;
+    contentApi.pushLog({ pageNum, pageSize, ...query }).then(setPage, () => undefined);
+  }, [query, pageNum, pageSize]);
+
+  const search = () => {
+    if (!operationType && !sn.trim()) return setError(t('content.logQueryRequired'));
+    setError('');
+    setPageNum(1);
+    setQuery({ ...(operationType ? { operationType } : {}), ...(sn.trim() ? { sn: sn.trim() } : {}) });
+  };
+  return (
+    <>
+      <Title order={3} mb="md">
+        {t('route.logManagement')}
+      </Title>
+      <Group mb="md" align="flex-end">
+        <Select label={t('content.operationType')} clearable data={KINDS.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))} value={operationType} onChange={setOperationType} data-testid="log-type" />
+        <TextInput label={t('content.sn')} value={sn} onChange={(e) => setSn(e.currentTarget.value)} />
+        <Button onClick={search} data-testid="log-search">
+          {t('content.search')}
+        </Button>
+      </Group>
+      {error && (
+        <Text c="red" mb="sm" data-testid="log-error">
+          {error}
+        </Text>
+      )}
+      <PushTable rows={live.rows} />
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={pageSize} onPage={setPageNum} onPageSize={(s) => (setPageSize(s), setPageNum(1))} />
+    </>
+  );
+}
+
+/** Push coupons (/firmware-manage/firmware-coupon): balance, unit price, recharge of at least 50, ledger. */
+export function CouponPage() {
+  const { t } = useTranslation();
+  const [info, setInfo] = useState<{ balance: number; unitPrice: number; orderTotal: number }>();
+  const [count, setCount] = useState<number | string>(50);
+  const [message, setMessage] = useState('');
+  const [pageNum, setPageNum] = useState(1);
+  const [ledger, setLedger] = useState<Awaited<ReturnType<typeof contentApi.couponLedger>>>();
+  const load = useCallback(() => {
+    contentApi.coupons().then(setInfo, () => undefined);
+    contentApi.couponLedger(pageNum, 10).then(setLedger, () => undefined);
+  }, [pageNum]);
+  useEffect(load, [load]);
+  const buy = async () => {
+    const n = Number(count);
+    if (!Number.isInteger(n) || n < 50) return setMessage(t('content.coupon.min'));
+    const order = await contentApi.recharge(n).catch(() => undefined);
+    if (order) setMessage(t('content.coupon.bought', { orderNo: order.orderNo, amount: order.amount }));
+    load();
+  };
+  return (
+    <>
+      <Title order={3} mb="md">
+        {t('route.firmwareCoupon')}
+      </Title>
+      <SimpleGrid cols={3} maw={640} mb="md">
+        <Card withBorder>
+          <Text size="xs">{t('content.coupon.balance')}</Text>
+          <Text fw={700} data-testid="coupon-balance">
+            {info?.balance ?? '-'}
+          </Text>
+        </Card>
+        <Card withBorder>
+          <Text size="xs">{t('content.coupon.unitPrice')}</Text>
+          <Text fw={700}>{info?.unitPrice ?? '-'}</Text>
+        </Card>
+        <Card withBorder>
+          <Text size="xs">{t('content.coupon.orderTotal')}</Text>
+          <Text fw={700}>{info?.orderTotal ?? '-'}</Text>
+        </Card>
+      </SimpleGrid>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('content.coupon.oneEach')}
+      </Text>
+      <Group align="flex-end" mb="md">
+        <NumberInput label={t('content.coupon.count')} min={50} value={count} onChange={setCount} data-testid="coupon-count" />
+        <Button onClick={() => void buy()} data-testid="coupon-recharge">
+          {t('content.coupon.recharge')}
+        </Button>
+        {message && <Text size="sm">{message}</Text>}
+      </Group>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('content.coupon.reason')}</Table.Th>
+            <Table.Th>{t('content.coupon.delta')}</Table.Th>
+            <Table.Th>{t('content.coupon.orderNo')}</Table.Th>
+            <Table.Th>{t('content.coupon.amount')}</Table.Th>
+            <Table.Th>{t('content.sn')}</Table.Th>
+            <Table.Th>{t('content.createTime')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {ledger?.list.map((l) => (
+            <Table.Tr key={l.id}>
+              <Table.Td>{t(`content.coupon.reasons.${l.reason === 'push' ? 'push' : 'recharge'}`)}</Table.Td>
+              <Table.Td>{l.delta}</Table.Td>
+              <Table.Td>{l.orderNo ?? ''}</Table.Td>
+              <Table.Td>{l.amount || ''}</Table.Td>
+              <Table.Td>{l.sn ?? ''}</Table.Td>
+              <Table.Td>{formatDateTime(l.createTime)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ListFooter shown={ledger?.list.length} total={ledger?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={10} onPage={setPageNum} />
+    </>
+  );
+}

@@ -1,0 +1,224 @@
+import { Button, Card, Group, Image, NumberInput, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { lastValueFrom } from 'rxjs';
+import { ANDROID_ONLY_COMMANDS, type AppInfo, type AppListReply, Command, type OtaListReply, Result } from '../../../../protocol/index.ts';
+import { askDevice, clickAllowed, deviceFile, toastError, toastReply } from '../../../api/device-ops.ts';
+import { notifications } from '@mantine/notifications';
+import { TOAST_MS } from '../../../api/request.ts';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { i18next } from '../../../i18n/index.ts';
+
+interface Pending {
+  readonly title: string;
+  readonly message: string;
+  readonly run: () => Promise<void>;
+}
+
+/**
+ * Sends a command after the spec's guards: offline and Linux refusals are said at once, repeated clicks
+ * are refused, and the outcome is toasted.
+ */
+export async function guardedCommand(opts: { sn: string; online: boolean; linux: boolean; msgId: number; data?: unknown }): Promise<boolean> {
+  if (!opts.online) return toastReply({ msgId: opts.msgId, result: Result.DeviceOffline });
+  if (opts.linux && ANDROID_ONLY_COMMANDS.has(opts.msgId)) {
+    notifications.show({ color: 'red', message: i18next.t('deviceView.linuxCannot'), autoClose: TOAST_MS });
+    return false;
+  }
+  if (!clickAllowed(`${opts.msgId}:${opts.sn}`)) return false;
+  try {
+    return toastReply(await askDevice(opts.msgId, opts.sn, opts.data ?? {}));
+  } catch (err) {
+    toastError(err);
+    return false;
+  }
+}
+
+/** Remote tab: live view when built, screenshot, and the device actions of the spec with confirmations. */
+export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boolean; linux: boolean; live: ReactNode }) {
+  const { t } = useTranslation();
+  const [pending, setPending] = useState<Pending>();
+  const [shot, setShot] = useState<string>();
+  const [title, setTitle] = useState('');
+  const [text, setText] = useState('');
+  const [ssh, setSsh] = useState({ enabled: false, port: 22 });
+  const [ota, setOta] = useState<OtaListReply>();
+  const [apps, setApps] = useState<readonly AppInfo[]>();
+  const cmd = (msgId: number, data?: unknown) => guardedCommand({ sn, online, linux, msgId, data });
+  const confirm = (titleKey: string, message: string, msgId: number, data?: unknown) =>
+    setPending({ title: t(titleKey), message, run: async () => void (await cmd(msgId, data)) });
+
+  useEffect(
+    () => () => {
+      if (shot) URL.revokeObjectURL(shot);
+    },
+    [shot],
+  );
+
+  const screenshot = async () => {
+    if (!online) return toastReply({ msgId: Command.Screenshot, result: Result.DeviceOffline });
+    if (!clickAllowed(`shot:${sn}`)) return;
+    try {
+      const done = await lastValueFrom(deviceFile(sn, Command.Screenshot));
+      if (done.kind === 'done' && done.file) setShot(URL.createObjectURL(new Blob([done.file.bytes.slice().buffer], { type: done.file.mime })));
+      else if (done.kind === 'done') toastReply(done.reply);
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  const loadLists = async () => {
+    if (!online) return toastReply({ msgId: Command.OtaList, result: Result.DeviceOffline });
+    try {
+      const [o, a] = await Promise.all([askDevice(Command.OtaList, sn), askDevice(Command.AppList, sn)]);
+      if (o.result === Result.Success) setOta(o.data as OtaListReply);
+      else toastReply(o);
+      if (a.result === Result.Success) setApps((a.data as AppListReply).apps);
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  return (
+    <Stack>
+      {live}
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Card withBorder>
+          <Title order={5} mb="sm">
+            {t('deviceView.remote.actions')}
+          </Title>
+          <Group gap="xs">
+            <Button size="xs" onClick={() => confirm('deviceView.remote.reboot', t('deviceView.remote.rebootConfirm', { sn }), Command.Reboot)}>
+              {t('deviceView.remote.reboot')}
+            </Button>
+            <Button size="xs" color="red" onClick={() => confirm('deviceView.remote.reset', t('deviceView.remote.resetConfirm', { sn }), Command.FactoryReset)}>
+              {t('deviceView.remote.reset')}
+            </Button>
+            <Button size="xs" variant="light" onClick={() => confirm('deviceView.remote.clearData', t('deviceView.remote.clearDataConfirm', { sn }), Command.ClearData)}>
+              {t('deviceView.remote.clearData')}
+            </Button>
+            <Button size="xs" variant="light" onClick={() => void cmd(Command.ClearCache)}>
+              {t('deviceView.remote.clearCache')}
+            </Button>
+            <Button size="xs" variant="light" onClick={() => void screenshot()} data-testid="screenshot-button">
+              {t('deviceView.remote.screenshot')}
+            </Button>
+            <Button size="xs" variant="default" onClick={() => void loadLists()}>
+              {t('deviceView.remote.ota')} / {t('deviceView.remote.apps')}
+            </Button>
+          </Group>
+          <Stack gap="xs" mt="md">
+            <Text fw={500}>{t('deviceView.remote.message')}</Text>
+            <TextInput label={t('deviceView.remote.messageTitle')} value={title} maxLength={64} onChange={(e) => setTitle(e.currentTarget.value)} />
+            <Textarea label={t('deviceView.remote.messageText')} value={text} maxLength={2000} onChange={(e) => setText(e.currentTarget.value)} />
+            <Group>
+              <Button size="xs" disabled={!text.trim()} onClick={() => void cmd(Command.PushText, { title, text })}>
+                {t('deviceView.remote.send')}
+              </Button>
+            </Group>
+            <Text fw={500} mt="sm">
+              {t('deviceView.remote.ssh')}
+            </Text>
+            <Group align="end">
+              <Switch label={t('deviceView.remote.sshEnabled')} checked={ssh.enabled} onChange={(e) => setSsh({ ...ssh, enabled: e.currentTarget.checked })} />
+              <NumberInput w={120} label={t('deviceView.remote.sshPort')} min={1} max={65535} value={ssh.port} onChange={(v) => setSsh({ ...ssh, port: Number(v) || 22 })} />
+              <Button size="xs" onClick={() => void cmd(Command.ChangeSshConfig, ssh)}>
+                {t('deviceView.remote.apply')}
+              </Button>
+            </Group>
+          </Stack>
+        </Card>
+        <Card withBorder>
+          {shot ? <Image src={shot} alt={t('deviceView.remote.screenshotAlt', { sn })} data-testid="screenshot-image" maw={360} /> : <Text c="dimmed">{t('deviceView.remote.screenshot')}</Text>}
+        </Card>
+      </SimpleGrid>
+      {ota && (
+        <Card withBorder>
+          <Title order={5} mb="sm">
+            {t('deviceView.remote.ota')} ({ota.current})
+          </Title>
+          <Table>
+            <Table.Tbody>
+              {ota.packages.map((p) => (
+                <Table.Tr key={p.name}>
+                  <Table.Td>{p.name}</Table.Td>
+                  <Table.Td>{p.version}</Table.Td>
+                  <Table.Td>{p.type}</Table.Td>
+                  <Table.Td>{p.state}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {ota.packages.length === 0 && <Text c="dimmed">{t('deviceView.remote.empty')}</Text>}
+        </Card>
+      )}
+      {apps && (
+        <Card withBorder>
+          <Title order={5} mb="sm">
+            {t('deviceView.remote.apps')}
+          </Title>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('deviceView.remote.packageName')}</Table.Th>
+                <Table.Th>{t('deviceView.remote.version')}</Table.Th>
+                <Table.Th>{t('deviceView.remote.type')}</Table.Th>
+                <Table.Th>{t('deviceView.remote.running')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {apps.map((a) => (
+                <Table.Tr key={a.packageName}>
+                  <Table.Td>
+                    {a.name} <Text span c="dimmed" size="xs">{a.packageName}</Text>
+                  </Table.Td>
+                  <Table.Td>{a.versionName}</Table.Td>
+                  <Table.Td>{a.type}</Table.Td>
+                  <Table.Td>{a.running ? '✓' : ''}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      <Button size="compact-xs" variant="light" onClick={() => void cmd(Command.Daemon, { packageName: a.packageName, enabled: true })}>
+                        {t('deviceView.remote.daemon')}
+                      </Button>
+                      <Button
+                        size="compact-xs"
+                        color="red"
+                        variant="light"
+                        onClick={() =>
+                          setPending({
+                            title: t('deviceView.remote.uninstall'),
+                            message: t('deviceView.remote.uninstallConfirm', { sn, name: a.name }),
+                            run: async () => {
+                              if (await cmd(Command.Uninstall, { packageName: a.packageName })) void loadLists();
+                            },
+                          })
+                        }
+                      >
+                        {t('deviceView.remote.uninstall')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {apps.length === 0 && <Text c="dimmed">{t('deviceView.remote.empty')}</Text>}
+        </Card>
+      )}
+      <ConfirmDialog
+        opened={pending !== undefined}
+        title={pending?.title ?? ''}
+        message={pending?.message ?? ''}
+        danger
+        onConfirm={() => {
+          const p = pending;
+          setPending(undefined);
+          void p?.run();
+        }}
+        onCancel={() => setPending(undefined)}
+        confirmTestId="confirm-remote"
+      />
+    </Stack>
+  );
+}

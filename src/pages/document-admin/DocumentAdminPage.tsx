@@ -1,0 +1,287 @@
+import { ActionIcon, Button, Grid, Group, Modal, NavLink, Paper, SegmentedControl, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type CategoryAuthoring, type DocumentFormat, type DocumentInput, type DocumentSummary, documentApi } from '../../api/documents.ts';
+import { TOAST_MS } from '../../api/request.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { formatDateTime } from '../../format/date.ts';
+import { currentLanguage } from '../../i18n/index.ts';
+
+interface CategoryDraft {
+  id?: number;
+  parentId: number | null;
+  nameZh: string;
+  nameEn: string;
+}
+
+type DocumentDraft = Omit<DocumentInput, 'id'> & { id?: number };
+
+type Pending = { kind: 'category'; id: number; name: string } | { kind: 'document'; id: number; title: string };
+
+const nameOf = (c: { nameZh: string; nameEn: string }) => (currentLanguage === 'zh' ? c.nameZh || c.nameEn : c.nameEn || c.nameZh);
+
+/** Document authoring: the two-level category tree and the documents of a subcategory, in Chinese and English. */
+export function DocumentAdminPage() {
+  const { t } = useTranslation();
+  const [tree, setTree] = useState<CategoryAuthoring[]>([]);
+  const [selected, setSelected] = useState<number>();
+  const [docs, setDocs] = useState<DocumentSummary[]>([]);
+  const [category, setCategory] = useState<CategoryDraft>();
+  const [doc, setDoc] = useState<DocumentDraft>();
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState<Pending>();
+
+  const loadTree = useCallback(() => {
+    documentApi.manageTree().then(setTree, () => undefined);
+  }, []);
+  useEffect(loadTree, [loadTree]);
+  const loadDocs = useCallback(() => {
+    if (selected === undefined) return;
+    documentApi.list(selected).then(setDocs, () => undefined);
+  }, [selected]);
+  useEffect(loadDocs, [loadDocs]);
+
+  const saved = () => notifications.show({ color: 'green', message: t('authoring.document.saved'), autoClose: TOAST_MS });
+
+  const saveCategory = async () => {
+    if (!category) return;
+    if (!category.nameZh.trim() && !category.nameEn.trim()) return setError(t('authoring.document.nameRequired'));
+    try {
+      await documentApi.saveCategory({ ...category, nameZh: category.nameZh.trim(), nameEn: category.nameEn.trim() });
+      setCategory(undefined);
+      saved();
+      loadTree();
+    } catch {
+      // The client has shown the server's message.
+    }
+  };
+
+  const editDocument = async (id: number) => {
+    const source = await documentApi.source(id).catch(() => undefined);
+    if (!source) return;
+    setError(undefined);
+    setDoc({ id, categoryId: source.categoryId, titleZh: source.titleZh, titleEn: source.titleEn, format: source.format, contentZh: source.sourceZh, contentEn: source.sourceEn });
+  };
+
+  const saveDocument = async () => {
+    if (!doc) return;
+    if (!doc.titleZh.trim() && !doc.titleEn.trim()) return setError(t('authoring.document.titleRequired'));
+    try {
+      await documentApi.saveDocument({ ...doc, titleZh: doc.titleZh.trim(), titleEn: doc.titleEn.trim() });
+      setDoc(undefined);
+      saved();
+      loadDocs();
+    } catch {
+      // The client has shown the server's message.
+    }
+  };
+
+  const confirmDelete = () => {
+    const target = pending;
+    setPending(undefined);
+    if (!target) return;
+    if (target.kind === 'category') {
+      documentApi.deleteCategory(target.id).then(() => {
+        if (selected === target.id) setSelected(undefined);
+        loadTree();
+      }, () => undefined);
+    } else {
+      documentApi.deleteDocument(target.id).then(loadDocs, () => undefined);
+    }
+  };
+
+  const openCategory = (draft: CategoryDraft) => (setError(undefined), setCategory(draft));
+  const selectedName = tree.flatMap((c) => c.children).find((c) => c.id === selected);
+
+  return (
+    <>
+      <Title order={3} mb="md">
+        {t('authoring.route.documentAdmin')}
+      </Title>
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Paper withBorder p="sm">
+            <Group justify="space-between" mb="xs">
+              <Text fw={600}>{t('authoring.document.categories')}</Text>
+              <Button size="xs" variant="light" onClick={() => openCategory({ parentId: null, nameZh: '', nameEn: '' })} data-testid="category-add-top">
+                {t('authoring.document.addTop')}
+              </Button>
+            </Group>
+            {tree.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {t('authoring.document.noCategories')}
+              </Text>
+            )}
+            {tree.map((top) => (
+              <NavLink
+                key={top.id}
+                label={nameOf(top)}
+                defaultOpened
+                childrenOffset={16}
+                rightSection={
+                  <CategoryActions
+                    onAdd={() => openCategory({ parentId: top.id, nameZh: '', nameEn: '' })}
+                    onEdit={() => openCategory({ id: top.id, parentId: null, nameZh: top.nameZh, nameEn: top.nameEn })}
+                    onDelete={() => setPending({ kind: 'category', id: top.id, name: nameOf(top) })}
+                  />
+                }
+              >
+                {top.children.map((child) => (
+                  <NavLink
+                    key={child.id}
+                    label={nameOf(child)}
+                    active={child.id === selected}
+                    onClick={() => setSelected(child.id)}
+                    data-category={child.id}
+                    rightSection={
+                      <CategoryActions
+                        onEdit={() => openCategory({ id: child.id, parentId: top.id, nameZh: child.nameZh, nameEn: child.nameEn })}
+                        onDelete={() => setPending({ kind: 'category', id: child.id, name: nameOf(child) })}
+                      />
+                    }
+                  />
+                ))}
+              </NavLink>
+            ))}
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Paper withBorder p="sm">
+            <Group justify="space-between" mb="xs">
+              <Text fw={600}>{selectedName ? nameOf(selectedName) : t('authoring.document.documents')}</Text>
+              <Button
+                size="xs"
+                disabled={selected === undefined}
+                onClick={() => (setError(undefined), setDoc({ categoryId: selected ?? 0, titleZh: '', titleEn: '', contentZh: '', contentEn: '', format: 'markdown' }))}
+                data-testid="document-add"
+              >
+                {t('authoring.document.addDocument')}
+              </Button>
+            </Group>
+            {selected === undefined ? (
+              <Text size="sm" c="dimmed">
+                {t('authoring.document.chooseCategory')}
+              </Text>
+            ) : docs.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('authoring.document.noDocuments')}
+              </Text>
+            ) : (
+              <Table>
+                <Table.Tbody>
+                  {docs.map((d) => (
+                    <Table.Tr key={d.id} data-document={d.id}>
+                      <Table.Td>{d.title}</Table.Td>
+                      <Table.Td>{formatDateTime(d.updateTime)}</Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" justify="flex-end">
+                          <Button size="xs" variant="subtle" onClick={() => void editDocument(d.id)}>
+                            {t('authoring.document.edit')}
+                          </Button>
+                          <Button size="xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'document', id: d.id, title: d.title })}>
+                            {t('authoring.document.delete')}
+                          </Button>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </Paper>
+        </Grid.Col>
+      </Grid>
+
+      <Modal
+        opened={category !== undefined}
+        onClose={() => setCategory(undefined)}
+        title={category?.id ? t('authoring.document.editCategory') : category?.parentId ? t('authoring.document.addChild') : t('authoring.document.addTop')}
+        centered
+      >
+        {category && (
+          <Stack>
+            <TextInput label={t('authoring.document.nameZh')} value={category.nameZh} maxLength={128} onChange={(e) => setCategory({ ...category, nameZh: e.currentTarget.value })} data-testid="category-name-zh" />
+            <TextInput label={t('authoring.document.nameEn')} value={category.nameEn} maxLength={128} onChange={(e) => setCategory({ ...category, nameEn: e.currentTarget.value })} error={error} data-testid="category-name-en" />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setCategory(undefined)}>
+                {t('authoring.document.cancel')}
+              </Button>
+              <Button onClick={() => void saveCategory()} data-testid="category-save">
+                {t('authoring.document.save')}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+
+      <Modal opened={doc !== undefined} onClose={() => setDoc(undefined)} title={doc?.id ? t('authoring.document.editDocument') : t('authoring.document.addDocument')} size="xl" centered>
+        {doc && (
+          <Stack>
+            <Group grow>
+              <TextInput label={t('authoring.document.titleZh')} value={doc.titleZh} maxLength={128} onChange={(e) => setDoc({ ...doc, titleZh: e.currentTarget.value })} error={error} data-testid="document-title-zh" />
+              <TextInput label={t('authoring.document.titleEn')} value={doc.titleEn} maxLength={128} onChange={(e) => setDoc({ ...doc, titleEn: e.currentTarget.value })} data-testid="document-title-en" />
+            </Group>
+            <div>
+              <Text size="sm" fw={500} mb={4}>
+                {t('authoring.document.format')}
+              </Text>
+              <SegmentedControl
+                value={doc.format}
+                onChange={(v) => setDoc({ ...doc, format: v as DocumentFormat })}
+                data={[
+                  { value: 'markdown', label: t('authoring.document.markdown') },
+                  { value: 'html', label: t('authoring.document.html') },
+                ]}
+              />
+            </div>
+            <Textarea label={t('authoring.document.contentZh')} value={doc.contentZh} autosize minRows={6} maxRows={16} onChange={(e) => setDoc({ ...doc, contentZh: e.currentTarget.value })} data-testid="document-content-zh" />
+            <Textarea label={t('authoring.document.contentEn')} value={doc.contentEn} autosize minRows={6} maxRows={16} onChange={(e) => setDoc({ ...doc, contentEn: e.currentTarget.value })} data-testid="document-content-en" />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setDoc(undefined)}>
+                {t('authoring.document.cancel')}
+              </Button>
+              <Button onClick={() => void saveDocument()} data-testid="document-save">
+                {t('authoring.document.save')}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+
+      <ConfirmDialog
+        opened={pending !== undefined}
+        title={pending?.kind === 'category' ? t('authoring.document.deleteCategory') : t('authoring.document.deleteDocument')}
+        message={
+          pending?.kind === 'category'
+            ? t('authoring.document.deleteCategoryConfirm', { name: pending.name })
+            : t('authoring.document.deleteDocumentConfirm', { title: pending?.kind === 'document' ? pending.title : '' })
+        }
+        onConfirm={confirmDelete}
+        onCancel={() => setPending(undefined)}
+        danger
+      />
+    </>
+  );
+}
+
+/** Small add / edit / delete icons beside a category; clicks do not select the category. */
+function CategoryActions({ onAdd, onEdit, onDelete }: { onAdd?: () => void; onEdit: () => void; onDelete: () => void }) {
+  const { t } = useTranslation();
+  const stop = (fn: () => void) => (e: React.MouseEvent) => (e.stopPropagation(), fn());
+  return (
+    <Group gap={2} wrap="nowrap">
+      {onAdd && (
+        <ActionIcon size="sm" variant="subtle" aria-label={t('authoring.document.addChild')} onClick={stop(onAdd)}>
+          +
+        </ActionIcon>
+      )}
+      <ActionIcon size="sm" variant="subtle" aria-label={t('authoring.document.edit')} onClick={stop(onEdit)}>
+        ✎
+      </ActionIcon>
+      <ActionIcon size="sm" variant="subtle" color="red" aria-label={t('authoring.document.delete')} onClick={stop(onDelete)}>
+        ×
+      </ActionIcon>
+    </Group>
+  );
+}

@@ -1,0 +1,342 @@
+import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import { Command, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels } from '../../../protocol/index.ts';
+import { deviceApi, type DeviceFilter } from '../../api/devices.ts';
+import { TOAST_MS } from '../../api/request.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { currentLanguage } from '../../i18n/index.ts';
+import { engine } from '../../realtime/realtime.ts';
+import { session } from '../../state/session.ts';
+import { MessageDialog } from '../device-management/DeviceDialogs.tsx';
+import { clickGuard } from '../device-management/device-commands.ts';
+import { useDeviceRows } from '../device-management/device-rows.ts';
+import { liveStates, useLiveOnlineState } from '../device-management/live-states.ts';
+import { BulkRun, type Outcome, parsePackages, useBulkRun } from './bulk-run.ts';
+
+const ROW = 36;
+
+/** The bulk actions of remote management (devices-and-commerce section 6) and the command key each needs. */
+const ACTIONS = {
+  reset: { msgId: Command.FactoryReset, key: 'device_reset', danger: true },
+  message: { msgId: Command.PushText, key: 'device_message', danger: false },
+  reboot: { msgId: Command.Reboot, key: 'device_reboot', danger: false },
+  clear: { msgId: Command.ClearData, key: 'device_clear', danger: true },
+  whitelist: { msgId: Command.Whitelist, key: 'device_whitelist', danger: false },
+} as const;
+type ActionName = keyof typeof ACTIONS;
+
+function PickRow({ sn, model, systemType, onlineState, checked, onCheck }: { sn: string; model: string; systemType: string; onlineState: number; checked: boolean; onCheck: (on: boolean) => void }) {
+  const state = useLiveOnlineState(sn, onlineState);
+  return (
+    <Table.Tr style={{ height: ROW }} data-sn={sn}>
+      <Table.Td>
+        <Checkbox aria-label={sn} checked={checked} onChange={(e) => onCheck(e.currentTarget.checked)} />
+      </Table.Td>
+      <Table.Td>{sn}</Table.Td>
+      <Table.Td>{model}</Table.Td>
+      <Table.Td>{labelOf(systemTypeLabels, systemType as 'android' | 'linux')?.[currentLanguage]}</Table.Td>
+      <Table.Td>
+        <Badge color={state === OnlineState.Online ? 'green' : 'gray'}>{labelOf(onlineStateLabels, state as 1 | 2)?.[currentLanguage]}</Badge>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function OutcomeBadge({ outcome }: { outcome: Outcome }) {
+  const { t } = useTranslation();
+  if (outcome.state === 'waiting') return <Badge color="gray">{t('fleet.remote.waiting')}</Badge>;
+  if (outcome.state === 'sent') return <Badge color="blue">{t('fleet.remote.sent')}</Badge>;
+  const label = labelOf(resultLabels, outcome.result)?.[currentLanguage] ?? String(outcome.result);
+  return (
+    <Badge color={outcome.result === Result.Success ? 'green' : 'red'} data-result={outcome.result} title={outcome.message}>
+      {outcome.result !== Result.Success && outcome.message ? outcome.message : label}
+    </Badge>
+  );
+}
+
+/** The live results of a bulk run: one row per device, filled in as results arrive. */
+function ResultsPanel({ run, onRetry, onClear }: { run: BulkRun; onRetry: () => void; onClear: () => void }) {
+  const { t } = useTranslation();
+  useBulkRun(run);
+  const [onlyFailed, setOnlyFailed] = useState(false);
+  const s = run.summary;
+  const shown = onlyFailed ? run.failed : run.sns;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  return (
+    <Card withBorder mt="md">
+      <Group justify="space-between" mb="xs">
+        <Title order={5}>{t('fleet.remote.results')}</Title>
+        <Text size="sm" data-testid="bulk-summary" data-total={s.total} data-done={s.done} data-ok={s.ok} data-failed={s.failed}>
+          {t('fleet.remote.summary', { done: s.done, total: s.total, ok: s.ok, failed: s.failed })}
+        </Text>
+        <Group gap="xs">
+          <Checkbox size="xs" label={t('fleet.remote.onlyFailed')} checked={onlyFailed} onChange={(e) => setOnlyFailed(e.currentTarget.checked)} />
+          <Button size="compact-sm" variant="light" disabled={s.failed === 0 || s.done < s.total} onClick={onRetry} data-testid="retry-failed">
+            {t('fleet.remote.retryFailed', { count: s.failed })}
+          </Button>
+          <Button size="compact-sm" variant="default" onClick={onClear}>
+            {t('fleet.remote.clearResults')}
+          </Button>
+        </Group>
+      </Group>
+      <div ref={scrollRef} style={{ height: 260, overflow: 'auto' }}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const sn = shown[item.index] as string;
+            return (
+              <Group key={sn} data-testid="outcome" data-sn={sn} style={{ position: 'absolute', top: item.start, height: ROW, left: 0, right: 0 }} px="xs" justify="space-between">
+                <Text size="sm">{sn}</Text>
+                <OutcomeBadge outcome={run.outcome(sn)} />
+              </Group>
+            );
+          })}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * Remote management (/remote-management/index): one command to many devices, chosen by selection
+ * (control type false) or by query (true), with a live per-device results panel and retry of failures.
+ */
+export function RemoteManagementPage() {
+  const { t } = useTranslation();
+  const permissions = useSnapshot(session).permissions;
+  const [byQuery, setByQuery] = useState(false);
+  const [text, setText] = useState({ sn: '', model: '' });
+  const [debounced] = useDebouncedValue(text, 300);
+  const [choice, setChoice] = useState<{ onlineState?: number; systemType?: string }>({});
+  const filter: DeviceFilter = useMemo(() => ({ sn: debounced.sn.trim() || undefined, model: debounced.model.trim() || undefined, ...choice }), [debounced, choice]);
+  const rows = useDeviceRows(filter);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [pending, setPending] = useState<{ action: ActionName; sns: readonly string[]; data?: unknown }>();
+  const [messageFor, setMessageFor] = useState<readonly string[]>();
+  const [whitelistFor, setWhitelistFor] = useState<readonly string[]>();
+  const [whitelist, setWhitelist] = useState({ action: 'set', packages: '', error: '' });
+  const [run, setRun] = useState<BulkRun>();
+
+  useEffect(() => liveStates.attach(), []);
+  useEffect(() => setSelected(new Set()), [filter]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const total = rows.total ?? 0;
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  const { ensure } = rows;
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => ensure(first, last), [ensure, first, last]);
+
+  const toast = (message: string) => notifications.show({ color: 'red', message, autoClose: TOAST_MS });
+
+  /** The devices an action applies to: the selection, or everything the query matches (resolved on the server). */
+  const targets = async (): Promise<readonly string[] | undefined> => {
+    const sns = byQuery ? (await deviceApi.select(filter)).sns : [...selected];
+    if (sns.length === 0) {
+      toast(t('fleet.remote.noDevices'));
+      return undefined;
+    }
+    return sns;
+  };
+
+  const choose = async (action: ActionName) => {
+    if (!clickGuard.allow(`bulk:${action}`)) return toast(t('fleet.msg.tooFrequent'));
+    const sns = await targets().catch(() => undefined);
+    if (!sns) return;
+    if (action === 'message') return setMessageFor(sns);
+    if (action === 'whitelist') return (setWhitelist({ action: 'set', packages: '', error: '' }), setWhitelistFor(sns));
+    setPending({ action, sns });
+  };
+
+  const execute = (action: ActionName, sns: readonly string[], data?: unknown) => {
+    const next = new BulkRun(engine(), ACTIONS[action].msgId, sns, data);
+    setRun(next);
+    next.start();
+  };
+
+  const pendingLabel = pending ? t(`fleet.action.${pending.action === 'reset' ? 'reset' : pending.action}`) : '';
+
+  return (
+    <>
+      <Title order={3} mb="md">
+        {t('fleet.remote.title')}
+      </Title>
+      <Group mb="sm" align="flex-end">
+        <Stack gap={2}>
+          <Text size="sm">{t('fleet.remote.controlType')}</Text>
+          <SegmentedControl
+            value={String(byQuery)}
+            onChange={(v) => setByQuery(v === 'true')}
+            data={[
+              { value: 'false', label: t('fleet.remote.bySelection') },
+              { value: 'true', label: t('fleet.remote.byQuery') },
+            ]}
+            data-testid="control-type"
+          />
+        </Stack>
+        <TextInput w={150} placeholder={t('fleet.filter.sn')} aria-label={t('fleet.filter.sn')} value={text.sn} onChange={(e) => setText({ ...text, sn: e.currentTarget.value })} />
+        <TextInput w={150} placeholder={t('fleet.filter.model')} aria-label={t('fleet.filter.model')} value={text.model} onChange={(e) => setText({ ...text, model: e.currentTarget.value })} />
+        <Select
+          w={130}
+          aria-label={t('fleet.col.onlineState')}
+          value={choice.onlineState === undefined ? 'all' : String(choice.onlineState)}
+          data={[{ value: 'all', label: t('fleet.filter.all') }, ...onlineStateLabels.map((l) => ({ value: String(l.value), label: l[currentLanguage] }))]}
+          onChange={(v) => setChoice((c) => ({ ...c, onlineState: v && v !== 'all' ? Number(v) : undefined }))}
+          allowDeselect={false}
+        />
+        <Select
+          w={130}
+          aria-label={t('fleet.col.systemType')}
+          value={choice.systemType ?? 'all'}
+          data={[{ value: 'all', label: t('fleet.filter.all') }, ...systemTypeLabels.map((l) => ({ value: l.value, label: l[currentLanguage] }))]}
+          onChange={(v) => setChoice((c) => ({ ...c, systemType: v && v !== 'all' ? v : undefined }))}
+          allowDeselect={false}
+        />
+      </Group>
+      <Group mb="sm" gap="xs">
+        <Text size="sm" data-testid="remote-targets">
+          {byQuery ? t('fleet.remote.matching', { count: total }) : t('fleet.remote.selected', { count: selected.size })}
+        </Text>
+        {(Object.keys(ACTIONS) as ActionName[]).map((a) =>
+          permissions.includes(ACTIONS[a].key) ? (
+            <Button key={a} size="compact-sm" color={ACTIONS[a].danger ? 'red' : undefined} variant="light" onClick={() => void choose(a)} data-testid={`bulk-${a}`}>
+              {t(`fleet.action.${a}`)}
+            </Button>
+          ) : null,
+        )}
+      </Group>
+      {!byQuery && (
+        <div ref={scrollRef} style={{ height: 300, overflow: 'auto' }}>
+          <Table stickyHeader>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={t('fleet.remote.pick')}
+                    checked={total > 0 && selected.size === total}
+                    onChange={async (e) => {
+                      const on = e.currentTarget.checked;
+                      setSelected(on ? new Set((await deviceApi.select(filter)).sns) : new Set());
+                    }}
+                  />
+                </Table.Th>
+                <Table.Th>{t('fleet.col.sn')}</Table.Th>
+                <Table.Th>{t('fleet.col.model')}</Table.Th>
+                <Table.Th>{t('fleet.col.systemType')}</Table.Th>
+                <Table.Th>{t('fleet.col.onlineState')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {(items[0]?.start ?? 0) > 0 && <tr aria-hidden style={{ height: items[0]?.start }} />}
+              {items.map((item) => {
+                const d = rows.rowAt(item.index);
+                if (!d) return <tr key={`l${item.index}`} style={{ height: ROW }} />;
+                return (
+                  <PickRow
+                    key={d.sn}
+                    sn={d.sn}
+                    model={d.model}
+                    systemType={d.systemType}
+                    onlineState={d.onlineState}
+                    checked={selected.has(d.sn)}
+                    onCheck={(on) =>
+                      setSelected((prev) => {
+                        const next = new Set(prev);
+                        if (on) next.add(d.sn);
+                        else next.delete(d.sn);
+                        return next;
+                      })
+                    }
+                  />
+                );
+              })}
+              {items.length > 0 && <tr aria-hidden style={{ height: virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) }} />}
+            </Table.Tbody>
+          </Table>
+        </div>
+      )}
+
+      <Card withBorder mt="md" data-testid="push-entry">
+        <Title order={5}>{t('fleet.remote.pushTitle')}</Title>
+        <Text size="sm" c="dimmed" mb="xs">
+          {t('fleet.remote.pushHint')}
+        </Text>
+        <Group gap="md">
+          <Anchor component={Link} href="/firmware-version/index?push=1">
+            {t('fleet.remote.pushFirmware')}
+          </Anchor>
+          <Anchor component={Link} href="/application-management/index?push=1">
+            {t('fleet.remote.pushApp')}
+          </Anchor>
+          <Anchor component={Link} href="/file-management/index?push=1">
+            {t('fleet.remote.pushFile')}
+          </Anchor>
+        </Group>
+      </Card>
+
+      {run && <ResultsPanel run={run} onRetry={() => execute(actionOf(run.msgId), run.failed, run.data)} onClear={() => setRun(undefined)} />}
+
+      <ConfirmDialog
+        opened={pending !== undefined}
+        title={pendingLabel}
+        message={pending ? t(ACTIONS[pending.action].danger ? 'fleet.confirm.bulkDanger' : 'fleet.confirm.bulk', { action: pendingLabel, count: pending.sns.length }) : ''}
+        danger={pending ? ACTIONS[pending.action].danger : false}
+        onConfirm={() => {
+          if (pending) execute(pending.action, pending.sns, pending.data ?? (pending.action === 'reboot' ? undefined : {}));
+          setPending(undefined);
+        }}
+        onCancel={() => setPending(undefined)}
+        confirmTestId="confirm-bulk"
+      />
+      <MessageDialog opened={messageFor !== undefined} count={messageFor?.length ?? 0} onClose={() => setMessageFor(undefined)} onSend={(m) => messageFor && execute('message', messageFor, m.title ? m : { text: m.text })} />
+      <Modal opened={whitelistFor !== undefined} onClose={() => setWhitelistFor(undefined)} title={`${t('fleet.action.whitelist')} (${whitelistFor?.length ?? 0})`} centered>
+        <SegmentedControl
+          value={whitelist.action}
+          onChange={(v) => setWhitelist({ ...whitelist, action: v })}
+          data={[
+            { value: 'set', label: t('fleet.form.whitelistSet') },
+            { value: 'cancel', label: t('fleet.form.whitelistCancel') },
+          ]}
+        />
+        {whitelist.action === 'set' && (
+          <Textarea
+            mt="sm"
+            label={t('fleet.form.packages')}
+            value={whitelist.packages}
+            error={whitelist.error || undefined}
+            onChange={(e) => setWhitelist({ ...whitelist, packages: e.currentTarget.value, error: '' })}
+            onBlur={() => parsePackages(whitelist.packages).length === 0 && setWhitelist((w) => ({ ...w, error: t('fleet.form.required') }))}
+          />
+        )}
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setWhitelistFor(undefined)}>
+            {t('fleet.form.cancel')}
+          </Button>
+          <Button
+            onClick={() => {
+              const packages = parsePackages(whitelist.packages);
+              if (whitelist.action === 'set' && packages.length === 0) return setWhitelist({ ...whitelist, error: t('fleet.form.required') });
+              if (whitelistFor) setPending({ action: 'whitelist', sns: whitelistFor, data: whitelist.action === 'set' ? { action: 'set', packages } : { action: 'cancel' } });
+              setWhitelistFor(undefined);
+            }}
+          >
+            {t('fleet.form.send')}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}
+
+function actionOf(msgId: number): ActionName {
+  return (Object.keys(ACTIONS) as ActionName[]).find((a) => ACTIONS[a].msgId === msgId) ?? 'reboot';
+}

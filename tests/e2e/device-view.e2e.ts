@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { systemClock } from '../../protocol/index.ts';
+import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
+import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+
+const SN = 'VIEW-0001';
+const shots = path.resolve('test-results');
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+describe('device view in Chromium: runtime, shell, file transfer, screenshot', () => {
+  let ts: TestServer;
+  let device: DeviceSession;
+  let browser: Browser;
+  let page: Page;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'device-view-'));
+
+  beforeAll(async () => {
+    requireConsoleBuild();
+    ts = await startTestServer('sqlite');
+    device = createVirtualDevice({
+      gatewayUrl: ts.server.deviceSocketUrl,
+      sn: SN,
+      enrollKey: ts.server.seeded.enrollKey,
+      info: { model: 'P10', systemType: 'android', systemVersion: 'Android 13', imageVersion: '241001.10', networkType: 2 },
+      transport: wsTransport(),
+      clock: systemClock,
+      rebootDownMs: 500,
+    });
+    device.start();
+    await device.waitLoggedIn();
+    const { token } = await loginAsAdmin(ts);
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, locale: 'en-US', acceptDownloads: true });
+    await context.addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
+    page = await context.newPage();
+    fs.mkdirSync(shots, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    device?.dispose();
+    await ts?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('shows base info, then runtime with processes and live CPU and memory charts', async () => {
+    await page.goto(`${ts.server.url}/user/device-view/index?sn=${SN}`);
+    await page.getByTestId('device-online').getByText('Online').waitFor();
+    await page.getByTestId('info-table').getByText('Android 13').waitFor();
+    await page.getByTestId('tab-runtime').click();
+    const rows = page.getByTestId('process-table').locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBeGreaterThan(5);
+    for (const state of await page.getByTestId('process-state').allInnerTexts()) expect(state).toMatch(/^[SRDITZX] /);
+    // Two samples make a line: the charts are fed by periodic runtime requests.
+    await page.locator('[data-testid="cpu-chart"][data-points="2"]').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('memory-chart').locator('canvas').count()).toBe(1);
+    await page.screenshot({ path: path.join(shots, 'device-view-runtime.png') });
+  });
+
+  it('runs commands in the shell tab and shows their output in xterm', async () => {
+    await page.getByTestId('tab-shell').click();
+    const terminal = page.getByTestId('shell-terminal');
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
+    await terminal.click();
+    await page.keyboard.type('echo round-trip-ok');
+    await page.keyboard.press('Enter');
+    await terminal.locator('.xterm-rows').getByText(/^round-trip-ok\s*$/).waitFor();
+    await page.keyboard.type('cd sdcard');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('pwd');
+    await page.keyboard.press('Enter');
+    await terminal.locator('.xterm-rows').getByText(/^\/sdcard\s*$/).waitFor();
+    await page.screenshot({ path: path.join(shots, 'device-view-shell.png') });
+  });
+
+  it('uploads a file and downloads it back with the same SHA-256, with progress', async () => {
+    const bytes = new Uint8Array(700_000).map((_, i) => (i * 31 + (i >> 11)) & 0xff);
+    const local = path.join(tmp, 'payload.bin');
+    fs.writeFileSync(local, bytes);
+    await page.getByTestId('tab-files').click();
+    await page.getByTestId('file-table').getByText('sdcard/').click();
+    await page.getByTestId('file-table').getByText('Download/').click();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('file-upload').click();
+    await (await chooser).setFiles(local);
+    await page.getByText(`Uploaded payload.bin (SHA-256 ${sha(bytes)})`).waitFor();
+    const row = page.locator('tr[data-name="payload.bin"]');
+    await row.waitFor();
+    await row.getByRole('checkbox').check();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('file-download').click();
+    const saved = path.join(tmp, 'back.bin');
+    await (await download).saveAs(saved);
+    expect(sha(fs.readFileSync(saved))).toBe(sha(bytes));
+    // Folders are not downloadable.
+    await row.getByRole('checkbox').uncheck();
+    await page.getByText('Up', { exact: true }).click();
+    await page.locator('tr[data-name="Download"]').getByRole('checkbox').check();
+    await page.getByTestId('file-download').click();
+    await page.getByText('Unable To Download Folders!').first().waitFor();
+  });
+
+  it('takes a screenshot and displays the PNG', async () => {
+    await page.getByTestId('tab-remote').click();
+    await page.getByTestId('screenshot-button').click();
+    const img = page.getByTestId('screenshot-image');
+    await img.waitFor();
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="screenshot-image"]') as HTMLImageElement | null;
+      return el !== null && el.complete && el.naturalWidth > 0;
+    });
+    expect(await img.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight])).toEqual([180, 320]);
+    await page.screenshot({ path: path.join(shots, 'device-view-screenshot.png') });
+  });
+
+  it('opens the web shell page (/device-view/webssh) with its own session', async () => {
+    await page.goto(`${ts.server.url}/user/device-view/webssh?sn=${SN}`);
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
+    await page.getByTestId('shell-terminal').click();
+    await page.keyboard.type('uname -r');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/android12/).waitFor();
+  });
+});

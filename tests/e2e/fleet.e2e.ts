@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { systemClock } from '../../protocol/index.ts';
+import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
+import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+
+const FLEET_SIZE = 100;
+const shots = path.resolve('test-results');
+
+describe('fleet views in Chromium: live list, bulk reboot, live view', () => {
+  let ts: TestServer;
+  let fleet: Fleet;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    requireConsoleBuild();
+    ts = await startTestServer('sqlite');
+    let saved: Record<string, string> = {};
+    fleet = new Fleet({
+      ...DEFAULT_FLEET,
+      gatewayUrl: ts.server.deviceSocketUrl,
+      enrollKey: ts.server.seeded.enrollKey,
+      count: FLEET_SIZE,
+      churnEveryMs: 0,
+      rebootDownMs: 1_000,
+      transport: wsTransport(),
+      clock: systemClock,
+      secrets: { load: () => saved, save: (s) => void (saved = { ...s }) },
+    });
+    fleet.start();
+    await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
+    const { token } = await loginAsAdmin(ts);
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, locale: 'en-US' });
+    await context.addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
+    page = await context.newPage();
+    fs.mkdirSync(shots, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    fleet?.stop();
+    await ts?.stop();
+  });
+
+  const row = (sn: string) => page.locator(`tr[data-sn="${sn}"]`);
+
+  it('lists the fleet and shows a live state change without a reload', async () => {
+    await page.goto(`${ts.server.url}/user/device-management/index`);
+    await page.getByTestId('device-total').getByText(`${FLEET_SIZE} devices`).waitFor();
+    await page.getByTestId('realtime-status').getByText('Live').waitFor();
+    const sn = (await page.locator('tbody tr[data-sn]').first().getAttribute('data-sn')) ?? '';
+    const device = fleet.devices.find((d) => d.sn === sn);
+    if (!device) throw new Error(`row ${sn} is not a simulated device`);
+    await row(sn).and(page.locator('[data-online=online]')).waitFor();
+    device.stop();
+    await row(sn).and(page.locator('[data-online=offline]')).waitFor();
+    device.start();
+    await row(sn).and(page.locator('[data-online=online]')).waitFor();
+    // Sorting is done by the server: ascending serials put the first device first.
+    await page.getByRole('button', { name: /^SN/ }).click();
+    await page.getByRole('button', { name: /^SN/ }).click();
+    await page.locator('tbody tr[data-sn="SIM00001"]').first().waitFor();
+    await page.screenshot({ path: path.join(shots, 'fleet-list.png') });
+  });
+
+  it('reboots 100 devices chosen by query and shows 100 outcomes as they arrive', async () => {
+    await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
+    await page.goto(`${ts.server.url}/user/remote-management/index`);
+    await page.getByTestId('control-type').getByText('By query').click();
+    await page.getByTestId('remote-targets').getByText(`${FLEET_SIZE} devices match the query`).waitFor();
+    await page.getByTestId('bulk-reboot').click();
+    await page.getByText(`Reboot on ${FLEET_SIZE} devices?`).waitFor();
+    await page.getByTestId('confirm-bulk').click();
+    const summary = page.getByTestId('bulk-summary');
+    await summary.and(page.locator(`[data-done="${FLEET_SIZE}"]`)).waitFor({ timeout: 30_000 });
+    expect(await summary.getAttribute('data-ok')).toBe(String(FLEET_SIZE));
+    expect(await summary.textContent()).toBe(`${FLEET_SIZE} of ${FLEET_SIZE} done: ${FLEET_SIZE} succeeded, 0 failed`);
+    expect(await page.getByTestId('outcome').first().locator('[data-result="0"]').count()).toBe(1);
+    await page.screenshot({ path: path.join(shots, 'fleet-bulk-reboot.png') });
+  });
+
+  it('decodes live view frames from a simulated device, or says clearly that this browser cannot', async (ctx) => {
+    await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
+    await page.goto(`${ts.server.url}/user/device-management/index`);
+    await page.getByTestId('device-total').getByText(`${FLEET_SIZE} devices`).waitFor();
+    const decodable = await page.evaluate(() => typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported('video/mp4; codecs="avc1.42E01E"'));
+    if (!decodable) {
+      process.stdout.write('\n[fleet e2e] THIS CHROMIUM CANNOT DECODE H.264 (MSE avc1.42E01E unsupported): live view decoding NOT verified\n\n');
+      ctx.skip();
+    }
+    const target = page.locator('tbody tr[data-online=online][data-system=android]').first();
+    const sn = (await target.getAttribute('data-sn')) ?? '';
+    await target.getByRole('button', { name: 'Live view' }).click();
+    await page.getByTestId('live-view').and(page.locator('[data-status=playing]')).waitFor();
+    // Decoded frames, as the browser counts them.
+    await page.waitForFunction(() => {
+      const video = document.querySelector<HTMLVideoElement>('[data-testid=live-video]');
+      return (video?.getVideoPlaybackQuality().totalVideoFrames ?? 0) >= 30;
+    }, undefined, { timeout: 20_000 });
+    const quality = await page.evaluate(() => {
+      const video = document.querySelector<HTMLVideoElement>('[data-testid=live-video]');
+      const q = video?.getVideoPlaybackQuality();
+      return { total: q?.totalVideoFrames ?? 0, width: video?.videoWidth ?? 0, height: video?.videoHeight ?? 0 };
+    });
+    expect(quality).toMatchObject({ width: 320, height: 240 });
+    expect(quality.total).toBeGreaterThanOrEqual(30);
+    await page.getByTestId('live-stats').and(page.locator(':not([data-latency=""])')).waitFor();
+    process.stdout.write(`[fleet e2e] live view of ${sn}: ${quality.total} frames decoded, ${await page.getByTestId('live-stats').textContent()}\n`);
+    expect(ts.server.gateway.streams.streamCount).toBe(1);
+    await page.screenshot({ path: path.join(shots, 'fleet-live-view.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => ts.server.gateway.streams.streamCount).toBe(0);
+  });
+});

@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { OnlineState, systemClock } from '../../protocol/index.ts';
+import { loadConfig } from '../../server/config.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
+import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { api, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+
+const targets = await dbTargets();
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+/** A server that can be stopped and started again on the same database, data directory and port. */
+async function restartableServer(target: 'sqlite' | 'postgres') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campaigns-'));
+  // The content area reads DATA_DIR from the environment (server/app.ts).
+  process.env.DATA_DIR = dataDir;
+  const pg = target === 'postgres' ? await freshPgSchema() : undefined;
+  let port = '0';
+  const boot = async (): Promise<TestServer> => {
+    const config = loadConfig({ PORT: port, DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', ...(pg ? { DATABASE_URL: TEST_PG_URL } : {}) });
+    const server: RunningServer = await startServer(config, { pgSchema: pg?.schema });
+    port = new URL(server.url).port;
+    return { server, config, stop: () => server.close() };
+  };
+  return {
+    boot,
+    async cleanup() {
+      await pg?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function device(ts: TestServer, sn: string): DeviceSession {
+  return createVirtualDevice({
+    gatewayUrl: ts.server.deviceSocketUrl,
+    sn,
+    enrollKey: ts.server.seeded.enrollKey,
+    info: { model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 2 },
+    transport: wsTransport(),
+    clock: systemClock,
+    rebootDownMs: 1_000,
+    tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } },
+  });
+}
+
+async function uploadFirmware(ts: TestServer, token: string): Promise<number> {
+  const data = Buffer.from('system image bytes '.repeat(100));
+  const created = await fetch(`${ts.server.url}/upload/files`, {
+    method: 'POST',
+    headers: { 'X-Token': token, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(data.length), 'Upload-Metadata': `kind ${b64('firmware')},filename ${b64('p10-241020.img')}` },
+  });
+  const location = created.headers.get('location') ?? '';
+  await fetch(`${ts.server.url}${location}`, { method: 'PATCH', headers: { 'X-Token': token, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(data) });
+  const added = await api<{ id: number }>(ts.server.url, 'POST', '/img/add', { token, body: { uploadId: location, type: 'system', version: '241020.10', model: 'P10', systemType: 'android' } });
+  expect(added.code).toBe(20000);
+  return added.data.id;
+}
+
+const onlineState = async (ts: TestServer, sn: string) =>
+  (await ts.server.db.selectFrom('devices').select('online_state').where('sn', '=', sn).executeTakeFirstOrThrow()).online_state;
+
+async function phases(ts: TestServer, campaignId: number): Promise<Record<string, number>> {
+  const rows = await ts.server.db.selectFrom('push_targets').select('phase').where('campaign_id', '=', campaignId).execute();
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.phase] = (out[r.phase] ?? 0) + 1;
+  return out;
+}
+
+async function pushCharges(ts: TestServer, campaignId: number) {
+  return ts.server.db.selectFrom('push_coupon_ledger').select(['sn']).where('campaign_id', '=', campaignId).where('reason', '=', 'push').execute();
+}
+
+describe.each(targets)('push campaigns on $name', (target) => {
+  const sessions: DeviceSession[] = [];
+  afterAll(() => sessions.forEach((s) => s.dispose()));
+
+  it.runIf(target.available)('pushes firmware to every device, waits for offline ones, charges one coupon each, and resumes after a restart', { timeout: 120_000 }, async () => {
+    const env = await restartableServer(target.name);
+    let ts = await env.boot();
+    try {
+      let token = (await loginAsAdmin(ts)).token;
+      const sns = Array.from({ length: 30 }, (_, i) => `CMP${target.name === 'sqlite' ? 'S' : 'P'}${String(i).padStart(3, '0')}`);
+      const devs = sns.map((sn) => device(ts, sn));
+      sessions.push(...devs);
+      devs.forEach((d) => d.start());
+      await Promise.all(devs.map((d) => d.waitLoggedIn()));
+      // A third of the fleet goes away before the push.
+      const away = devs.slice(0, 10);
+      away.forEach((d) => d.stop());
+      await vi.waitFor(async () => {
+        for (const d of away) expect(await onlineState(ts, d.sn)).toBe(OnlineState.Offline);
+      }, { timeout: 10_000 });
+
+      const contentId = await uploadFirmware(ts, token);
+      // Without coupons the push is refused before it starts.
+      const refused = await api(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns } });
+      expect(refused.message).toMatch(/Not enough push coupons/);
+      expect((await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 49 } })).message).toBe('Push coupon recharge minimum 50');
+      expect((await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } })).code).toBe(20000);
+      expect((await api(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: [] } })).message).toBe('Please select at least one device');
+
+      const started = await api<{ campaign: { id: number; total: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns } });
+      expect(started.code).toBe(20000);
+      const campaignId = started.data.campaign.id;
+      expect(started.data.campaign.total).toBe(30);
+
+      // The online twenty finish; the offline ten wait, uncharged.
+      await vi.waitFor(async () => expect((await phases(ts, campaignId)).done).toBe(20), { timeout: 30_000, interval: 100 });
+      expect((await phases(ts, campaignId)).queued).toBe(10);
+      expect(await pushCharges(ts, campaignId)).toHaveLength(20);
+
+      // Five come back while this server runs.
+      away.slice(0, 5).forEach((d) => d.start());
+      await vi.waitFor(async () => expect((await phases(ts, campaignId)).done).toBe(25), { timeout: 30_000, interval: 100 });
+
+      // The server restarts with five devices still waiting; they come back to the new server.
+      await ts.stop();
+      ts = await env.boot();
+      token = (await loginAsAdmin(ts)).token;
+      away.slice(5).forEach((d) => d.start());
+      await vi.waitFor(async () => expect((await phases(ts, campaignId)).done).toBe(30), { timeout: 60_000, interval: 100 });
+
+      const charges = await pushCharges(ts, campaignId);
+      expect(charges).toHaveLength(30);
+      expect(new Set(charges.map((c) => c.sn)).size).toBe(30);
+      const coupons = await api<{ balance: number }>(ts.server.url, 'GET', '/push-coupon/info', { token });
+      expect(coupons.data.balance).toBe(20);
+      await vi.waitFor(async () => {
+        const view = await api<{ state: string; success: number }>(ts.server.url, 'GET', `/push/campaign/${campaignId}`, { token });
+        expect(view.data).toMatchObject({ state: 'finished', success: 30 });
+      }, { timeout: 10_000, interval: 100 });
+      const log = await api<{ total: number; list: { pushResult: number; downloadState: number; progress: number; installResult: number }[] }>(ts.server.url, 'POST', '/push-log/list', { token, body: { pageNum: 1, pageSize: 100, operationType: 'firmware' } });
+      expect(log.data.total).toBe(30);
+      expect(log.data.list.every((r) => r.pushResult === 1 && r.downloadState === 4 && r.progress === 100 && r.installResult === 0)).toBe(true);
+      expect((await api(ts.server.url, 'POST', '/push-log/list', { token, body: { pageNum: 1, pageSize: 10 } })).message).toBe('Please add at least one of the operation type or device serial number');
+    } finally {
+      await ts.stop();
+      await env.cleanup();
+    }
+  });
+});

@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GB } from '../../server/cards/card-codes.ts';
+import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from '../../server/commerce/money.ts';
+import { monthRange, OrderMessage } from '../../server/commerce/order-routes.ts';
+import { type Client, client, createOrg } from '../support/console-api.ts';
+import { dbTargets } from '../support/databases.ts';
+import { api, loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+
+const targets = await dbTargets();
+
+describe('money', () => {
+  it('parses and formats amounts with at most 2 decimals, exactly', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 1e12 }), (minor) => parseAmount(formatAmount(minor)) === minor));
+    expect(parseAmount('12')).toBe(1200);
+    expect(parseAmount('12.3')).toBe(1230);
+    expect(parseAmount('0.07')).toBe(7);
+    for (const bad of ['12.345', '-1', '1e3', '', '.5', '01.00', 'abc', '1,000']) expect(parseAmount(bad)).toBeUndefined();
+  });
+
+  it('line totals and order sums are exact integer arithmetic with no drift', () => {
+    const line = fc.record({ q: fc.integer({ min: 1, max: 100_000 }), p: fc.integer({ min: 1, max: 1_000_000 }) });
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 50 }), (lines) => {
+        const sum = lines.reduce((s, l) => s + lineTotal(l.q, l.p), 0);
+        // Summing the yuan texts digit by digit gives the same as summing minor units.
+        const viaText = lines.reduce((s, l) => s + (parseAmount(formatAmount(lineTotal(l.q, l.p))) ?? Number.NaN), 0);
+        return Number.isSafeInteger(sum) && sum === viaText && formatAmount(sum).endsWith(String(sum % 100).padStart(2, '0'));
+      }),
+    );
+    expect(() => lineTotal(1.5, 100)).toThrow(RangeError);
+  });
+});
+
+interface Order {
+  orderNo: string;
+  type: string;
+  tradeState: string;
+  payMethod: string | null;
+  offlinePending: boolean;
+  amount: number;
+  invoiced: boolean;
+}
+interface CardRow {
+  iccid: string;
+  quotaBytes: number;
+  expireTime: number;
+}
+type Page<T> = { total: number; list: T[] };
+
+for (const target of targets) {
+  describe.skipIf(!target.available)(`orders, bills and payment (${target.name})`, () => {
+    let ts: TestServer;
+    let admin: Client;
+    let tenant: Client;
+
+    beforeAll(async () => {
+      ts = await startTestServer(target.name);
+      admin = client(ts, (await loginAsAdmin(ts)).token);
+      await createOrg(admin, { name: 'Buyer', account: 'buyer', password: 'Buyer_pw1' });
+      tenant = client(ts, (await loginAs(ts, 'buyer', 'Buyer_pw1')).token);
+    });
+    afterAll(async () => ts?.stop());
+
+    const orders = (c: Client, q = '') => c.ok<Page<Order>>('GET', `/link-card-order/list?pageNum=1&pageSize=100${q}`);
+    const firstLinkCard = async () => {
+      const card = (await admin.ok<Page<CardRow>>('GET', '/linkCard/listCardInfo?status=30')).list[0];
+      if (!card) throw new Error('no link card');
+      return card;
+    };
+
+    it('tops up traffic through the sandbox: the order is paid once and the card gets its GB for 3 years', async () => {
+      const card = await firstLinkCard();
+      expect(await admin.call('POST', '/pay-data/createOrder', { type: 'flow', cards: [{ iccid: card.iccid, count: 0 }] })).toMatchObject({ code: 40001, message: OrderMessage.PositiveInteger });
+      expect(await admin.call('POST', '/pay-data/createOrder', { type: 'flow', cards: [{ iccid: card.iccid, count: 1.5 }] })).toMatchObject({ message: OrderMessage.PositiveInteger });
+      const created = await admin.ok<{ orderNo: string; amount: number; amountText: string }>('POST', '/pay-data/createOrder', { type: 'flow', cards: [{ iccid: card.iccid, count: 3 }] });
+      expect(created).toMatchObject({ amount: 3 * Price.flowPerGb, amountText: '30.00' });
+      const pay = await admin.ok<{ tradeNo: string; sandbox: boolean }>('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'alipay' });
+      expect(pay.sandbox).toBe(true);
+
+      // A forged notification is refused and changes nothing.
+      const forged = await fetch(`${ts.server.url}/payment/notify`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ trade_no: pay.tradeNo, out_trade_no: created.orderNo, total_amount: '3000', trade_status: 'TRADE_SUCCESS', sign: 'f'.repeat(64) }),
+      });
+      expect(await forged.text()).toBe('failure');
+      expect((await orders(admin, `&orderNo=${created.orderNo}`)).list[0]?.tradeState).toBe('NOT_PAY');
+
+      expect(await admin.ok('POST', '/payment/sandbox/pay', { orderNo: created.orderNo })).toEqual({ notified: true });
+      expect((await orders(admin, `&orderNo=${created.orderNo}`)).list[0]).toMatchObject({ tradeState: 'SUCCESS', payMethod: 'alipay' });
+      const after = await admin.ok<CardRow>('GET', `/linkCard/getCardDetail/${card.iccid}`);
+      expect(after.quotaBytes).toBe(card.quotaBytes + 3 * GB);
+      expect(after.expireTime).toBeGreaterThanOrEqual(Date.now() + 3 * 365 * 86_400_000 - 60_000);
+      // Paying again is refused; the quota is not raised twice.
+      expect((await admin.call('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'alipay' })).message).toBe(OrderMessage.NotPayable);
+      expect((await admin.ok<CardRow>('GET', `/linkCard/getCardDetail/${card.iccid}`)).quotaBytes).toBe(card.quotaBytes + 3 * GB);
+    });
+
+    it('buys cards by offline transfer: amount checked, company bank shown, confirmed by platform staff only', async () => {
+      const bad = { type: 'sim', quantity: 10, formFactor: 'nano', logistics: { area: 'Guangdong Shenzhen', address: '1 Science Park Rd', contact: 'Li Lei', phone: '2345' } };
+      expect((await tenant.call('POST', '/pay-data/createOrder', bad)).message).toBe(OrderMessage.Phone);
+      expect((await tenant.call('POST', '/pay-data/createOrder', { ...bad, logistics: { ...bad.logistics, phone: '13800138000', address: ' ' } })).message).toBe('Address cannot be empty!');
+      const created = await tenant.ok<{ orderNo: string; amount: number }>('POST', '/pay-data/createOrder', { ...bad, logistics: { ...bad.logistics, phone: '13800138000' } });
+      expect(created.amount).toBe(10 * Price.simPerCard);
+      expect((await tenant.call('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'offline', transferAmount: '150.001' })).message).toBe(AmountMessage);
+      expect((await tenant.call('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'offline', transferAmount: '149.99' })).message).toBe(OrderMessage.TransferMismatch);
+      const offline = await tenant.ok<{ bank: { account: string } }>('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'offline', transferAmount: '150' });
+      expect(offline.bank.account).toMatch(/\d/);
+      expect((await orders(tenant)).list[0]).toMatchObject({ tradeState: 'NOT_PAY', offlinePending: true, payMethod: 'offline' });
+
+      // The buyer's organisation is not platform staff (and lacks the key's reach above itself).
+      const denied = await tenant.call('POST', '/link-card-order/confirmOffline', { orderNo: created.orderNo });
+      expect(denied).toMatchObject({ code: 40003, message: OrderMessage.StaffOnly });
+      await admin.ok('POST', '/link-card-order/confirmOffline', { orderNo: created.orderNo });
+      expect((await orders(tenant)).list[0]).toMatchObject({ tradeState: 'SUCCESS', offlinePending: false });
+      expect((await admin.call('POST', '/link-card-order/confirmOffline', { orderNo: created.orderNo })).message).toBe(OrderMessage.NotOffline);
+
+      // Invoices: a special VAT invoice needs every company field and a valid tax code.
+      expect((await tenant.call('POST', '/link-card-order/invoice', { orderNos: [created.orderNo], type: 'VAT', header: 'Buyer Ltd' })).message).toBe(OrderMessage.VatFields);
+      const vat = { orderNos: [created.orderNo], type: 'VAT', header: 'Buyer Ltd', taxCode: '91440300MA5ABCDE1X', bank: 'ICBC', bankAccount: '6222000011112222', address: 'Shenzhen', telephone: '0755-12345678' };
+      expect((await tenant.call('POST', '/link-card-order/invoice', { ...vat, taxCode: 'bad!' })).message).toBe(OrderMessage.TaxCode);
+      await tenant.ok('POST', '/link-card-order/invoice', vat);
+      expect((await orders(tenant)).list[0]?.invoiced).toBe(true);
+      expect((await tenant.call('POST', '/link-card-order/invoice', vat)).message).toBe(OrderMessage.NotInvoiceable);
+    });
+
+    it('closes an unpaid order, keeps orders to their organisation, and lists bills of the link-card types only', async () => {
+      const created = await tenant.ok<{ orderNo: string }>('POST', '/pay-data/createOrder', { type: 'sim', quantity: 1, formFactor: 'micro', logistics: { area: 'A', address: 'B', contact: 'C', phone: '13900139000' } });
+      expect((await admin.call('POST', '/pay-data/close', { orderNo: 'X'.repeat(12) })).code).toBe(40004);
+      await tenant.ok('POST', '/pay-data/close', { orderNo: created.orderNo });
+      expect((await tenant.call('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'alipay' })).message).toBe(OrderMessage.NotPayable);
+      expect((await orders(tenant, '&tradeState=CLOSED')).total).toBe(1);
+      // The buyer sees only its own orders; the platform above sees them too.
+      const mine = await orders(tenant);
+      expect(mine.total).toBe(2);
+      expect((await orders(admin)).total).toBe(3);
+      const card = await firstLinkCard();
+      expect((await tenant.call('POST', '/pay-data/createOrder', { type: 'flow', cards: [{ iccid: card.iccid, count: 1 }] })).code).toBe(40004);
+      const bills = await admin.ok<Page<Order>>('GET', '/link-card-bill/list');
+      expect(bills.list.every((o) => ['flow', 'monthly_function_fee', 'unify_sim', 'sim'].includes(o.type))).toBe(true);
+    });
+
+    it('monthly bills charge 1 unit per valid card per month, computed from card data, and pay once', async () => {
+      const now = new Date(Date.now() + 8 * 3_600_000);
+      const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+      const monthly = await admin.ok<{ list: { month: string; cardCount: number; amount: number; tradeState: string }[] }>('GET', '/link-card-bill/monthly');
+      const current = monthly.list.find((m) => m.month === month);
+      // The seed: link cards activated, not closed, not expired, excluding those never used.
+      expect(current?.cardCount).toBeGreaterThan(0);
+      expect(current?.amount).toBe((current?.cardCount ?? 0) * Price.monthlyFeePerCard);
+      const detail = await admin.ok<Page<{ iccid: string; cardStatus: number }>>('GET', `/link-card-bill/detail-list?month=${month}&pageNum=1&pageSize=100`);
+      expect(detail.total).toBe(current?.cardCount);
+      expect(detail.list.every((c) => c.cardStatus !== 50)).toBe(true);
+
+      const next = monthRange(month).end + 86_400_000;
+      const future = new Date(next + 8 * 3_600_000);
+      const futureMonth = `${future.getUTCFullYear()}-${String(future.getUTCMonth() + 1).padStart(2, '0')}`;
+      expect((await admin.call('POST', '/pay-data/createOrder', { type: 'monthly_function_fee', month: futureMonth })).message).toBe(OrderMessage.FutureMonth);
+      const bill = await admin.ok<{ orderNo: string; amount: number }>('POST', '/pay-data/createOrder', { type: 'monthly_function_fee', month });
+      expect(bill.amount).toBe(current?.amount);
+      expect((await admin.call('POST', '/pay-data/createOrder', { type: 'monthly_function_fee', month })).message).toBe(OrderMessage.AlreadyBilled);
+      await admin.ok('POST', '/pay-data/pay', { orderNo: bill.orderNo, payMethod: 'alipay' });
+      await admin.ok('POST', '/payment/sandbox/pay', { orderNo: bill.orderNo });
+      const paid = await admin.ok<{ list: { month: string; tradeState: string }[] }>('GET', '/link-card-bill/monthly');
+      expect(paid.list.find((m) => m.month === month)?.tradeState).toBe('SUCCESS');
+      // No permission key, no bills.
+      expect((await api(ts.server.url, 'GET', '/link-card-bill/monthly')).code).toBe(3);
+    });
+  });
+}

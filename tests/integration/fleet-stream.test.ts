@@ -1,0 +1,213 @@
+import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessUnits, videoClip } from '../../agent/simulator/video-source.ts';
+import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import { ChunkFlag, Command, encodeChunk, type Envelope, ProtocolEngine, Result, type StartStreamReply, systemClock } from '../../protocol/index.ts';
+import { type FrameSink, StreamFanout, type StreamConsole, Viewer } from '../../server/gateway/stream-fanout.ts';
+import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+
+/** A console socket whose send buffer the test fills and drains by hand. */
+class FakeSink implements FrameSink {
+  bufferedAmount = 0;
+  open = true;
+  readonly frames: Uint8Array[] = [];
+  readonly messages: Envelope[] = [];
+  sendFrame(frame: Uint8Array): void {
+    this.frames.push(frame);
+  }
+  sendMessage(env: Envelope): void {
+    this.messages.push(env);
+  }
+}
+
+const frame = (flowId: string, seq: number, key: boolean) =>
+  encodeChunk({ flowId, seq, timestamp: seq, flags: key ? ChunkFlag.KeyFrame : 0, payload: new Uint8Array([seq & 0xff]) });
+const seqOf = (f: Uint8Array) => new DataView(f.buffer, f.byteOffset).getUint32(4 + (f[3] as number));
+
+describe('live view drop policy', () => {
+  it('starts a viewer at a key frame', () => {
+    const sink = new FakeSink();
+    const viewer = new Viewer(sink, 1000);
+    expect(viewer.offer(frame('f', 0, false), false)).toBe(false);
+    expect(viewer.offer(frame('f', 1, true), true)).toBe(true);
+    expect(viewer.offer(frame('f', 2, false), false)).toBe(true);
+    expect(sink.frames.map(seqOf)).toEqual([1, 2]);
+  });
+
+  it('drops a backed-up viewer up to the next key frame, then resumes there', () => {
+    const sink = new FakeSink();
+    const viewer = new Viewer(sink, 1000);
+    viewer.offer(frame('f', 0, true), true);
+    sink.bufferedAmount = 5000; // the network stalls
+    expect(viewer.offer(frame('f', 1, false), false)).toBe(false);
+    expect(viewer.waitingForKey).toBe(true);
+    sink.bufferedAmount = 0; // drained: still no P-frame without its predecessors
+    expect(viewer.offer(frame('f', 2, false), false)).toBe(false);
+    expect(viewer.offer(frame('f', 3, true), true)).toBe(true);
+    expect(viewer.offer(frame('f', 4, false), false)).toBe(true);
+    expect(sink.frames.map(seqOf)).toEqual([0, 3, 4]);
+    expect(viewer.dropped).toBe(2);
+  });
+
+  it('drops a key frame too while the socket is still backed up', () => {
+    const sink = new FakeSink();
+    const viewer = new Viewer(sink, 1000);
+    viewer.offer(frame('f', 0, true), true);
+    sink.bufferedAmount = 5000;
+    expect(viewer.offer(frame('f', 1, true), true)).toBe(false);
+    expect(sink.frames.map(seqOf)).toEqual([0]);
+  });
+});
+
+describe('live view fan-out', () => {
+  const commands: { sn: string; msgId: number; data: unknown; flowId: string }[] = [];
+  const fanout = new StreamFanout({
+    command: async (sn, msgId, data, opts) => {
+      commands.push({ sn, msgId, data, flowId: opts.flowId });
+      return msgId === Command.StartStream
+        ? { msgId, sn, result: Result.Success, data: { flowId: opts.flowId, quality: 'main', codec: 'h264', width: 320, height: 240, fps: 30 } }
+        : { msgId, sn, result: Result.Success };
+    },
+    orgOf: (sn) => (sn === 'DEV1' ? 7 : undefined),
+    lagBytes: 1000,
+  });
+  const viewer = (permissions: string[], scope: number[]): StreamConsole & { sink: FakeSink } => ({ permissions: new Set(permissions), scope: new Set(scope), sink: new FakeSink() });
+  const start = (c: StreamConsole, sn = 'DEV1') =>
+    new Promise<{ result: number; data: unknown }>((resolve) => fanout.fromConsole(c, { msgId: Command.StartStream, sn, data: { quality: 'main' } }, (result, data) => resolve({ result, data })));
+
+  it('starts the device stream once for two viewers and copies each frame to both; a slow one skips to the next key frame', async () => {
+    const fast = viewer(['device_live_view'], [7]);
+    const slow = viewer(['device_live_view'], [7]);
+    const [a, b] = await Promise.all([start(fast), start(slow)]);
+    expect(a.result).toBe(Result.Success);
+    const flowId = (a.data as StartStreamReply).flowId;
+    expect((b.data as StartStreamReply).flowId).toBe(flowId);
+    expect(commands.filter((c) => c.msgId === Command.StartStream)).toHaveLength(1);
+
+    for (let seq = 0; seq < 12; seq++) {
+      if (seq === 2) slow.sink.bufferedAmount = 10_000;
+      if (seq === 5) slow.sink.bufferedAmount = 0;
+      expect(fanout.fromDevice('DEV1', frame(flowId, seq, seq % 4 === 0))).toBe(true);
+    }
+    expect(fast.sink.frames.map(seqOf)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(slow.sink.frames.map(seqOf)).toEqual([0, 1, 8, 9, 10, 11]);
+    // Another device cannot feed this stream.
+    expect(fanout.fromDevice('DEV2', frame(flowId, 12, true))).toBe(false);
+
+    fanout.fromConsole(fast, { msgId: Command.StopStream, sn: 'DEV1', data: { flowId } }, () => undefined);
+    expect(commands.filter((c) => c.msgId === Command.StopStream)).toHaveLength(0);
+    fanout.consoleGone(slow);
+    expect(commands.filter((c) => c.msgId === Command.StopStream)).toEqual([{ sn: 'DEV1', msgId: Command.StopStream, data: { flowId }, flowId }]);
+    expect(fanout.streamCount).toBe(0);
+  });
+
+  it('refuses viewers without the key or outside scope, and answers 5 for a device not connected here', async () => {
+    expect((await start(viewer([], [7]))).result).toBe(Result.Fail);
+    expect((await start(viewer(['device_live_view'], [8]))).result).toBe(Result.Fail);
+    expect((await start(viewer(['device_live_view'], [7]), 'GONE'))).toMatchObject({ result: Result.DeviceOffline });
+  });
+
+  it('tells viewers when the device goes away', async () => {
+    const watcher = viewer(['device_live_view'], [7]);
+    const { data } = await start(watcher);
+    fanout.deviceGone('DEV1');
+    expect(watcher.sink.messages).toEqual([expect.objectContaining({ msgId: Command.StopStream, flowId: (data as StartStreamReply).flowId })]);
+    expect(fanout.streamCount).toBe(0);
+  });
+});
+
+describe('simulated video source', () => {
+  it('splits the committed clips into access units that start with a key frame carrying SPS and PPS', () => {
+    for (const quality of ['main', 'sub'] as const) {
+      const clip = videoClip(quality);
+      expect(clip.units.length).toBe(clip.fps * 4);
+      const first = clip.units[0];
+      expect(first?.key).toBe(true);
+      expect((first?.bytes[4] as number) & 0x1f).toBe(7); // SPS
+      expect(clip.units.filter((u) => u.key).length).toBe(8);
+    }
+    // A stream of two units with 3-byte start codes splits the same way.
+    const bytes = new Uint8Array([0, 0, 1, 0x67, 1, 0, 0, 1, 0x68, 2, 0, 0, 1, 0x65, 3, 0, 0, 1, 0x41, 4]);
+    expect(accessUnits(bytes).map((u) => [u.key, u.bytes.length])).toEqual([
+      [true, 15],
+      [false, 5],
+    ]);
+  });
+});
+
+describe('live view through the gateway: two consoles watch one simulated device', () => {
+  let ts: TestServer;
+  let device: DeviceSession;
+  const consoles: ProtocolEngine[] = [];
+
+  beforeAll(async () => {
+    ts = await startTestServer('sqlite');
+    device = createVirtualDevice({
+      gatewayUrl: ts.server.deviceSocketUrl,
+      sn: 'LIVE1',
+      enrollKey: ts.server.seeded.enrollKey,
+      info: { model: 'P10', systemType: 'android', systemVersion: 'Android 13', imageVersion: '241001.01', networkType: 2 },
+      transport: wsTransport(),
+      clock: systemClock,
+      rebootDownMs: 100,
+      telemetry: false,
+    });
+    device.start();
+    await device.waitLoggedIn();
+    const login = await loginAsAdmin(ts);
+    for (let i = 0; i < 2; i++) {
+      const engine = new ProtocolEngine({
+        url: () => `${ts.server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
+        transport: wsTransport(),
+      });
+      engine.start();
+      await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
+      consoles.push(engine);
+    }
+  });
+  afterAll(async () => {
+    for (const c of consoles) c.stop();
+    device?.dispose();
+    await ts?.stop();
+  });
+
+  it('fans one device stream out to both, starting each at a key frame, and stops it when the last leaves', async () => {
+    const [one, two] = consoles as [ProtocolEngine, ProtocolEngine];
+    const startOn = async (engine: ProtocolEngine) => (await lastValueFrom(engine.request(Command.StartStream, { sn: 'LIVE1', data: { quality: 'main' } }))).reply;
+    // Listening before the start: frames may arrive in the same socket read as the reply.
+    const framesOne = firstValueFrom(one.chunks$.pipe(take(20), toArray()));
+    const first = await startOn(one);
+    expect(first).toMatchObject({ result: Result.Success, data: { codec: 'h264', width: 320, height: 240, fps: 30 } });
+    const flowId = (first.data as StartStreamReply).flowId;
+    const second = await startOn(two);
+    expect((second.data as StartStreamReply).flowId).toBe(flowId);
+    expect(ts.server.gateway.streams.streamCount).toBe(1);
+    const framesTwo = await firstValueFrom(two.chunks(flowId).pipe(take(20), toArray()));
+    expect((await framesOne).every((c) => c.flowId === flowId)).toBe(true);
+    const got = await framesOne;
+    for (const frames of [got, framesTwo]) {
+      expect((frames[0]?.flags ?? 0) & ChunkFlag.KeyFrame).toBe(ChunkFlag.KeyFrame);
+      // Consecutive frames of the device, in order, each an H.264 access unit with a start code.
+      for (let i = 1; i < frames.length; i++) expect(frames[i]?.seq).toBe((frames[i - 1]?.seq ?? 0) + 1);
+      expect([...(frames[1]?.payload.subarray(0, 3) ?? [])]).toEqual([0, 0, 0]);
+    }
+    expect(ts.server.gateway.streams.viewersOf(flowId)).toHaveLength(2);
+
+    await lastValueFrom(one.request(Command.StopStream, { sn: 'LIVE1', data: { flowId } }));
+    expect(ts.server.gateway.streams.viewersOf(flowId)).toHaveLength(1);
+    // The other viewer keeps receiving.
+    await firstValueFrom(two.chunks(flowId).pipe(take(3), toArray()));
+    await lastValueFrom(two.request(Command.StopStream, { sn: 'LIVE1', data: { flowId } }));
+    expect(ts.server.gateway.streams.streamCount).toBe(0);
+  });
+
+  it('sends live control input to the device and refuses malformed input', async () => {
+    const [one] = consoles as [ProtocolEngine];
+    const tap = await lastValueFrom(one.request(Command.RemoteControl, { sn: 'LIVE1', data: { action: 'tap', x: 0.5, y: 0.25 } }));
+    expect(tap.reply).toMatchObject({ result: Result.Success, data: { applied: 'tap' } });
+    const bad = await lastValueFrom(one.request(Command.RemoteControl, { sn: 'LIVE1', data: { action: 'tap', x: 3, y: 0 } }));
+    expect(bad.reply.result).toBe(Result.MessageError);
+  });
+});
