@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -39,19 +40,41 @@ async function load(url: string, opts: { method: 'GET' | 'POST'; token: string; 
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
+/**
+ * The raw baseline: a bare node:http server answering a fixed envelope on loopback, loaded the same way in
+ * the same run, so a table taken on a busy shared machine still says how far the API is from the floor.
+ */
+async function bareBaseline(connections: number): Promise<{ rps: number; p99: number }> {
+  const body = JSON.stringify({ code: 20000, data: 0, message: 'success' });
+  const bare = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const address = bare.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  try {
+    return await load(`http://127.0.0.1:${port}/`, { method: 'GET', token: 'x', connections });
+  } finally {
+    await new Promise((resolve) => bare.close(resolve));
+  }
+}
+
 async function measure(label: string, server: RunningServer): Promise<BenchRow[]> {
   await seedOrganisations(server, ORGS);
   const login = (await (
     await fetch(`${server.url}/login/userLogin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: clientPasswordHash(PASSWORD) }) })
   ).json()) as { data: { token: string } };
   const token = login.data.token;
+  const bare10 = await bareBaseline(10);
   const list = await load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 10 });
+  const bare200 = await bareBaseline(200);
   const unread = await load(`${server.url}/notice/unreadNoticeCount`, { method: 'GET', token, connections: 200 });
   return [
-    { name: `/org/list, ${ORGS.toLocaleString('en-US')} orgs, 10 clients [${label}]`, value: list.rps, unit: 'req/s' },
-    { name: `/org/list p99 [${label}]`, value: list.p99, unit: 'ms' },
-    { name: `/notice/unreadNoticeCount, 200 clients [${label}]`, value: unread.rps, unit: 'req/s' },
-    { name: `/notice/unreadNoticeCount p99 [${label}]`, value: unread.p99, unit: 'ms' },
+    { name: `/org/list, ${ORGS.toLocaleString('en-US')} orgs, 10 clients [${label}]`, value: list.rps, unit: 'req/s', baseline: bare10.rps },
+    { name: `/org/list p99 [${label}]`, value: list.p99, unit: 'ms', baseline: bare10.p99 },
+    { name: `/notice/unreadNoticeCount, 200 clients [${label}]`, value: unread.rps, unit: 'req/s', baseline: bare200.rps },
+    { name: `/notice/unreadNoticeCount p99 [${label}]`, value: unread.p99, unit: 'ms', baseline: bare200.p99 },
     { name: `errors or non-2xx answers [${label}]`, value: list.errors + unread.errors, unit: '' },
   ];
 }

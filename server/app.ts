@@ -30,6 +30,7 @@ import { AdminAccountRepository, RoleRepository } from './permits/repository.ts'
 import { registerPermitRoutes } from './permits/routes.ts';
 import { registerReportRoutes } from './reports/routes.ts';
 import { registerMetricsRoute } from './metrics/metrics.ts';
+import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerContentArea(app, { db, clock, gateway: deps.gateway, dataDir: deps.dataDir ?? loadConfig().dataDir });
   registerReportRoutes(app, { db, clock, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
+  registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
   registerSimRoutes(app, { db, clock });
 
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));

@@ -45,9 +45,9 @@ function parseRequest(data: unknown): PushFileRequest | undefined {
   };
 }
 
-/** Sends a report; queued while disconnected so the final state reaches the platform after a reconnect. */
-export function sendPushReport(session: DeviceSession, campaignId: number, r: PushReport): void {
-  session.engine.call(Command.PushProgress, { data: { campaignId, ...r }, queue: true, timeoutMs: 60_000 }, { progress: () => {}, result: () => {}, error: () => {} });
+/** Sends a report; calls `acked` once the platform has stored it. */
+export function sendPushReport(session: DeviceSession, campaignId: number, r: PushReport, acked: () => void = () => {}): void {
+  session.engine.call(Command.PushProgress, { data: { campaignId, ...r }, timeoutMs: 60_000 }, { progress: () => {}, result: (reply) => reply.result === Result.Success && acked(), error: () => {} });
 }
 
 /**
@@ -56,30 +56,43 @@ export function sendPushReport(session: DeviceSession, campaignId: number, r: Pu
  * sent again, so the platform's resend after a restart or a lost report is harmless.
  */
 export function pushFileHandler(job: PushJob): CommandHandler {
-  const jobs = new Map<number, { last: PushReport | undefined; running: boolean }>();
+  const jobs = new Map<number, { last: PushReport | undefined; acked: boolean }>();
+  const watched = new WeakSet<DeviceSession>();
+  const send = (session: DeviceSession, campaignId: number) => {
+    const state = jobs.get(campaignId);
+    if (!state?.last) return;
+    const sent = state.last;
+    state.acked = false;
+    sendPushReport(session, campaignId, sent, () => {
+      if (state.last === sent) state.acked = true;
+    });
+  };
   return async (request, session) => {
+    if (!watched.has(session)) {
+      watched.add(session);
+      // A report lost to a disconnect (or a platform restart) is sent again after the next login.
+      session.loggedIn$.subscribe((up) => {
+        if (up) for (const [campaignId, state] of jobs) if (!state.acked) send(session, campaignId);
+      });
+    }
     const req = parseRequest(request.data);
     if (!req) return { result: Result.MessageError, data: { message: 'campaignId, url, sha256 and size are required' } };
     const known = jobs.get(req.campaignId);
-    if (known) {
-      return { result: Result.Success, afterReply: () => known.last && sendPushReport(session, req.campaignId, known.last) };
-    }
-    const state = { last: undefined as PushReport | undefined, running: true };
+    const failed = known?.last && (known.last.downloadState === DownloadState.Failed || known.last.downloadState === DownloadState.UpgradeFailed || known.last.installResult === InstallResult.Failure);
+    // A push under way or done is not downloaded twice; a failed one sent again is a retry and starts anew.
+    if (known && !failed) return { result: Result.Success, afterReply: () => send(session, req.campaignId) };
+    const state = { last: undefined as PushReport | undefined, acked: true };
     jobs.set(req.campaignId, state);
     const report = (r: PushReport) => {
       state.last = r;
-      sendPushReport(session, req.campaignId, r);
+      send(session, req.campaignId);
     };
     return {
       result: Result.Success,
       afterReply: () => {
-        job(req, report, session)
-          .catch((err: unknown) => report({ downloadState: DownloadState.Failed, progress: 0, installResult: InstallResult.Failure, message: err instanceof Error ? err.message : String(err) }))
-          .finally(() => {
-            state.running = false;
-            // A failed job may be pushed again (a retry): forget it so the retry downloads anew.
-            if (state.last && state.last.downloadState !== DownloadState.UpgradeSuccess) jobs.delete(req.campaignId);
-          });
+        job(req, report, session).catch((err: unknown) =>
+          report({ downloadState: DownloadState.Failed, progress: 0, installResult: InstallResult.Failure, message: err instanceof Error ? err.message : String(err) }),
+        );
       },
     };
   };

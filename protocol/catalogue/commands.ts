@@ -54,6 +54,8 @@ export const Command = {
 
   // platform -> console events (ours, 0x30000 range so they cannot meet a device command)
   DevicePresence: 196609,
+  /** A command held for an offline device reached its end (answered or expired). */
+  HeldCommandDone: 196610,
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

@@ -1,4 +1,5 @@
 import {
+import { queryPaging } from './paging.ts';
   AddressType,
   CardStatus,
   Carrier,
@@ -9,7 +10,6 @@ import {
   SpringCardAction,
   SpringCardStatus,
 } from '../../protocol/index.ts';
-import { PAGE_SIZES } from '../devices/routes.ts';
 import { field } from '../http/validation.ts';
 
 /** Request schemas of the card and directional-group calls: typed, bounded, no unknown fields. */
@@ -18,10 +18,7 @@ const ICCID = { type: 'string', pattern: '^[0-9A-Fa-f]{19,20}$' } as const;
 const values = (o: Record<string, string | number>) => Object.values(o).map(String);
 
 // Query values arrive as strings (types are not coerced), so numbers are checked by pattern or enum.
-const paging = {
-  pageNum: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
-  pageSize: { type: 'string', enum: PAGE_SIZES.map(String) },
-} as const;
+const paging = queryPaging;
 
 const cardFilters = {
   ...paging,

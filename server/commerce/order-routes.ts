@@ -11,6 +11,7 @@ import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from './money.ts';
+import { generateLicences } from './licence-routes.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
 import * as s from './schemas.ts';
@@ -116,7 +117,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
         .returningAll()
         .executeTakeFirst();
       if (!done) return false;
-      await deliver(trx, done.type, JSON.parse(done.lines) as (Line & { iccid?: string })[], now);
+      const lines = JSON.parse(done.lines) as (Line & { iccid?: string })[];
+      if (done.type === 'iso_bus_activation_code') await generateLicences(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, now, done.order_no);
+      else await deliver(trx, done.type, lines, now);
       return true;
     });
 
@@ -172,7 +175,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     const caller = callerOf(req);
     const b = req.body;
     const now = clock.now();
-    let lines: (Line & { iccid?: string })[] = [];
+    let lines: (Line & { iccid?: string })[];
     let logistics: string | null = null;
     let billMonth: string | null = null;
     if (b.type === 'flow' || b.type === 'zxj_flow') {
@@ -199,6 +202,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       if (n === 0) throw new ApiError(ApiCode.BadRequest, OrderMessage.NoValidCards);
       lines = [{ item: b.month, quantity: n, unit: 'portion', unitPrice: Price.monthlyFeePerCard, total: lineTotal(n, Price.monthlyFeePerCard) }];
       billMonth = b.month;
+    } else if (b.type === 'iso_bus_activation_code') {
+      const quantity = positive(b.quantity);
+      lines = [{ item: 'ISOBUS', quantity, unit: 'portion', unitPrice: Price.isoBusCode, total: lineTotal(quantity, Price.isoBusCode) }];
     } else {
       const quantity = positive(b.quantity);
       if (!b.formFactor || !b.logistics) throw new ApiError(ApiCode.BadRequest, Message.Required);

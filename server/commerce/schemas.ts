@@ -1,15 +1,12 @@
 import { InvoiceType, PayMethod, PaymentState, PurchaseType, SimFormFactor } from '../../protocol/index.ts';
-import { PAGE_SIZES } from '../devices/routes.ts';
+import { queryPaging } from '../cards/paging.ts';
 import { field } from '../http/validation.ts';
 
 const values = (o: Record<string, string>) => Object.values(o);
 const ICCID = { type: 'string', pattern: '^[0-9A-Fa-f]{19,20}$' } as const;
 const ORDER_NO = { type: 'string', pattern: '^[A-Z0-9]{8,40}$' } as const;
 const MONTH = { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' } as const;
-const paging = {
-  pageNum: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
-  pageSize: { type: 'string', enum: PAGE_SIZES.map(String) },
-} as const;
+const paging = queryPaging;
 
 export const orderListQuery = {
   type: 'object',
@@ -37,7 +34,7 @@ export const createOrderBody = {
   additionalProperties: false,
   required: ['type'],
   properties: {
-    type: { type: 'string', enum: ['flow', 'monthly_function_fee', 'sim', 'unify_sim', 'zxj_flow', 'zxj_sim'] },
+    type: { type: 'string', enum: ['flow', 'monthly_function_fee', 'sim', 'unify_sim', 'zxj_flow', 'zxj_sim', 'iso_bus_activation_code'] },
     cards: {
       type: 'array',
       maxItems: 1000,
@@ -61,7 +58,7 @@ export const createOrderBody = {
 } as const;
 
 export interface CreateOrderBody {
-  type: 'flow' | 'monthly_function_fee' | 'sim' | 'unify_sim' | 'zxj_flow' | 'zxj_sim';
+  type: 'flow' | 'monthly_function_fee' | 'sim' | 'unify_sim' | 'zxj_flow' | 'zxj_sim' | 'iso_bus_activation_code';
   /** Per card: GB of traffic (flow) or months (zxj_flow). */
   cards?: { iccid: string; count: number }[];
   month?: string;

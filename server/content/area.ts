@@ -5,6 +5,7 @@ import { registerCampaignRoutes } from '../campaigns/routes.ts';
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { UploadService } from '../uploads/upload-service.ts';
+import { registerCustomOrderRoutes } from './custom-orders.ts';
 import { registerContentRoutes } from './routes.ts';
 
 export interface ContentAreaDeps {
@@ -20,6 +21,7 @@ export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps)
   const uploads = new UploadService(deps.dataDir);
   uploads.register(app);
   registerContentRoutes(app, { db: deps.db, clock: deps.clock, uploads });
+  registerCustomOrderRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   const runner = new CampaignRunner({ db: deps.db, clock: deps.clock, gateway: deps.gateway, log: app.log });
   registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner });
   app.addHook('onReady', async () => runner.start());

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { TelemetryTables } from '../telemetry/tables.ts';
 import type { ContentTables } from '../content/tables.ts';
+import type { DeviceOperationTables } from '../gateway/device-operation-tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -99,7 +100,7 @@ export interface DeviceTable {
   support_flags: Generated<string>;
 }
 
-export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables {
+export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;
@@ -224,6 +225,22 @@ export interface CardsAndCommerceTables {
   sim_cards: SimCardTable;
   sim_card_events: SimCardEventTable;
   commerce_orders: CommerceOrderTable;
+  licences: LicenceTable;
+}
+
+/** An ISOBUS activation code; `expire_time` is set when a device activates it. */
+export interface LicenceTable {
+  id: Generated<number>;
+  org_id: number;
+  code: string;
+  label: Generated<string>;
+  status: Generated<number>;
+  validity_ms: number;
+  device_sn: Generated<string>;
+  order_no: string | null;
+  operated_at: number;
+  expire_time: number | null;
+  created_at: number;
 }
 
 /** An order or bill; amounts in minor units (fen); `lines`, `logistics` and `invoice` are JSON texts. */

@@ -56,24 +56,22 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
   const answer = (req: Envelope, result: Envelope['result'], data?: unknown) =>
     link.peer.send({ msgId: req.msgId, cid: req.cid, sn: req.sn, result, data });
 
-  // The device at the other end of a flow this console opened; undefined for anyone else's flow.
-  const flowDevice = (flowId: string | undefined): DeviceLink | undefined => {
-    const route = flowId === undefined ? undefined : deps.flows.get(flowId);
-    return route && route.console === link ? deps.links.get(route.sn) : undefined;
-  };
-
   const forward = async (req: Envelope) => {
     const started = Date.now();
     const outcome = (reply: Envelope) => deps.onOutcome?.(req.msgId, reply.result ?? Result.Fail, Date.now() - started);
     if (req.msgId === Command.TransferBegin) {
       // Resuming or starting a transfer on a flow this console opened with a permitted command.
-      const device = flowDevice(req.flowId);
-      if (!device) return answer(req, Result.Fail, { message: Message.PermissionDenied });
-      return commandDevice(device, req, deps.commandTimeoutMs, {
+      const route = req.flowId === undefined ? undefined : deps.flows.get(req.flowId);
+      if (!route || route.console !== link) return answer(req, Result.Fail, { message: Message.PermissionDenied });
+      const relay: PendingHandlers = {
         progress: (reply) => answer(req, reply.result, reply.data),
         result: (reply) => answer(req, reply.result, reply.data),
         error: (err) => answer(req, err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail),
-      });
+      };
+      const device = deps.links.get(route.sn);
+      if (device) return commandDevice(device, req, deps.commandTimeoutMs, relay);
+      if (deps.routeRemote({ ...req, sn: route.sn }, relay)) return;
+      return answer(req, Result.DeviceOffline);
     }
     const permission = commandPermissions.get(req.msgId);
     if (!isKnownCommand(req.msgId) || permission === undefined) return answer(req, Result.UnknownMessageId);
@@ -118,7 +116,7 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
   ws.on('message', (data: Buffer, isBinary: boolean) => {
     if (isBinary && data[0] === CHUNK_MAGIC) {
       // File bytes of a flow this console opened go to its device unchanged (the device checks the CRC).
-      flowDevice(peekChunkFlowId(data))?.peer.sendRaw(data);
+      deps.flows.toDevice(peekChunkFlowId(data), link, { frame: data });
       return;
     }
     const env = link.peer.decode(data, isBinary);
@@ -128,7 +126,7 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
     }
     if (isReply(env) || (env.msgId === Command.ChunkAck && env.flowId !== undefined)) {
       // Answers to a device's transfer offer and acknowledgements of its chunks, on this console's flows.
-      if (env.flowId !== undefined) flowDevice(env.flowId)?.peer.send({ msgId: env.msgId, cid: env.cid, flowId: env.flowId, result: env.result, data: env.data });
+      deps.flows.toDevice(env.flowId, link, { env: { msgId: env.msgId, cid: env.cid, flowId: env.flowId, result: env.result, data: env.data } });
       return;
     }
     if (env.msgId === Command.Heartbeat) {

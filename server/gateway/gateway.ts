@@ -69,6 +69,7 @@ export class Gateway {
   readonly #messageHandlers = new Map<number, DeviceMessageHandler>();
   /** Shell sessions and transfers between consoles and devices on this node. */
   readonly #flows = new FlowTable();
+  readonly #onlineListeners: ((sn: string) => void)[] = [];
   /** Live view: one device stream fanned out to every watching console on this node. */
   readonly streams = new StreamFanout({
     command: (sn, msgId, data, opts) => this.command(sn, msgId, data, opts),
@@ -172,6 +173,11 @@ export class Gateway {
     this.#messageHandlers.set(msgId, handler);
   }
 
+  /** Hears every device that logs in on this node (held commands are delivered then). */
+  onDeviceOnline(listener: (sn: string) => void): void {
+    this.#onlineListeners.push(listener);
+  }
+
   /** Devices connected to this node. */
   get deviceCount(): number {
     return this.#devices.size;
@@ -266,7 +272,10 @@ export class Gateway {
 
   #broadcastPresence(link: DeviceLink, online: boolean): void {
     if (!online) this.streams.deviceGone(link.sn);
-    if (online) this.metrics.deviceLogin();
+    if (online) {
+      this.metrics.deviceLogin();
+      for (const listener of this.#onlineListeners) listener(link.sn);
+    }
     const time = this.#deps.clock.now();
     const bus = this.#deps.bus;
     if (bus.shared) {
@@ -276,6 +285,13 @@ export class Gateway {
       bus.publish(Subject.presence, { node: this.#deps.nodeId, sn: link.sn, orgId: link.orgId, online, time });
     }
     this.#presenceToConsoles(link.sn, link.orgId, online, time);
+  }
+
+  /** Sends an event to every console on this node whose scope holds `orgId`. */
+  toConsoles(orgId: number, env: Envelope): void {
+    for (const console of this.#consoles) {
+      if (console.caller.scope.has(orgId)) console.peer.send(env);
+    }
   }
 
   #presenceToConsoles(sn: string, orgId: number, online: boolean, time: number): void {

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { orgIdIn } from '../accounts/org-scope.ts';
 import { OnlineState } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { AGE_BUCKETS, type AgeBucket, ageBucketCounts, countByPeriod, coveredHours, type Period, type PeriodBucket, rate } from './periods.ts';
@@ -6,6 +7,13 @@ import { AGE_BUCKETS, type AgeBucket, ageBucketCounts, countByPeriod, coveredHou
 /** What every report query is limited to: organisations (the caller's scope or a chosen subtree). */
 export interface Scope {
   readonly orgIds: readonly number[];
+  /** The scope is every organisation: no filter at all, which keeps the planner on the plain indexes. */
+  readonly coversAll?: boolean;
+}
+
+/** `column` is one of the scope's organisations (one bound array, however large the scope). */
+function inScope(db: Db, column: string, scope: Scope): Expression<SqlBool> {
+  return scope.coversAll ? sql<SqlBool>`1 = 1` : orgIdIn(db, column, scope.orgIds);
 }
 
 export interface RangeQuery {
@@ -43,12 +51,11 @@ const num = (v: unknown) => Number(v ?? 0);
 /** Multi-model analysis: counts, online rates and versions by model, and online rate per period. */
 export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Promise<MultiModelReport> {
   if (scope.orgIds.length === 0) return { models: [], buckets: [], series: [], ages: AGE_BUCKETS.map((bucket) => ({ bucket, count: 0 })) };
-  const orgs = [...scope.orgIds];
   const counts = await db
     .selectFrom('devices')
     .select(['model', 'image_version'])
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
-    .where('org_id', 'in', orgs)
+    .where(inScope(db, 'org_id', scope))
     .groupBy(['model', 'image_version'])
     .execute();
   // Age buckets by enrolment time: [lower, upper) bounds of time since enrolment, per spec bucket.
@@ -68,13 +75,13 @@ export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Pro
         return eb.fn.sum<number | string>(eb.case().when(cond).then(1).else(0).end()).as(bucket);
       }),
     )
-    .where('org_id', 'in', orgs)
+    .where(inScope(db, 'org_id', scope))
     .executeTakeFirst();
   const hourly = await db
     .selectFrom('telemetry_hourly')
     .select(['model', 'hour'])
     .select((eb) => [eb.fn.sum<number | string>('device_hours').as('dh'), eb.fn.sum<number | string>('samples').as('s'), eb.fn.sum<number | string>('cpu_sum').as('c'), eb.fn.sum<number | string>('mem_sum').as('m')])
-    .where('org_id', 'in', orgs)
+    .where(inScope(db, 'org_id', scope))
     .where('hour', '>=', q.from - 3_600_000)
     .where('hour', '<', q.to)
     .groupBy(['model', 'hour'])
@@ -140,17 +147,16 @@ export interface LocationReport {
 /** Devices by country and region of their latest location upload. */
 export async function locationReport(db: Db, scope: Scope): Promise<LocationReport> {
   if (scope.orgIds.length === 0) return { countries: [], regions: [], located: 0, unlocated: 0 };
-  const orgs = [...scope.orgIds];
   const rows = await db
     .selectFrom('device_telemetry as t')
     .innerJoin('devices as d', 'd.sn', 't.sn')
     .select(['t.country', 't.region'])
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('d.online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
-    .where('d.org_id', 'in', orgs)
+    .where(inScope(db, 'd.org_id', scope))
     .where('t.country', 'is not', null)
     .groupBy(['t.country', 't.region'])
     .execute();
-  const total = await db.selectFrom('devices').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', 'in', orgs).executeTakeFirstOrThrow();
+  const total = await db.selectFrom('devices').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).executeTakeFirstOrThrow();
   const countries = new Map<string, { country: string; devices: number; online: number }>();
   const regions = rows.map((r) => ({ country: r.country ?? '', region: r.region ?? '', devices: num(r.n), online: num(r.online) }));
   for (const r of regions) {
@@ -206,7 +212,7 @@ export async function mapPoints(db: Db, scope: Scope, level: number): Promise<{ 
       eb.fn.min<string>('t.sn').as('sn'),
       eb.fn.sum<number | string>(eb.case().when('d.online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online'),
     ])
-    .where('d.org_id', 'in', [...scope.orgIds])
+    .where(inScope(db, 'd.org_id', scope))
     .where('t.lat', 'is not', null)
     .groupBy([gx, gy])
     .execute();
@@ -238,7 +244,7 @@ export interface AbnormalRecord {
 function abnormalBase(db: Db, scope: Scope, q: AbnormalQuery) {
   let b = db
     .selectFrom('abnormal_events')
-    .where('org_id', 'in', [...scope.orgIds])
+    .where(inScope(db, 'org_id', scope))
     .where('time', '>=', q.from)
     .where('time', '<', q.to);
   if (q.type) b = b.where('type', '=', q.type);
@@ -308,7 +314,7 @@ export async function usageReport(db: Db, scope: Scope, q: { from: number; to: n
       eb.fn.sum<number | string>('u.requests').as('requests'),
       eb.fn.max<number | string>('u.last_active_at').as('last'),
     ])
-    .where('u.org_id', 'in', [...scope.orgIds])
+    .where(inScope(db, 'u.org_id', scope))
     .where('u.last_active_at', '>=', q.from)
     .where('u.started_at', '<', q.to)
     .groupBy(['u.account_id', 'u.account', 'u.org_id', 'o.name'])
@@ -347,30 +353,29 @@ export interface DashboardReport {
 
 /** The dashboard's analytics for a scope; `thresholds` decide what counts as high usage. */
 export async function dashboardReport(db: Db, scope: Scope, now: number, dayStart: number, thresholds: { cpu: number; memory: number }): Promise<DashboardReport> {
-  const orgs = [...scope.orgIds];
-  if (orgs.length === 0) {
+  if (scope.orgIds.length === 0) {
     return { totals: { devices: 0, online: 0, offline: 0, organisations: 0, accounts: 0, abnormalToday: 0 }, usage: { avgCpu: 0, memUsed: 0, memTotal: 0, reporting: 0 }, topFive: [], locations: [], alerts: [], models: [] };
   }
   const dev = await db
     .selectFrom('devices')
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
-    .where('org_id', 'in', orgs)
+    .where(inScope(db, 'org_id', scope))
     .executeTakeFirstOrThrow();
-  const accounts = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', 'in', orgs).executeTakeFirstOrThrow();
-  const abnormal = await db.selectFrom('abnormal_events').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', 'in', orgs).where('time', '>=', dayStart).executeTakeFirstOrThrow();
+  const accounts = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).executeTakeFirstOrThrow();
+  const abnormal = await db.selectFrom('abnormal_events').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).where('time', '>=', dayStart).executeTakeFirstOrThrow();
   // Load reported within the last hour counts as current.
   const recent = now - 3_600_000;
   const usage = await db
     .selectFrom('device_telemetry')
     .select((eb) => [eb.fn.avg<number | string>('cpu').as('cpu'), eb.fn.sum<number | string>('mem_used').as('used'), eb.fn.sum<number | string>('mem_total').as('total'), eb.fn.countAll<number | string>().as('n')])
-    .where('org_id', 'in', orgs)
+    .where(inScope(db, 'org_id', scope))
     .where('time', '>=', recent)
     .executeTakeFirstOrThrow();
   const top = await db
     .selectFrom('device_telemetry as t')
     .innerJoin('devices as d', 'd.sn', 't.sn')
     .select(['t.sn', 'd.model', 't.cpu', 't.mem_used', 't.mem_total', 't.time'])
-    .where('t.org_id', 'in', orgs)
+    .where(inScope(db, 't.org_id', scope))
     .where('t.time', '>=', recent)
     .orderBy('t.cpu', 'desc')
     .orderBy('t.sn')
@@ -380,7 +385,7 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .selectFrom('device_telemetry as t')
     .innerJoin('devices as d', 'd.sn', 't.sn')
     .select(['t.sn', 'd.model', 't.cpu', 't.mem_used', 't.mem_total', 't.time'])
-    .where('t.org_id', 'in', orgs)
+    .where(inScope(db, 't.org_id', scope))
     .where('t.time', '>=', recent)
     .where((eb) => eb.or([eb('t.cpu', '>=', thresholds.cpu), eb(sql<number>`t.mem_used * 100.0 / t.mem_total`, '>=', thresholds.memory)]))
     .orderBy('t.time', 'desc')
@@ -390,7 +395,7 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .selectFrom('device_telemetry')
     .select(['country'])
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', 'in', orgs)
+    .where(inScope(db, 'org_id', scope))
     .where('country', 'is not', null)
     .groupBy('country')
     .orderBy('n', 'desc')
@@ -400,14 +405,14 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .selectFrom('devices')
     .select(['model'])
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', 'in', orgs)
+    .where(inScope(db, 'org_id', scope))
     .groupBy('model')
     .orderBy('n', 'desc')
     .execute();
   const devices = num(dev.n);
   const online = num(dev.online);
   return {
-    totals: { devices, online, offline: devices - online, organisations: orgs.length, accounts: num(accounts.n), abnormalToday: num(abnormal.n) },
+    totals: { devices, online, offline: devices - online, organisations: scope.orgIds.length, accounts: num(accounts.n), abnormalToday: num(abnormal.n) },
     usage: { avgCpu: num(usage.cpu), memUsed: num(usage.used), memTotal: num(usage.total), reporting: num(usage.n) },
     topFive: top.map((r) => ({ sn: r.sn, model: r.model, cpu: num(r.cpu), memUsed: num(r.mem_used), memTotal: num(r.mem_total), time: num(r.time) })),
     locations: locations.map((r) => ({ country: r.country ?? '', devices: num(r.n) })),

@@ -73,10 +73,12 @@ const abnormalProps = {
 
 /** The organisations a report covers: the caller's scope, or the subtree of a chosen organisation in it. */
 async function scopeOf(db: Db, caller: Caller, orgId: string | undefined): Promise<Scope> {
-  if (orgId === undefined) return { orgIds: [...caller.scope] };
+  if (orgId === undefined) return { orgIds: [...caller.scope], coversAll: caller.scopeCoversAll };
   const id = Number(orgId);
   if (!caller.scope.has(id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
-  return { orgIds: subtreeOf(await loadOrgTree(db), id) };
+  const tree = await loadOrgTree(db);
+  const orgIds = subtreeOf(tree, id);
+  return { orgIds, coversAll: orgIds.length === tree.parentOf.size };
 }
 
 function rangeOf(q: ScopeQuery, now: number) {

@@ -4,7 +4,7 @@ import { request } from './request.ts';
 import { session } from '../state/session.ts';
 
 export type ContentArea = 'img' | 'app' | 'file' | 'logo' | 'wallpaper';
-export type UploadKind = 'firmware' | 'app' | 'file' | 'logo' | 'boot_animation' | 'wallpaper';
+export type UploadKind = 'firmware' | 'app' | 'file' | 'logo' | 'boot_animation' | 'wallpaper' | 'attachment';
 
 /** Kind stored by each area (server/content/items.ts). */
 export const KIND_OF_AREA: Readonly<Record<ContentArea, string>> = { img: 'firmware', app: 'app', file: 'file', logo: 'logo', wallpaper: 'wallpaper' };
@@ -177,3 +177,37 @@ export function uploadFile(file: File, kind: UploadKind, onProgress: (sent: numb
   });
   return { done, abort: () => void upload?.abort() };
 }
+
+export interface CustomOrder {
+  readonly id: number;
+  readonly orderNo: string;
+  readonly title: string;
+  readonly description: string;
+  readonly state: number;
+  readonly amount: number;
+  readonly actualAmount: number;
+  readonly deadline: number | null;
+  readonly attachmentId: number | null;
+  readonly attachmentDescription: string;
+  readonly assessment: string;
+  readonly refuseReason: string;
+  readonly time: number;
+}
+export type OrderAction = 'cancel' | 'refuse' | 'quote' | 'payOffline' | 'confirmPayment' | 'rejectPayment' | 'finishDevelopment' | 'confirmFinish';
+
+/** Steps allowed from each state (server/content/custom-orders.ts is the authority; this only hides buttons). */
+export const ORDER_ACTIONS_FROM: Readonly<Record<number, readonly OrderAction[]>> = {
+  0: ['quote', 'refuse', 'cancel'],
+  6: ['payOffline', 'cancel'],
+  7: ['confirmPayment', 'rejectPayment'],
+  3: ['finishDevelopment'],
+  4: ['confirmFinish'],
+};
+
+export const customOrderApi = {
+  list: (pageNum: number, pageSize: number) => request<Page<CustomOrder>>({ method: 'POST', url: '/custom-made-img/list', data: { pageNum, pageSize } }),
+  apply: (body: { title: string; description?: string; attachmentUploadId?: string; attachmentDescription?: string }) =>
+    request<CustomOrder>({ method: 'POST', url: '/custom-made-img/apply', data: body }),
+  step: (id: number, action: OrderAction, extra: { amount?: number; assessment?: string; refuseReason?: string } = {}) =>
+    request<CustomOrder>({ method: 'POST', url: '/custom-made-img/transition', data: { id, action, ...extra } }),
+};

@@ -21,15 +21,16 @@ type LocationHook = ((router: { ssrPath?: string }) => [string, (to: string, opt
  */
 function frozenLocation(frozen: string | undefined): LocationHook {
   const [path, search = ''] = (frozen ?? '').split('?');
-  const hook: LocationHook = (router) => {
+  const useFrozenLocation: LocationHook = (router) => {
     const [location, navigate] = useBrowserLocation(router);
     return [frozen === undefined ? location : `${BASE}${path}`, navigate];
   };
-  hook.searchHook = (router) => {
+  const useFrozenSearch = (router: { ssrSearch?: string }) => {
     const live = useBrowserSearch(router);
     return frozen === undefined ? live : search;
   };
-  return hook;
+  useFrozenLocation.searchHook = useFrozenSearch;
+  return useFrozenLocation;
 }
 
 function KeptPage({ route, frozen }: { route: ShellRoute; frozen: string | undefined }) {

@@ -1,4 +1,5 @@
 import { Group, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatDateTime } from '../format/date.ts';
@@ -9,8 +10,10 @@ import { BuildingIcon, ShieldIcon } from './icons.tsx';
 const toneColor = { expired: 'red', soon: 'orange', later: 'dimmed' } as const;
 
 /** The top bar's account facts: the expiry text (when the account has an expiry) and the customer-type icon. */
-export function TopBarAccount({ now = Date.now() }: { now?: number }) {
+export function TopBarAccount() {
   const { t } = useTranslation();
+  // The tone is judged as the shell opens; a session is far shorter than the 30-day window.
+  const [now] = useState(() => Date.now());
   const user = useSnapshot(session).user;
   if (!user) return null;
   const tone = expiryTone(user.expireTime, now);

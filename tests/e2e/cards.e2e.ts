@@ -59,4 +59,42 @@ describe('SIM cards and directional groups in Chromium', () => {
     // The simulated carrier applies it about 10 s later; the page looks again when it is due.
     await added.getByTestId('address-state').getByText('Added').waitFor({ timeout: 20_000 });
   });
+
+  it('buys traffic for a card by offline transfer, and staff confirm it', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/sim-card-management/card-management`);
+    const row = page.locator('tr[data-iccid]').first();
+    const iccid = (await row.getAttribute('data-iccid')) ?? '';
+    await row.getByRole('button', { name: 'Top up traffic' }).click();
+    await page.locator('textarea[name=iccids]').waitFor();
+    expect(await page.locator('textarea[name=iccids]').inputValue()).toBe(iccid);
+    await page.locator('input[name=count]').fill('0');
+    await page.getByTestId('create-top-up').click();
+    await page.getByText('Please enter a positive integer').waitFor();
+    await page.locator('input[name=count]').fill('2');
+    // Leaving the field clears its message first, as a person's click would, so the button stays put.
+    await page.locator('input[name=count]').blur();
+    await page.getByTestId('create-top-up').click();
+    await page.getByText('20.00 yuan').waitFor();
+
+    await page.getByTestId('pay-offline').click();
+    await page.getByText(/Transfer to: .*account/).waitFor();
+    await page.locator('input[name=transferAmount]').fill('20.001');
+    await page.getByTestId('submit-transfer').click();
+    await page.getByText('Please enter a correct amount with at most 2 decimals').waitFor();
+    await page.locator('input[name=transferAmount]').fill('20');
+    await page.locator('input[name=transferAmount]').blur();
+    await page.getByTestId('submit-transfer').click();
+
+    // Back on the bills: the order waits for staff; the platform's staff confirm it on the orders screen.
+    const order = page.locator('tr[data-order]').first();
+    await order.getByTestId('order-state').getByText('Offline transfer confirming').waitFor();
+    const orderNo = (await order.getAttribute('data-order')) ?? '';
+    await page.goto(`${ts.server.url}/user/order-query/index`);
+    const same = page.locator(`tr[data-order="${orderNo}"]`);
+    await same.getByTestId('confirm-offline').click();
+    await page.getByTestId('order-confirm').click();
+    await same.getByTestId('order-state').getByText('Paid').waitFor();
+  });
 });

@@ -67,7 +67,11 @@ describe('layout shell in Chromium: sidebar groups, tags view, language switch, 
 
   it('keeps a page mounted with its typed filter while another tag is shown; close and refresh drop it', async () => {
     const filter = () => page.getByTestId('role-filter');
-    await open('authority', 'Roles', /\/authority-manage\/role-manage$/);
+    // In through the top navigation: its system management opens the administrators, whose group then
+    // stands open in the sidebar.
+    await page.getByTestId('top-nav-system').click();
+    await page.waitForURL(/\/authority-manage\/admin$/);
+    await open(undefined, 'Roles', /\/authority-manage\/role-manage$/);
     await filter().fill('operators');
     await page.locator('[data-testid=tag][data-path="/dashboard/index"]').click();
     await page.waitForURL(/\/dashboard\/index$/);
@@ -138,6 +142,9 @@ describe('layout shell in Chromium: sidebar groups, tags view, language switch, 
     await expect.poll(() => page.evaluate(() => document.documentElement.style.zoom)).toBe('0.8');
     await page.setViewportSize({ width: 1600, height: 900 });
     await expect.poll(() => page.evaluate(() => document.documentElement.style.zoom)).toBe('');
+    // Back where the language test expects to be.
+    await page.goto(`${ts.server.url}/user/sim-card-management/card-management`);
+    await page.getByTestId('footer').waitFor();
   });
 
   it('switches the language to 中文: the page reloads and shows Chinese titles', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GB } from '../../server/cards/card-codes.ts';
 import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from '../../server/commerce/money.ts';
+import { LICENCE_VALIDITY_MS, LicenceMessage } from '../../server/commerce/licence-routes.ts';
 import { monthRange, OrderMessage } from '../../server/commerce/order-routes.ts';
 import { type Client, client, createOrg } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
@@ -166,6 +167,42 @@ for (const target of targets) {
       expect(paid.list.find((m) => m.month === month)?.tradeState).toBe('SUCCESS');
       // No permission key, no bills.
       expect((await api(ts.server.url, 'GET', '/link-card-bill/monthly')).code).toBe(3);
+    });
+
+    it('licences: bought codes arrive unused, are distributed, exported, and activated once on the public call', async () => {
+      const bought = await tenant.ok<{ orderNo: string; amount: number }>('POST', '/pay-data/createOrder', { type: 'iso_bus_activation_code', quantity: 3 });
+      expect(bought.amount).toBe(3 * Price.isoBusCode);
+      await tenant.ok('POST', '/pay-data/pay', { orderNo: bought.orderNo, payMethod: 'alipay' });
+      await tenant.ok('POST', '/payment/sandbox/pay', { orderNo: bought.orderNo });
+      type Code = { id: number; code: string; status: number; label: string; expireTime: number | null; deviceSn: string };
+      const codes = await tenant.ok<Page<Code>>('GET', '/iso-bus/list?pageNum=1&pageSize=10');
+      expect(codes.total).toBe(3);
+      expect(codes.list.every((c) => c.status === 0 && /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/.test(c.code))).toBe(true);
+      // Staff generate; a customer organisation cannot.
+      expect((await tenant.call('POST', '/iso-bus/generate', { count: 2 })).message).toBe(LicenceMessage.StaffOnly);
+      expect((await admin.ok<{ codes: string[] }>('POST', '/iso-bus/generate', { count: 2, label: 'stock' })).codes).toHaveLength(2);
+      expect((await tenant.ok<Page<Code>>('GET', '/iso-bus/list')).total).toBe(3);
+
+      const [first, second] = codes.list as [Code, Code];
+      await tenant.ok('POST', '/iso-bus/distribute', { ids: [first.id], label: 'Farm dealer A' });
+      expect((await tenant.ok<Page<Code>>('GET', '/iso-bus/list?status=2')).list.map((c) => c.code)).toEqual([first.code]);
+      expect((await tenant.call('POST', '/iso-bus/distribute', { ids: [first.id], label: 'again' })).message).toBe(LicenceMessage.NotUnused);
+
+      const csv = await fetch(`${ts.server.url}/iso-bus/export`, { headers: { 'X-Token': (await loginAs(ts, 'buyer', 'Buyer_pw1')).token } });
+      expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+      const text = await csv.text();
+      for (const c of codes.list) expect(text).toContain(c.code);
+
+      const activate = (code: string, sn: string) => api<{ expireTime: number }>(ts.server.url, 'POST', '/isobus-activate/activate', { body: { code, sn } });
+      expect((await activate('NOT-A-CODE', 'SN1')).message).toBe(LicenceMessage.Invalid);
+      expect((await activate('0000-0000-0000-0000', 'SN1')).message).toBe(LicenceMessage.Invalid);
+      expect((await activate(second.code, ' ')).message).toBe(LicenceMessage.Sn);
+      const ok = await activate(second.code.toLowerCase(), 'TRACTOR-7');
+      expect(ok.code).toBe(20000);
+      expect(ok.data.expireTime - Date.now()).toBeGreaterThan(LICENCE_VALIDITY_MS - 60_000);
+      expect((await activate(second.code, 'TRACTOR-8')).message).toBe(LicenceMessage.Used);
+      const used = (await tenant.ok<Page<Code>>('GET', '/iso-bus/list?status=1')).list[0];
+      expect(used).toMatchObject({ code: second.code, deviceSn: 'TRACTOR-7' });
     });
   });
 }

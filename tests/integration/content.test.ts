@@ -133,4 +133,24 @@ describe.each(targets)('content on $name', (target) => {
     expect(tooMany.message).toBe('At most 100 files per delete');
     expect((await call<{ deleted: number }>('DELETE', '/file/delete', { ids: [folder.data.id] })).data.deleted).toBe(2);
   });
+  it.runIf(target.available)('walks a custom firmware order through its allowed states and refuses the others', async () => {
+    const att = await uploadWhole(ts, token, 'attachment', 'requirements.pdf', Buffer.from('%PDF-1.4 spec'));
+    const order = await call<{ id: number; state: number; attachmentId: number }>('POST', '/custom-made-img/apply', { title: 'Kiosk build', description: 'Locked launcher', attachmentUploadId: att });
+    expect(order.data.state).toBe(0);
+    expect(order.data.attachmentId).toBeGreaterThan(0);
+    const step = (action: string, extra: Record<string, unknown> = {}) => call<{ state: number; amount: number }>('POST', '/custom-made-img/transition', { id: order.data.id, action, ...extra });
+    // Nothing skips ahead: no payment, development or finish before a quote.
+    for (const action of ['payOffline', 'confirmPayment', 'finishDevelopment', 'confirmFinish']) expect((await step(action)).message).toMatch(/not allowed/);
+    expect((await step('quote')).message).toBe('A quote needs an amount');
+    expect((await step('quote', { amount: 1200.5, assessment: 'two weeks' })).data).toMatchObject({ state: 6, amount: 1200.5 });
+    expect((await step('payOffline')).data.state).toBe(7);
+    expect((await step('cancel')).message).toMatch(/not allowed/);
+    expect((await step('confirmPayment')).data.state).toBe(3);
+    expect((await step('finishDevelopment')).data.state).toBe(4);
+    expect((await step('confirmFinish')).data.state).toBe(5);
+    expect((await step('refuse', { refuseReason: 'late' })).message).toMatch(/not allowed/);
+    const refused = await call<{ id: number }>('POST', '/custom-made-img/apply', { title: 'Second' });
+    expect((await call('POST', '/custom-made-img/transition', { id: refused.data.id, action: 'refuse' })).message).toBe('A refusal needs a reason');
+    expect((await call<{ state: number }>('POST', '/custom-made-img/transition', { id: refused.data.id, action: 'refuse', refuseReason: 'Out of scope' })).data.state).toBe(2);
+  });
 });

@@ -192,4 +192,16 @@ describe('device operations over real sockets against simulated devices', () => 
     linux.start();
     await linux.waitLoggedIn();
   });
+  it('exposes /metrics in the Prometheus text format: connections, commands by result, latency', async () => {
+    const res = await fetch(`${ts.server.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    expect(text).toMatch(/^dcc_devices_connected 2$/m);
+    expect(text).toMatch(/^dcc_consoles_connected [1-9]\d*$/m);
+    expect(text).toMatch(/^dcc_commands_total\{command="SystemInfo",result="0"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^dcc_commands_total\{command="SystemInfo",result="5"\} 1$/m);
+    expect(text).toMatch(/^dcc_command_duration_seconds_bucket\{le="\+Inf",command="RuntimeQuery"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^dcc_device_logins_total [1-9]\d*$/m);
+  });
 });

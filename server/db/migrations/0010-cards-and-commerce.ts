@@ -108,9 +108,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('confirmed_by', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
   await db.schema.createIndex('commerce_orders_org_created').on('commerce_orders').columns(['org_id', 'created_at']).execute();
+
+  // ISOBUS licence (activation) codes: 0 unused, 1 used, 2 distributed.
+  await db.schema
+    .createTable('licences')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
+    .addColumn('code', 'text', (c) => c.notNull().unique())
+    .addColumn('label', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('validity_ms', 'bigint', (c) => c.notNull())
+    .addColumn('device_sn', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('order_no', 'text')
+    .addColumn('operated_at', 'bigint', (c) => c.notNull())
+    .addColumn('expire_time', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('licences_org_status').on('licences').columns(['org_id', 'status']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('licences').execute();
   await db.schema.dropTable('commerce_orders').execute();
   await db.schema.dropTable('sim_card_events').execute();
   await db.schema.dropTable('sim_cards').execute();

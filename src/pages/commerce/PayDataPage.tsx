@@ -160,7 +160,7 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
       <TextInput {...input('address', 'address')} />
       <TextInput {...input('contact', 'contact')} />
       <TextInput {...input('phone', 'phone')} />
-      <Button onClick={() => submit(['quantity', 'area', 'address', 'contact', 'phone'], () => ({ type, quantity: Number(form.quantity), formFactor: form.formFactor, logistics: logistics() }))} data-testid="create-order">
+      <Button onClick={() => submit(['quantity', 'area', 'address', 'contact', 'phone'], () => ({ type, quantity: Number(form.quantity), formFactor: form.formFactor, logistics: logistics() }))} data-testid="create-purchase">
         {t('cards.commerce.createOrder')}
       </Button>
     </Stack>
@@ -169,7 +169,7 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
     <Stack>
       <Textarea {...input('iccids', 'cardsToTopUp')} autosize minRows={3} />
       <TextInput {...input('count', countKey)} />
-      <Button onClick={() => submit(['iccids', 'count'], () => ({ type, cards: cards() }))} data-testid="create-order">
+      <Button onClick={() => submit(['iccids', 'count'], () => ({ type, cards: cards() }))} data-testid="create-top-up">
         {t('cards.commerce.createOrder')}
       </Button>
     </Stack>

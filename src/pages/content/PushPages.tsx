@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
-import { type Campaign, type ContentArea, type ContentItem, contentApi, followPushes, KIND_OF_AREA, type PushLogRow } from '../../api/content.ts';
+import { type Campaign, type ContentArea, type ContentItem, contentApi, followPushes, KIND_OF_AREA, type PushLogRow, type TargetEvent } from '../../api/content.ts';
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
@@ -17,31 +17,31 @@ function label<V extends string | number>(members: readonly EnumMember<V>[], val
   return labelOf(members, value)?.[currentLanguage] ?? String(value);
 }
 
-/** Per-device rows kept live from the push stream. */
-function usePushRows(campaignId: number | undefined, initial: readonly PushLogRow[] | undefined) {
-  const [rows, setRows] = useState<Map<string, PushLogRow>>(new Map());
+/** Per-device rows: the last list read, with the live changes from the push stream applied over it. */
+function usePushRows(campaignId: number | undefined, initial: readonly PushLogRow[] | undefined, onCampaign?: (state: string) => void) {
+  const [live, setLive] = useState<ReadonlyMap<string, TargetEvent>>(new Map());
   const [campaignState, setCampaignState] = useState<string>();
-  useEffect(() => setRows(new Map((initial ?? []).map((r) => [`${r.campaignId}:${r.sn}`, r]))), [initial]);
   useEffect(() => {
     const stop = new AbortController();
     void followPushes(
       campaignId,
       (e) => {
-        if (e.type === 'campaign') return setCampaignState(e.state);
-        setRows((m) => {
-          const key = `${e.campaignId}:${e.sn}`;
-          const old = m.get(key);
-          if (!old && campaignId === undefined) return m;
-          const next = new Map(m);
-          next.set(key, { ...(old ?? { id: 0, operationType: '', contentName: '', pushDate: Date.now(), messageType: 'file' }), ...e } as PushLogRow);
-          return next;
-        });
+        if (e.type === 'campaign') {
+          setCampaignState(e.state);
+          onCampaign?.(e.state);
+          return;
+        }
+        setLive((m) => new Map(m).set(`${e.campaignId}:${e.sn}`, e));
       },
       stop.signal,
     ).catch(() => undefined);
     return () => stop.abort();
-  }, [campaignId]);
-  return { rows: [...rows.values()], campaignState };
+  }, [campaignId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const rows = (initial ?? []).map((r) => {
+    const e = live.get(`${r.campaignId}:${r.sn}`);
+    return e ? { ...r, pushResult: e.pushResult, downloadState: e.downloadState, progress: e.progress, installResult: e.installResult, message: e.message } : r;
+  });
+  return { rows, campaignState };
 }
 
 function PushTable({ rows }: { rows: readonly PushLogRow[] }) {
@@ -102,20 +102,15 @@ export function PushPage() {
   const [mismatch, setMismatch] = useState<number>();
   const [campaign, setCampaign] = useState<Campaign>();
   const [initial, setInitial] = useState<PushLogRow[]>();
-  const live = usePushRows(campaign?.id, initial);
+  const refresh = async (id: number) => {
+    setCampaign(await contentApi.campaign(id));
+    setInitial([...(await contentApi.pushLog({ pageNum: 1, pageSize: 100, campaignId: id })).list]);
+  };
+  const live = usePushRows(campaign?.id, initial, () => campaign && void refresh(campaign.id).catch(() => undefined));
 
   useEffect(() => {
     contentApi.list(AREA_OF_KIND[kind] ?? 'img', { pageNum: 1, pageSize: 100 }).then((p) => setItems(p.list.filter((i) => i.type !== 'folder')), () => undefined);
   }, [kind]);
-
-  const refresh = useCallback(async (id: number) => {
-    setCampaign(await contentApi.campaign(id));
-    setInitial([...(await contentApi.pushLog({ pageNum: 1, pageSize: 100, campaignId: id })).list]);
-  }, []);
-  useEffect(() => {
-    if (!campaign || live.campaignState === undefined) return;
-    void refresh(campaign.id).catch(() => undefined);
-  }, [live.campaignState]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const start = async (confirmModelMismatch = false) => {
     setMismatch(undefined);

@@ -16,6 +16,12 @@ import { refusal, runGuarded } from './device-commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
 import { liveStates } from './live-states.ts';
 
+// Fixed column widths with a fixed table layout: a live state change in one cell then costs no table
+// re-layout, which with 30 auto-sized columns was most of the main thread's work under a presence storm.
+const SN_WIDTH = 130;
+const ACTIONS_WIDTH = 230;
+const TABLE_WIDTH = 44 + SN_WIDTH + COLUMNS.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
+
 /** Rows rendered beyond the visible ones, so a fast scroll rarely shows blank rows. */
 const OVERSCAN = 12;
 
@@ -152,17 +158,17 @@ export function DeviceManagementPage() {
         )}
       </Group>
       <div ref={scrollRef} data-testid="device-scroll" style={{ height: 'calc(100vh - 300px)', minHeight: 320, overflow: 'auto', position: 'relative' }}>
-        <Table striped highlightOnHover stickyHeader style={{ minWidth: 3600 }}>
+        <Table striped highlightOnHover stickyHeader style={{ tableLayout: 'fixed', width: TABLE_WIDTH }}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={40} />
-              <Table.Th>
+              <Table.Th w={44} />
+              <Table.Th w={SN_WIDTH}>
                 <UnstyledButton onClick={() => toggleSort('sn')}>
                   {t('fleet.col.sn')} {sort.field === 'sn' ? (sort.order === 'asc' ? '▲' : '▼') : ''}
                 </UnstyledButton>
               </Table.Th>
               {COLUMNS.map((c) => (
-                <Table.Th key={c.key} style={{ whiteSpace: 'nowrap' }}>
+                <Table.Th key={c.key} w={c.width} style={{ whiteSpace: 'nowrap', overflow: 'hidden' }}>
                   {c.sort ? (
                     <UnstyledButton onClick={() => toggleSort(c.sort as DeviceSortField)} fz="sm" fw={700}>
                       {t(`fleet.col.${c.key}`)} {sort.field === c.sort ? (sort.order === 'asc' ? '▲' : '▼') : ''}
@@ -172,7 +178,9 @@ export function DeviceManagementPage() {
                   )}
                 </Table.Th>
               ))}
-              <Table.Th style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>{t('fleet.col.actions')}</Table.Th>
+              <Table.Th w={ACTIONS_WIDTH} style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>
+                {t('fleet.col.actions')}
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

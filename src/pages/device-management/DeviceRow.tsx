@@ -97,7 +97,7 @@ export const DeviceRow = memo(function DeviceRow({ device, selected, onSelect, o
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{device.sn}</Table.Td>
       {cells.map((c, i) => (
-        <Table.Td key={i} style={{ whiteSpace: 'nowrap', maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+        <Table.Td key={i} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
           {c}
         </Table.Td>
       ))}
@@ -146,33 +146,33 @@ export const DeviceRow = memo(function DeviceRow({ device, selected, onSelect, o
 });
 
 /** Column headers after the checkbox and SN, in cell order, with the server sort field where sortable. */
-export const COLUMNS: readonly { readonly key: string; readonly sort?: string }[] = [
-  { key: 'model', sort: 'model' },
-  { key: 'org', sort: 'orgName' },
-  { key: 'onlineState', sort: 'onlineState' },
-  { key: 'deviceState', sort: 'deviceState' },
-  { key: 'country', sort: 'country' },
-  { key: 'imageVersion', sort: 'imageVersion' },
-  { key: 'mcuVersion' },
-  { key: 'systemType' },
-  { key: 'systemVersion', sort: 'systemVersion' },
-  { key: 'installDate', sort: 'installDate' },
-  { key: 'uptime' },
-  { key: 'latestOnlineTime', sort: 'latestOnlineTime' },
-  { key: 'offlineTime', sort: 'offlineTime' },
-  { key: 'location' },
-  { key: 'networkType' },
-  { key: 'imei' },
-  { key: 'basebandVersion' },
-  { key: 'bluetoothMac' },
-  { key: 'wlanMac' },
-  { key: 'battery', sort: 'battery' },
-  { key: 'manufacturer' },
-  { key: 'gnssModel' },
-  { key: 'lteModel' },
-  { key: 'hardwareId' },
-  { key: 'terminalVersion' },
-  { key: 'storage' },
-  { key: 'supportFlags' },
-  { key: 'remark' },
+export const COLUMNS: readonly { readonly key: string; readonly sort?: string; readonly width: number }[] = [
+  { key: 'model', sort: 'model', width: 110 },
+  { key: 'org', sort: 'orgName', width: 130 },
+  { key: 'onlineState', sort: 'onlineState', width: 110 },
+  { key: 'deviceState', sort: 'deviceState', width: 100 },
+  { key: 'country', sort: 'country', width: 100 },
+  { key: 'imageVersion', sort: 'imageVersion', width: 120 },
+  { key: 'mcuVersion', width: 110 },
+  { key: 'systemType', width: 100 },
+  { key: 'systemVersion', sort: 'systemVersion', width: 130 },
+  { key: 'installDate', sort: 'installDate', width: 110 },
+  { key: 'uptime', width: 90 },
+  { key: 'latestOnlineTime', sort: 'latestOnlineTime', width: 170 },
+  { key: 'offlineTime', sort: 'offlineTime', width: 170 },
+  { key: 'location', width: 140 },
+  { key: 'networkType', width: 100 },
+  { key: 'imei', width: 150 },
+  { key: 'basebandVersion', width: 140 },
+  { key: 'bluetoothMac', width: 150 },
+  { key: 'wlanMac', width: 150 },
+  { key: 'battery', sort: 'battery', width: 80 },
+  { key: 'manufacturer', width: 120 },
+  { key: 'gnssModel', width: 110 },
+  { key: 'lteModel', width: 110 },
+  { key: 'hardwareId', width: 130 },
+  { key: 'terminalVersion', width: 130 },
+  { key: 'storage', width: 150 },
+  { key: 'supportFlags', width: 110 },
+  { key: 'remark', width: 180 },
 ];

@@ -109,14 +109,16 @@ export function MobileDeviceDetail() {
           {t('device.reboot')}
         </Button>
       )}
-      <Card withBorder padding="sm">
-        <Stack gap="xs">
-          <Textarea label={t('mobile.message')} placeholder={t('mobile.messageText')} value={message} error={messageError} onChange={(e) => setMessage(e.currentTarget.value)} autosize minRows={2} maxLength={512} />
-          <Button onClick={() => void send()} loading={busy === 'message'} disabled={!online} data-testid="mobile-send-message">
-            {t('mobile.send')}
-          </Button>
-        </Stack>
-      </Card>
+      {can('device_message') && (
+        <Card withBorder padding="sm">
+          <Stack gap="xs">
+            <Textarea label={t('mobile.message')} placeholder={t('mobile.messageText')} value={message} error={messageError} onChange={(e) => setMessage(e.currentTarget.value)} autosize minRows={2} maxLength={512} />
+            <Button onClick={() => void send()} loading={busy === 'message'} disabled={!online} data-testid="mobile-send-message">
+              {t('mobile.send')}
+            </Button>
+          </Stack>
+        </Card>
+      )}
       <Button component={Link} href="/device-management/index" variant="subtle">
         {t('mobile.back')}
       </Button>

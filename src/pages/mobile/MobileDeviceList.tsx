@@ -24,7 +24,6 @@ export function MobileDeviceList() {
   const [list, setList] = useState<Device[]>();
   const [total, setTotal] = useState(0);
 
-  useEffect(() => setPages(1), [sn, state]);
   useEffect(() => {
     let cancelled = false;
     const onlineState = state === 'all' ? undefined : Number(state);
@@ -44,11 +43,11 @@ export function MobileDeviceList() {
   const stateLabel = (v: number) => labelOf(onlineStateLabels, v as 1 | 2)?.[currentLanguage] ?? String(v);
   return (
     <Stack gap="sm" data-testid="mobile-device-list">
-      <TextInput placeholder={t('mobile.search')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} inputMode="search" />
+      <TextInput placeholder={t('mobile.search')} value={filter} onChange={(e) => (setFilter(e.currentTarget.value), setPages(1))} inputMode="search" />
       <SegmentedControl
         fullWidth
         value={state}
-        onChange={setState}
+        onChange={(v) => (setState(v), setPages(1))}
         data={[{ value: 'all', label: t('device.all') }, ...onlineStateLabels.map((l) => ({ value: String(l.value), label: l[currentLanguage] }))]}
       />
       <Text size="xs" c="dimmed" data-testid="mobile-device-total">

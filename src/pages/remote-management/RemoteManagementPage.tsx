@@ -20,6 +20,8 @@ import { liveStates, useLiveOnlineState } from '../device-management/live-states
 import { BulkRun, type Outcome, parsePackages, useBulkRun } from './bulk-run.ts';
 
 const ROW = 36;
+/** Most serials handed to the push dialog in its link; a larger choice is made again there by query. */
+const MAX_LINKED_SNS = 200;
 
 /** The bulk actions of remote management (devices-and-commerce section 6) and the command key each needs. */
 const ACTIONS = {
@@ -163,6 +165,8 @@ export function RemoteManagementPage() {
     next.start();
   };
 
+  // The content area's push dialog, with the chosen devices when the selection fits in a link.
+  const pushHref = (kind: string) => `/content-push/index?kind=${kind}${!byQuery && selected.size > 0 && selected.size <= MAX_LINKED_SNS ? `&sns=${[...selected].join(',')}` : ''}`;
   const pendingLabel = pending ? t(`fleet.action.${pending.action === 'reset' ? 'reset' : pending.action}`) : '';
 
   return (
@@ -271,13 +275,13 @@ export function RemoteManagementPage() {
           {t('fleet.remote.pushHint')}
         </Text>
         <Group gap="md">
-          <Anchor component={Link} href="/firmware-version/index?push=1">
+          <Anchor component={Link} href={pushHref('firmware')}>
             {t('fleet.remote.pushFirmware')}
           </Anchor>
-          <Anchor component={Link} href="/application-management/index?push=1">
+          <Anchor component={Link} href={pushHref('app')}>
             {t('fleet.remote.pushApp')}
           </Anchor>
-          <Anchor component={Link} href="/file-management/index?push=1">
+          <Anchor component={Link} href={pushHref('file')}>
             {t('fleet.remote.pushFile')}
           </Anchor>
         </Group>

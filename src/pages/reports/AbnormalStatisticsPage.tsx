@@ -26,7 +26,7 @@ export function AbnormalStatisticsPage() {
   // typeLabel depends only on t.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const series = useMemo(() => report?.series.map((s) => ({ label: typeLabel(s.type), values: s.counts })) ?? [], [report, t]);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+   
   const byType = useMemo(() => (report ? [{ label: t('reports.abnormal.byType'), values: report.byType.map((b) => b.count) }] : []), [report, t]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const byTypeLabels = useMemo(() => report?.byType.map((b) => typeLabel(b.type)) ?? [], [report, t]);

@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Group, Progress, Select, Stack, Table, Text, Tex
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { carrierLabels, comboTypeLabels, realStatusLabels } from '../../../protocol/index.ts';
 import { type Card, type CardFamily, type CardQuery, cardsApi, formatBytes } from '../../api/cards.ts';
 import type { Page } from '../../api/devices.ts';
@@ -25,6 +25,8 @@ const noFilters: Filters = { iccid: '', msisdn: '', carrier: null, status: null,
 /** One card family's list: filters, paging, usage, stop and restart with confirmation, link to the detail. */
 export function CardListPage({ family, titleKey }: { family: CardFamily; titleKey: string }) {
   const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const payPath = family === 'juxin' ? '/juxin-pay-data/index' : '/pay-data/index';
   const [draft, setDraft] = useState<Filters>(noFilters);
   const [filters, setFilters] = useState<Filters>(noFilters);
   const [pageNum, setPageNum] = useState(1);
@@ -88,6 +90,11 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
         <Button variant="default" onClick={() => (setDraft(noFilters), setFilters(noFilters), setPageNum(1))}>
           {t('cards.reset')}
         </Button>
+        {family !== 'spring' && (
+          <Button variant="light" onClick={() => navigate(payPath)}>
+            {t(family === 'juxin' ? 'cards.commerce.buy' : 'cards.commerce.cardPurchase')}
+          </Button>
+        )}
       </Group>
       {family === 'spring' && (
         <Text size="sm" c="dimmed">
@@ -142,6 +149,11 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
                   {isStopped(card) && (
                     <Button size="compact-xs" variant="light" onClick={() => setConfirm({ card, action: '00' })}>
                       {t('cards.restart')}
+                    </Button>
+                  )}
+                  {family !== 'spring' && (
+                    <Button size="compact-xs" variant="subtle" onClick={() => navigate(`${payPath}?iccid=${card.iccid}`)}>
+                      {t(family === 'juxin' ? 'cards.commerce.renew' : 'cards.commerce.topUp')}
                     </Button>
                   )}
                   {card.actionsLeftToday !== null && (

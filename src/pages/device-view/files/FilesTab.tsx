@@ -8,6 +8,7 @@ import { askDevice, clickAllowed, deviceFile, replyMessage, saveBytes, toastErro
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../../format/date.ts';
+import { useRealtimeOpen } from '../use-realtime-open.ts';
 import { formatBytes } from '../format.ts';
 
 interface Transfer {
@@ -30,7 +31,9 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
   const [nonce, setNonce] = useState(0);
   const load = () => setNonce((n) => n + 1);
 
+  const connected = useRealtimeOpen();
   useEffect(() => {
+    if (!connected) return;
     let cancelled = false;
     askDevice(Command.FileList, sn, { path: dir }).then(
       (reply) => {
@@ -46,7 +49,7 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
     return () => {
       cancelled = true;
     };
-  }, [sn, dir, online, nonce]);
+  }, [sn, dir, online, nonce, connected]);
 
   const upload = async (file: File | null) => {
     if (!file) return;

@@ -14,6 +14,7 @@ import {
 } from '../../../../protocol/index.ts';
 import { askDevice, deviceFile, replyMessage } from '../../../api/device-ops.ts';
 import { currentLanguage, i18next } from '../../../i18n/index.ts';
+import { useRealtimeOpen } from '../use-realtime-open.ts';
 import { formatBytes, formatUptime } from '../format.ts';
 
 /** Asks the device once per mount (and on refresh) and keeps the answer. */
@@ -21,7 +22,9 @@ function useDeviceAnswer<T>(sn: string, msgId: number, online: boolean) {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const [nonce, setNonce] = useState(0);
+  const connected = useRealtimeOpen();
   useEffect(() => {
+    if (!connected) return;
     let cancelled = false;
     askDevice(msgId, sn).then(
       (reply) => {
@@ -36,7 +39,7 @@ function useDeviceAnswer<T>(sn: string, msgId: number, online: boolean) {
     return () => {
       cancelled = true;
     };
-  }, [sn, msgId, online, nonce]);
+  }, [sn, msgId, online, nonce, connected]);
   return { data, error, load: () => setNonce((n) => n + 1) };
 }
 

@@ -12,12 +12,17 @@ export function canDecodeH264(): boolean {
 
 /**
  * How long jmuxer collects frames before appending them to the media buffer. It must be above 0 (with 0
- * it waits for a continuous feed, measured in DESIGN.md); one frame at 30 fps keeps the added latency
- * to about a frame.
+ * it waits for a continuous feed, measured in DESIGN.md); half a frame at 30 fps adds little latency.
  */
-const FLUSH_MS = 33;
-/** When playback falls this far behind the newest buffered frame, it jumps to the live edge. */
-const MAX_BEHIND_S = 0.3;
+const FLUSH_MS = 16;
+/** Past this much buffered ahead of the playhead, playback jumps to the live edge (a stall or a lag). */
+const JUMP_BEHIND_S = 0.5;
+/**
+ * Past this much, playback runs slightly fast until it catches up: MSE players otherwise drift behind
+ * the live edge as buffering adds up, and a seek on every small lag would stutter.
+ */
+const CATCH_UP_BEHIND_S = 0.1;
+const CATCH_UP_RATE = 1.25;
 /** Capture timestamps remembered to match presented frames back to when the device sent them. */
 const TIMESTAMP_RING = 512;
 
@@ -78,7 +83,9 @@ export class LivePlayer {
     const buffered = this.#video.buffered;
     if (buffered.length > 0) {
       const end = buffered.end(buffered.length - 1);
-      if (end - this.#video.currentTime > MAX_BEHIND_S) this.#video.currentTime = Math.max(0, end - 0.05);
+      const behind = end - this.#video.currentTime;
+      if (behind > JUMP_BEHIND_S) this.#video.currentTime = Math.max(0, end - 0.05);
+      this.#video.playbackRate = behind > CATCH_UP_BEHIND_S ? CATCH_UP_RATE : 1;
     }
     if (this.#video.paused) void this.#video.play().catch(() => undefined);
   }

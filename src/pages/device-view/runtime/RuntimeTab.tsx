@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Command, labelOf, processStateLabels, Result, type RuntimeInfoReply } from '../../../../protocol/index.ts';
 import { askDevice, replyMessage } from '../../../api/device-ops.ts';
 import { currentLanguage } from '../../../i18n/index.ts';
+import { useRealtimeOpen } from '../use-realtime-open.ts';
 import { formatBytes } from '../format.ts';
 import { LiveChart } from './LiveChart.tsx';
 
@@ -24,8 +25,9 @@ export function RuntimeTab({ sn, online }: { sn: string; online: boolean }) {
   const [series, setSeries] = useState<Series>({ times: [], cpu: [], memory: [] });
   const [error, setError] = useState<string>();
 
+  const connected = useRealtimeOpen();
   useEffect(() => {
-    if (!online) return;
+    if (!online || !connected) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = async () => {
@@ -52,7 +54,7 @@ export function RuntimeTab({ sn, online }: { sn: string; online: boolean }) {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [sn, online]);
+  }, [sn, online, connected]);
 
   return (
     <>

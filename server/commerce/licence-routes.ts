@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { queryPaging } from '../cards/paging.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { type Clock, LicenceStatus } from '../../protocol/index.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { containsIgnoringCase } from '../db/text-search.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { cleanText, field } from '../http/validation.ts';
+import { hotAction } from '../http/rate-limit.ts';
+
+/** Licence validity: the spec's only option, 3 years (devices-and-commerce section 9). */
+export const LICENCE_VALIDITY_MS = 3 * 365 * 86_400_000;
+/** Most codes one generate call makes. */
+export const MAX_GENERATE = 500;
+
+export const LicenceMessage = {
+  Invalid: 'The activation code is invalid',
+  Used: 'The activation code has already been used',
+  StaffOnly: 'Only platform staff generate activation codes',
+  NotUnused: 'Only unused codes can be distributed',
+  Sn: 'Please enter the device serial number',
+} as const;
+
+// Crockford base32 without I, L, O, U: 16 characters carry 80 random bits, far beyond guessing.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const CODE = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
+
+/** A fresh activation code, XXXX-XXXX-XXXX-XXXX. */
+export function newLicenceCode(): string {
+  const bytes = randomBytes(16);
+  let s = '';
+  for (let i = 0; i < 16; i++) s += ALPHABET[(bytes[i] as number) % 32];
+  return s.match(/.{4}/g)?.join('-') ?? s;
+}
+
+/** Makes `count` unused codes for an organisation (generation by staff, or a paid iso_bus_activation_code order). */
+export async function generateLicences(db: Kysely<Database>, orgId: number, count: number, label: string, now: number, orderNo: string | null): Promise<string[]> {
+  const codes = Array.from({ length: count }, newLicenceCode);
+  await db
+    .insertInto('licences')
+    .values(codes.map((code) => ({ org_id: orgId, code, label, status: LicenceStatus.Unused, validity_ms: LICENCE_VALIDITY_MS, order_no: orderNo, operated_at: now, created_at: now })))
+    .execute();
+  return codes;
+}
+
+const listQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...queryPaging,
+    label: { type: 'string', maxLength: field.text.maxLength },
+    code: { type: 'string', maxLength: 19 },
+    status: { type: 'string', enum: ['0', '1', '2'] },
+  },
+} as const;
+interface ListQuery {
+  pageNum?: string;
+  pageSize?: string;
+  label?: string;
+  code?: string;
+  status?: string;
+}
+
+/** ISOBUS licence codes (devices-and-commerce: iso-bus_list, /license-manage/index and the public /isobus-activate). */
+export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  const { db, clock } = deps;
+  const config = { permission: 'iso-bus_list' };
+
+  const filtered = (scope: number[], q: ListQuery) => {
+    let query = db.selectFrom('licences').where('org_id', 'in', scope);
+    if (q.status !== undefined) query = query.where('status', '=', Number(q.status));
+    if (q.label?.trim()) query = query.where(containsIgnoringCase('label', q.label.trim()));
+    if (q.code?.trim()) query = query.where(containsIgnoringCase('code', q.code.trim()));
+    return query;
+  };
+  const view = (r: { id: number; code: string; label: string; status: number; device_sn: string; operated_at: number; expire_time: number | null; created_at: number; validity_ms: number }) => ({
+    id: r.id,
+    code: r.code,
+    label: r.label,
+    status: r.status,
+    deviceSn: r.device_sn,
+    operatedAt: r.operated_at,
+    expireTime: r.expire_time,
+    validityYears: Math.round(r.validity_ms / (365 * 86_400_000)),
+    createdAt: r.created_at,
+  });
+
+  app.get<{ Querystring: ListQuery }>('/iso-bus/list', { config, schema: { querystring: listQuery } }, async (req) => {
+    const q = req.query;
+    const query = filtered([...callerOf(req).scope], q);
+    const pageNum = Number(q.pageNum ?? '1');
+    const pageSize = Number(q.pageSize ?? '10');
+    const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+    return ok({ total, list: rows.map(view) });
+  });
+
+  // The whole filtered set as CSV (a spreadsheet opens it), newest first.
+  app.get<{ Querystring: ListQuery }>('/iso-bus/export', { config, schema: { querystring: listQuery } }, async (req, reply) => {
+    const rows = await filtered([...callerOf(req).scope], req.query).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100_000).execute();
+    const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    const lines = ['code,label,status,deviceSn,operatedAt,expireTime', ...rows.map((r) => [r.code, quote(r.label), r.status, r.device_sn, new Date(r.operated_at).toISOString(), r.expire_time ? new Date(r.expire_time).toISOString() : ''].join(','))];
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="activation-codes.csv"').send(`\uFEFF${lines.join('\r\n')}\r\n`);
+  });
+
+  app.post<{ Body: { count: number; label?: string; orgId?: number } }>(
+    '/iso-bus/generate',
+    {
+      config,
+      schema: { body: { type: 'object', additionalProperties: false, required: ['count'], properties: { count: { type: 'integer', minimum: 1, maximum: MAX_GENERATE }, label: field.text, orgId: field.id } } },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
+      if (caller.orgId !== root?.id) throw new ApiError(ApiCode.Forbidden, LicenceMessage.StaffOnly);
+      const orgId = req.body.orgId ?? caller.orgId;
+      if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'Permission denied or Session expire');
+      const codes = await generateLicences(db, orgId, req.body.count, cleanText(req.body.label, 'Label', false), clock.now(), null);
+      return ok({ codes });
+    },
+  );
+
+  app.post<{ Body: { ids: number[]; label: string } }>(
+    '/iso-bus/distribute',
+    {
+      config,
+      schema: { body: { type: 'object', additionalProperties: false, required: ['ids', 'label'], properties: { ids: { type: 'array', items: field.id, minItems: 1, maxItems: 1000 }, label: field.text } } },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const label = cleanText(req.body.label, 'Label', true);
+      const rows = await db.selectFrom('licences').select(['id', 'org_id', 'status']).where('id', 'in', req.body.ids).execute();
+      if (rows.length !== new Set(req.body.ids).size || rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.NotFound, LicenceMessage.Invalid);
+      if (rows.some((r) => r.status !== LicenceStatus.Unused)) throw new ApiError(ApiCode.BadRequest, LicenceMessage.NotUnused);
+      await db.updateTable('licences').set({ status: LicenceStatus.Distributed, label, operated_at: clock.now() }).where('id', 'in', req.body.ids).where('status', '=', LicenceStatus.Unused).execute();
+      return ok(null);
+    },
+  );
+
+  // The public /isobus-activate page: whoever holds a code activates it for a device, once.
+  app.post<{ Body: { code: string; sn: string } }>(
+    '/isobus-activate/activate',
+    {
+      config: { public: true, ...hotAction },
+      schema: { body: { type: 'object', additionalProperties: false, required: ['code', 'sn'], properties: { code: { type: 'string', maxLength: 32 }, sn: { type: 'string', maxLength: 64 } } } },
+    },
+    async (req) => {
+      const code = req.body.code.trim().toUpperCase();
+      const sn = req.body.sn.trim();
+      if (!sn) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Sn);
+      if (!CODE.test(code)) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Invalid);
+      const now = clock.now();
+      const row = await db.selectFrom('licences').selectAll().where('code', '=', code).executeTakeFirst();
+      if (!row) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Invalid);
+      const done = await db
+        .updateTable('licences')
+        .set({ status: LicenceStatus.Used, device_sn: sn, operated_at: now, expire_time: now + row.validity_ms })
+        .where('id', '=', row.id)
+        .where('status', '<>', LicenceStatus.Used)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Used);
+      return ok({ code, sn, expireTime: now + row.validity_ms });
+    },
+  );
+}

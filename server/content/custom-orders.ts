@@ -1,0 +1,169 @@
+import type { FastifyInstance } from 'fastify';
+import { type Clock, CustomFirmwareOrderState as S, type CustomFirmwareOrderStateCode } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
+import type { Db } from '../db/database.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { cleanText, field, idOf, idParams, pagingProperties } from '../http/validation.ts';
+import type { UploadService } from '../uploads/upload-service.ts';
+
+/** Who may take a step: the ordering customer, or platform staff (an account of the root organisation). */
+type Actor = 'customer' | 'platform';
+
+/**
+ * The allowed transitions of a custom firmware order (devices-and-commerce section 4 gives the states;
+ * the steps between them are ours, written here and in docs/DECISIONS.md). Anything else is refused.
+ */
+export const ORDER_TRANSITIONS = {
+  cancel: { from: [S.Pending, S.ToPay], to: S.Cancelled, by: 'customer' },
+  refuse: { from: [S.Pending], to: S.Refused, by: 'platform' },
+  quote: { from: [S.Pending], to: S.ToPay, by: 'platform' },
+  payOffline: { from: [S.ToPay], to: S.PayPending, by: 'customer' },
+  confirmPayment: { from: [S.PayPending], to: S.Paid, by: 'platform' },
+  rejectPayment: { from: [S.PayPending], to: S.ToPay, by: 'platform' },
+  finishDevelopment: { from: [S.Paid], to: S.DevelopmentFinished, by: 'platform' },
+  confirmFinish: { from: [S.DevelopmentFinished], to: S.AllFinished, by: 'customer' },
+} as const satisfies Record<string, { from: readonly CustomFirmwareOrderStateCode[]; to: CustomFirmwareOrderStateCode; by: Actor }>;
+export type OrderAction = keyof typeof ORDER_TRANSITIONS;
+
+export const OrderMessage = {
+  Gone: 'The order no longer exists',
+  NotAllowed: 'This step is not allowed in the order’s current state',
+  PlatformOnly: 'Only platform staff can take this step',
+  CustomerOnly: 'Only the ordering organisation can take this step',
+  AmountRequired: 'A quote needs an amount',
+  ReasonRequired: 'A refusal needs a reason',
+} as const;
+
+async function isPlatform(db: Db, caller: Caller): Promise<boolean> {
+  const org = await db.selectFrom('organisations').select('parent_id').where('id', '=', caller.orgId).executeTakeFirst();
+  return org?.parent_id === null;
+}
+
+function view(r: { id: number; order_no: string; org_id: number; title: string; description: string; state: number; amount_cents: number; actual_amount_cents: number; deadline: number | null; attachment_id: number | null; attachment_description: string; assessment: string; refuse_reason: string; created_at: number; updated_at: number }) {
+  return {
+    id: r.id,
+    orderNo: r.order_no,
+    orgId: r.org_id,
+    title: r.title,
+    description: r.description,
+    state: r.state,
+    amount: r.amount_cents / 100,
+    actualAmount: r.actual_amount_cents / 100,
+    deadline: r.deadline === null ? null : Number(r.deadline),
+    attachmentId: r.attachment_id,
+    attachmentDescription: r.attachment_description,
+    assessment: r.assessment,
+    refuseReason: r.refuse_reason,
+    time: Number(r.created_at),
+    updateTime: Number(r.updated_at),
+  };
+}
+
+/** Custom firmware orders: apply with an optional attachment, view, and the state steps above. */
+export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; uploads: UploadService }): void {
+  const { db, clock, uploads } = deps;
+
+  app.post<{ Body: { pageNum: number; pageSize: number; state?: number } }>(
+    '/custom-made-img/list',
+    { config: { permission: 'custom-made-img_list' }, schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties, state: { type: 'integer', minimum: 0, maximum: 7 } } } } },
+    async (req) => {
+      let q = db.selectFrom('custom_firmware_orders').where('org_id', 'in', [...callerOf(req).scope]);
+      if (req.body.state !== undefined) q = q.where('state', '=', req.body.state);
+      const [{ total }, rows] = await Promise.all([
+        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+        q.selectAll().orderBy('id', 'desc').limit(req.body.pageSize).offset((req.body.pageNum - 1) * req.body.pageSize).execute(),
+      ]);
+      return ok({ total: Number(total), list: rows.map(view) });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/custom-made-img/detail/:id', { config: { permission: 'custom-made-img_list' }, schema: { params: idParams('id') } }, async (req) => {
+    const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', idOf(req.params.id)).executeTakeFirst();
+    if (!row) throw new ApiError(ApiCode.NotFound, OrderMessage.Gone);
+    if (!callerOf(req).scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    return ok(view(row));
+  });
+
+  app.post<{ Body: { title: string; description?: string; deadline?: number | null; attachmentUploadId?: string; attachmentDescription?: string } }>(
+    '/custom-made-img/apply',
+    {
+      config: { permission: 'custom-made-img_apply' },
+      schema: { body: { type: 'object', required: ['title'], additionalProperties: false, properties: { title: field.text, description: { type: 'string', maxLength: 2000 }, deadline: field.epochMs, attachmentUploadId: { type: 'string', maxLength: 256 }, attachmentDescription: field.longText } } },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const now = clock.now();
+      let attachmentId: number | null = null;
+      if (req.body.attachmentUploadId) {
+        const file = await uploads.take(req.body.attachmentUploadId, caller, ['attachment']);
+        const row = await db
+          .insertInto('content_items')
+          .values({ kind: 'attachment', org_id: caller.orgId, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        attachmentId = row.id;
+      }
+      const row = await db
+        .insertInto('custom_firmware_orders')
+        .values({
+          order_no: `CM${now}${caller.orgId}${Math.floor(Math.random() * 1e4).toString().padStart(4, '0')}`,
+          org_id: caller.orgId,
+          account_id: caller.accountId,
+          title: cleanText(req.body.title, 'Title', true),
+          description: cleanText(req.body.description, 'Description', false),
+          state: S.Pending,
+          deadline: req.body.deadline ?? null,
+          attachment_id: attachmentId,
+          attachment_description: cleanText(req.body.attachmentDescription, 'Attachment description', false),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return ok(view(row));
+    },
+  );
+
+  app.post<{ Body: { id: number; action: OrderAction; amount?: number; assessment?: string; refuseReason?: string } }>(
+    '/custom-made-img/transition',
+    {
+      config: { permission: 'custom-made-img_list' },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['id', 'action'],
+          additionalProperties: false,
+          properties: { id: field.id, action: { type: 'string', enum: Object.keys(ORDER_TRANSITIONS) }, amount: { type: 'number', minimum: 0, maximum: 1e9, multipleOf: 0.01 }, assessment: field.longText, refuseReason: field.longText },
+        },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', req.body.id).executeTakeFirst();
+      if (!row) throw new ApiError(ApiCode.NotFound, OrderMessage.Gone);
+      if (!caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      const step = ORDER_TRANSITIONS[req.body.action];
+      const platform = await isPlatform(db, caller);
+      if (step.by === 'platform' && !platform) throw new ApiError(ApiCode.Forbidden, OrderMessage.PlatformOnly);
+      if (step.by === 'customer' && (!caller.permissions.has('custom-made-img_apply') || (row.org_id !== caller.orgId && !platform))) throw new ApiError(ApiCode.Forbidden, OrderMessage.CustomerOnly);
+      if (!(step.from as readonly number[]).includes(row.state)) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotAllowed);
+      const set: Record<string, string | number> = { state: step.to, updated_at: clock.now() };
+      if (req.body.action === 'quote') {
+        if (req.body.amount === undefined) throw new ApiError(ApiCode.BadRequest, OrderMessage.AmountRequired);
+        set.amount_cents = Math.round(req.body.amount * 100);
+        set.assessment = cleanText(req.body.assessment, 'Assessment', false);
+      }
+      if (req.body.action === 'refuse') {
+        const reason = cleanText(req.body.refuseReason, 'Refuse reason', false);
+        if (!reason) throw new ApiError(ApiCode.BadRequest, OrderMessage.ReasonRequired);
+        set.refuse_reason = reason;
+      }
+      if (req.body.action === 'confirmPayment') set.actual_amount_cents = row.amount_cents;
+      // The state in the WHERE makes two racing steps on one order take effect once.
+      const r = await db.updateTable('custom_firmware_orders').set(set).where('id', '=', row.id).where('state', '=', row.state).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotAllowed);
+      return ok(view(await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()));
+    },
+  );
+}

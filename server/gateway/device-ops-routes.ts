@@ -1,0 +1,135 @@
+import type { FastifyInstance } from 'fastify';
+import { type Clock, Command, type Envelope, Result } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
+import type { Db } from '../db/database.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { commandPermissions } from './command-permissions.ts';
+import type { DeviceOperationRow } from './device-operation-tables.ts';
+import type { Gateway } from './gateway.ts';
+import { MAX_TTL_MS, PersistentCommands } from './persistent-commands.ts';
+
+/** How long a whitelist cancellation waits for devices of the tree that are offline. */
+const WHITELIST_CANCEL_TTL_MS = 7 * 86_400_000;
+/** Devices commanded at once by a tree-wide action, so one call cannot flood the gateway. */
+const FAN_OUT = 50;
+
+// Commands that open a flow (shell, transfers) need a console socket on the other end; they cannot be
+// held for later nor answered over HTTP.
+const FLOW_COMMANDS: ReadonlySet<number> = new Set([Command.Shell, Command.FileUpload, Command.FileDownload, Command.Screenshot, Command.GrabLog]);
+
+const snField = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' } as const;
+
+const commandBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['sn', 'msgId'],
+  properties: {
+    sn: snField,
+    msgId: { type: 'integer', minimum: 65536, maximum: 196607 },
+    data: {},
+    ttlSeconds: { type: 'integer', minimum: 1, maximum: MAX_TTL_MS / 1000 },
+  },
+} as const;
+
+const pendingQuery = { type: 'object', additionalProperties: false, required: ['sn'], properties: { sn: snField } } as const;
+
+const whitelistCancelBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { packages: { type: 'array', maxItems: 200, items: { type: 'string', pattern: '^[A-Za-z0-9_.]{1,128}$' } } },
+} as const;
+
+/** A held command as the console sees it. */
+function heldView(row: DeviceOperationRow) {
+  return {
+    id: row.id,
+    sn: row.sn,
+    msgId: row.msg_id,
+    state: row.state,
+    result: row.result,
+    reply: row.reply === null ? null : (JSON.parse(row.reply) as unknown),
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+  };
+}
+
+export interface DeviceOpsRouteDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly gateway: Gateway;
+  readonly log: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Device commands over HTTP for callers without a console socket, and persistent commands: with
+ * `ttlSeconds`, a command to an offline device waits for it instead of answering result 5 (issue 5).
+ */
+export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRouteDeps): PersistentCommands {
+  const held = new PersistentCommands(deps.db, deps.gateway, deps.clock, deps.log);
+  // Consoles watching the device's organisation hear how each held command ended.
+  held.onFinished((row) => deps.gateway.toConsoles(row.org_id, { msgId: Command.HeldCommandDone, sn: row.sn, data: heldView(row) }));
+
+  // The device's organisation when the caller may reach it; the same refusal for unknown devices.
+  const deviceInScope = async (caller: Caller, sn: string) => {
+    const row = await deps.db.selectFrom('devices').select(['sn', 'org_id', 'system_type']).where('sn', '=', sn).executeTakeFirst();
+    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    return row;
+  };
+
+  app.post<{ Body: { sn: string; msgId: number; data?: unknown; ttlSeconds?: number } }>(
+    '/device-ops/command',
+    { config: { permission: 'device_list' }, schema: { body: commandBody } },
+    async (req) => {
+      const caller = callerOf(req);
+      const { sn, msgId, data, ttlSeconds } = req.body;
+      const permission = commandPermissions.get(msgId);
+      if (permission === undefined || FLOW_COMMANDS.has(msgId)) throw new ApiError(ApiCode.BadRequest, 'This command cannot be sent over HTTP');
+      if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      const device = await deviceInScope(caller, sn);
+      if (ttlSeconds === undefined) {
+        const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {});
+        return ok({ delivered: reply.result !== Result.DeviceOffline, result: reply.result ?? null, data: reply.data ?? null });
+      }
+      const outcome = await held.submit({ sn, orgId: device.org_id, msgId, data: data ?? {}, ttlMs: ttlSeconds * 1000, accountId: caller.accountId });
+      if (outcome.delivered) return ok({ delivered: true, result: outcome.reply.result ?? null, data: outcome.reply.data ?? null });
+      return ok({ delivered: false, result: null, pending: heldView(outcome.held) });
+    },
+  );
+
+  app.get<{ Querystring: { sn: string } }>('/device-ops/pending', { config: { permission: 'device_list' }, schema: { querystring: pendingQuery } }, async (req) => {
+    await deviceInScope(callerOf(req), req.query.sn);
+    return ok({ list: (await held.list(req.query.sn)).map(heldView) });
+  });
+
+  app.post<{ Body: { packages?: string[] } }>(
+    '/device-ops/whitelist-cancel',
+    { config: { permission: 'device_whitelist' }, schema: { body: whitelistCancelBody } },
+    async (req) => {
+      const caller = callerOf(req);
+      // Cancellation reaches every Android device of the caller's organisation tree (devices-and-commerce
+      // section 5); Linux devices have no whitelist. Offline devices get it when they return.
+      let query = deps.db.selectFrom('devices').select(['sn', 'org_id']).where('system_type', '=', 'android');
+      if (!caller.scopeCoversAll) query = query.where('org_id', 'in', [...caller.scope]);
+      const devices = await query.execute();
+      let delivered = 0;
+      let waiting = 0;
+      for (let i = 0; i < devices.length; i += FAN_OUT) {
+        const outcomes = await Promise.all(
+          devices.slice(i, i + FAN_OUT).map((d) =>
+            held.submit({ sn: d.sn, orgId: d.org_id, msgId: Command.Whitelist, data: { action: 'cancel', packages: req.body.packages ?? [] }, ttlMs: WHITELIST_CANCEL_TTL_MS, accountId: caller.accountId }),
+          ),
+        );
+        for (const o of outcomes) {
+          if (o.delivered) delivered++;
+          else waiting++;
+        }
+      }
+      return ok({ devices: devices.length, delivered, held: waiting });
+    },
+  );
+
+  return held;
+}

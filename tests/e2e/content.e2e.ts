@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { systemClock } from '../../protocol/index.ts';
+import { consolePage } from '../support/console-page.ts';
+import { api } from '../support/server.ts';
+
+const DEVICES = 20;
+
+describe('content upload and push in Chromium', () => {
+  const c = consolePage();
+  const devices: DeviceSession[] = [];
+  afterAll(() => devices.forEach((d) => d.dispose()));
+
+  it('uploads a firmware, pushes it to simulated devices and shows every device reach success', { timeout: 120_000 }, async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    for (let i = 0; i < DEVICES; i++) {
+      const d = createVirtualDevice({
+        gatewayUrl: ts.server.deviceSocketUrl,
+        sn: `E2EPUSH${String(i).padStart(3, '0')}`,
+        enrollKey: ts.server.seeded.enrollKey,
+        info: { model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 2 },
+        transport: wsTransport(),
+        clock: systemClock,
+        rebootDownMs: 1_000,
+      });
+      devices.push(d);
+      d.start();
+    }
+    await Promise.all(devices.map((d) => d.waitLoggedIn()));
+    expect((await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } })).code).toBe(20000);
+
+    await page.goto(`${ts.server.url}/user/firmware-version/index`);
+    await page.getByTestId('content-add').click();
+    await page.getByTestId('content-version').fill('241020.10');
+    await page.getByTestId('content-model').fill('P10');
+    await page.locator('input[type=file]').setInputFiles({ name: 'p10-241020.img', mimeType: 'application/octet-stream', buffer: Buffer.alloc(200_000, 1) });
+    await page.getByTestId('content-save').click();
+    await page.locator('tr[data-content="p10-241020.img"]').waitFor();
+
+    await page.locator('tr[data-content="p10-241020.img"]').getByTestId('content-push').click();
+    await page.waitForURL(/\/user\/content-push\/index\?kind=firmware&contentId=\d+/);
+    await page.getByTestId('push-sns').fill(devices.map((d) => d.sn).join(','));
+    await page.getByTestId('push-start').click();
+    await page.getByTestId('push-success-count').getByText(String(DEVICES), { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await page.locator('tr[data-push-result="1"]').count()).toBe(DEVICES);
+    const coupons = await api<{ balance: number }>(ts.server.url, 'GET', '/push-coupon/info', { token });
+    expect(coupons.data.balance).toBe(50 - DEVICES);
+
+    // The push log needs an operation type or a serial number, and then shows the same pushes.
+    await page.goto(`${ts.server.url}/user/log-management/index`);
+    await page.getByTestId('log-search').click();
+    await page.getByTestId('log-error').getByText('Please add at least one of the operation type or device serial number').waitFor();
+  });
+});
