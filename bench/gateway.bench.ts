@@ -5,7 +5,7 @@ import path from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import WebSocket, { WebSocketServer } from 'ws';
 import { wsTransport } from '../agent/ws-transport.ts';
-import { Command, ProtocolEngine } from '../protocol/index.ts';
+import { Command, fileFromDevice, lastFileEvent, ProtocolEngine, uploadToDevice } from '../protocol/index.ts';
 import { loadConfig } from '../server/config.ts';
 import { clientPasswordHash } from '../server/seed.ts';
 import { startServer } from '../server/server.ts';
@@ -68,6 +68,35 @@ async function bareWsEcho(rate: number, seconds: number): Promise<number[]> {
   return latencies;
 }
 
+/** Size of the file moved through the gateway: big enough for many windows, small enough for a quick run. */
+const TRANSFER_BYTES = 8 * 1024 * 1024;
+
+/** Baseline for transfers: the same bytes in 64 KiB frames over a bare ws connection, one way, no acknowledgements. */
+async function bareWsBulk(total: number): Promise<number> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((r) => wss.once('listening', r));
+  const port = (wss.address() as { port: number }).port;
+  const received = new Promise<void>((resolve) => {
+    wss.on('connection', (ws) => {
+      let got = 0;
+      ws.on('message', (d: Buffer) => {
+        got += d.length;
+        if (got >= total) resolve();
+      });
+    });
+  });
+  const ws = new WebSocket(`ws://127.0.0.1:${port}`);
+  await new Promise((r) => ws.once('open', r));
+  const chunk = new Uint8Array(64 * 1024);
+  const t0 = performance.now();
+  for (let sent = 0; sent < total; sent += chunk.length) ws.send(chunk);
+  await received;
+  const mbs = total / 1e6 / ((performance.now() - t0) / 1_000);
+  ws.close();
+  wss.close();
+  return mbs;
+}
+
 /** Gateway: devices held, memory per connection, and command round trips through gateway and simulator. */
 export async function runGatewayBench(): Promise<BenchRow[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gw-'));
@@ -102,7 +131,17 @@ export async function runGatewayBench(): Promise<BenchRow[]> {
       const sn = `SIM${String((i++ % DEVICES) + 1).padStart(width, '0')}`;
       await lastValueFrom(consoleEngine.request(Command.BaseInfo, { sn }));
     });
+    // File transfer through the gateway: chunks relayed unchanged on a flow, with acknowledgement windows.
+    const bytes = new Uint8Array(TRANSFER_BYTES).map((_, k) => (k * 31) & 0xff);
+    const firstSn = `SIM${'1'.padStart(width, '0')}`;
+    let t0 = performance.now();
+    await lastFileEvent(uploadToDevice(consoleEngine, { sn: firstSn, dir: 'sdcard', name: 'bench.bin', bytes, timeoutMs: 120_000 }));
+    const uploadMBs = TRANSFER_BYTES / 1e6 / ((performance.now() - t0) / 1_000);
+    t0 = performance.now();
+    await lastFileEvent(fileFromDevice(consoleEngine, { sn: firstSn, msgId: Command.FileDownload, data: { path: 'sdcard/bench.bin' }, timeoutMs: 120_000 }));
+    const downloadMBs = TRANSFER_BYTES / 1e6 / ((performance.now() - t0) / 1_000);
     consoleEngine.stop();
+    const bareMBs = await bareWsBulk(TRANSFER_BYTES);
     const bare = await bareWsEcho(RATE, SECONDS);
     return [
       { name: `devices held (simulator in a separate process)`, value: server.gateway.deviceCount, unit: 'devices' },
@@ -111,6 +150,8 @@ export async function runGatewayBench(): Promise<BenchRow[]> {
       { name: `command round trip p50 at ${RATE}/s (console -> gateway -> device -> back)`, value: percentile(rtt, 50), unit: 'ms', baseline: percentile(bare, 50), target: 'baseline: bare ws echo' },
       { name: `command round trip p99 at ${RATE}/s`, value: percentile(rtt, 99), unit: 'ms', baseline: percentile(bare, 99), target: '< 10 ms at 5,000/s' },
       { name: 'commands completed', value: rtt.length, unit: 'cmds' },
+      { name: `file upload through the gateway (${TRANSFER_BYTES / 1e6} MB, SHA-256 checked)`, value: uploadMBs, unit: 'MB/s', baseline: bareMBs, target: 'baseline: bare ws, 64 KiB frames, no acks' },
+      { name: `file download through the gateway (${TRANSFER_BYTES / 1e6} MB)`, value: downloadMBs, unit: 'MB/s', baseline: bareMBs },
     ];
   } finally {
     sim.kill('SIGTERM');

@@ -38,6 +38,7 @@ async function insertAll<T>(rows: T[], insert: (part: T[]) => Promise<unknown>):
  */
 async function generate(server: RunningServer): Promise<{ seconds: number; ingestSeconds: number; rows: Record<string, number> }> {
   const started = performance.now();
+  const phase = (name: string) => process.stderr.write(`  ${name} at ${((performance.now() - started) / 1_000).toFixed(1)} s\n`);
   const db = server.db;
   const now = Date.now();
   const random = seededRandom(42);
@@ -63,6 +64,7 @@ async function generate(server: RunningServer): Promise<{ seconds: number; inges
   });
   await insertAll(devices, (part) => db.insertInto('devices').values(part.map(({ uptime: _u, ...d }) => d)).execute());
 
+  phase('devices inserted');
   // 30 days of hourly rollups, per organisation and model, from a per-device Bernoulli draw per hour.
   // Typed arrays indexed by group and hour: 72 million draws, no per-draw allocation.
   const firstHour = Math.floor(now / HOUR_MS) * HOUR_MS - DAYS * 24 * HOUR_MS;
@@ -72,7 +74,7 @@ async function generate(server: RunningServer): Promise<{ seconds: number; inges
   const orgIndex = new Map(orgIds.map((id, i) => [id, i]));
   for (const d of devices) {
     const base = groupOf(orgIndex.get(d.org_id) ?? 0, MODELS.indexOf(d.model)) * HOURS;
-    for (let h = 0; h < HOURS; h++) if (random() < d.uptime) deviceHours[base + h]++;
+    for (let h = 0; h < HOURS; h++) if (random() < d.uptime) deviceHours[base + h] = (deviceHours[base + h] ?? 0) + 1;
   }
   const hourly: { org_id: number; model: string; hour: number; device_hours: number; samples: number; cpu_sum: number; mem_sum: number }[] = [];
   for (let o = 0; o < ORGS; o++) {
@@ -85,8 +87,10 @@ async function generate(server: RunningServer): Promise<{ seconds: number; inges
       }
     }
   }
+  phase(`rollups computed (${hourly.length} rows)`);
   await insertAll(hourly, (part) => db.insertInto('telemetry_hourly').values(part).execute());
 
+  phase('rollups inserted');
   const abnormal = Array.from({ length: DEVICES * ABNORMAL_PER_DEVICE }, (_, i) => {
     const d = devices[i % DEVICES] as (typeof devices)[number];
     return {
@@ -102,6 +106,7 @@ async function generate(server: RunningServer): Promise<{ seconds: number; inges
   });
   await insertAll(abnormal, (part) => db.insertInto('abnormal_events').values(part).execute());
 
+  phase('abnormal records inserted');
   const sessions = Array.from({ length: ACCOUNTS * DAYS }, (_, i) => {
     const start = now - Math.floor(random() * DAYS * 86_400_000);
     return {

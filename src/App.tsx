@@ -35,7 +35,10 @@ function useViewportScale(): void {
     return () => window.removeEventListener('resize', onResize);
   }, []);
   useEffect(() => {
-    document.documentElement.style.zoom = mode === 'desktop' && scale !== 1 ? String(scale) : '';
+    const zoom = mode === 'desktop' && scale !== 1 ? scale : 1;
+    document.documentElement.style.zoom = zoom === 1 ? '' : String(zoom);
+    // Viewport units are zoomed too: the shell divides its full heights by this (Shell.module.css).
+    document.documentElement.style.setProperty('--app-scale', String(zoom));
   }, [mode, scale]);
 }
 

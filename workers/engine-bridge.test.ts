@@ -84,4 +84,23 @@ describe('engine worker bridge', () => {
     expect(err).toBeInstanceOf(BridgeError);
     expect((err as BridgeError).code).toBe('CONNECTION_LOST');
   });
+  it('BRIDGE-4 delivers a flow\'s messages before the reply that follows them (shell output, then exit)', async () => {
+    const { net, client, close } = setup();
+    teardown = close;
+    client.start('ws://x/websocket');
+    await openSocket(net);
+    await firstValueFrom(client.connection$.pipe(filter((s) => s.status === 'open')));
+    const seen: string[] = [];
+    const sub = client.flow('sh-1').subscribe((e) => seen.push(String((e.data as { output: string }).output)));
+    const done = lastValueFrom(client.request(Command.Shell, { sn: 'D1', flowId: 'sh-1', data: { op: 'input', line: 'ls' } }));
+    while (net.last.sent.length === 0) await tick();
+    const req = jsonCodec.decode(net.last.sent[0] ?? '');
+    net.last.deliver(JSON.stringify({ msgId: Command.Shell, flowId: 'sh-1', data: { output: 'a\n' } }));
+    net.last.deliver(JSON.stringify({ msgId: Command.Shell, flowId: 'sh-1', data: { output: 'b\n' } }));
+    net.last.deliver(JSON.stringify({ msgId: Command.Shell, cid: req.cid, flowId: 'sh-1', result: Result.Success, data: { exitCode: 0 } }));
+    await done;
+    // The batch timer has not fired yet, yet the output is already there when the reply resolves.
+    expect(seen).toEqual(['a\n', 'b\n']);
+    sub.unsubscribe();
+  });
 });

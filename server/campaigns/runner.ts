@@ -7,7 +7,7 @@ import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { chargeOnce } from './coupons.ts';
 
 /** A campaign's lifecycle (ours; the spec shows per-device states only). */
-export const CampaignState = { Running: 'running', Paused: 'paused', Cancelled: 'cancelled', Finished: 'finished' } as const;
+export const CampaignState = { AwaitingApproval: 'awaiting_approval', Running: 'running', Paused: 'paused', Cancelled: 'cancelled', Finished: 'finished' } as const;
 /** Where the runner is with one device. */
 export const Phase = { Queued: 'queued', Sent: 'sent', Done: 'done', Failed: 'failed', Cancelled: 'cancelled' } as const;
 
@@ -161,6 +161,7 @@ export class CampaignRunner {
       .where('c.state', '=', CampaignState.Running)
       .where('t.phase', '=', Phase.Queued)
       .where('t.next_attempt_at', '<=', clock.now())
+      .whereRef('t.stage', '<=', 'c.current_stage')
       .where('d.online_state', '=', OnlineState.Online)
       .orderBy('t.id')
       .limit(room + this.#sending.size)
@@ -331,12 +332,46 @@ export class CampaignRunner {
 
   async #finishCampaigns(): Promise<void> {
     const { db, clock } = this.#o;
-    const running = await db.selectFrom('push_campaigns').select(['id', 'org_id']).where('state', '=', CampaignState.Running).execute();
+    const running = await db.selectFrom('push_campaigns').select(['id', 'org_id', 'stage_size', 'current_stage', 'success_percent', 'error_percent']).where('state', '=', CampaignState.Running).execute();
     for (const c of running) {
+      if (c.stage_size > 0 && (await this.#stageGate(c))) continue;
       const open = await db.selectFrom('push_targets').select('id').where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).limit(1).executeTakeFirst();
       if (open) continue;
       await db.updateTable('push_campaigns').set({ state: CampaignState.Finished, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.Running).execute();
       this.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Finished });
     }
+  }
+
+  /**
+   * Staged rollout: pauses the campaign when the stages opened so far reach the error threshold (an
+   * emergency stop), and opens the next stage when they reach the success threshold. True when it acted.
+   */
+  async #stageGate(c: { id: number; org_id: number; current_stage: number; success_percent: number; error_percent: number }): Promise<boolean> {
+    const { db, clock } = this.#o;
+    const rows = await db
+      .selectFrom('push_targets')
+      .select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('campaign_id', '=', c.id)
+      .where('stage', '<=', c.current_stage)
+      .groupBy('phase')
+      .execute();
+    const by = Object.fromEntries(rows.map((r) => [r.phase, Number(r.n)]));
+    const total = rows.reduce((sum, r) => sum + Number(r.n), 0);
+    if (total === 0) return false;
+    const now = clock.now();
+    if ((100 * (by[Phase.Failed] ?? 0)) / total >= c.error_percent) {
+      const message = `Paused: ${by[Phase.Failed] ?? 0} of ${total} devices failed (error threshold ${c.error_percent}%)`;
+      await db.updateTable('push_campaigns').set({ state: CampaignState.Paused, message, updated_at: now }).where('id', '=', c.id).where('state', '=', CampaignState.Running).execute();
+      this.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Paused });
+      return true;
+    }
+    const more = await db.selectFrom('push_targets').select('id').where('campaign_id', '=', c.id).where('stage', '>', c.current_stage).limit(1).executeTakeFirst();
+    if (more && (100 * (by[Phase.Done] ?? 0)) / total >= c.success_percent) {
+      await db.updateTable('push_campaigns').set({ current_stage: c.current_stage + 1, updated_at: now }).where('id', '=', c.id).where('current_stage', '=', c.current_stage).execute();
+      this.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Running });
+      this.poke();
+      return true;
+    }
+    return !!more;
   }
 }

@@ -5,6 +5,7 @@ import { SimulatedCarrier } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
 import { registerCardRoutes } from './card-routes.ts';
 import { registerGroupRoutes } from './group-routes.ts';
+import { registerDemandRoutes } from '../commerce/demand-routes.ts';
 import { registerLicenceRoutes } from '../commerce/licence-routes.ts';
 import { registerOrderRoutes } from '../commerce/order-routes.ts';
 
@@ -15,4 +16,5 @@ export function registerSimRoutes(app: FastifyInstance, deps: { db: Db; clock: C
   registerGroupRoutes(app, { db: deps.db, clock: deps.clock, carrier });
   registerOrderRoutes(app, { db: deps.db, clock: deps.clock });
   registerLicenceRoutes(app, { db: deps.db, clock: deps.clock });
+  registerDemandRoutes(app, { db: deps.db, clock: deps.clock });
 }

@@ -1,5 +1,4 @@
 import {
-import { queryPaging } from './paging.ts';
   AddressType,
   CardStatus,
   Carrier,
@@ -11,6 +10,7 @@ import { queryPaging } from './paging.ts';
   SpringCardStatus,
 } from '../../protocol/index.ts';
 import { field } from '../http/validation.ts';
+import { queryPaging } from './paging.ts';
 
 /** Request schemas of the card and directional-group calls: typed, bounded, no unknown fields. */
 

@@ -24,7 +24,20 @@ export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps)
   registerCustomOrderRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   const runner = new CampaignRunner({ db: deps.db, clock: deps.clock, gateway: deps.gateway, log: app.log });
   registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner });
-  app.addHook('onReady', async () => runner.start());
-  app.addHook('onClose', async () => runner.stop());
+  // Unfinished uploads older than their expiry are dropped hourly.
+  let sweep: unknown;
+  let closed = false;
+  const schedule = () => {
+    if (!closed) sweep = deps.clock.setTimeout(() => void uploads.sweep().catch(() => 0).then(schedule), 3_600_000);
+  };
+  app.addHook('onReady', async () => {
+    runner.start();
+    schedule();
+  });
+  app.addHook('onClose', async () => {
+    closed = true;
+    runner.stop();
+    deps.clock.clearTimeout(sweep);
+  });
   return runner;
 }

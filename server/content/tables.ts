@@ -62,11 +62,18 @@ export interface PushCampaignTable {
   content_id: number;
   kind: string;
   content_name: Generated<string>;
-  /** running, paused, cancelled or finished. */
+  /** awaiting_approval, running, paused, cancelled or finished. */
   state: string;
   total: Generated<number>;
   max_retries: number;
   offline_window_ms: number;
+  stage_size: Generated<number>;
+  current_stage: Generated<number>;
+  success_percent: Generated<number>;
+  error_percent: Generated<number>;
+  approved_by: number | null;
+  /** Why the runner paused the campaign (an error threshold), '' otherwise. */
+  message: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -75,6 +82,8 @@ export interface PushTargetTable {
   id: Generated<number>;
   campaign_id: number;
   sn: string;
+  /** Rollout stage, from 0; only stages up to the campaign's current one are sent. */
+  stage: Generated<number>;
   /** queued (to send), sent (accepted, reporting), done, failed or cancelled. */
   phase: string;
   push_result: number;

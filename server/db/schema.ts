@@ -226,6 +226,31 @@ export interface CardsAndCommerceTables {
   sim_card_events: SimCardEventTable;
   commerce_orders: CommerceOrderTable;
   licences: LicenceTable;
+  order_demands: OrderDemandTable;
+}
+
+/** An order demand form; `fittings` and `fields` are JSON texts. */
+export interface OrderDemandTable {
+  id: Generated<number>;
+  number: string;
+  org_id: number;
+  name: string;
+  customer: string;
+  kind: string;
+  model: string;
+  template: Generated<string>;
+  fittings: string;
+  fields: string;
+  quantity: number;
+  additional_quantity: Generated<number>;
+  special_needs: Generated<string>;
+  state: number;
+  reject_reason: Generated<string>;
+  parent_number: string | null;
+  share_token: string;
+  created_by: Generated<string>;
+  created_at: number;
+  updated_at: number;
 }
 
 /** An ISOBUS activation code; `expire_time` is set when a device activates it. */

@@ -159,9 +159,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
   ws.on('message', (data: Buffer, isBinary: boolean) => {
     link.lastRx = deps.clock.now();
     if (isBinary && data[0] === CHUNK_MAGIC) {
-      const route = deps.flows.get(peekChunkFlowId(data) ?? '');
-      if (route?.sn === link.sn) route.console.peer.sendRaw(data);
-      else deps.streams?.fromDevice(link.sn, data);
+      if (!deps.flows.toConsole(peekChunkFlowId(data), link.sn, { frame: data })) deps.streams?.fromDevice(link.sn, data);
       return;
     }
     const env = link.peer.decode(data, isBinary);
@@ -178,9 +176,8 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
         deps.log.warn({ err, sn: link.sn }, 'device login failed');
         ws.close(CloseCode.PolicyViolation, 'login failed');
       });
-    } else if (link.loggedIn && env.flowId !== undefined && deps.flows.get(env.flowId)?.sn === link.sn) {
-      // Shell output, transfer offers and acknowledgements on a flow a console opened with this device.
-      deps.flows.get(env.flowId)?.console.peer.send({ msgId: env.msgId, cid: env.cid, flowId: env.flowId, sn: link.sn, data: env.data });
+    } else if (link.loggedIn && deps.flows.toConsole(env.flowId, link.sn, { env: { msgId: env.msgId, cid: env.cid, flowId: env.flowId, sn: link.sn, data: env.data } })) {
+      // Shell output, transfer offers and acknowledgements went to the console that opened the flow.
     } else if (link.loggedIn) {
       const handler = deps.messageHandlers.get(env.msgId);
       if (!handler) return link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.UnknownMessageId });

@@ -23,7 +23,7 @@ import type { Db } from '../db/database.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
-import { FlowTable } from './flows.ts';
+import { FlowSubject, FlowTable } from './flows.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 import { StreamFanout } from './stream-fanout.ts';
 import { GatewayMetrics } from '../metrics/metrics.ts';
@@ -68,7 +68,7 @@ export class Gateway {
   readonly #busSubs: (() => void)[] = [];
   readonly #messageHandlers = new Map<number, DeviceMessageHandler>();
   /** Shell sessions and transfers between consoles and devices on this node. */
-  readonly #flows = new FlowTable();
+  readonly #flows: FlowTable;
   readonly #onlineListeners: ((sn: string) => void)[] = [];
   /** Live view: one device stream fanned out to every watching console on this node. */
   readonly streams = new StreamFanout({
@@ -84,6 +84,7 @@ export class Gateway {
     this.#deps = deps;
     this.metrics = new GatewayMetrics({ devices: () => this.#devices.size, consoles: () => this.#consoles.size, flows: () => this.#flows.size });
     this.#remote = new Correlator(deps.clock);
+    this.#flows = new FlowTable(this.#devices, deps.bus);
     this.#liveness = new LivenessSweep(this.#devices, deps.clock, deps.deviceSilenceMs ?? DEVICE_SILENCE_MS);
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -100,6 +101,7 @@ export class Gateway {
       deps.bus.subscribe(Subject.presence, (m) => {
         if (m.node !== deps.nodeId) this.#presenceToConsoles(String(m.sn), Number(m.orgId), m.online === true, Number(m.time));
       }),
+      deps.bus.subscribe(FlowSubject.toConsole(deps.nodeId), (m) => this.#flows.fromBusToConsole(m)),
       deps.bus.subscribe(Subject.nodeReplies(deps.nodeId), (m) => {
         this.#remote.resolve({ msgId: Number(m.msgId), cid: String(m.cid), result: Number(m.result) as ResultCode, data: m.data });
       }),
@@ -127,6 +129,8 @@ export class Gateway {
       this.#deps.bus.publish(Subject.nodeReplies(String(m.from)), { cid: m.cid, msgId: m.msgId, result, data });
     if (!link.loggedIn) return reply(Result.DeviceNotLoggedIn);
     const req: Envelope = { msgId: Number(m.msgId), flowId: typeof m.flowId === 'string' ? m.flowId : undefined, data: m.data };
+    // A flow opened from another node: the device's flow traffic goes back to that node's console.
+    if (req.flowId !== undefined) this.#flows.bindRemote(req.flowId, link.sn, String(m.from));
     commandDevice(link, req, this.#deps.commandTimeoutMs ?? 30_000, {
       progress: (r) => reply(r.result ?? Result.Pushing, r.data),
       result: (r) => reply(r.result ?? Result.Fail, r.data),
@@ -171,6 +175,14 @@ export class Gateway {
   onDeviceMessage(msgId: number, handler: DeviceMessageHandler): void {
     if (this.#messageHandlers.has(msgId)) throw new Error(`device message ${msgId} already has a handler`);
     this.#messageHandlers.set(msgId, handler);
+  }
+
+  /**
+   * Closes every console socket on this node with 1001 (going away); consoles reconnect, to this node or,
+   * behind a balancer, another one. For draining a node before maintenance.
+   */
+  reconnectConsoles(): void {
+    for (const link of this.#consoles) link.peer.ws.close(CloseCode.GoingAway, 'reconnect');
   }
 
   /** Hears every device that logs in on this node (held commands are delivered then). */
@@ -281,7 +293,14 @@ export class Gateway {
     if (bus.shared) {
       this.#deviceSubs.get(link.sn)?.();
       this.#deviceSubs.delete(link.sn);
-      if (online) this.#deviceSubs.set(link.sn, bus.subscribe(Subject.deviceCommand(link.sn), (m) => this.#serveRemote(link, m)));
+      if (online) {
+        const commands = bus.subscribe(Subject.deviceCommand(link.sn), (m) => this.#serveRemote(link, m));
+        const flows = bus.subscribe(FlowSubject.toDevice(link.sn), (m) => this.#flows.fromBusToDevice(link.sn, m));
+        this.#deviceSubs.set(link.sn, () => {
+          commands();
+          flows();
+        });
+      }
       bus.publish(Subject.presence, { node: this.#deps.nodeId, sn: link.sn, orgId: link.orgId, online, time });
     }
     this.#presenceToConsoles(link.sn, link.orgId, online, time);

@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { orgIdIn } from '../accounts/org-scope.ts';
 import { OnlineState } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
-import { AGE_BUCKETS, type AgeBucket, ageBucketCounts, countByPeriod, coveredHours, type Period, type PeriodBucket, rate } from './periods.ts';
+import { AGE_BUCKETS, type AgeBucket, ageBucketCounts, countByPeriod, coveredHours, HOUR_MS, type Period, type PeriodBucket, rate } from './periods.ts';
 
 /** What every report query is limited to: organisations (the caller's scope or a chosen subtree). */
 export interface Scope {
@@ -87,6 +87,22 @@ export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Pro
     .groupBy(['model', 'hour'])
     .execute();
 
+  // Devices enrolled during the range, per model and hour: before its enrolment a device cannot be online,
+  // so it does not count against the period's online rate.
+  const enrolHour = sql<number>`(created_at / 3600000) * 3600000`;
+  const enrolled = await db
+    .selectFrom('devices')
+    .select((eb) => ['model', enrolHour.as('hour'), eb.fn.countAll<number | string>().as('n')])
+    .where(inScope(db, 'org_id', scope))
+    .where('created_at', '>', q.from)
+    .groupBy(['model', enrolHour])
+    .execute();
+  const enrolments = new Map<string, { hour: number; n: number }[]>();
+  for (const r of enrolled) {
+    const list = enrolments.get(r.model) ?? [];
+    list.push({ hour: num(r.hour), n: num(r.n) });
+    enrolments.set(r.model, list);
+  }
   const byModel = new Map<string, { total: number; online: number; versions: Map<string, number> }>();
   for (const r of counts) {
     const m = byModel.get(r.model) ?? { total: 0, online: 0, versions: new Map<string, number>() };
@@ -113,23 +129,42 @@ export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Pro
     // half-hour offset see the boundary hour in the earlier bucket (documented in DECISIONS.md).
     const dh = countByPeriod(rows, (r) => Math.max(r.hour, q.from), range, (r) => r.dh);
     const samples = countByPeriod(rows, (r) => Math.max(r.hour, q.from), range, (r) => r.s);
+    const available = availableDeviceHours(enrolments.get(model) ?? [], m.total, q);
     buckets = dh.buckets;
-    const totalHours = dh.buckets.reduce((n, b) => n + coveredHours(b, q, q.now), 0);
     const sampleCount = rows.reduce((n, r) => n + r.s, 0);
     models.push({
       model,
       total: m.total,
       online: m.online,
       onlineRate: rate(m.online, m.total),
-      periodOnlineRate: rate(dh.counts.reduce((a, b) => a + b, 0), totalHours * m.total),
+      periodOnlineRate: rate(dh.counts.reduce((a, b) => a + b, 0), available.reduce((a, b) => a + b, 0)),
       avgCpu: sampleCount ? rows.reduce((n, r) => n + r.c, 0) / sampleCount : 0,
       avgMemory: sampleCount ? rows.reduce((n, r) => n + r.m, 0) / sampleCount : 0,
       versions: [...m.versions.entries()].map(([version, count]) => ({ version, count })).sort((a, b) => b.count - a.count || a.version.localeCompare(b.version)),
     });
-    series.push({ model, onlineRate: dh.counts.map((n, i) => rate(n, coveredHours(dh.buckets[i] as PeriodBucket, q, q.now) * m.total)), samples: samples.counts });
+    series.push({ model, onlineRate: dh.counts.map((n, i) => rate(n, available[i] ?? 0)), samples: samples.counts });
   }
   const ages = AGE_BUCKETS.map((bucket) => ({ bucket, count: num(ageRows?.[bucket]) }));
   return { models, buckets, series, ages };
+}
+
+/**
+ * Device-hours each period of the range could have been online: every hour from the range start (or the
+ * device's enrolment hour) to the range end or now. `total` devices exist now; `enrolments` are those
+ * enrolled inside the range, by hour.
+ */
+export function availableDeviceHours(enrolments: readonly { hour: number; n: number }[], total: number, q: RangeQuery): number[] {
+  const sorted = [...enrolments].sort((a, b) => a.hour - b.hour);
+  let present = total - sorted.reduce((n, e) => n + e.n, 0);
+  const hours: { hour: number; weight: number }[] = [];
+  let next = 0;
+  const end = Math.min(q.to, q.now);
+  for (let h = Math.floor(q.from / HOUR_MS) * HOUR_MS; h < end; h += HOUR_MS) {
+    while (next < sorted.length && (sorted[next] as { hour: number }).hour <= h) present += (sorted[next++] as { n: number }).n;
+    const covered = coveredHours({ start: h, end: h + HOUR_MS }, q, q.now);
+    if (covered > 0) hours.push({ hour: Math.max(h, q.from), weight: present * covered });
+  }
+  return countByPeriod(hours, (x) => x.hour, q, (x) => x.weight).counts;
 }
 
 /** The same age buckets from raw enrolment times (used to cross-check the SQL in tests). */

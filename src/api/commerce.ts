@@ -49,7 +49,7 @@ export interface MonthlyBill {
 }
 
 export interface NewOrder {
-  readonly type: 'flow' | 'monthly_function_fee' | 'sim' | 'unify_sim' | 'zxj_flow' | 'zxj_sim';
+  readonly type: 'flow' | 'monthly_function_fee' | 'sim' | 'unify_sim' | 'zxj_flow' | 'zxj_sim' | 'iso_bus_activation_code';
   readonly cards?: readonly { iccid: string; count: number }[];
   readonly month?: string;
   readonly quantity?: number;
@@ -99,3 +99,33 @@ export function formatAmount(minor: number): string {
 export const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
 /** The spec's phone rule: 11 digits starting with 1. */
 export const PHONE_PATTERN = /^1[0-9]{10}$/;
+
+/** An ISOBUS activation code as /iso-bus/list answers it. */
+export interface Licence {
+  readonly id: number;
+  readonly code: string;
+  readonly label: string;
+  readonly status: 0 | 1 | 2;
+  readonly deviceSn: string;
+  readonly operatedAt: number;
+  readonly expireTime: number | null;
+  readonly validityYears: number;
+  readonly createdAt: number;
+}
+
+export interface LicenceQuery {
+  readonly pageNum: number;
+  readonly pageSize: number;
+  readonly label?: string;
+  readonly code?: string;
+  readonly status?: string;
+}
+
+export const licenceApi = {
+  list: (q: LicenceQuery) => request<Page<Licence>>({ method: 'GET', url: '/iso-bus/list', params: { ...q } }),
+  exportUrl: '/iso-bus/export',
+  exportCsv: (q: Omit<LicenceQuery, 'pageNum' | 'pageSize'>) => request<Blob>({ method: 'GET', url: '/iso-bus/export', params: { ...q }, responseType: 'blob' }),
+  generate: (count: number, label: string) => request<{ codes: string[] }>({ method: 'POST', url: '/iso-bus/generate', data: { count, label } }),
+  distribute: (ids: readonly number[], label: string) => request<null>({ method: 'POST', url: '/iso-bus/distribute', data: { ids, label } }),
+  activate: (code: string, sn: string) => request<{ code: string; sn: string; expireTime: number }>({ method: 'POST', url: '/isobus-activate/activate', data: { code, sn } }),
+};

@@ -45,7 +45,7 @@ export function Shell({ route, fullPath }: { route: ShellRoute; fullPath: string
 
   return (
     <AppShell navbar={{ width: sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH, breakpoint: 0 }} padding={0}>
-      <AppShell.Navbar data-opened={sidebarOpened || undefined}>
+      <AppShell.Navbar className={classes.navbar} data-opened={sidebarOpened || undefined}>
         <Sidebar activePath={route.path} />
       </AppShell.Navbar>
       <AppShell.Main className={classes.main}>

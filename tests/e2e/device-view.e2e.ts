@@ -130,4 +130,17 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.keyboard.press('Enter');
     await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/android12/).waitFor();
   });
+
+  it('shows the reconnect banner while the console socket is down and resumes the session after', async () => {
+    const opens = await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/^Connected to /).count();
+    ts.server.gateway.reconnectConsoles();
+    await page.getByTestId('shell-disconnected').getByText('Connection disconnected, reconnecting...').waitFor();
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor({ timeout: 40_000 });
+    expect(await page.getByTestId('shell-disconnected').count()).toBe(0);
+    await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/^Connected to /).nth(opens).waitFor();
+    await page.getByTestId('shell-terminal').click();
+    await page.keyboard.type('echo back again');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/^back again\s*$/).waitFor();
+  });
 });

@@ -77,7 +77,7 @@ describe('walking skeleton in Chromium: login, live device list, reboot', () => 
     await page.waitForURL(/\/user\/device-management\/index$/);
     await page.getByTestId('device-total').getByText(`${FLEET_SIZE} devices`).waitFor();
     await page.getByTestId('realtime-status').getByText('Live').waitFor();
-    const sn = (await page.locator('tbody tr').first().getAttribute('data-sn')) ?? '';
+    const sn = (await page.locator('tbody tr[data-sn]').first().getAttribute('data-sn')) ?? '';
     const device = fleet.devices.find((d) => d.sn === sn);
     if (!device) throw new Error(`row ${sn} is not a simulated device`);
     await row(sn).and(page.locator('[data-online=online]')).waitFor();
@@ -92,7 +92,7 @@ describe('walking skeleton in Chromium: login, live device list, reboot', () => 
   });
 
   it('reboots an online device: the result shows, the device goes offline and returns', async () => {
-    const sn = (await page.locator('tbody tr[data-online=online]').first().getAttribute('data-sn')) ?? '';
+    const sn = (await page.locator('tbody tr[data-sn][data-online=online]').first().getAttribute('data-sn')) ?? '';
     await row(sn).getByRole('button', { name: 'Reboot' }).click();
     await page.getByTestId('confirm-reboot').click();
     await page.getByText(`Reboot on ${sn}: Success`).waitFor();
@@ -102,7 +102,7 @@ describe('walking skeleton in Chromium: login, live device list, reboot', () => 
   });
 
   it("shows the spec's message when the device is offline", async () => {
-    const sn = (await page.locator('tbody tr[data-online=online]').nth(1).getAttribute('data-sn')) ?? '';
+    const sn = (await page.locator('tbody tr[data-sn][data-online=online]').nth(1).getAttribute('data-sn')) ?? '';
     fleet.devices.find((d) => d.sn === sn)?.stop();
     await row(sn).and(page.locator('[data-online=offline]')).waitFor();
     await row(sn).getByRole('button', { name: 'Reboot' }).click();

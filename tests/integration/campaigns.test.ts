@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
-import type { DeviceSession } from '../../agent/device-session.ts';
+import { DeviceSession } from '../../agent/device-session.ts';
+import { httpPushJob, pushFileHandler } from '../../agent/push/push-file.ts';
+import { seededRandom } from '../../agent/simulator/prng.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { OnlineState, systemClock } from '../../protocol/index.ts';
+import { Command, OnlineState, systemClock } from '../../protocol/index.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
@@ -139,6 +141,73 @@ describe.each(targets)('push campaigns on $name', (target) => {
       expect(log.data.total).toBe(30);
       expect(log.data.list.every((r) => r.pushResult === 1 && r.downloadState === 4 && r.progress === 100 && r.installResult === 0)).toBe(true);
       expect((await api(ts.server.url, 'POST', '/push-log/list', { token, body: { pageNum: 1, pageSize: 10 } })).message).toBe('Please add at least one of the operation type or device serial number');
+    } finally {
+      await ts.stop();
+      await env.cleanup();
+    }
+  });
+  it.runIf(target.available)('a real agent downloads the pushed file with its own credentials and verifies its SHA-256', { timeout: 60_000 }, async () => {
+    const env = await restartableServer(target.name);
+    const ts = await env.boot();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-push-'));
+    try {
+      const token = (await loginAsAdmin(ts)).token;
+      const installed: string[] = [];
+      const agent = new DeviceSession({
+        gatewayUrl: ts.server.deviceSocketUrl,
+        sn: `AGT${target.name}`,
+        enrollKey: ts.server.seeded.enrollKey,
+        info: () => ({ model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 3 }),
+        handlers: new Map([[Command.PushFile, pushFileHandler(httpPushJob({ gatewayUrl: ts.server.deviceSocketUrl, sn: `AGT${target.name}`, dir, log: () => {}, install: async (file) => void installed.push(fs.readFileSync(file, 'utf8')) }))]]),
+        transport: wsTransport(),
+        clock: systemClock,
+      });
+      sessions.push(agent);
+      agent.start();
+      await agent.waitLoggedIn();
+      // Without the device's secret the file is not served.
+      const contentId = await uploadFirmware(ts, token);
+      const item = await ts.server.db.selectFrom('content_items').select('sha256').where('id', '=', contentId).executeTakeFirstOrThrow();
+      expect((await fetch(`${ts.server.url}/content/blob/${item.sha256}`, { headers: { 'X-Device-Sn': agent.sn, 'X-Device-Secret': 'wrong' } })).status).toBe(401);
+      await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } });
+      const started = await api<{ campaign: { id: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: [agent.sn] } });
+      await vi.waitFor(async () => expect((await phases(ts, started.data.campaign.id)).done).toBe(1), { timeout: 20_000, interval: 100 });
+      expect(installed).toEqual(['system image bytes '.repeat(100)]);
+      // Once the push is over, the file is no longer served to the device.
+      expect((await fetch(`${ts.server.url}/content/blob/${item.sha256}`, { headers: { 'X-Device-Sn': agent.sn, 'X-Device-Secret': agent.secret ?? '' } })).status).toBe(403);
+    } finally {
+      await ts.stop();
+      await env.cleanup();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(target.available)('accounts for every device of a larger fleet with random disconnects, one coupon each', { timeout: 180_000 }, async () => {
+    const env = await restartableServer(target.name);
+    const ts = await env.boot();
+    const count = 300;
+    try {
+      const token = (await loginAsAdmin(ts)).token;
+      const devs = Array.from({ length: count }, (_, i) => device(ts, `FLT${target.name === 'sqlite' ? 'S' : 'P'}${String(i).padStart(4, '0')}`));
+      sessions.push(...devs);
+      devs.forEach((d) => d.start());
+      await Promise.all(devs.map((d) => d.waitLoggedIn()));
+      const contentId = await uploadFirmware(ts, token);
+      await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 1000 } });
+      const started = await api<{ campaign: { id: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: devs.map((d) => d.sn) } });
+      const campaignId = started.data.campaign.id;
+      // A seeded fifth of the fleet drops mid-push and comes back a moment later.
+      const random = seededRandom(7);
+      const droppers = devs.filter(() => random() < 0.2);
+      for (const d of droppers) {
+        d.stop();
+        systemClock.setTimeout(() => d.start(), 200 + Math.floor(random() * 1500));
+      }
+      await vi.waitFor(async () => expect((await phases(ts, campaignId)).done).toBe(count), { timeout: 150_000, interval: 250 });
+      const charges = await pushCharges(ts, campaignId);
+      expect(charges).toHaveLength(count);
+      expect(new Set(charges.map((c) => c.sn)).size).toBe(count);
+      expect((await api<{ balance: number }>(ts.server.url, 'GET', '/push-coupon/info', { token })).data.balance).toBe(1000 - count);
     } finally {
       await ts.stop();
       await env.cleanup();

@@ -6,7 +6,20 @@ import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { CloseCode, Command, type Envelope, OnlineState, ProtocolEngine, Result, systemClock } from '../../protocol/index.ts';
+import {
+  CloseCode,
+  Command,
+  type Envelope,
+  fileFromDevice,
+  lastFileEvent,
+  newFlowId,
+  OnlineState,
+  ProtocolEngine,
+  Result,
+  type ShellOutput,
+  systemClock,
+  uploadToDevice,
+} from '../../protocol/index.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { freshPgSchema, postgresReachable, TEST_PG_URL } from '../support/databases.ts';
@@ -108,6 +121,26 @@ describe.skipIf(!available)('two server nodes sharing PostgreSQL and NATS', () =
     expect(whileOffline.reply.result).toBe(Result.DeviceOffline);
     device.start();
     await online;
+    engine.stop();
+  });
+
+  it('a console on node B runs a shell and moves files on a device connected to node A', async () => {
+    const { engine } = await consoleOn(nodeB);
+    const sn = fleet.devices[2]?.sn ?? '';
+    const flowId = newFlowId('sh');
+    expect((await lastValueFrom(engine.request(Command.Shell, { sn, flowId, data: { op: 'open' } }))).reply.result).toBe(Result.Success);
+    const output: string[] = [];
+    const sub = engine.flow(flowId).subscribe((e) => output.push((e.data as ShellOutput).output));
+    const ran = (await lastValueFrom(engine.request(Command.Shell, { sn, flowId, data: { op: 'input', line: 'echo across nodes' } }))).reply;
+    sub.unsubscribe();
+    expect(ran).toMatchObject({ result: Result.Success, data: { exitCode: 0 } });
+    expect(output.join('')).toBe('across nodes\n');
+
+    const bytes = new Uint8Array(150_000).map((_, i) => (i * 17) & 0xff);
+    const up = await lastFileEvent(uploadToDevice(engine, { sn, dir: 'sdcard', name: 'x.bin', bytes }));
+    expect(up.reply).toMatchObject({ result: Result.Success, data: { size: bytes.length } });
+    const down = await lastFileEvent(fileFromDevice(engine, { sn, msgId: Command.FileDownload, data: { path: 'sdcard/x.bin' } }));
+    expect(Buffer.from(down.file?.bytes ?? []).equals(Buffer.from(bytes))).toBe(true);
     engine.stop();
   });
 

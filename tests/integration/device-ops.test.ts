@@ -204,4 +204,27 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(text).toMatch(/^dcc_command_duration_seconds_bucket\{le="\+Inf",command="RuntimeQuery"\} [1-9]\d*$/m);
     expect(text).toMatch(/^dcc_device_logins_total [1-9]\d*$/m);
   });
+  it('keeps a flow to the console that opened it: another console can neither join nor feed it', async () => {
+    const login = await loginAsAdmin(ts);
+    const other = new ProtocolEngine({ url: () => url(login), transport: wsTransport() });
+    other.start();
+    await firstValueFrom(other.connection$.pipe(filter((s) => s.status === 'open')));
+    try {
+      const flowId = newFlowId('sh');
+      expect(await ask(Command.Shell, 'OPS-ANDROID', { op: 'open' }, flowId)).toMatchObject({ result: Result.Success });
+      const stolen = (await lastValueFrom(other.request(Command.Shell, { sn: 'OPS-ANDROID', flowId, data: { op: 'input', line: 'echo hijack' } }))).reply;
+      expect(stolen).toMatchObject({ result: Result.Fail, data: { message: 'flowId is in use' } });
+      // A transfer offer on someone else's flow is refused by the gateway, not passed to the device.
+      const begin = (await lastValueFrom(other.request(Command.TransferBegin, { sn: 'OPS-ANDROID', flowId, data: { size: 1, chunkSize: 1, window: 1, sha256: 'x' } }))).reply;
+      expect(begin).toMatchObject({ result: Result.Fail, data: { message: 'Permission denied or Session expire' } });
+      // The other console hears nothing of the owner's session.
+      const heard: Envelope[] = [];
+      const sub = other.flow(flowId).subscribe((e) => heard.push(e));
+      expect(await ask(Command.Shell, 'OPS-ANDROID', { op: 'input', line: 'echo mine' }, flowId)).toMatchObject({ result: Result.Success });
+      sub.unsubscribe();
+      expect(heard).toEqual([]);
+    } finally {
+      other.stop();
+    }
+  });
 });

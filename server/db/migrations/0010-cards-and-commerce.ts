@@ -125,9 +125,36 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('licences_org_status').on('licences').columns(['org_id', 'status']).execute();
+
+  // Order demand forms: fittings and dynamic fields are JSON texts, fixed per demand.
+  await db.schema
+    .createTable('order_demands')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('number', 'text', (c) => c.notNull().unique())
+    .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('customer', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('template', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('fittings', 'text', (c) => c.notNull())
+    .addColumn('fields', 'text', (c) => c.notNull())
+    .addColumn('quantity', 'integer', (c) => c.notNull())
+    .addColumn('additional_quantity', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('special_needs', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('state', 'integer', (c) => c.notNull())
+    .addColumn('reject_reason', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('parent_number', 'text')
+    .addColumn('share_token', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('order_demands_org_created').on('order_demands').columns(['org_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('order_demands').execute();
   await db.schema.dropTable('licences').execute();
   await db.schema.dropTable('commerce_orders').execute();
   await db.schema.dropTable('sim_card_events').execute();

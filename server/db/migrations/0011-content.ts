@@ -71,6 +71,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('max_retries', 'integer', (c) => c.notNull())
     .addColumn('offline_window_ms', 'bigint', (c) => c.notNull())
+    // Staged rollout: devices split into stages of `stage_size` (0: one stage); the next stage opens when
+    // `success_percent` of the current one succeeded; `error_percent` failed pauses the whole campaign.
+    .addColumn('stage_size', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('current_stage', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('success_percent', 'integer', (c) => c.notNull().defaultTo(100))
+    .addColumn('error_percent', 'integer', (c) => c.notNull().defaultTo(100))
+    .addColumn('approved_by', 'integer')
+    .addColumn('message', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
@@ -82,6 +90,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', ...identityColumn(db))
     .addColumn('campaign_id', 'integer', (c) => c.notNull().references('push_campaigns.id').onDelete('cascade'))
     .addColumn('sn', 'text', (c) => c.notNull())
+    .addColumn('stage', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('phase', 'text', (c) => c.notNull())
     .addColumn('push_result', 'integer', (c) => c.notNull())
     .addColumn('download_state', 'integer', (c) => c.notNull())

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { IsobusActivatePage, LicenceManagePage } from './LicencePages.tsx';
 import { MonthlyBillPage } from './MonthlyBillPage.tsx';
 import { BillQueryPage, OrderQueryPage } from './OrderListPage.tsx';
 import { JuxinPayDataPage, LinkPayDataPage } from './PayDataPage.tsx';
@@ -10,4 +11,10 @@ export const commercePages: Readonly<Record<string, ComponentType>> = {
   '/monthly-bill/index': MonthlyBillPage,
   '/juxin-pay-data/index': JuxinPayDataPage,
   '/order-query/index': OrderQueryPage,
+  '/license-manage/index': LicenceManagePage,
+};
+
+/** Public pages of this area (outside the shell, no session), for src/App.tsx's public routes. */
+export const commercePublicPages: Readonly<Record<string, ComponentType>> = {
+  '/isobus-activate': IsobusActivatePage,
 };

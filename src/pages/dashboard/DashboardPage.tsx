@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { type DashboardReport, reportApi } from '../../api/reports.ts';
 import { presence } from '../../realtime/realtime.ts';
-import { countryFlag, countryName } from '../reports/countries.ts';
+import { countryName } from '../reports/countries.ts';
 import { formatBytes, formatDateTime, formatPercent, formatRatio } from '../reports/format.ts';
 import { seriesColour } from '../reports/palette.ts';
 import { UPlotChart } from '../reports/UPlotChart.tsx';
@@ -133,7 +133,7 @@ export function DashboardPage() {
           {data && <UPlotChart testId="dashboard-locations" labels={locLabels} series={locSeries} kind="bars" height={140} />}
           <Group gap={4} mt={4}>
             {data?.locations.slice(0, 5).map((l) => (
-              <Badge key={l.country} variant="light" leftSection={countryFlag(l.country)}>
+              <Badge key={l.country} variant="light" tt="none" leftSection={<b>{l.country}</b>}>
                 {countryName(l.country, i18n.language)} {l.devices}
               </Badge>
             ))}

@@ -7,20 +7,17 @@ import { useSnapshot } from 'valtio';
 import { Command, countryLabels, deviceStateLabels, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
 import type { DeviceSortField } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type Organization, orgApi } from '../../api/orgs.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { session } from '../../state/session.ts';
 import { LiveView } from '../device-view/live/LiveView.tsx';
 import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialogs.tsx';
-import { COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction } from './DeviceRow.tsx';
+import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH, stickyRight } from './DeviceRow.tsx';
 import { refusal, runGuarded } from './device-commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
 import { liveStates } from './live-states.ts';
 
-// Fixed column widths with a fixed table layout: a live state change in one cell then costs no table
-// re-layout, which with 30 auto-sized columns was most of the main thread's work under a presence storm.
-const SN_WIDTH = 130;
-const ACTIONS_WIDTH = 230;
-const TABLE_WIDTH = 44 + SN_WIDTH + COLUMNS.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
+const TABLE_WIDTH = CHECK_WIDTH + SN_WIDTH + COLUMNS.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
 
 /** Rows rendered beyond the visible ones, so a fast scroll rarely shows blank rows. */
 const OVERSCAN = 12;
@@ -39,7 +36,11 @@ export function DeviceManagementPage() {
 
   const [text, setText] = useState({ sn: '', model: '', imageVersion: '', remark: '' });
   const [debounced] = useDebouncedValue(text, 300);
-  const [choice, setChoice] = useState<{ onlineState?: number; deviceState?: number; systemType?: string; country?: string }>({});
+  const [choice, setChoice] = useState<{ orgId?: number; onlineState?: number; deviceState?: number; systemType?: string; country?: string }>({});
+  const [orgs, setOrgs] = useState<readonly Organization[]>([]);
+  useEffect(() => {
+    orgApi.list(1, 100).then((p) => setOrgs(p.list), () => undefined);
+  }, []);
   const [sort, setSort] = useState<{ field: DeviceSortField; order: 'asc' | 'desc' }>({ field: 'id', order: 'desc' });
   const query: RowsQuery = useMemo(
     () => ({
@@ -112,8 +113,6 @@ export function DeviceManagementPage() {
   ];
 
   const selectedSns = [...selected];
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = total > 0 && items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
 
   return (
     <>
@@ -124,10 +123,19 @@ export function DeviceManagementPage() {
         {(['sn', 'model', 'imageVersion', 'remark'] as const).map((k) => (
           <TextInput key={k} w={150} placeholder={t(`fleet.filter.${k}`)} aria-label={t(`fleet.filter.${k}`)} value={text[k]} onChange={(e) => setText({ ...text, [k]: e.currentTarget.value })} />
         ))}
-        <Select w={130} aria-label={t('fleet.col.onlineState')} value={choice.onlineState === undefined ? 'all' : String(choice.onlineState)} data={options(onlineStateLabels)} onChange={choose('onlineState', true)} allowDeselect={false} />
-        <Select w={130} aria-label={t('fleet.col.deviceState')} value={choice.deviceState === undefined ? 'all' : String(choice.deviceState)} data={options(deviceStateLabels)} onChange={choose('deviceState', true)} allowDeselect={false} />
-        <Select w={130} aria-label={t('fleet.col.systemType')} value={choice.systemType ?? 'all'} data={options(systemTypeLabels)} onChange={choose('systemType', false)} allowDeselect={false} />
-        <Select w={130} aria-label={t('fleet.col.country')} value={choice.country ?? 'all'} data={options(countryLabels)} onChange={choose('country', false)} allowDeselect={false} />
+        <Select
+          w={160}
+          label={t('fleet.filter.org')}
+          searchable
+          clearable
+          value={choice.orgId === undefined ? null : String(choice.orgId)}
+          data={orgs.map((o) => ({ value: String(o.id), label: o.name }))}
+          onChange={(v) => setChoice((c) => ({ ...c, orgId: v ? Number(v) : undefined }))}
+        />
+        <Select w={130} label={t('fleet.col.onlineState')} value={choice.onlineState === undefined ? 'all' : String(choice.onlineState)} data={options(onlineStateLabels)} onChange={choose('onlineState', true)} allowDeselect={false} />
+        <Select w={130} label={t('fleet.col.deviceState')} value={choice.deviceState === undefined ? 'all' : String(choice.deviceState)} data={options(deviceStateLabels)} onChange={choose('deviceState', true)} allowDeselect={false} />
+        <Select w={130} label={t('fleet.col.systemType')} value={choice.systemType ?? 'all'} data={options(systemTypeLabels)} onChange={choose('systemType', false)} allowDeselect={false} />
+        <Select w={130} label={t('fleet.col.country')} value={choice.country ?? 'all'} data={options(countryLabels)} onChange={choose('country', false)} allowDeselect={false} />
         <Button variant="default" onClick={() => (setText({ sn: '', model: '', imageVersion: '', remark: '' }), setChoice({}))}>
           {t('fleet.filter.reset')}
         </Button>
@@ -158,17 +166,17 @@ export function DeviceManagementPage() {
         )}
       </Group>
       <div ref={scrollRef} data-testid="device-scroll" style={{ height: 'calc(100vh - 300px)', minHeight: 320, overflow: 'auto', position: 'relative' }}>
-        <Table striped highlightOnHover stickyHeader style={{ tableLayout: 'fixed', width: TABLE_WIDTH }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={44} />
-              <Table.Th w={SN_WIDTH}>
-                <UnstyledButton onClick={() => toggleSort('sn')}>
+        <Table style={{ display: 'block', width: TABLE_WIDTH }}>
+          <Table.Thead style={{ display: 'block', position: 'sticky', top: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}>
+            <Table.Tr style={{ display: 'flex', width: TABLE_WIDTH, height: ROW_HEIGHT, alignItems: 'center' }}>
+              <Table.Th style={cellStyle(CHECK_WIDTH)} />
+              <Table.Th style={cellStyle(SN_WIDTH)}>
+                <UnstyledButton onClick={() => toggleSort('sn')} fz="sm" fw={700}>
                   {t('fleet.col.sn')} {sort.field === 'sn' ? (sort.order === 'asc' ? '▲' : '▼') : ''}
                 </UnstyledButton>
               </Table.Th>
               {COLUMNS.map((c) => (
-                <Table.Th key={c.key} w={c.width} style={{ whiteSpace: 'nowrap', overflow: 'hidden' }}>
+                <Table.Th key={c.key} style={cellStyle(c.width)}>
                   {c.sort ? (
                     <UnstyledButton onClick={() => toggleSort(c.sort as DeviceSortField)} fz="sm" fw={700}>
                       {t(`fleet.col.${c.key}`)} {sort.field === c.sort ? (sort.order === 'asc' ? '▲' : '▼') : ''}
@@ -178,24 +186,18 @@ export function DeviceManagementPage() {
                   )}
                 </Table.Th>
               ))}
-              <Table.Th w={ACTIONS_WIDTH} style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>
-                {t('fleet.col.actions')}
-              </Table.Th>
+              <Table.Th style={{ ...cellStyle(ACTIONS_WIDTH), ...stickyRight }}>{t('fleet.col.actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>
-            {padTop > 0 && <tr aria-hidden style={{ height: padTop }} />}
+          <Table.Tbody style={{ display: 'block', position: 'relative', height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
               const device = rows.rowAt(item.index);
               return device ? (
-                <DeviceRow key={device.sn} device={device} selected={selected.has(device.sn)} onSelect={onSelect} onAction={onAction} can={can} />
+                <DeviceRow key={device.sn} top={item.start} width={TABLE_WIDTH} device={device} selected={selected.has(device.sn)} onSelect={onSelect} onAction={onAction} can={can} />
               ) : (
-                <tr key={`loading-${item.index}`} aria-hidden style={{ height: ROW_HEIGHT }}>
-                  <td colSpan={COLUMNS.length + 3} />
-                </tr>
+                <tr key={`loading-${item.index}`} aria-hidden style={rowStyle(item.start, TABLE_WIDTH)} />
               );
             })}
-            {padBottom > 0 && <tr aria-hidden style={{ height: padBottom }} />}
           </Table.Tbody>
         </Table>
         {rows.total === 0 && (

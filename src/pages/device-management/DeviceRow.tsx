@@ -10,6 +10,37 @@ import { useLiveOnlineState } from './live-states.ts';
 
 /** Height of one row in pixels: fixed, so the virtualiser never has to measure 10,000 rows. */
 export const ROW_HEIGHT = 40;
+export const CHECK_WIDTH = 44;
+export const SN_WIDTH = 130;
+export const ACTIONS_WIDTH = 230;
+
+/**
+ * Rows and cells are laid out as fixed-size flex boxes rather than as a table: a table re-lays out all
+ * its rows when one cell changes, and under a presence storm that layout was most of the main thread's
+ * work. Each row is `contain: strict`, so a live change repaints that row alone.
+ */
+export const rowStyle = (top: number, width: number): React.CSSProperties => ({
+  display: 'flex',
+  position: 'absolute',
+  left: 0,
+  top: 0,
+  transform: `translateY(${top}px)`,
+  width,
+  height: ROW_HEIGHT,
+  contain: 'strict',
+  alignItems: 'center',
+  borderBottom: '1px solid var(--mantine-color-default-border)',
+});
+export const cellStyle = (width: number): React.CSSProperties => ({
+  display: 'block',
+  flex: `0 0 ${width}px`,
+  width,
+  whiteSpace: 'nowrap',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  borderBottom: 'none',
+});
+export const stickyRight: React.CSSProperties = { position: 'sticky', right: 0, background: 'var(--mantine-color-body)', overflow: 'visible' };
 
 export type RowAction = 'remark' | 'allocate' | 'country' | 'message' | 'reboot' | 'clear' | 'reset' | 'liveView';
 
@@ -36,6 +67,10 @@ function formatUptime(seconds: number | null): string {
 const formatDate = (ms: number | null) => formatDateTime(ms).slice(0, 10);
 
 interface Props {
+  /** Offset of the row in the virtual list, in pixels. */
+  readonly top: number;
+  /** Width of the whole row (every column). */
+  readonly width: number;
   readonly device: Device;
   readonly selected: boolean;
   readonly onSelect: (sn: string, selected: boolean) => void;
@@ -45,7 +80,7 @@ interface Props {
 }
 
 /** One device row; subscribes to its own live online state, so a presence change re-renders this row only. */
-export const DeviceRow = memo(function DeviceRow({ device, selected, onSelect, onAction, can }: Props) {
+export const DeviceRow = memo(function DeviceRow({ top, width, device, selected, onSelect, onAction, can }: Props) {
   const { t } = useTranslation();
   const onlineState = useLiveOnlineState(device.sn, device.onlineState);
   const online = onlineState === OnlineState.Online;
@@ -91,17 +126,17 @@ export const DeviceRow = memo(function DeviceRow({ device, selected, onSelect, o
     device.remark,
   ];
   return (
-    <Table.Tr data-sn={device.sn} data-system={device.systemType} data-online={online ? 'online' : 'offline'} style={{ height: ROW_HEIGHT }}>
-      <Table.Td>
+    <Table.Tr data-sn={device.sn} data-system={device.systemType} data-online={online ? 'online' : 'offline'} style={rowStyle(top, width)}>
+      <Table.Td style={cellStyle(CHECK_WIDTH)}>
         <Checkbox aria-label={device.sn} checked={selected} onChange={(e) => onSelect(device.sn, e.currentTarget.checked)} />
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{device.sn}</Table.Td>
+      <Table.Td style={cellStyle(SN_WIDTH)}>{device.sn}</Table.Td>
       {cells.map((c, i) => (
-        <Table.Td key={i} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+        <Table.Td key={i} style={cellStyle(COLUMNS[i]?.width ?? 100)}>
           {c}
         </Table.Td>
       ))}
-      <Table.Td style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)', whiteSpace: 'nowrap' }}>
+      <Table.Td style={{ ...cellStyle(ACTIONS_WIDTH), ...stickyRight }}>
         <Group gap={4} wrap="nowrap">
           <Anchor component={Link} href={`/device-view/index?sn=${encodeURIComponent(device.sn)}`} size="sm">
             {t('fleet.action.view')}

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { reportApi } from '../../api/reports.ts';
-import { countryFlag, countryName } from './countries.ts';
+import { countryName } from './countries.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
 import { UPlotChart } from './UPlotChart.tsx';
 import { WorldMap } from './WorldMap.tsx';
@@ -42,7 +42,7 @@ export function DeviceLocationStatisticsPage() {
         </Text>
         <Group gap={6} data-testid="coverage">
           {report?.countries.map((c) => (
-            <Badge key={c.country} variant="light" size="lg" leftSection={countryFlag(c.country)}>
+            <Badge key={c.country} variant="light" size="lg" tt="none" leftSection={<b>{c.country}</b>}>
               {countryName(c.country, i18n.language)} {c.devices}
             </Badge>
           ))}
@@ -70,7 +70,7 @@ export function DeviceLocationStatisticsPage() {
           {report?.regions.map((r) => (
             <Table.Tr key={`${r.country}/${r.region}`}>
               <Table.Td>
-                {countryFlag(r.country)} {countryName(r.country, i18n.language)}
+                {r.country} {countryName(r.country, i18n.language)}
               </Table.Td>
               <Table.Td>{r.region}</Table.Td>
               <Table.Td>{r.devices}</Table.Td>

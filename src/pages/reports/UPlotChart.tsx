@@ -35,6 +35,8 @@ export function UPlotChart({ labels, series, kind = 'line', height = 260, format
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height,
+      // A single series needs no legend: the card's title names it.
+      legend: { show: series.length > 1, live: false },
       scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] } },
       axes: [
         { values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? (labels[s] ?? '') : '')), space: 60 },

@@ -7,8 +7,3 @@ export function countryName(code: string, language: string): string {
   }
 }
 
-/** The flag of an alpha-2 code as regional-indicator symbols ("CN" -> 🇨🇳); empty for anything else. */
-export function countryFlag(code: string): string {
-  if (!/^[A-Z]{2}$/.test(code)) return '';
-  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}

@@ -1,0 +1,317 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import { type Clock, DemandKind, FormFieldType, OrderDemandState } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
+import { queryPaging } from '../cards/paging.ts';
+import type { Db } from '../db/database.ts';
+import type { OrderDemandTable } from '../db/schema.ts';
+import { containsIgnoringCase } from '../db/text-search.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { cleanText, field } from '../http/validation.ts';
+
+export const DemandMessage = {
+  NotFound: 'The order demand does not exist',
+  PositiveInteger: 'Please enter a positive integer',
+  Transition: 'The order demand cannot do this in its current state',
+  StaffOnly: 'Only platform staff approve or reject order demands',
+  Link: 'invalid link',
+  Date: 'Please enter a date as yyyy-MM-dd',
+  Option: 'Choose one of the listed options',
+  Fitting: 'Each fitting needs a SKU and a positive number',
+} as const;
+
+/**
+ * What each action may do from each state (devices-and-commerce section 4: 0 temp store, 1 not approved,
+ * 2 rejected, 3 approved, 4 finished). Anything not listed is refused server-side.
+ */
+export const DEMAND_TRANSITIONS = {
+  update: [0, 2],
+  submit: [0, 2],
+  approve: [1],
+  reject: [1],
+  finish: [3],
+  delete: [0, 2],
+  addMore: [3, 4],
+} as const satisfies Record<string, readonly number[]>;
+export type DemandAction = keyof typeof DEMAND_TRANSITIONS;
+
+/** The state an action leads to. */
+export const DEMAND_TARGET: Record<Exclude<DemandAction, 'delete' | 'update' | 'addMore'>, number> = {
+  submit: OrderDemandState.NotApproved,
+  approve: OrderDemandState.Approved,
+  reject: OrderDemandState.Rejected,
+  finish: OrderDemandState.Finished,
+};
+
+export function allowed(action: DemandAction, state: number): boolean {
+  return (DEMAND_TRANSITIONS[action] as readonly number[]).includes(state);
+}
+
+interface FormField {
+  label: string;
+  type: string;
+  value: string | string[];
+  options?: string[];
+}
+interface DemandBody {
+  id?: number;
+  name: string;
+  customer: string;
+  kind: string;
+  model: string;
+  template?: string;
+  fittings: { sku: string; number: number }[];
+  fields: FormField[];
+  quantity: number;
+  specialNeeds?: string;
+  submit?: boolean;
+}
+
+const shortText = { type: 'string', maxLength: 64 } as const;
+const demandBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'customer', 'kind', 'model', 'fittings', 'fields', 'quantity'],
+  properties: {
+    id: field.id,
+    name: field.text,
+    customer: field.text,
+    kind: { type: 'string', enum: Object.values(DemandKind) },
+    model: field.text,
+    template: field.text,
+    fittings: {
+      type: 'array',
+      maxItems: 100,
+      items: { type: 'object', additionalProperties: false, required: ['sku', 'number'], properties: { sku: shortText, number: { type: 'number' } } },
+    },
+    fields: {
+      type: 'array',
+      maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['label', 'type', 'value'],
+        properties: {
+          label: shortText,
+          type: { type: 'string', enum: Object.values(FormFieldType) },
+          value: { anyOf: [{ type: 'string', maxLength: 2000 }, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } }] },
+          options: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } },
+        },
+      },
+    },
+    quantity: { type: 'number' },
+    specialNeeds: { type: 'string', maxLength: 2000 },
+    submit: { type: 'boolean' },
+  },
+} as const;
+
+const listQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...queryPaging, number: { type: 'string', maxLength: 40 }, customer: field.text, state: { type: 'string', enum: ['0', '1', '2', '3', '4'] } },
+} as const;
+
+const positive = (n: number) => {
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 10_000_000) throw new ApiError(ApiCode.BadRequest, DemandMessage.PositiveInteger);
+  return n;
+};
+
+/** Checks each dynamic field by its type; text values are trimmed. */
+function cleanFields(fields: readonly FormField[]): FormField[] {
+  return fields.map((f) => {
+    const label = cleanText(f.label, 'Field name', true);
+    const options = f.options?.map((o) => o.trim()).filter(Boolean);
+    const value = Array.isArray(f.value) ? f.value.map((v) => v.trim()) : f.value.trim();
+    if (f.type === 'checkbox') {
+      const values = Array.isArray(value) ? value : value ? [value] : [];
+      if (options && values.some((v) => !options.includes(v))) throw new ApiError(ApiCode.BadRequest, DemandMessage.Option);
+      return { label, type: f.type, value: values, ...(options ? { options } : {}) };
+    }
+    if (Array.isArray(value)) throw new ApiError(ApiCode.BadRequest, `${label}: ${DemandMessage.Option}`);
+    if (f.type === 'select' && value && options && !options.includes(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Option);
+    if (f.type === 'date' && value && !/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Date);
+    if (f.type === 'upload' && value && !/^https?:\/\/\S+$/i.test(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Link);
+    return { label, type: f.type, value, ...(options ? { options } : {}) };
+  });
+}
+
+function view(r: Selectable<OrderDemandTable>) {
+  return {
+    id: r.id,
+    number: r.number,
+    orgId: r.org_id,
+    name: r.name,
+    customer: r.customer,
+    kind: r.kind,
+    model: r.model,
+    template: r.template,
+    fittings: JSON.parse(r.fittings) as unknown,
+    fields: JSON.parse(r.fields) as unknown,
+    quantity: r.quantity,
+    additionalQuantity: r.additional_quantity,
+    specialNeeds: r.special_needs,
+    state: r.state,
+    rejectReason: r.reject_reason,
+    parentNumber: r.parent_number,
+    shareToken: r.share_token,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Order demands (order-requirements_list, /order-demand/index) and the public /order-demand-detail view. */
+export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  const { db, clock } = deps;
+  const config = { permission: 'order-requirements_list' };
+
+  const numberOf = (now: number) => `OD${new Date(now + 8 * 3_600_000).toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex').toUpperCase()}`;
+  const inScope = async (id: number, caller: Caller) => {
+    const row = await db.selectFrom('order_demands').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, DemandMessage.NotFound);
+    return row;
+  };
+  const isStaff = async (caller: Caller) => {
+    const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
+    return caller.orgId === root?.id;
+  };
+  const valuesOf = (b: DemandBody) => {
+    const fittings = b.fittings.map((f) => {
+      const sku = f.sku.trim();
+      if (!sku || !Number.isSafeInteger(f.number) || f.number <= 0) throw new ApiError(ApiCode.BadRequest, DemandMessage.Fitting);
+      return { sku, number: f.number };
+    });
+    return {
+      name: cleanText(b.name, 'Name', true),
+      customer: cleanText(b.customer, 'Customer', true),
+      kind: b.kind,
+      model: cleanText(b.model, 'Model', true),
+      template: cleanText(b.template, 'Template', false),
+      fittings: JSON.stringify(fittings),
+      fields: JSON.stringify(cleanFields(b.fields)),
+      quantity: positive(b.quantity),
+      special_needs: cleanText(b.specialNeeds, 'Special needs', false),
+    };
+  };
+  const insert = async (caller: Caller, values: ReturnType<typeof valuesOf>, state: number, extra: { parent_number?: string; additional_quantity?: number } = {}) => {
+    const now = clock.now();
+    const row = await db
+      .insertInto('order_demands')
+      .values({ ...values, ...extra, number: numberOf(now), org_id: caller.orgId, state, share_token: randomBytes(16).toString('base64url'), created_by: caller.account, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return view(row);
+  };
+  /** Moves a demand between states only as DEMAND_TRANSITIONS allows, atomically. */
+  const move = async (id: number, action: keyof typeof DEMAND_TARGET, set: { reject_reason?: string } = {}) => {
+    const done = await db
+      .updateTable('order_demands')
+      .set({ state: DEMAND_TARGET[action], updated_at: clock.now(), ...set })
+      .where('id', '=', id)
+      .where('state', 'in', [...DEMAND_TRANSITIONS[action]])
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+  };
+
+  app.get<{ Querystring: { pageNum?: string; pageSize?: string; number?: string; customer?: string; state?: string } }>(
+    '/order-requirements/list',
+    { config, schema: { querystring: listQuery } },
+    async (req) => {
+      const q = req.query;
+      let query = db.selectFrom('order_demands').where('org_id', 'in', [...callerOf(req).scope]);
+      if (q.number?.trim()) query = query.where(containsIgnoringCase('number', q.number.trim()));
+      if (q.customer?.trim()) query = query.where(containsIgnoringCase('customer', q.customer.trim()));
+      if (q.state !== undefined) query = query.where('state', '=', Number(q.state));
+      const pageNum = Number(q.pageNum ?? '1');
+      const pageSize = Number(q.pageSize ?? '10');
+      const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+      return ok({ total, list: rows.map(view) });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/order-requirements/detail/:id', { config, schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } } } } }, async (req) =>
+    ok(view(await inScope(Number(req.params.id), callerOf(req)))),
+  );
+
+  app.post<{ Body: DemandBody }>('/order-requirements/add', { config, schema: { body: demandBody } }, async (req) =>
+    ok(await insert(callerOf(req), valuesOf(req.body), req.body.submit ? OrderDemandState.NotApproved : OrderDemandState.TempStore)),
+  );
+
+  app.post<{ Body: DemandBody }>('/order-requirements/update', { config, schema: { body: demandBody } }, async (req) => {
+    const row = await inScope(req.body.id ?? 0, callerOf(req));
+    if (!allowed('update', row.state)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    const values = valuesOf(req.body);
+    const done = await db
+      .updateTable('order_demands')
+      .set({ ...values, state: req.body.submit ? OrderDemandState.NotApproved : OrderDemandState.TempStore, updated_at: clock.now() })
+      .where('id', '=', row.id)
+      .where('state', 'in', [...DEMAND_TRANSITIONS.update])
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    return ok(null);
+  });
+
+  app.delete<{ Body: { id: number } }>('/order-requirements/delete', { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: field.id } } } }, async (req) => {
+    const row = await inScope(req.body.id, callerOf(req));
+    const done = await db.deleteFrom('order_demands').where('id', '=', row.id).where('state', 'in', [...DEMAND_TRANSITIONS.delete]).executeTakeFirst();
+    if (Number(done.numDeletedRows) !== 1) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    return ok(null);
+  });
+
+  const idBody = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: field.id, reason: field.longText, quantity: { type: 'number' } } } as const;
+
+  // Add same: a new draft copied from any demand. Add more: an appended quantity for an approved demand.
+  app.post<{ Body: { id: number } }>('/order-requirements/add-same', { config, schema: { body: idBody } }, async (req) => {
+    const caller = callerOf(req);
+    const row = await inScope(req.body.id, caller);
+    const { name, customer, kind, model, template, fittings, fields, quantity, special_needs } = row;
+    return ok(await insert(caller, { name, customer, kind, model, template, fittings, fields, quantity, special_needs }, OrderDemandState.TempStore));
+  });
+
+  app.post<{ Body: { id: number; quantity?: number } }>('/order-requirements/add-more', { config, schema: { body: idBody } }, async (req) => {
+    const caller = callerOf(req);
+    const row = await inScope(req.body.id, caller);
+    if (!allowed('addMore', row.state)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    const more = positive(req.body.quantity ?? Number.NaN);
+    const { name, customer, kind, model, template, fittings, fields, special_needs } = row;
+    return ok(await insert(caller, { name, customer, kind, model, template, fittings, fields, quantity: more, special_needs }, OrderDemandState.NotApproved, { parent_number: row.number, additional_quantity: more }));
+  });
+
+  app.post<{ Body: { id: number } }>('/order-requirements/submit', { config, schema: { body: idBody } }, async (req) => {
+    await move((await inScope(req.body.id, callerOf(req))).id, 'submit');
+    return ok(null);
+  });
+
+  app.post<{ Body: { id: number } }>('/order-requirements/finish', { config, schema: { body: idBody } }, async (req) => {
+    await move((await inScope(req.body.id, callerOf(req))).id, 'finish');
+    return ok(null);
+  });
+
+  app.post<{ Body: { id: number; reason?: string } }>('/order-requirements/review', {
+    config,
+    schema: { body: { type: 'object', additionalProperties: false, required: ['id', 'approve'], properties: { id: field.id, approve: { type: 'boolean' }, reason: field.longText } } },
+  }, async (req) => {
+    const caller = callerOf(req);
+    const body = req.body as { id: number; approve: boolean; reason?: string };
+    if (!(await isStaff(caller))) throw new ApiError(ApiCode.Forbidden, DemandMessage.StaffOnly);
+    const row = await inScope(body.id, caller);
+    if (body.approve) await move(row.id, 'approve');
+    else await move(row.id, 'reject', { reject_reason: cleanText(body.reason, 'Reason', true) });
+    return ok(null);
+  });
+
+  // The public detail page holds the demand's number and its share token; either wrong looks the same.
+  app.get<{ Querystring: { number: string; token: string } }>(
+    '/order-demand-detail/view',
+    { config: { public: true }, schema: { querystring: { type: 'object', additionalProperties: false, required: ['number', 'token'], properties: { number: { type: 'string', maxLength: 40 }, token: { type: 'string', maxLength: 64 } } } } },
+    async (req) => {
+      const row = await db.selectFrom('order_demands').selectAll().where('number', '=', req.query.number).executeTakeFirst();
+      if (!row || row.share_token !== req.query.token) throw new ApiError(ApiCode.NotFound, DemandMessage.NotFound);
+      const { shareToken: _token, orgId: _org, ...open } = view(row);
+      return ok(open);
+    },
+  );
+}
