@@ -150,8 +150,8 @@ export async function runGatewayBench(): Promise<BenchRow[]> {
       { name: `command round trip p50 at ${RATE}/s (console -> gateway -> device -> back)`, value: percentile(rtt, 50), unit: 'ms', baseline: percentile(bare, 50), target: 'baseline: bare ws echo' },
       { name: `command round trip p99 at ${RATE}/s`, value: percentile(rtt, 99), unit: 'ms', baseline: percentile(bare, 99), target: '< 10 ms at 5,000/s' },
       { name: 'commands completed', value: rtt.length, unit: 'cmds' },
-      { name: `file upload through the gateway (${TRANSFER_BYTES / 1e6} MB, SHA-256 checked)`, value: uploadMBs, unit: 'MB/s', baseline: bareMBs, target: 'baseline: bare ws, 64 KiB frames, no acks' },
-      { name: `file download through the gateway (${TRANSFER_BYTES / 1e6} MB)`, value: downloadMBs, unit: 'MB/s', baseline: bareMBs },
+      { name: `file upload through the gateway (${TRANSFER_BYTES / 1024 / 1024} MiB, SHA-256 checked)`, value: uploadMBs, unit: 'MB/s', baseline: bareMBs, target: 'baseline: bare ws, 64 KiB frames, no acks' },
+      { name: `file download through the gateway (${TRANSFER_BYTES / 1024 / 1024} MiB)`, value: downloadMBs, unit: 'MB/s', baseline: bareMBs },
     ];
   } finally {
     sim.kill('SIGTERM');

@@ -106,7 +106,9 @@ export async function runUiBench(): Promise<BenchRow[]> {
     await page.getByTestId('realtime-status').getByText('Live').waitFor();
     // Scroll into the middle of the fleet, as an operator would, so rows load and stay subscribed there.
     await page.getByTestId('device-scroll').evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
-    await page.locator('tbody tr[data-sn]').first().waitFor();
+    // Measure the storm, not the first render of the rows scrolled to: wait until no row is still loading.
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr[data-sn]').length > 10 && document.querySelectorAll('tbody tr[aria-hidden]').length === 0);
+    await sleep(1_000);
     const heapBefore = await heapAfterGc(page);
     await startProbe(page);
 

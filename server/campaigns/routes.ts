@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { type Clock, DownloadState, FirmwareType, InstallResult, PushResult } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { ContentArea, areaOfKind, itemInScope } from '../content/items.ts';
@@ -29,6 +30,8 @@ export const PushMessage = {
   NotRunning: 'The push is not running',
   NotPaused: 'The push is not paused',
   TooManyDevices: 'At most 10000 devices per push',
+  SelfApproval: 'A push must be approved by another account',
+  NotAwaiting: 'The push is not awaiting approval',
 } as const;
 
 /** Most devices one campaign takes (ours). */
@@ -48,6 +51,10 @@ interface StartBody {
   confirmModelMismatch?: boolean;
   maxRetries?: number;
   offlineWindowMinutes?: number;
+  stageSize?: number;
+  successPercent?: number;
+  errorPercent?: number;
+  requireApproval?: boolean;
 }
 
 const startSchema = {
@@ -63,6 +70,10 @@ const startSchema = {
     confirmModelMismatch: { type: 'boolean' },
     maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
     offlineWindowMinutes: { type: 'integer', minimum: 1, maximum: 60 * 24 * 30 },
+    stageSize: { type: 'integer', minimum: 0, maximum: MAX_CAMPAIGN_DEVICES },
+    successPercent: { type: 'integer', minimum: 1, maximum: 100 },
+    errorPercent: { type: 'integer', minimum: 1, maximum: 100 },
+    requireApproval: { type: 'boolean' },
   },
 } as const;
 
@@ -79,7 +90,7 @@ async function campaignInScope(db: Db, caller: Caller, id: number) {
   return c;
 }
 
-async function campaignView(db: Db, c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number }) {
+async function campaignView(db: Db, c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number; stage_size: number; current_stage: number; message: string; account_id: number | null; approved_by: number | null }) {
   const counts = await db.selectFrom('push_targets').select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')]).where('campaign_id', '=', c.id).groupBy('phase').execute();
   const by = Object.fromEntries(counts.map((r) => [r.phase, Number(r.n)]));
   return {
@@ -91,6 +102,11 @@ async function campaignView(db: Db, c: { id: number; org_id: number; kind: strin
     state: c.state,
     total: Number(c.total),
     maxRetries: c.max_retries,
+    stageSize: c.stage_size,
+    currentStage: c.current_stage,
+    message: c.message,
+    createdBy: c.account_id,
+    approvedBy: c.approved_by,
     queued: by[Phase.Queued] ?? 0,
     pushing: by[Phase.Sent] ?? 0,
     success: by[Phase.Done] ?? 0,
@@ -149,8 +165,11 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
           content_id: item.id,
           kind: item.kind,
           content_name: item.name,
-          state: CampaignState.Running,
+          state: body.requireApproval ? CampaignState.AwaitingApproval : CampaignState.Running,
           total: devices.length,
+          stage_size: body.stageSize ?? 0,
+          success_percent: body.successPercent ?? 100,
+          error_percent: body.errorPercent ?? 100,
           max_retries: body.maxRetries ?? DEFAULT_MAX_RETRIES,
           offline_window_ms: body.offlineWindowMinutes ? body.offlineWindowMinutes * 60_000 : DEFAULT_OFFLINE_WINDOW_MS,
           created_at: now,
@@ -162,9 +181,10 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
         await trx
           .insertInto('push_targets')
           .values(
-            devices.slice(i, i + 500).map((d) => ({
+            devices.slice(i, i + 500).map((d, j) => ({
               campaign_id: c.id,
               sn: d.sn,
+              stage: body.stageSize ? Math.floor((i + j) / body.stageSize) : 0,
               phase: Phase.Queued,
               push_result: PushResult.Pushing,
               download_state: DownloadState.Waiting,
@@ -188,7 +208,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const c = await campaignInScope(db, caller, req.body.id);
       if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
       const now = clock.now();
-      const r = await db.updateTable('push_campaigns').set({ state: to, updated_at: now }).where('id', '=', c.id).where('state', '=', from).executeTakeFirst();
+      // Resuming after an emergency stop is the operator's override: the stopped stage is left as it is and the next one opens.
+      const override = to === CampaignState.Running && c.message ? { current_stage: c.current_stage + 1, message: '' } : {};
+      const r = await db.updateTable('push_campaigns').set({ state: to, updated_at: now, ...override }).where('id', '=', c.id).where('state', '=', from).executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, refusal);
       if (to === CampaignState.Cancelled) {
         await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
@@ -203,13 +225,59 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     const caller = callerOf(req);
     const c = await campaignInScope(db, caller, req.body.id);
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
-    if (c.state !== CampaignState.Running && c.state !== CampaignState.Paused) throw new ApiError(ApiCode.BadRequest, PushMessage.NotRunning);
+    if (c.state !== CampaignState.Running && c.state !== CampaignState.Paused && c.state !== CampaignState.AwaitingApproval) throw new ApiError(ApiCode.BadRequest, PushMessage.NotRunning);
     const now = clock.now();
     await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
     await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
     runner.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
     return ok(await campaignView(db, { ...c, state: CampaignState.Cancelled }));
   });
+
+  // Approval before start: a second pair of eyes, so the creator cannot approve their own campaign.
+  app.post<{ Body: { id: number } }>('/push/approve', { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
+    const caller = callerOf(req);
+    const c = await campaignInScope(db, caller, req.body.id);
+    if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (c.account_id === caller.accountId) throw new ApiError(ApiCode.BadRequest, PushMessage.SelfApproval);
+    const r = await db.updateTable('push_campaigns').set({ state: CampaignState.Running, approved_by: caller.accountId, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.AwaitingApproval).executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, PushMessage.NotAwaiting);
+    runner.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Running });
+    runner.poke();
+    return ok(await campaignView(db, { ...c, state: CampaignState.Running, approved_by: caller.accountId }));
+  });
+
+  // Devices that join the selection while a campaign runs are added to its last stage.
+  app.post<{ Body: { id: number; sns: string[] } }>(
+    '/push/add-devices',
+    { config: { permission: 'session' }, schema: { body: { type: 'object', required: ['id', 'sns'], additionalProperties: false, properties: { id: field.id, sns: { type: 'array', minItems: 1, maxItems: MAX_CAMPAIGN_DEVICES, items: { type: 'string', minLength: 1, maxLength: 64 } } } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      const c = await campaignInScope(db, caller, req.body.id);
+      if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      if (c.state === CampaignState.Cancelled || c.state === CampaignState.Finished) throw new ApiError(ApiCode.BadRequest, PushMessage.NotRunning);
+      const item = await itemInScope(db, caller, c.kind, c.content_id);
+      const known = new Set((await db.selectFrom('push_targets').select('sn').where('campaign_id', '=', c.id).where('sn', 'in', req.body.sns).execute()).map((r) => r.sn));
+      const fresh = await db.selectFrom('devices').select(['sn', 'system_type']).where('org_id', 'in', [...caller.scope]).where('sn', 'in', [...new Set(req.body.sns)].filter((sn) => !known.has(sn))).execute();
+      if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, PushMessage.SystemType);
+      if (c.kind === 'firmware' && fresh.length > 0) {
+        const open = await db.selectFrom('push_targets').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).executeTakeFirstOrThrow();
+        const coupons = await couponInfo(db, c.org_id);
+        if (coupons.balance < fresh.length + Number(open.n)) throw new ApiError(ApiCode.BadRequest, CouponMessage.NotEnough);
+      }
+      const now = clock.now();
+      const last = await db.selectFrom('push_targets').select((eb) => eb.fn.max('stage').as('s')).where('campaign_id', '=', c.id).executeTakeFirstOrThrow();
+      if (fresh.length > 0) {
+        await db
+          .insertInto('push_targets')
+          .values(fresh.map((d) => ({ campaign_id: c.id, sn: d.sn, stage: Number(last.s ?? 0), phase: Phase.Queued, push_result: PushResult.Pushing, download_state: DownloadState.Waiting, install_result: InstallResult.Preparing, next_attempt_at: now, updated_at: now })))
+          .onConflict((oc) => oc.columns(['campaign_id', 'sn']).doNothing())
+          .execute();
+        await db.updateTable('push_campaigns').set({ total: sql`total + ${fresh.length}`, updated_at: now }).where('id', '=', c.id).execute();
+      }
+      runner.poke();
+      return ok({ added: fresh.length });
+    },
+  );
 
   app.get<{ Params: { id: string } }>('/push/campaign/:id', { config: { permission: 'push_log_list' }, schema: { params: idParams('id') } }, async (req) => {
     const c = await campaignInScope(db, callerOf(req), idOf(req.params.id));

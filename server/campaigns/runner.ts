@@ -343,8 +343,8 @@ export class CampaignRunner {
   }
 
   /**
-   * Staged rollout: pauses the campaign when the stages opened so far reach the error threshold (an
-   * emergency stop), and opens the next stage when they reach the success threshold. True when it acted.
+   * Staged rollout: pauses the campaign when the current stage reaches the error threshold (an emergency
+   * stop), and opens the next stage when it reaches the success threshold. True while stages remain.
    */
   async #stageGate(c: { id: number; org_id: number; current_stage: number; success_percent: number; error_percent: number }): Promise<boolean> {
     const { db, clock } = this.#o;
@@ -352,7 +352,7 @@ export class CampaignRunner {
       .selectFrom('push_targets')
       .select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')])
       .where('campaign_id', '=', c.id)
-      .where('stage', '<=', c.current_stage)
+      .where('stage', '=', c.current_stage)
       .groupBy('phase')
       .execute();
     const by = Object.fromEntries(rows.map((r) => [r.phase, Number(r.n)]));

@@ -290,12 +290,12 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     return ok(null);
   });
 
-  app.post<{ Body: { id: number; reason?: string } }>('/order-requirements/review', {
+  app.post<{ Body: { id: number; approve: boolean; reason?: string } }>('/order-requirements/review', {
     config,
     schema: { body: { type: 'object', additionalProperties: false, required: ['id', 'approve'], properties: { id: field.id, approve: { type: 'boolean' }, reason: field.longText } } },
   }, async (req) => {
     const caller = callerOf(req);
-    const body = req.body as { id: number; approve: boolean; reason?: string };
+    const body = req.body;
     if (!(await isStaff(caller))) throw new ApiError(ApiCode.Forbidden, DemandMessage.StaffOnly);
     const row = await inScope(body.id, caller);
     if (body.approve) await move(row.id, 'approve');

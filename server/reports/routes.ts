@@ -9,7 +9,7 @@ import { callerOf } from '../http/guard.ts';
 import { PAGE_SIZES } from '../devices/routes.ts';
 import { TelemetryIngest, telemetrySettingsFrom } from '../telemetry/ingest.ts';
 import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable, MAX_EXPORT_ROWS } from './export.ts';
-import { DAY_MS, isTimeZone, type Period, PERIODS, periodOf } from './periods.ts';
+import { DAY_MS, HOUR_MS, isTimeZone, type Period, PERIODS, periodOf } from './periods.ts';
 import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
 import { UsageTracker } from './usage-tracker.ts';
 
@@ -83,7 +83,8 @@ async function scopeOf(db: Db, caller: Caller, orgId: string | undefined): Promi
 
 function rangeOf(q: ScopeQuery, now: number) {
   const to = q.endTime !== undefined ? Number(q.endTime) : now;
-  const from = q.startTime !== undefined ? Number(q.startTime) : to - DEFAULT_RANGE_MS;
+  // The default range starts on the hour, so the hourly rollups answer it exactly.
+  const from = q.startTime !== undefined ? Number(q.startTime) : Math.floor((to - DEFAULT_RANGE_MS) / HOUR_MS) * HOUR_MS;
   if (!(to > from)) throw new ApiError(ApiCode.BadRequest, 'The end time must be after the start time');
   if (to - from > MAX_RANGE_MS) throw new ApiError(ApiCode.BadRequest, 'The time range may cover at most two years');
   const tz = q.timeZone ?? 'UTC';

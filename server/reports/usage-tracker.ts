@@ -79,6 +79,9 @@ export class UsageTracker {
     }
     const batch = [...this.#pending.entries()];
     this.#pending = new Map();
+    // A session idle past the cut-off adds nothing more for its next gap, so its last time can go.
+    const idleSince = this.#clock.now() - IDLE_CUTOFF_MS;
+    for (const [token, last] of this.#last) if (last < idleSince) this.#last.delete(token);
     const write = this.#writing.then(() => this.#write(batch));
     this.#writing = write.catch(() => undefined);
     return write;

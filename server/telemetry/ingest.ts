@@ -210,7 +210,8 @@ export class TelemetryIngest {
     const a = await this.#db.deleteFrom('telemetry_samples').where('time', '<', sampleCut).executeTakeFirst();
     const b = await this.#db.deleteFrom('telemetry_hourly').where('hour', '<', reportCut).executeTakeFirst();
     const c = await this.#db.deleteFrom('abnormal_events').where('time', '<', reportCut).executeTakeFirst();
-    return Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows);
+    const d = await this.#db.deleteFrom('abnormal_hourly').where('hour', '<', reportCut).executeTakeFirst();
+    return Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows) + Number(d.numDeletedRows);
   }
 
   /** Stops timers and writes what is buffered. */
@@ -343,6 +344,21 @@ export class TelemetryIngest {
               located_at: eb.ref('excluded.located_at'),
             })),
           )
+          .execute();
+      }
+      const abnormalHourly = new Map<string, { org_id: number; type: string; hour: number; n: number }>();
+      for (const a of abnormal) {
+        const hour = Math.floor(a.time / HOUR_MS) * HOUR_MS;
+        const key = `${a.orgId}\u0000${a.type}\u0000${hour}`;
+        const row = abnormalHourly.get(key);
+        if (row) row.n++;
+        else abnormalHourly.set(key, { org_id: a.orgId, type: a.type, hour, n: 1 });
+      }
+      for (const part of chunks([...abnormalHourly.values()], ROWS_PER_INSERT)) {
+        await trx
+          .insertInto('abnormal_hourly')
+          .values(part)
+          .onConflict((oc) => oc.columns(['hour', 'org_id', 'type']).doUpdateSet({ n: sql`abnormal_hourly.n + excluded.n` }))
           .execute();
       }
       for (const part of chunks(abnormal, ROWS_PER_INSERT)) {

@@ -53,6 +53,14 @@ export interface AbnormalEventTable {
   detail: string;
 }
 
+/** Abnormal records per organisation, type and UTC hour. */
+export interface AbnormalHourlyTable {
+  org_id: number;
+  type: string;
+  hour: number;
+  n: number;
+}
+
 /** A console session as the usage report counts it; survives logout. */
 export interface UsageSessionTable {
   token_hash: string;
@@ -70,5 +78,6 @@ export interface TelemetryTables {
   telemetry_hourly: TelemetryHourlyTable;
   device_telemetry: DeviceTelemetryTable;
   abnormal_events: AbnormalEventTable;
+  abnormal_hourly: AbnormalHourlyTable;
   usage_sessions: UsageSessionTable;
 }

@@ -129,3 +129,60 @@ export const licenceApi = {
   distribute: (ids: readonly number[], label: string) => request<null>({ method: 'POST', url: '/iso-bus/distribute', data: { ids, label } }),
   activate: (code: string, sn: string) => request<{ code: string; sn: string; expireTime: number }>({ method: 'POST', url: '/isobus-activate/activate', data: { code, sn } }),
 };
+
+export interface DemandField {
+  readonly label: string;
+  readonly type: 'text' | 'textarea' | 'select' | 'checkbox' | 'date' | 'upload';
+  readonly value: string | readonly string[];
+  readonly options?: readonly string[];
+}
+
+/** An order demand form as /order-requirements/* answer it. */
+export interface Demand {
+  readonly id: number;
+  readonly number: string;
+  readonly name: string;
+  readonly customer: string;
+  readonly kind: string;
+  readonly model: string;
+  readonly template: string;
+  readonly fittings: readonly { sku: string; number: number }[];
+  readonly fields: readonly DemandField[];
+  readonly quantity: number;
+  readonly additionalQuantity: number;
+  readonly specialNeeds: string;
+  readonly state: 0 | 1 | 2 | 3 | 4;
+  readonly rejectReason: string;
+  readonly parentNumber: string | null;
+  readonly shareToken: string;
+  readonly createdBy: string;
+  readonly createdAt: number;
+}
+
+export interface DemandForm {
+  readonly id?: number;
+  readonly name: string;
+  readonly customer: string;
+  readonly kind: string;
+  readonly model: string;
+  readonly template: string;
+  readonly fittings: readonly { sku: string; number: number }[];
+  readonly fields: readonly DemandField[];
+  readonly quantity: number;
+  readonly specialNeeds: string;
+  readonly submit: boolean;
+}
+
+export const demandApi = {
+  list: (q: { pageNum: number; pageSize: number; number?: string; customer?: string; state?: string }) =>
+    request<Page<Demand>>({ method: 'GET', url: '/order-requirements/list', params: { ...q } }),
+  add: (f: DemandForm) => request<Demand>({ method: 'POST', url: '/order-requirements/add', data: f }),
+  update: (f: DemandForm) => request<null>({ method: 'POST', url: '/order-requirements/update', data: f }),
+  remove: (id: number) => request<null>({ method: 'DELETE', url: '/order-requirements/delete', data: { id } }),
+  addSame: (id: number) => request<Demand>({ method: 'POST', url: '/order-requirements/add-same', data: { id } }),
+  addMore: (id: number, quantity: number) => request<Demand>({ method: 'POST', url: '/order-requirements/add-more', data: { id, quantity } }),
+  submit: (id: number) => request<null>({ method: 'POST', url: '/order-requirements/submit', data: { id } }),
+  finish: (id: number) => request<null>({ method: 'POST', url: '/order-requirements/finish', data: { id } }),
+  review: (id: number, approve: boolean, reason?: string) => request<null>({ method: 'POST', url: '/order-requirements/review', data: { id, approve, ...(reason ? { reason } : {}) } }),
+  publicView: (number: string, token: string) => request<Omit<Demand, 'shareToken'>>({ method: 'GET', url: '/order-demand-detail/view', params: { number, token } }),
+};

@@ -88,6 +88,8 @@ export interface PendingCommand {
   readonly createdAt: number;
   readonly expiresAt: number;
   readonly deliveredAt: number | null;
+  readonly finishedAt: number | null;
+  readonly reply: unknown;
 }
 
 export const deviceOpsApi = {
@@ -97,5 +99,5 @@ export const deviceOpsApi = {
   /** Cancels the whitelist on every Android device of the caller's organisation tree (offline ones when they return). */
   whitelistCancel: (packages: readonly string[]) =>
     request<{ devices: number; delivered: number; held: number }>({ method: 'POST', url: '/device-ops/whitelist-cancel', data: { packages } }),
-  pending: (sn: string) => request<{ list: PendingCommand[] }>({ method: 'GET', url: '/device-ops/pending', params: { sn } }),
+  pending: (sn: string) => request<{ list: PendingCommand[] }>({ method: 'GET', url: '/device-ops/pending', params: { sn }, silent: true }),
 };

@@ -6,6 +6,7 @@ import { AreaPlaceholder } from '../pages/placeholder/AreaPlaceholder.tsx';
 import { builtPages } from '../router/pages.ts';
 import { findShellRoute, type ShellRoute } from '../router/routes.ts';
 import { tagsView } from './tags-view/store.ts';
+import type { Tag } from './tags-view/tags.ts';
 
 /** The console's base path; a page's own router repeats it because a custom location hook starts afresh. */
 const BASE = '/user';
@@ -43,6 +44,22 @@ function KeptPage({ route, frozen }: { route: ShellRoute; frozen: string | undef
   );
 }
 
+/** A mounted page: its path and, while hidden, the path and query it was left at. */
+export interface MountedView {
+  readonly path: string;
+  readonly frozen: string | undefined;
+}
+
+/**
+ * The pages to keep mounted: the shown one, and every open tag's unless its route is no-cache. Sorted by
+ * path, a stable order, so showing another page moves no DOM and remounts nothing.
+ */
+export function mountedViews(tags: readonly Pick<Tag, 'path' | 'fullPath'>[], activePath: string, find: (path: string) => ShellRoute | undefined = findShellRoute): MountedView[] {
+  const kept = tags.filter((tag) => tag.path !== activePath && find(tag.path)?.noCache !== true);
+  const views: MountedView[] = [...kept.map((tag) => ({ path: tag.path, frozen: tag.fullPath })), { path: activePath, frozen: undefined }];
+  return views.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
 /**
  * Cached route views (platform-core section 2): the page of every open tag stays mounted, hidden, with
  * its state (a typed filter, a scroll position) while another tag is shown; its effects pause while
@@ -51,11 +68,7 @@ function KeptPage({ route, frozen }: { route: ShellRoute; frozen: string | undef
  */
 export function CachedViews({ route }: { route: ShellRoute }) {
   const { tags, epochs } = useSnapshot(tagsView);
-  const kept = tags.filter((tag) => tag.path !== route.path && findShellRoute(tag.path)?.noCache !== true);
-  const views = [...kept.map((tag) => ({ path: tag.path, frozen: tag.fullPath as string | undefined })), { path: route.path, frozen: undefined }];
-  // Stable order (by path) so showing another page moves no DOM and remounts nothing.
-  views.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return views.map(({ path, frozen }) => {
+  return mountedViews(tags, route.path).map(({ path, frozen }) => {
     const view = findShellRoute(path);
     if (!view) return null;
     return (

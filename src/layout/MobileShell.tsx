@@ -12,9 +12,12 @@ import { findShellRoute, type ShellRoute } from '../router/routes.ts';
 import { logout } from '../state/bootstrap.ts';
 import { setLayoutMode } from '../state/layout.ts';
 import { notices } from '../state/notices.ts';
+import { openPasswordDialog } from '../state/password-dialog.ts';
 import { session } from '../state/session.ts';
+import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { BellIcon, ChevronDownIcon } from './icons.tsx';
 import classes from './MobileShell.module.css';
+import { Reminders } from './Reminders.tsx';
 
 /** Home of the phone layout: the device list. */
 export const MOBILE_HOME = '/device-management/index';
@@ -70,6 +73,7 @@ export function MobileShell({ route }: { route: ShellRoute }) {
                 </UnstyledButton>
               </Menu.Target>
               <Menu.Dropdown>
+                <Menu.Item onClick={openPasswordDialog}>{t('password.title')}</Menu.Item>
                 <Menu.Item
                   onClick={() => {
                     setLayoutMode('desktop');
@@ -97,6 +101,8 @@ export function MobileShell({ route }: { route: ShellRoute }) {
           ))}
         </Group>
       </AppShell.Footer>
+      <ChangePasswordDialog />
+      <Reminders />
     </AppShell>
   );
 }

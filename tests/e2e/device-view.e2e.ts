@@ -44,6 +44,9 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     fs.mkdirSync(shots, { recursive: true });
   });
 
+  // One row of the terminal whose whole text matches (colours split a row into several spans).
+  const termRow = (text: RegExp) => page.getByTestId('shell-terminal').locator('.xterm-rows > div').filter({ hasText: text });
+
   afterAll(async () => {
     await browser?.close();
     device?.dispose();
@@ -73,12 +76,12 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await terminal.click();
     await page.keyboard.type('echo round-trip-ok');
     await page.keyboard.press('Enter');
-    await terminal.locator('.xterm-rows').getByText(/^round-trip-ok\s*$/).waitFor();
+    await termRow(/^round-trip-ok\s*$/).waitFor();
     await page.keyboard.type('cd sdcard');
     await page.keyboard.press('Enter');
     await page.keyboard.type('pwd');
     await page.keyboard.press('Enter');
-    await terminal.locator('.xterm-rows').getByText(/^\/sdcard\s*$/).waitFor();
+    await termRow(/^\/sdcard\s*$/).waitFor();
     await page.screenshot({ path: path.join(shots, 'device-view-shell.png') });
   });
 
@@ -128,19 +131,36 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.getByTestId('shell-terminal').click();
     await page.keyboard.type('uname -r');
     await page.keyboard.press('Enter');
-    await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/android12/).waitFor();
+    await termRow(/^[\d.]+-android12\s*$/).waitFor();
   });
 
   it('shows the reconnect banner while the console socket is down and resumes the session after', async () => {
-    const opens = await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/^Connected to /).count();
+    const opens = await termRow(/^Connected to /).count();
     ts.server.gateway.reconnectConsoles();
     await page.getByTestId('shell-disconnected').getByText('Connection disconnected, reconnecting...').waitFor();
     await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor({ timeout: 40_000 });
     expect(await page.getByTestId('shell-disconnected').count()).toBe(0);
-    await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/^Connected to /).nth(opens).waitFor();
+    await termRow(/^Connected to /).nth(opens).waitFor();
     await page.getByTestId('shell-terminal').click();
     await page.keyboard.type('echo back again');
     await page.keyboard.press('Enter');
-    await page.getByTestId('shell-terminal').locator('.xterm-rows').getByText(/^back again\s*$/).waitFor();
+    await termRow(/^back again\s*$/).waitFor();
+  });
+  it('says the equipment is offline, and a held command is delivered when the device returns', async () => {
+    await page.goto(`${ts.server.url}/user/device-view/index?sn=${SN}&tab=remote`);
+    await page.getByTestId('device-online').getByText('Online').waitFor();
+    device.stop();
+    await page.getByTestId('device-offline').getByText('The equipment is offline').waitFor();
+    await page.getByLabel('Message', { exact: true }).fill('while you were away');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText('The equipment is offline').last().waitFor();
+    await page.getByTestId('hold-switch').click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('held-commands').getByText('Waiting', { exact: true }).waitFor();
+    device.start();
+    await device.waitLoggedIn();
+    await page.getByTestId('device-online').getByText('Online').waitFor();
+    await page.getByTestId('held-commands').getByText('Delivered', { exact: true }).waitFor();
+    await page.screenshot({ path: path.join(shots, 'device-view-held.png') });
   });
 });

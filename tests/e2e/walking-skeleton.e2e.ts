@@ -109,4 +109,28 @@ describe('walking skeleton in Chromium: login, live device list, reboot', () => 
     await page.getByTestId('confirm-reboot').click();
     await page.getByText(`Reboot on ${sn}: The equipment is offline`).waitFor();
   });
+
+  it('the monitor centre shows the fleet as a live wall: a dropped device turns its tile grey and the counts move', async () => {
+    await page.getByTestId('top-nav-monitor').click();
+    await page.waitForURL(/\/user\/monitor-center\/index$/);
+    const tiles = page.getByTestId('monitor-wall').locator('[data-sn]');
+    await expect.poll(() => tiles.count()).toBe(FLEET_SIZE);
+    expect(await page.getByTestId('monitor-total').innerText()).toBe(String(FLEET_SIZE));
+    const online = async () => Number(await page.getByTestId('monitor-online').innerText());
+    const offline = async () => Number(await page.getByTestId('monitor-offline').innerText());
+    await expect.poll(async () => (await online()) + (await offline())).toBe(FLEET_SIZE);
+
+    const sn = (await page.getByTestId('monitor-wall').locator('[data-online=online]').first().getAttribute('data-sn')) ?? '';
+    const device = fleet.devices.find((d) => d.sn === sn);
+    if (!device) throw new Error(`tile ${sn} is not a simulated device`);
+    const before = await online();
+    const tile = page.getByTestId('monitor-wall').locator(`[data-sn="${sn}"]`);
+    device.stop();
+    await tile.and(page.locator('[data-online=offline]')).waitFor();
+    expect(await online()).toBe(before - 1);
+    device.start();
+    await tile.and(page.locator('[data-online=online]')).waitFor();
+    expect(await online()).toBe(before);
+    await page.screenshot({ path: path.join(shots, 'monitor-centre.png') });
+  });
 });

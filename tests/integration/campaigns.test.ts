@@ -11,7 +11,8 @@ import { Command, OnlineState, systemClock } from '../../protocol/index.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
-import { api, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { api, loginAs, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { client, createAccount, createRole } from '../support/console-api.ts';
 
 const targets = await dbTargets();
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
@@ -208,6 +209,59 @@ describe.each(targets)('push campaigns on $name', (target) => {
       expect(charges).toHaveLength(count);
       expect(new Set(charges.map((c) => c.sn)).size).toBe(count);
       expect((await api<{ balance: number }>(ts.server.url, 'GET', '/push-coupon/info', { token })).data.balance).toBe(1000 - count);
+    } finally {
+      await ts.stop();
+      await env.cleanup();
+    }
+  });
+  it.runIf(target.available)('rolls out in stages, stops on the error threshold, resumes by override, and waits for approval by another account', { timeout: 90_000 }, async () => {
+    const env = await restartableServer(target.name);
+    const ts = await env.boot();
+    try {
+      const token = (await loginAsAdmin(ts)).token;
+      const tag = target.name === 'sqlite' ? 'S' : 'P';
+      const good = (i: number) => device(ts, `STG${tag}${i}`);
+      // A device whose download always fails.
+      const bad = new DeviceSession({
+        gatewayUrl: ts.server.deviceSocketUrl,
+        sn: `STG${tag}BAD`,
+        enrollKey: ts.server.seeded.enrollKey,
+        info: () => ({ model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 2 }),
+        handlers: new Map([[Command.PushFile, pushFileHandler(async () => Promise.reject(new Error('disk full')))]]),
+        transport: wsTransport(),
+        clock: systemClock,
+      });
+      const devs = [good(0), good(1), bad, good(3), good(4), good(5)];
+      sessions.push(...devs);
+      devs.forEach((d) => d.start());
+      await Promise.all(devs.map((d) => d.waitLoggedIn()));
+      const contentId = await uploadFirmware(ts, token);
+      await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 100 } });
+      const started = await api<{ campaign: { id: number; state: string } }>(ts.server.url, 'POST', '/push/start', {
+        token,
+        body: { kind: 'firmware', contentId, sns: devs.map((d) => d.sn), stageSize: 2, successPercent: 100, errorPercent: 50, maxRetries: 0, requireApproval: true },
+      });
+      const id = started.data.campaign.id;
+      expect(started.data.campaign.state).toBe('awaiting_approval');
+      expect((await api(ts.server.url, 'POST', '/push/approve', { token, body: { id } })).message).toBe('A push must be approved by another account');
+      const admin = client(ts, token);
+      const roleId = await createRole(admin, `approver${tag}`, ['img_list', 'img_push', 'push_log_list']);
+      await createAccount(admin, `approver${tag}`, 'Approve_pw1', roleId);
+      const approver = (await loginAs(ts, `approver${tag}`, 'Approve_pw1')).token;
+      expect((await api<{ state: string }>(ts.server.url, 'POST', '/push/approve', { token: approver, body: { id } })).data.state).toBe('running');
+
+      // Stage 0 succeeds, stage 1 has the failing device: half failed, the campaign stops itself.
+      const view = () => api<{ state: string; currentStage: number; message: string; success: number; failed: number; queued: number }>(ts.server.url, 'GET', `/push/campaign/${id}`, { token });
+      await vi.waitFor(async () => expect((await view()).data.state).toBe('paused'), { timeout: 30_000, interval: 100 });
+      // The device already downloading when the stop came still finishes; nothing new is sent.
+      await vi.waitFor(async () => expect((await view()).data).toMatchObject({ state: 'paused', currentStage: 1, success: 3, failed: 1, queued: 2 }), { timeout: 30_000, interval: 100 });
+      const stopped = (await view()).data;
+      expect(stopped.message).toMatch(/error threshold 50%/);
+      // Resuming overrides the stop and opens the last stage.
+      expect((await api(ts.server.url, 'POST', '/push/resume', { token, body: { id } })).code).toBe(20000);
+      await vi.waitFor(async () => expect((await view()).data).toMatchObject({ state: 'finished', success: 5, failed: 1 }), { timeout: 30_000, interval: 100 });
+      // The failed device was charged once for its push, like the others.
+      expect(await pushCharges(ts, id)).toHaveLength(6);
     } finally {
       await ts.stop();
       await env.cleanup();

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { IsobusActivatePage, LicenceManagePage } from './LicencePages.tsx';
 import { MonthlyBillPage } from './MonthlyBillPage.tsx';
+import { OrderDemandDetailPage, OrderDemandPage } from './OrderDemandPages.tsx';
 import { BillQueryPage, OrderQueryPage } from './OrderListPage.tsx';
 import { JuxinPayDataPage, LinkPayDataPage } from './PayDataPage.tsx';
 
@@ -12,9 +13,11 @@ export const commercePages: Readonly<Record<string, ComponentType>> = {
   '/juxin-pay-data/index': JuxinPayDataPage,
   '/order-query/index': OrderQueryPage,
   '/license-manage/index': LicenceManagePage,
+  '/order-demand/index': OrderDemandPage,
 };
 
 /** Public pages of this area (outside the shell, no session), for src/App.tsx's public routes. */
 export const commercePublicPages: Readonly<Record<string, ComponentType>> = {
   '/isobus-activate': IsobusActivatePage,
+  '/order-demand-detail': OrderDemandDetailPage,
 };

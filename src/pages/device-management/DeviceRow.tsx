@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Badge, Button, Checkbox, Group, Menu, Table, Tooltip } from '@mantine/core';
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { countryLabels, deviceStateLabels, type EnumMember, labelOf, networkTypeLabels, OnlineState, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
@@ -82,6 +82,7 @@ interface Props {
 /** One device row; subscribes to its own live online state, so a presence change re-renders this row only. */
 export const DeviceRow = memo(function DeviceRow({ top, width, device, selected, onSelect, onAction, can }: Props) {
   const { t } = useTranslation();
+  const [menuOpen, setMenuOpen] = useState(false);
   const onlineState = useLiveOnlineState(device.sn, device.onlineState);
   const online = onlineState === OnlineState.Online;
   const live: LiveDevice = { ...device, onlineState };
@@ -151,29 +152,37 @@ export const DeviceRow = memo(function DeviceRow({ top, width, device, selected,
               {t('fleet.action.liveView')}
             </Button>
           )}
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" size="sm" aria-label={t('fleet.action.more')}>
-                ⋯
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {can('device_remark') && <Menu.Item onClick={act('remark')}>{t('fleet.action.remark')}</Menu.Item>}
-              {can('device_allocate') && <Menu.Item onClick={act('allocate')}>{t('fleet.action.allocate')}</Menu.Item>}
-              {can('device_country') && <Menu.Item onClick={act('country')}>{t('fleet.action.country')}</Menu.Item>}
-              {can('device_message') && <Menu.Item onClick={act('message')}>{t('fleet.action.message')}</Menu.Item>}
-              {can('device_clear') && (
-                <Menu.Item color="red" onClick={act('clear')}>
-                  {t('fleet.action.clear')}
-                </Menu.Item>
-              )}
-              {can('device_reset') && (
-                <Menu.Item color="red" onClick={act('reset')}>
-                  {t('fleet.action.reset')}
-                </Menu.Item>
-              )}
-            </Menu.Dropdown>
-          </Menu>
+          {menuOpen ? (
+            <Menu position="bottom-end" withinPortal opened onChange={setMenuOpen}>
+              <Menu.Target>
+                <ActionIcon variant="subtle" size="sm" aria-label={t('fleet.action.more')}>
+                  ⋯
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {can('device_remark') && <Menu.Item onClick={act('remark')}>{t('fleet.action.remark')}</Menu.Item>}
+                {can('device_allocate') && <Menu.Item onClick={act('allocate')}>{t('fleet.action.allocate')}</Menu.Item>}
+                {can('device_country') && <Menu.Item onClick={act('country')}>{t('fleet.action.country')}</Menu.Item>}
+                {can('device_message') && <Menu.Item onClick={act('message')}>{t('fleet.action.message')}</Menu.Item>}
+                {can('device_clear') && (
+                  <Menu.Item color="red" onClick={act('clear')}>
+                    {t('fleet.action.clear')}
+                  </Menu.Item>
+                )}
+                {can('device_reset') && (
+                  <Menu.Item color="red" onClick={act('reset')}>
+                    {t('fleet.action.reset')}
+                  </Menu.Item>
+                )}
+              </Menu.Dropdown>
+            </Menu>
+          ) : (
+            // The menu mounts only when asked for: a closed Mantine menu per row still runs its floating
+            // position effects on every render, which under a presence storm cost forced layouts.
+            <ActionIcon variant="subtle" size="sm" aria-label={t('fleet.action.more')} onClick={() => setMenuOpen(true)}>
+              ⋯
+            </ActionIcon>
+          )}
         </Group>
       </Table.Td>
     </Table.Tr>

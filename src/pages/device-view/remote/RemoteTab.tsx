@@ -2,12 +2,19 @@ import { Button, Card, Group, Image, NumberInput, SimpleGrid, Stack, Switch, Tab
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom } from 'rxjs';
-import { ANDROID_ONLY_COMMANDS, type AppInfo, type AppListReply, Command, type OtaListReply, Result } from '../../../../protocol/index.ts';
-import { askDevice, clickAllowed, deviceFile, toastError, toastReply } from '../../../api/device-ops.ts';
+import { ANDROID_ONLY_COMMANDS, type AppInfo, type AppListReply, Command, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
+import { askDevice, clickAllowed, deviceFile, deviceOpsApi, type PendingCommand, toastError, toastReply } from '../../../api/device-ops.ts';
+import { formatDateTime } from '../../../format/date.ts';
+import { resultText } from '../../../realtime/commands.ts';
+import { engine } from '../../../realtime/realtime.ts';
+import { proxy, useSnapshot } from 'valtio';
 import { notifications } from '@mantine/notifications';
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { i18next } from '../../../i18n/index.ts';
+
+/** How long a command chosen for later waits for its device. */
+const HOLD_SECONDS = 86_400;
 
 interface Pending {
   readonly title: string;
@@ -19,19 +26,79 @@ interface Pending {
  * Sends a command after the spec's guards: offline and Linux refusals are said at once, repeated clicks
  * are refused, and the outcome is toasted.
  */
-export async function guardedCommand(opts: { sn: string; online: boolean; linux: boolean; msgId: number; data?: unknown }): Promise<boolean> {
-  if (!opts.online) return toastReply({ msgId: opts.msgId, result: Result.DeviceOffline });
+export async function guardedCommand(opts: { sn: string; online: boolean; linux: boolean; msgId: number; data?: unknown; holdSeconds?: number }): Promise<boolean> {
   if (opts.linux && ANDROID_ONLY_COMMANDS.has(opts.msgId)) {
     notifications.show({ color: 'red', message: i18next.t('deviceView.linuxCannot'), autoClose: TOAST_MS });
     return false;
   }
+  if (!opts.online && !opts.holdSeconds) return toastReply({ msgId: opts.msgId, result: Result.DeviceOffline });
   if (!clickAllowed(`${opts.msgId}:${opts.sn}`)) return false;
+  if (!opts.online && opts.holdSeconds) {
+    // Held on the server and delivered once when the device returns (issue 5).
+    try {
+      const res = await deviceOpsApi.command(opts.sn, opts.msgId, opts.data ?? {}, opts.holdSeconds);
+      if (res.delivered) return toastReply({ msgId: opts.msgId, result: (res.result ?? Result.Fail) as ResultCode, data: res.data });
+      notifications.show({ color: 'blue', message: i18next.t('deviceView.remote.heldToast'), autoClose: TOAST_MS });
+      heldChanged.n++;
+      return true;
+    } catch {
+      return false; // the request layer has shown the server's message
+    }
+  }
   try {
     return toastReply(await askDevice(opts.msgId, opts.sn, opts.data ?? {}));
   } catch (err) {
     toastError(err);
     return false;
   }
+}
+
+/** Bumped when a command is held, so the held-commands list reloads. */
+export const heldChanged = proxy({ n: 0 });
+
+/** Commands held for this device and how they ended. */
+function HeldCommands({ sn, online }: { sn: string; online: boolean }) {
+  const { t } = useTranslation();
+  const bump = useSnapshot(heldChanged).n;
+  const [list, setList] = useState<readonly PendingCommand[]>([]);
+  // The gateway announces each held command's end (196610): reload then.
+  useEffect(() => {
+    const sub = engine().batches$.subscribe((batch) => {
+      if (batch.some((e) => e.msgId === Command.HeldCommandDone && e.sn === sn)) heldChanged.n++;
+    });
+    return () => sub.unsubscribe();
+  }, [sn]);
+  useEffect(() => {
+    let cancelled = false;
+    deviceOpsApi.pending(sn).then(
+      (r) => !cancelled && setList(r.list),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [sn, online, bump]);
+  if (list.length === 0) return null;
+  const name = (msgId: number) => Object.entries(Command).find(([, id]) => id === msgId)?.[0] ?? String(msgId);
+  return (
+    <Card withBorder data-testid="held-commands">
+      <Title order={5} mb="sm">
+        {t('deviceView.remote.held')}
+      </Title>
+      <Table>
+        <Table.Tbody>
+          {list.map((h) => (
+            <Table.Tr key={h.id}>
+              <Table.Td>{name(h.msgId)}</Table.Td>
+              <Table.Td>{t(`deviceView.remote.heldState.${h.state}`)}</Table.Td>
+              <Table.Td>{h.result === null ? '' : resultText(h.result as ResultCode)}</Table.Td>
+              <Table.Td>{formatDateTime(h.createdAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
 }
 
 /** Remote tab: live view when built, screenshot, and the device actions of the spec with confirmations. */
@@ -44,7 +111,8 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
   const [ssh, setSsh] = useState({ enabled: false, port: 22 });
   const [ota, setOta] = useState<OtaListReply>();
   const [apps, setApps] = useState<readonly AppInfo[]>();
-  const cmd = (msgId: number, data?: unknown) => guardedCommand({ sn, online, linux, msgId, data });
+  const [hold, setHold] = useState(false);
+  const cmd = (msgId: number, data?: unknown) => guardedCommand({ sn, online, linux, msgId, data, holdSeconds: hold ? HOLD_SECONDS : undefined });
   const confirm = (titleKey: string, message: string, msgId: number, data?: unknown) =>
     setPending({ title: t(titleKey), message, run: async () => void (await cmd(msgId, data)) });
 
@@ -87,6 +155,7 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
           <Title order={5} mb="sm">
             {t('deviceView.remote.actions')}
           </Title>
+          <Switch mb="sm" label={t('deviceView.remote.hold')} checked={hold} onChange={(e) => setHold(e.currentTarget.checked)} data-testid="hold-switch" />
           <Group gap="xs">
             <Button size="xs" onClick={() => confirm('deviceView.remote.reboot', t('deviceView.remote.rebootConfirm', { sn }), Command.Reboot)}>
               {t('deviceView.remote.reboot')}
@@ -132,6 +201,7 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
           {shot ? <Image src={shot} alt={t('deviceView.remote.screenshotAlt', { sn })} data-testid="screenshot-image" maw={360} /> : <Text c="dimmed">{t('deviceView.remote.screenshot')}</Text>}
         </Card>
       </SimpleGrid>
+      <HeldCommands sn={sn} online={online} />
       {ota && (
         <Card withBorder>
           <Title order={5} mb="sm">

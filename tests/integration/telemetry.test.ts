@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../protocol/testing/fake-clock.ts';
+import { type Db, openDatabase } from '../../server/db/database.ts';
+import { HOUR_MS } from '../../server/reports/periods.ts';
+import { DEFAULT_TELEMETRY, TelemetryIngest, telemetrySettingsFrom } from '../../server/telemetry/ingest.ts';
+import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+
+const targets = await dbTargets();
+const GIB = 1024 ** 3;
+const DAY = 24 * HOUR_MS;
+
+for (const target of targets) {
+  describe.skipIf(!target.available)(`telemetry ingestion (${target.name})`, () => {
+    let db: Db;
+    let cleanup: () => Promise<void>;
+
+    beforeAll(async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dcc-telemetry-'));
+      const pg = target.name === 'postgres' ? await freshPgSchema() : undefined;
+      db = await openDatabase({ databaseUrl: pg ? TEST_PG_URL : undefined, dataDir, ...(pg ? { pgSchema: pg.schema } : {}) });
+      const org = await db.insertInto('organisations').values({ parent_id: null, name: 'root', enroll_key: 'k', created_at: 0, expire_time: null, login_account_id: null }).returning('id').executeTakeFirstOrThrow();
+      await db
+        .insertInto('devices')
+        .values(['T1', 'T2', 'T3'].map((sn, i) => ({ sn, org_id: org.id, secret_hash: 'x', model: i === 2 ? 'L1' : 'P8', system_type: 'android', system_version: '', image_version: '', created_at: 0 })))
+        .execute();
+      cleanup = async () => {
+        await db.destroy();
+        await pg?.drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      };
+    });
+    afterAll(async () => cleanup?.());
+
+    const orgId = async () => (await db.selectFrom('organisations').select('id').executeTakeFirstOrThrow()).id;
+
+    it('batches uploads on the clock, rolls them up per hour and model, and keeps the latest state and location', async () => {
+      const clock = new FakeClock(Date.UTC(2026, 5, 1, 10, 0, 0));
+      const ingest = new TelemetryIngest({ db, clock, settings: { ...DEFAULT_TELEMETRY, flushAtSamples: 1_000 } });
+      const o = await orgId();
+      ingest.status({ sn: 'T1', orgId: o }, { cpu: 10, memUsed: 1 * GIB, memTotal: 4 * GIB });
+      ingest.status({ sn: 'T1', orgId: o }, { cpu: 30, memUsed: 2 * GIB, memTotal: 4 * GIB });
+      ingest.status({ sn: 'T2', orgId: o }, { cpu: 20, memUsed: 1 * GIB, memTotal: 2 * GIB });
+      ingest.location({ sn: 'T1', orgId: o }, { lat: 23.1, lng: 113.2, country: 'CN', region: 'Guangdong' });
+      // Nothing is written until the flush timer fires.
+      expect(await db.selectFrom('telemetry_samples').selectAll().execute()).toHaveLength(0);
+      clock.advance(DEFAULT_TELEMETRY.flushEveryMs);
+      await ingest.flush();
+      expect(await db.selectFrom('telemetry_samples').selectAll().execute()).toHaveLength(3);
+      const hourly = await db.selectFrom('telemetry_hourly').selectAll().where('org_id', '=', o).execute();
+      expect(hourly.map((h) => ({ model: h.model, hour: Number(h.hour), device_hours: h.device_hours, samples: h.samples, cpu: Number(h.cpu_sum) }))).toEqual([
+        { model: 'P8', hour: Date.UTC(2026, 5, 1, 10), device_hours: 2, samples: 3, cpu: 60 },
+      ]);
+      // Same hour again: samples add up, devices do not count twice.
+      clock.advance(10 * 60_000);
+      ingest.status({ sn: 'T1', orgId: o }, { cpu: 40, memUsed: 1 * GIB, memTotal: 4 * GIB });
+      await ingest.flush();
+      const again = await db.selectFrom('telemetry_hourly').selectAll().where('org_id', '=', o).execute();
+      expect(again.map((h) => [h.device_hours, h.samples])).toEqual([[2, 4]]);
+      const t1 = await db.selectFrom('device_telemetry').selectAll().where('sn', '=', 'T1').executeTakeFirstOrThrow();
+      expect({ cpu: Number(t1.cpu), country: t1.country, region: t1.region, lat: Number(t1.lat) }).toEqual({ cpu: 40, country: 'CN', region: 'Guangdong', lat: 23.1 });
+      await ingest.stop();
+    });
+
+    it('records a threshold crossing once, and again only after the load dropped', async () => {
+      const clock = new FakeClock(Date.UTC(2026, 5, 2));
+      const ingest = new TelemetryIngest({ db, clock, settings: telemetrySettingsFrom({ ABNORMAL_CPU_PERCENT: '80', ABNORMAL_MEMORY_PERCENT: '95' }) });
+      const o = await orgId();
+      const load = (cpu: number) => ingest.status({ sn: 'T3', orgId: o }, { cpu, memUsed: 1 * GIB, memTotal: 2 * GIB });
+      for (const cpu of [50, 85, 90, 70, 81]) load(cpu);
+      ingest.abnormal({ sn: 'T3', orgId: o }, { type: 'overheat', cpu: 60, memUsed: 1 * GIB, memTotal: 2 * GIB, time: clock.now() - 5 * DAY, detail: '72 C' });
+      await ingest.flush();
+      const rows = await db.selectFrom('abnormal_events').selectAll().where('sn', '=', 'T3').orderBy('id').execute();
+      expect(rows.map((r) => [r.type, Number(r.cpu), Number(r.memory), r.model])).toEqual([
+        ['cpu_high', 85, 50, 'L1'],
+        ['cpu_high', 81, 50, 'L1'],
+        ['overheat', 60, 50, 'L1'],
+      ]);
+      // A device clock days off is not trusted: the event is dated when it arrived.
+      expect(Number(rows[2]?.time)).toBe(clock.now());
+      await ingest.stop();
+    });
+
+    it('rejects invalid uploads and deletes data past its retention', async () => {
+      const clock = new FakeClock(Date.UTC(2026, 5, 20));
+      const ingest = new TelemetryIngest({ db, clock, settings: telemetrySettingsFrom({ TELEMETRY_RETENTION_DAYS: '7', REPORT_RETENTION_DAYS: '14' }) });
+      const o = await orgId();
+      expect(() => ingest.status({ sn: 'T1', orgId: o }, { cpu: -1, memUsed: 1, memTotal: 2 })).toThrow('invalid status upload');
+      expect(() => ingest.location({ sn: 'T1', orgId: o }, { lat: 91, lng: 0, country: 'CN', region: '' })).toThrow('invalid location upload');
+      expect(() => ingest.abnormal({ sn: 'T1', orgId: o }, { type: 'melted', cpu: 1, memUsed: 1, memTotal: 2 })).toThrow('invalid abnormal event');
+      expect(() => telemetrySettingsFrom({ TELEMETRY_RETENTION_DAYS: '0' })).toThrow('TELEMETRY_RETENTION_DAYS');
+      // Samples of 1 June are older than 7 days on 20 June; rollups and events of 1-2 June are older than 14.
+      const deleted = await ingest.sweep();
+      // 9 samples (4 + 5 above), 2 hourly rollup rows (P8 on 1 June, L1 on 2 June) and 3 events.
+      expect(deleted).toBe(9 + 2 + 3);
+      expect(await db.selectFrom('telemetry_samples').selectAll().execute()).toHaveLength(0);
+      expect(await db.selectFrom('abnormal_events').selectAll().execute()).toHaveLength(0);
+      await ingest.stop();
+    });
+  });
+}
