@@ -8,6 +8,7 @@ import { registerGroupRoutes } from './group-routes.ts';
 import { registerDemandRoutes } from '../commerce/demand-routes.ts';
 import { registerLicenceRoutes } from '../commerce/licence-routes.ts';
 import { registerOrderRoutes } from '../commerce/order-routes.ts';
+import { registerTruePointRoutes } from '../commerce/truepoint-routes.ts';
 
 /** Card, directional-group, order and bill calls; the carrier defaults to the simulated one, payment to the sandbox. */
 export function registerSimRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; carrier?: CarrierProvider }): void {
@@ -17,4 +18,5 @@ export function registerSimRoutes(app: FastifyInstance, deps: { db: Db; clock: C
   registerOrderRoutes(app, { db: deps.db, clock: deps.clock });
   registerLicenceRoutes(app, { db: deps.db, clock: deps.clock });
   registerDemandRoutes(app, { db: deps.db, clock: deps.clock });
+  registerTruePointRoutes(app, { db: deps.db, clock: deps.clock });
 }

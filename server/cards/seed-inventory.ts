@@ -18,6 +18,7 @@ import type { Insertable } from 'kysely';
 import type { SimCardTable } from '../db/schema.ts';
 import { CARD_TYPES, CERTIFICATIONS, GB, MB, TRAFFIC_VALIDITY_MS } from './card-codes.ts';
 import { DAY_MS } from '../carrier/simulated-carrier.ts';
+import { seedTruePoint } from '../commerce/truepoint-routes.ts';
 
 /** The preset cloud-provider directional addresses (devices-and-commerce section 9: "a preset list of three"). */
 export const PRESET_ADDRESSES = [
@@ -46,8 +47,8 @@ function digits(rand: () => number, n: number): string {
 }
 
 /**
- * Seeds cards of all three families and one directional group for every organisation, once, so every
- * card screen has data on a fresh start. Does nothing when any card exists.
+ * Seeds cards of all three families, one directional group and true-point accounts for every organisation,
+ * once, so every screen of the area has data on a fresh start. Does nothing when any card exists.
  */
 export async function seedCardInventory(db: Db, clock: Clock): Promise<void> {
   if (await db.selectFrom('sim_cards').select('id').limit(1).executeTakeFirst()) return;
@@ -140,5 +141,6 @@ export async function seedCardInventory(db: Db, clock: Clock): Promise<void> {
     const juxinStates = Object.values(JuxinCardStatus);
     for (let i = 0; i < 10; i++) cards.push(card('juxin', i, { juxin_status: juxinStates[i % juxinStates.length] as number }));
     await db.insertInto('sim_cards').values(cards).execute();
+    await seedTruePoint(db, org.id, now);
   }
 }

@@ -227,6 +227,36 @@ export interface CardsAndCommerceTables {
   commerce_orders: CommerceOrderTable;
   licences: LicenceTable;
   order_demands: OrderDemandTable;
+  truepoint_accounts: TruePointAccountTable;
+  truepoint_equipment: TruePointEquipmentTable;
+}
+
+/** A true-point positioning service account; `service_state` 1 to be activated, 2 in service, 3 expired. */
+export interface TruePointAccountTable {
+  id: Generated<number>;
+  org_id: number;
+  account_no: string;
+  password: string;
+  instance_id: string;
+  precision: string;
+  charge_type: string;
+  duration_days: number;
+  service_state: number;
+  activation_mode: number;
+  account_state: number;
+  times: Generated<number>;
+  activated_at: number | null;
+  expire_time: number | null;
+  created_at: number;
+}
+
+export interface TruePointEquipmentTable {
+  id: Generated<number>;
+  account_id: number;
+  equipment_id: string;
+  disabled: Generated<number>;
+  first_used_at: number | null;
+  created_at: number;
 }
 
 /** An order demand form; `fittings` and `fields` are JSON texts. */

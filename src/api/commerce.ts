@@ -186,3 +186,37 @@ export const demandApi = {
   review: (id: number, approve: boolean, reason?: string) => request<null>({ method: 'POST', url: '/order-requirements/review', data: { id, approve, ...(reason ? { reason } : {}) } }),
   publicView: (number: string, token: string) => request<Omit<Demand, 'shareToken'>>({ method: 'GET', url: '/order-demand-detail/view', params: { number, token } }),
 };
+
+export interface TruePointAccount {
+  readonly id: number;
+  readonly accountNo: string;
+  readonly password: string;
+  readonly instanceId: string;
+  readonly precision: string;
+  readonly chargeType: string;
+  readonly duration: number;
+  readonly residualDays: number;
+  readonly serviceState: number;
+  readonly activationMode: number;
+  readonly accountState: number;
+  readonly times: number;
+  readonly activatedAt: number | null;
+  readonly expireTime: number | null;
+}
+
+export interface TruePointEquipment {
+  readonly id: number;
+  readonly equipmentId: string;
+  readonly accountNo: string;
+  readonly status: number;
+  readonly disableStatus: number;
+  readonly usedDays: number;
+}
+
+export const truePointApi = {
+  accounts: (pageNum: number, pageSize: number) => request<Page<TruePointAccount>>({ method: 'GET', url: '/true-point/account/list', params: { pageNum, pageSize } }),
+  activate: (id: number) => request<null>({ method: 'POST', url: '/true-point/account/activate', data: { id } }),
+  setState: (id: number, state: 1 | 2 | 3) => request<null>({ method: 'POST', url: '/true-point/account/state', data: { id, state } }),
+  equipment: (accountId?: number) => request<Page<TruePointEquipment>>({ method: 'GET', url: '/true-point/equipment/list', params: { accountId } }),
+  disable: (id: number, disabled: boolean) => request<null>({ method: 'POST', url: '/true-point/equipment/disable', data: { id, disabled } }),
+};

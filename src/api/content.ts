@@ -44,6 +44,8 @@ export interface Campaign {
   readonly pushing: number;
   readonly success: number;
   readonly failed: number;
+  readonly currentStage: number;
+  readonly message: string;
   readonly createTime: number;
 }
 
@@ -92,10 +94,21 @@ export const contentApi = {
   history: (id: number) => request<ContentItem[]>({ method: 'GET', url: `/app/history/${id}` }),
   remove: (area: ContentArea, ids: readonly number[]) => request<{ deleted: number }>({ method: 'DELETE', url: `/${area}/delete`, data: { ids } }),
   download: (area: ContentArea, id: number) => request<Blob>({ method: 'GET', url: `/${area}/download/${id}`, responseType: 'blob' }),
-  startPush: (body: { kind: string; contentId: number; sns?: string[]; byQuery?: boolean; query?: Record<string, unknown>; confirmModelMismatch?: boolean }) =>
+  startPush: (body: {
+    kind: string;
+    contentId: number;
+    sns?: string[];
+    byQuery?: boolean;
+    query?: Record<string, unknown>;
+    confirmModelMismatch?: boolean;
+    stageSize?: number;
+    successPercent?: number;
+    errorPercent?: number;
+    requireApproval?: boolean;
+  }) =>
     request<{ campaign?: Campaign; confirm?: 'model'; mismatchCount?: number }>({ method: 'POST', url: '/push/start', data: body }),
   campaign: (id: number) => request<Campaign>({ method: 'GET', url: `/push/campaign/${id}` }),
-  controlPush: (action: 'pause' | 'resume' | 'cancel', id: number) => request<Campaign>({ method: 'POST', url: `/push/${action}`, data: { id } }),
+  controlPush: (action: 'pause' | 'resume' | 'cancel' | 'approve', id: number) => request<Campaign>({ method: 'POST', url: `/push/${action}`, data: { id } }),
   pushLog: (body: { pageNum: number; pageSize: number; operationType?: string; sn?: string; campaignId?: number }) =>
     request<Page<PushLogRow>>({ method: 'POST', url: '/push-log/list', data: body }),
   coupons: () => request<{ balance: number; unitPrice: number; orderTotal: number }>({ method: 'GET', url: '/push-coupon/info' }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findShellRoute } from '../router/routes.ts';
-import { mountedViews } from './CachedViews.tsx';
+import { mountedViews } from './cached-views.ts';
 
 const tag = (path: string, query = '') => ({ path, fullPath: `${path}${query}` });
 

@@ -63,7 +63,6 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await c.page.getByTestId('dashboard-online').getByText(String(FLEET)).waitFor();
     await expect.poll(() => c.page.getByTestId('dashboard-top-five').locator('tbody tr').count()).toBe(5);
     await c.page.getByTestId('dashboard-alerts').getByText(devices[0]?.sn ?? '').waitFor();
-    await c.page.screenshot({ path: '/tmp/reports-shot-dashboard.png', fullPage: true });
     expect(await c.page.getByTestId('dashboard-memory').textContent()).toMatch(/^\d[\d.]* [KMGT]B \/ \d[\d.]* [KMGT]B$/);
     await chartDrawn('dashboard-locations');
     // The live count follows presence: a device leaving drops it without reloading.
@@ -77,7 +76,6 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await open('/statistical-report/multi-model-analysis');
     await chartDrawn('chart-online-rate');
     await chartDrawn('chart-ages');
-    await c.page.screenshot({ path: '/tmp/reports-shot-multi.png', fullPage: true });
     const api = await client(c.ts, token).ok<{ models: { model: string }[] }>('GET', '/report/multi-model');
     await expect.poll(() => c.page.getByTestId('report-table').locator('tbody tr').count()).toBe(api.models.length);
   });
@@ -93,7 +91,6 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await c.page.getByTestId('map-summary').getByText(new RegExp(`^${FLEET} devices in \\d+ points$`)).waitFor();
     const pointsShown = async () => Number(/in (\d+) points/.exec((await c.page.getByTestId('map-summary').textContent()) ?? '')?.[1]);
     const world = await pointsShown();
-    await c.page.screenshot({ path: '/tmp/reports-shot-map.png', fullPage: true });
     // The tags view keeps the location page alive: count this page's map only.
     expect(await c.page.locator('[data-testid=map-summary] ~ [data-testid=world-map] circle').count()).toBe(world);
     await c.page.getByLabel('Zoom in').click();
@@ -113,7 +110,6 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await c.page.getByRole('option', { name: 'Crash' }).click();
     await c.page.getByTestId('report-query').click();
     await c.page.getByTestId('abnormal-total').getByText(`${all.total} events`).waitFor();
-    await c.page.screenshot({ path: '/tmp/reports-shot-abnormal.png', fullPage: true });
     const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('export-csv').click()]);
     const file = await download.path();
     expect(download.suggestedFilename()).toMatch(/^abnormal-statistics-\d{8}\.csv$/);

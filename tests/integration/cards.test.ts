@@ -134,6 +134,13 @@ for (const target of targets) {
       expect(firstUse.total).toBe(0);
     });
 
+    it('every call of the area is in the OpenAPI document', async () => {
+      const doc = (await (await fetch(`${ts.server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      for (const p of ['/springCard/list', '/linkCard/listCardInfo', '/linkCard/getCardDetail/{iccid}', '/linkCard/intelligentTest', '/zxj/changeStatus', '/linkCard/addDirectionalAddress', '/pay-data/createOrder', '/link-card-bill/monthly', '/iso-bus/export', '/isobus-activate/activate', '/order-requirements/add-more', '/true-point/account/list']) {
+        expect(doc.paths, p).toHaveProperty([p]);
+      }
+    });
+
     it('an intelligent test reports each check', async () => {
       const card = (await linkCards()).list[0];
       if (!card) throw new Error('no link card');

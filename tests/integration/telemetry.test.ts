@@ -93,8 +93,10 @@ for (const target of targets) {
       expect(() => telemetrySettingsFrom({ TELEMETRY_RETENTION_DAYS: '0' })).toThrow('TELEMETRY_RETENTION_DAYS');
       // Samples of 1 June are older than 7 days on 20 June; rollups and events of 1-2 June are older than 14.
       const deleted = await ingest.sweep();
-      // 9 samples (4 + 5 above), 2 hourly rollup rows (P8 on 1 June, L1 on 2 June) and 3 events.
-      expect(deleted).toBe(9 + 2 + 3);
+      // 9 samples (4 + 5 above), 2 hourly rollup rows (P8 on 1 June, L1 on 2 June), 3 events and their
+      // 2 hourly counts (cpu_high and overheat).
+      expect(deleted).toBe(9 + 2 + 3 + 2);
+      expect(await db.selectFrom('abnormal_hourly').selectAll().execute()).toHaveLength(0);
       expect(await db.selectFrom('telemetry_samples').selectAll().execute()).toHaveLength(0);
       expect(await db.selectFrom('abnormal_events').selectAll().execute()).toHaveLength(0);
       await ingest.stop();

@@ -151,9 +151,40 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('order_demands_org_created').on('order_demands').columns(['org_id', 'created_at']).execute();
+
+  // True-point (high-precision positioning) service accounts and the equipment using them.
+  await db.schema
+    .createTable('truepoint_accounts')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
+    .addColumn('account_no', 'text', (c) => c.notNull().unique())
+    .addColumn('password', 'text', (c) => c.notNull())
+    .addColumn('instance_id', 'text', (c) => c.notNull())
+    .addColumn('precision', 'text', (c) => c.notNull())
+    .addColumn('charge_type', 'text', (c) => c.notNull())
+    .addColumn('duration_days', 'integer', (c) => c.notNull())
+    .addColumn('service_state', 'integer', (c) => c.notNull())
+    .addColumn('activation_mode', 'integer', (c) => c.notNull())
+    .addColumn('account_state', 'integer', (c) => c.notNull())
+    .addColumn('times', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('activated_at', 'bigint')
+    .addColumn('expire_time', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('truepoint_equipment')
+    .addColumn('id', ...identityColumn(db))
+    .addColumn('account_id', 'integer', (c) => c.notNull().references('truepoint_accounts.id').onDelete('cascade'))
+    .addColumn('equipment_id', 'text', (c) => c.notNull())
+    .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('first_used_at', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('truepoint_equipment').execute();
+  await db.schema.dropTable('truepoint_accounts').execute();
   await db.schema.dropTable('order_demands').execute();
   await db.schema.dropTable('licences').execute();
   await db.schema.dropTable('commerce_orders').execute();

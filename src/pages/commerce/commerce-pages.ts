@@ -4,8 +4,9 @@ import { MonthlyBillPage } from './MonthlyBillPage.tsx';
 import { OrderDemandDetailPage, OrderDemandPage } from './OrderDemandPages.tsx';
 import { BillQueryPage, OrderQueryPage } from './OrderListPage.tsx';
 import { JuxinPayDataPage, LinkPayDataPage } from './PayDataPage.tsx';
+import { TruePointAccountPage, TruePointEquipmentPage } from './TruePointPages.tsx';
 
-/** Bill, order and payment pages by route path, spread into src/router/pages.ts. */
+/** Bill, order, payment, licence, order-demand and true-point pages by route path, spread into src/router/pages.ts. */
 export const commercePages: Readonly<Record<string, ComponentType>> = {
   '/sim-card-management/bill-query': BillQueryPage,
   '/pay-data/index': LinkPayDataPage,
@@ -14,6 +15,8 @@ export const commercePages: Readonly<Record<string, ComponentType>> = {
   '/order-query/index': OrderQueryPage,
   '/license-manage/index': LicenceManagePage,
   '/order-demand/index': OrderDemandPage,
+  '/true-point/account-manage': TruePointAccountPage,
+  '/true-point/equipment-manage': TruePointEquipmentPage,
 };
 
 /** Public pages of this area (outside the shell, no session), for src/App.tsx's public routes. */

@@ -100,6 +100,10 @@ export function PushPage() {
   const [byQuery, setByQuery] = useState(false);
   const [model, setModel] = useState('');
   const [mismatch, setMismatch] = useState<number>();
+  const [stageSize, setStageSize] = useState<number | string>(0);
+  const [successPercent, setSuccessPercent] = useState<number | string>(100);
+  const [errorPercent, setErrorPercent] = useState<number | string>(100);
+  const [requireApproval, setRequireApproval] = useState(false);
   const [campaign, setCampaign] = useState<Campaign>();
   const [initial, setInitial] = useState<PushLogRow[]>();
   const refresh = async (id: number) => {
@@ -116,7 +120,14 @@ export function PushPage() {
     setMismatch(undefined);
     const list = sns.split(/[\s,，]+/).map((s) => s.trim()).filter(Boolean);
     const res = await contentApi
-      .startPush({ kind, contentId: Number(contentId), ...(byQuery ? { byQuery: true, query: model ? { model } : {} } : { sns: list }), confirmModelMismatch })
+      .startPush({
+        kind,
+        contentId: Number(contentId),
+        ...(byQuery ? { byQuery: true, query: model ? { model } : {} } : { sns: list }),
+        confirmModelMismatch,
+        ...(Number(stageSize) > 0 ? { stageSize: Number(stageSize), successPercent: Number(successPercent), errorPercent: Number(errorPercent) } : {}),
+        requireApproval,
+      })
       .catch(() => undefined);
     if (!res) return;
     if (res.confirm === 'model') return setMismatch(res.mismatchCount ?? 0);
@@ -136,6 +147,12 @@ export function PushPage() {
           <Select label={t('content.content')} data={items.map((i) => ({ value: String(i.id), label: `${i.name} ${i.version || i.versionName}`.trim() }))} value={contentId} onChange={setContentId} data-testid="push-content" searchable />
           <Checkbox label={t('content.byQuery')} checked={byQuery} onChange={(e) => setByQuery(e.currentTarget.checked)} />
           {byQuery ? <TextInput label={t('content.queryModel')} value={model} onChange={(e) => setModel(e.currentTarget.value)} /> : <Textarea label={t('content.devices')} autosize minRows={3} value={sns} onChange={(e) => setSns(e.currentTarget.value)} data-testid="push-sns" />}
+          <Group grow>
+            <NumberInput label={t('content.stageSize')} min={0} value={stageSize} onChange={setStageSize} />
+            <NumberInput label={t('content.successPercent')} min={1} max={100} value={successPercent} onChange={setSuccessPercent} disabled={!Number(stageSize)} />
+            <NumberInput label={t('content.errorPercent')} min={1} max={100} value={errorPercent} onChange={setErrorPercent} disabled={!Number(stageSize)} />
+          </Group>
+          <Checkbox label={t('content.requireApproval')} checked={requireApproval} onChange={(e) => setRequireApproval(e.currentTarget.checked)} />
           <Group>
             <Button onClick={() => void start()} disabled={!contentId} data-testid="push-start">
               {t('content.start')}
@@ -151,6 +168,12 @@ export function PushPage() {
             <Badge color="teal" variant="dot">
               {t('content.live')}
             </Badge>
+            {campaign.state === 'awaiting_approval' && (
+              <Button size="compact-sm" onClick={() => void contentApi.controlPush('approve', campaign.id).then(setCampaign, () => undefined)}>
+                {t('content.approve')}
+              </Button>
+            )}
+            {campaign.message && <Text c="red" size="sm">{campaign.message}</Text>}
             <Button size="compact-sm" variant="light" onClick={() => void contentApi.controlPush(campaign.state === 'paused' ? 'resume' : 'pause', campaign.id).then(setCampaign, () => undefined)}>
               {t(campaign.state === 'paused' ? 'content.resume' : 'content.pause')}
             </Button>

@@ -12,7 +12,7 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { session } from '../../state/session.ts';
 import { LiveView } from '../device-view/live/LiveView.tsx';
 import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialogs.tsx';
-import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH, stickyRight } from './DeviceRow.tsx';
+import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
 import { refusal, runGuarded } from './device-commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
 import { liveStates } from './live-states.ts';
@@ -175,6 +175,7 @@ export function DeviceManagementPage() {
                   {t('fleet.col.sn')} {sort.field === 'sn' ? (sort.order === 'asc' ? '▲' : '▼') : ''}
                 </UnstyledButton>
               </Table.Th>
+              <Table.Th style={cellStyle(ACTIONS_WIDTH)}>{t('fleet.col.actions')}</Table.Th>
               {COLUMNS.map((c) => (
                 <Table.Th key={c.key} style={cellStyle(c.width)}>
                   {c.sort ? (
@@ -186,7 +187,6 @@ export function DeviceManagementPage() {
                   )}
                 </Table.Th>
               ))}
-              <Table.Th style={{ ...cellStyle(ACTIONS_WIDTH), ...stickyRight }}>{t('fleet.col.actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody style={{ display: 'block', position: 'relative', height: virtualizer.getTotalSize() }}>

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Checkbox, Group, Menu, Table, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Checkbox, Group, Menu, Table } from '@mantine/core';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -23,8 +23,7 @@ export const rowStyle = (top: number, width: number): React.CSSProperties => ({
   display: 'flex',
   position: 'absolute',
   left: 0,
-  top: 0,
-  transform: `translateY(${top}px)`,
+  top,
   width,
   height: ROW_HEIGHT,
   contain: 'strict',
@@ -40,7 +39,9 @@ export const cellStyle = (width: number): React.CSSProperties => ({
   textOverflow: 'ellipsis',
   borderBottom: 'none',
 });
-export const stickyRight: React.CSSProperties = { position: 'sticky', right: 0, background: 'var(--mantine-color-body)', overflow: 'visible' };
+// Actions sit right after the serial rather than in a sticky last column: a sticky cell per row is a
+// composited layer per row, and re-layerising them on every live change cost more than the rest.
+export const actionsCell: React.CSSProperties = { overflow: 'visible' };
 
 export type RowAction = 'remark' | 'allocate' | 'country' | 'message' | 'reboot' | 'clear' | 'reset' | 'liveView';
 
@@ -120,9 +121,9 @@ export const DeviceRow = memo(function DeviceRow({ top, width, device, selected,
     device.supportFlags.length === 0 ? (
       ''
     ) : (
-      <Tooltip key="flags" label={device.supportFlags.map((f) => t(`fleet.flag.${f}`)).join(', ')} multiline w={260}>
-        <Badge variant="light">{device.supportFlags.length}</Badge>
-      </Tooltip>
+      <Badge key="flags" variant="light" title={device.supportFlags.map((f) => t(`fleet.flag.${f}`)).join(', ')}>
+        {device.supportFlags.length}
+      </Badge>
     ),
     device.remark,
   ];
@@ -132,12 +133,7 @@ export const DeviceRow = memo(function DeviceRow({ top, width, device, selected,
         <Checkbox aria-label={device.sn} checked={selected} onChange={(e) => onSelect(device.sn, e.currentTarget.checked)} />
       </Table.Td>
       <Table.Td style={cellStyle(SN_WIDTH)}>{device.sn}</Table.Td>
-      {cells.map((c, i) => (
-        <Table.Td key={i} style={cellStyle(COLUMNS[i]?.width ?? 100)}>
-          {c}
-        </Table.Td>
-      ))}
-      <Table.Td style={{ ...cellStyle(ACTIONS_WIDTH), ...stickyRight }}>
+      <Table.Td style={{ ...cellStyle(ACTIONS_WIDTH), ...actionsCell }}>
         <Group gap={4} wrap="nowrap">
           <Anchor component={Link} href={`/device-view/index?sn=${encodeURIComponent(device.sn)}`} size="sm">
             {t('fleet.action.view')}
@@ -185,6 +181,11 @@ export const DeviceRow = memo(function DeviceRow({ top, width, device, selected,
           )}
         </Group>
       </Table.Td>
+      {cells.map((c, i) => (
+        <Table.Td key={i} style={cellStyle(COLUMNS[i]?.width ?? 100)}>
+          {c}
+        </Table.Td>
+      ))}
     </Table.Tr>
   );
 });

@@ -65,6 +65,7 @@ export function ShellTerminal({ sn, height = 420 }: { readonly sn: string; reado
         setStatus('open');
         terminal.writeln(i18next.t('deviceView.shell.connected', { prompt: info.prompt, cwd }));
         line = '';
+        typeahead = '';
         busy = false;
         prompt();
       } catch (err) {
@@ -90,6 +91,9 @@ export function ShellTerminal({ sn, height = 420 }: { readonly sn: string; reado
       }
       busy = false;
       prompt();
+      const queued = typeahead;
+      typeahead = '';
+      if (queued) handle(queued);
     };
 
     const subs = [
@@ -112,10 +116,13 @@ export function ShellTerminal({ sn, height = 420 }: { readonly sn: string; reado
       }),
     ];
 
-    const input = terminal.onData((data) => {
-      if (!info || busy) return;
+    // Keys typed while a command runs are kept and replayed at the next prompt, as a terminal's type-ahead.
+    let typeahead = '';
+    const handle = (data: string) => {
+      if (!info) return;
       for (const ch of data) {
-        if (ch === '\r') void submit();
+        if (busy) typeahead += ch;
+        else if (ch === '\r') void submit();
         else if (ch === '\x7f' || ch === '\b') {
           if (line.length > 0) {
             line = line.slice(0, -1);
@@ -130,7 +137,8 @@ export function ShellTerminal({ sn, height = 420 }: { readonly sn: string; reado
           terminal.write(ch);
         }
       }
-    });
+    };
+    const input = terminal.onData(handle);
     const resized = terminal.onResize(({ cols, rows }) => {
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(() => {

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { type Clock, TruePointAccountState, TruePointServiceState } from '../../protocol/index.ts';
+import { queryPaging } from '../cards/paging.ts';
+import type { Db } from '../db/database.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
+import { callerOf } from '../http/guard.ts';
+import { field } from '../http/validation.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Charge types of a service account (the spec names the field only; the codes are ours). */
+export const CHARGE_TYPES = ['yearly', 'monthly', 'trial'] as const;
+
+export const TruePointMessage = {
+  NotFound: 'The service account does not exist',
+  NotActivatable: 'Only an enabled account waiting for activation can be activated',
+  EquipmentNotFound: 'The equipment does not exist',
+} as const;
+
+/** Seeds a few service accounts with equipment for an organisation, so the hidden true-point pages have data. */
+export async function seedTruePoint(db: Db, orgId: number, now: number): Promise<void> {
+  const accounts = [
+    { precision: 'CM', charge: 'yearly', days: 365, state: TruePointServiceState.InService, mode: 2, activated: now - 40 * DAY_MS },
+    { precision: 'DM', charge: 'monthly', days: 30, state: TruePointServiceState.ToBeActivated, mode: 1, activated: null },
+    { precision: 'CM', charge: 'trial', days: 7, state: TruePointServiceState.InService, mode: 1, activated: now - 10 * DAY_MS },
+  ];
+  for (const [i, a] of accounts.entries()) {
+    const row = await db
+      .insertInto('truepoint_accounts')
+      .values({
+        org_id: orgId,
+        account_no: `tp${orgId}${String(i + 1).padStart(4, '0')}${randomBytes(2).toString('hex')}`,
+        password: randomBytes(6).toString('base64url'),
+        instance_id: `inst-${randomBytes(4).toString('hex')}`,
+        precision: a.precision,
+        charge_type: a.charge,
+        duration_days: a.days,
+        service_state: a.state,
+        activation_mode: a.mode,
+        account_state: TruePointAccountState.Enabled,
+        times: a.activated ? 1 : 0,
+        activated_at: a.activated,
+        expire_time: a.activated ? a.activated + a.days * DAY_MS : null,
+        created_at: now - 60 * DAY_MS,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (a.activated) {
+      await db
+        .insertInto('truepoint_equipment')
+        .values([0, 1].map((k) => ({ account_id: row.id, equipment_id: `RTK${orgId}${i}${k}${randomBytes(2).toString('hex').toUpperCase()}`, first_used_at: (a.activated ?? now) + k * DAY_MS, created_at: now })))
+        .execute();
+    }
+  }
+}
+
+/** True-point accounts and equipment (hidden pages with no key listed: any session, own scope). */
+export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  const { db, clock } = deps;
+  const config = { permission: 'session' };
+
+  /** Accounts in service past their expiry become expired. */
+  const settle = (scope: number[]) =>
+    db
+      .updateTable('truepoint_accounts')
+      .set({ service_state: TruePointServiceState.Expired })
+      .where('org_id', 'in', scope)
+      .where('service_state', '=', TruePointServiceState.InService)
+      .where('expire_time', '<=', clock.now())
+      .execute();
+
+  const accountInScope = async (id: number, scope: ReadonlySet<number>) => {
+    const row = await db.selectFrom('truepoint_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || !scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, TruePointMessage.NotFound);
+    return row;
+  };
+
+  app.get<{ Querystring: { pageNum?: string; pageSize?: string } }>(
+    '/true-point/account/list',
+    { config, schema: { querystring: { type: 'object', additionalProperties: false, properties: { ...queryPaging } } } },
+    async (req) => {
+      const scope = [...callerOf(req).scope];
+      await settle(scope);
+      const now = clock.now();
+      const pageNum = Number(req.query.pageNum ?? '1');
+      const pageSize = Number(req.query.pageSize ?? '10');
+      const q = db.selectFrom('truepoint_accounts').where('org_id', 'in', scope);
+      const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+      return ok({
+        total,
+        list: rows.map((r) => ({
+          id: r.id,
+          accountNo: r.account_no,
+          password: r.password,
+          instanceId: r.instance_id,
+          precision: r.precision,
+          chargeType: r.charge_type,
+          duration: r.duration_days,
+          residualDays: r.expire_time === null ? r.duration_days : Math.max(0, Math.ceil((r.expire_time - now) / DAY_MS)),
+          serviceState: r.service_state,
+          activationMode: r.activation_mode,
+          accountState: r.account_state,
+          times: r.times,
+          activatedAt: r.activated_at,
+          expireTime: r.expire_time,
+        })),
+      });
+    },
+  );
+
+  app.post<{ Body: { id: number } }>('/true-point/account/activate', { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: field.id } } } }, async (req) => {
+    const row = await accountInScope(req.body.id, callerOf(req).scope);
+    const now = clock.now();
+    const done = await db
+      .updateTable('truepoint_accounts')
+      .set({ service_state: TruePointServiceState.InService, activated_at: now, expire_time: now + row.duration_days * DAY_MS, times: row.times + 1 })
+      .where('id', '=', row.id)
+      .where('service_state', '=', TruePointServiceState.ToBeActivated)
+      .where('account_state', '=', TruePointAccountState.Enabled)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, TruePointMessage.NotActivatable);
+    return ok(null);
+  });
+
+  app.post<{ Body: { id: number; state: number } }>(
+    '/true-point/account/state',
+    { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id', 'state'], properties: { id: field.id, state: { type: 'integer', enum: [1, 2, 3] } } } } },
+    async (req) => {
+      const row = await accountInScope(req.body.id, callerOf(req).scope);
+      await db.updateTable('truepoint_accounts').set({ account_state: req.body.state }).where('id', '=', row.id).execute();
+      return ok(null);
+    },
+  );
+
+  app.get<{ Querystring: { accountId?: string } }>(
+    '/true-point/equipment/list',
+    { config, schema: { querystring: { type: 'object', additionalProperties: false, properties: { accountId: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } } } } },
+    async (req) => {
+      const scope = [...callerOf(req).scope];
+      await settle(scope);
+      const now = clock.now();
+      let q = db
+        .selectFrom('truepoint_equipment')
+        .innerJoin('truepoint_accounts', 'truepoint_accounts.id', 'truepoint_equipment.account_id')
+        .where('truepoint_accounts.org_id', 'in', scope);
+      if (req.query.accountId) q = q.where('truepoint_accounts.id', '=', Number(req.query.accountId));
+      const rows = await q
+        .select(['truepoint_equipment.id', 'equipment_id', 'disabled', 'first_used_at', 'account_no', 'service_state'])
+        .orderBy('truepoint_equipment.id')
+        .limit(1000)
+        .execute();
+      return ok({
+        total: rows.length,
+        list: rows.map((r) => ({
+          id: r.id,
+          equipmentId: r.equipment_id,
+          accountNo: r.account_no,
+          status: r.service_state,
+          disableStatus: r.disabled === 1 ? TruePointAccountState.Disabled : TruePointAccountState.Enabled,
+          usedDays: r.first_used_at === null ? 0 : Math.max(0, Math.floor((now - r.first_used_at) / DAY_MS)),
+        })),
+      });
+    },
+  );
+
+  app.post<{ Body: { id: number; disabled: boolean } }>(
+    '/true-point/equipment/disable',
+    { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id', 'disabled'], properties: { id: field.id, disabled: { type: 'boolean' } } } } },
+    async (req) => {
+      const scope = callerOf(req).scope;
+      const row = await db
+        .selectFrom('truepoint_equipment')
+        .innerJoin('truepoint_accounts', 'truepoint_accounts.id', 'truepoint_equipment.account_id')
+        .select(['truepoint_equipment.id', 'truepoint_accounts.org_id'])
+        .where('truepoint_equipment.id', '=', req.body.id)
+        .executeTakeFirst();
+      if (!row || !scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, TruePointMessage.EquipmentNotFound);
+      await db.updateTable('truepoint_equipment').set({ disabled: req.body.disabled ? 1 : 0 }).where('id', '=', row.id).execute();
+      return ok(null);
+    },
+  );
+}
