@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import type { BaseInfoReply } from '../protocol/index.ts';
 import type { DeviceInfo } from './device-session.ts';
 
 function readFirst(paths: readonly string[]): string | undefined {
@@ -42,7 +43,7 @@ export function linuxDeviceInfo(): DeviceInfo {
 }
 
 /** Base information the agent answers command 65612 with: identity plus memory, storage and MACs. */
-export function linuxBaseInfo(): Record<string, unknown> {
+export function linuxBaseInfo(): BaseInfoReply {
   const info = linuxDeviceInfo();
   let storage: { total: number; free: number } | undefined;
   try {

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { BaseInfoReply } from '../../protocol/index.ts';
 import { linuxBaseInfo } from '../linux-info.ts';
 import type { DeviceBackend } from './device-handlers.ts';
 import { DiskFileStore } from './file-store.ts';
@@ -62,7 +61,7 @@ export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
   };
   return {
     systemType: 'linux',
-    baseInfo: () => linuxBaseInfo() as unknown as BaseInfoReply,
+    baseInfo: () => linuxBaseInfo(),
     systemInfo: () => linuxSystemInfo(),
     runtime: (limit) => sampler.runtime(limit),
     shell: new LinuxShellProvider({ allowed: cfg.shellAllowed, cwd: cfg.shellCwd, timeoutMs: cfg.shellTimeoutMs }),
@@ -101,7 +100,7 @@ export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
     },
     otaList: async () => {
       const info = linuxBaseInfo();
-      return { current: String(info.systemVersion ?? ''), packages: [] };
+      return { current: info.systemVersion, packages: [] };
     },
     appList: async () => ({ apps: [] }),
     uninstall: async () => 'unsupported',

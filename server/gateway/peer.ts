@@ -5,6 +5,20 @@ import { type Codec, codecFor, DecodeError, type Envelope } from '../../protocol
 // rather than queued, so one slow console cannot grow the gateway's memory.
 const DROP_LIVE_ABOVE_BYTES = 1024 * 1024;
 
+/** Traffic counters of every socket of this process, read by /metrics. Plain numbers: counting is on the hot path. */
+export const peerTraffic = {
+  /** Envelopes received, by command id. */
+  in: new Map<number, number>(),
+  /** Envelopes sent, by command id. */
+  out: new Map<number, number>(),
+  /** Binary chunk frames relayed. */
+  chunks: 0,
+  /** Live messages skipped because the socket was backed up. */
+  liveDropped: 0,
+};
+
+const bump = (m: Map<number, number>, id: number) => m.set(id, (m.get(id) ?? 0) + 1);
+
 /** One accepted socket with its negotiated codec. */
 export class Peer {
   readonly ws: WebSocket;
@@ -21,8 +35,12 @@ export class Peer {
   /** Sends an envelope; a `live` one is dropped when the socket is backed up. Returns false when not sent. */
   send(env: Envelope, live = false): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
-    if (live && this.ws.bufferedAmount > DROP_LIVE_ABOVE_BYTES) return false;
+    if (live && this.ws.bufferedAmount > DROP_LIVE_ABOVE_BYTES) {
+      peerTraffic.liveDropped++;
+      return false;
+    }
     this.ws.send(this.codec.encode(env));
+    bump(peerTraffic.out, env.msgId);
     return true;
   }
 
@@ -30,13 +48,16 @@ export class Peer {
   sendRaw(frame: Uint8Array): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
     this.ws.send(frame, { binary: true });
+    peerTraffic.chunks++;
     return true;
   }
 
   /** Decodes a received frame, or returns the DecodeError. */
   decode(data: Buffer, isBinary: boolean): Envelope | DecodeError {
     try {
-      return this.codec.decode(isBinary ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data.toString('utf8'));
+      const env = this.codec.decode(isBinary ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data.toString('utf8'));
+      bump(peerTraffic.in, env.msgId);
+      return env;
     } catch (err) {
       if (err instanceof DecodeError) return err;
       throw err;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Command } from '../../protocol/index.ts';
+import { peerTraffic } from '../gateway/peer.ts';
 
 const commandNames = new Map<number, string>(Object.entries(Command).map(([name, id]) => [id, name]));
 
@@ -31,6 +32,25 @@ export class GatewayMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
+    // Read at scrape time from the sockets' own counters, so the hot path only bumps numbers.
+    const byCommand = (m: Map<number, number>, counter: Counter<'command'>) => {
+      counter.reset();
+      for (const [id, n] of m) counter.inc({ command: commandNames.get(id) ?? String(id) }, n);
+    };
+    new Counter({ name: 'dcc_messages_in_total', help: 'Envelopes received from devices and consoles, by command', labelNames: ['command'], registers, collect() {
+      byCommand(peerTraffic.in, this);
+    } });
+    new Counter({ name: 'dcc_messages_out_total', help: 'Envelopes sent to devices and consoles, by command', labelNames: ['command'], registers, collect() {
+      byCommand(peerTraffic.out, this);
+    } });
+    new Counter({ name: 'dcc_chunks_relayed_total', help: 'Binary chunk frames relayed between consoles and devices', registers, collect() {
+      this.reset();
+      this.inc(peerTraffic.chunks);
+    } });
+    new Counter({ name: 'dcc_send_buffer_drops_total', help: 'Live messages skipped because a socket was backed up', registers, collect() {
+      this.reset();
+      this.inc(peerTraffic.liveDropped);
+    } });
     this.#reconnects = new Counter({ name: 'dcc_device_logins_total', help: 'Device logins (first connections and reconnects)', registers });
   }
 

@@ -108,6 +108,7 @@ export const contentApi = {
   }) =>
     request<{ campaign?: Campaign; confirm?: 'model'; mismatchCount?: number }>({ method: 'POST', url: '/push/start', data: body }),
   campaign: (id: number) => request<Campaign>({ method: 'GET', url: `/push/campaign/${id}` }),
+  campaigns: (pageNum: number, pageSize: number) => request<Page<Campaign>>({ method: 'POST', url: '/push/campaign/list', data: { pageNum, pageSize } }),
   controlPush: (action: 'pause' | 'resume' | 'cancel' | 'approve', id: number) => request<Campaign>({ method: 'POST', url: `/push/${action}`, data: { id } }),
   pushLog: (body: { pageNum: number; pageSize: number; operationType?: string; sn?: string; campaignId?: number }) =>
     request<Page<PushLogRow>>({ method: 'POST', url: '/push-log/list', data: body }),

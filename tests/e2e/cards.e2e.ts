@@ -97,4 +97,58 @@ describe('SIM cards and directional groups in Chromium', () => {
     await page.getByTestId('order-confirm').click();
     await same.getByTestId('order-state').getByText('Paid').waitFor();
   });
+
+  it('every other screen of the area opens with data from the server', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    const screens: [string, string][] = [
+      ['/spring-card-manage/spring-card-manage', 'China Mobile cards can be stopped or restarted at most 2 times a day.'],
+      ['/juxin-card-manage/index', 'Buy cards'],
+      ['/sim-card-management/intelligent-test', 'Run test'],
+      ['/sim-card-management/bill-query', 'Top up traffic'],
+      ['/monthly-bill/index', 'Valid cards'],
+      ['/order-query/index', 'Trade state'],
+      ['/license-manage/index', 'No activation codes'],
+      ['/order-demand/index', 'No order demands'],
+      ['/true-point/account-manage', 'Residual days'],
+      ['/true-point/equipment-manage', 'Used days'],
+    ];
+    for (const [path, text] of screens) {
+      await page.goto(`${ts.server.url}/user${path}`);
+      await page.getByText(text).first().waitFor();
+    }
+    // Seeded rows reach the tables: spring cards, months with valid cards, service accounts.
+    await page.goto(`${ts.server.url}/user/spring-card-manage/spring-card-manage`);
+    await page.locator('tr[data-iccid]').first().waitFor();
+    await page.goto(`${ts.server.url}/user/monthly-bill/index`);
+    await page.locator('tr[data-month]').first().waitFor();
+  });
+
+  it('adds an order demand with a fitting, submits it, and staff approve and finish it', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/order-demand/index`);
+    await page.getByTestId('demand-add').click();
+    await page.getByTestId('demand-submit').click();
+    await page.getByText('This item cannot be empty!').first().waitFor();
+    await page.locator('input[name=demandName]').fill('Harvester terminals');
+    await page.locator('input[name=customer]').fill('Green Fields Co');
+    await page.locator('input[name=model]').fill('G5');
+    await page.locator('input[name=quantity]').fill('0');
+    await page.getByTestId('demand-submit').click();
+    await page.getByText('Please enter a positive integer').waitFor();
+    await page.locator('input[name=quantity]').fill('120');
+    await page.getByRole('button', { name: 'Add fitting' }).click();
+    await page.getByPlaceholder('SKU').fill('ANT-4G');
+    await page.getByTestId('demand-submit').click();
+    const row = page.locator('tr[data-demand]').filter({ hasText: 'Harvester terminals' });
+    await row.getByTestId('demand-state').getByText('Not approved').waitFor();
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await row.getByTestId('demand-state').getByText('Approved').waitFor();
+    await row.getByRole('button', { name: 'Finish' }).click();
+    await row.getByTestId('demand-state').getByText('Finished').waitFor();
+    await row.getByRole('button', { name: 'Detail' }).click();
+    await page.getByText('ANT-4G × 1').waitFor();
+  });
 });
+

@@ -3,6 +3,7 @@ import type { DeviceSession } from '../../agent/device-session.ts';
 import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { systemClock } from '../../protocol/index.ts';
+import { buildApk } from '../fixtures/apk.ts';
 import { consolePage } from '../support/console-page.ts';
 import { api } from '../support/server.ts';
 
@@ -46,6 +47,10 @@ describe('content upload and push in Chromium', () => {
     await page.getByTestId('push-start').click();
     await page.getByTestId('push-success-count').getByText(String(DEVICES), { exact: true }).waitFor({ timeout: 60_000 });
     expect(await page.locator('tr[data-push-result="1"]').count()).toBe(DEVICES);
+    // The campaign is in the URL: a reload shows the same progress.
+    await page.waitForURL(/\/user\/content-push\/index\?campaignId=\d+$/);
+    await page.reload();
+    await page.getByTestId('push-success-count').getByText(String(DEVICES), { exact: true }).waitFor();
     const coupons = await api<{ balance: number }>(ts.server.url, 'GET', '/push-coupon/info', { token });
     expect(coupons.data.balance).toBe(50 - DEVICES);
 
@@ -53,5 +58,43 @@ describe('content upload and push in Chromium', () => {
     await page.goto(`${ts.server.url}/user/log-management/index`);
     await page.getByTestId('log-search').click();
     await page.getByTestId('log-error').getByText('Please add at least one of the operation type or device serial number').waitFor();
+  });
+  it('uploads an app, reads its package from the APK, pushes it to 50 devices and sees 50 successes', { timeout: 120_000 }, async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    const more: DeviceSession[] = [];
+    for (let i = 0; i < 50 - DEVICES; i++) {
+      const d = createVirtualDevice({
+        gatewayUrl: ts.server.deviceSocketUrl,
+        sn: `E2EAPP${String(i).padStart(3, '0')}`,
+        enrollKey: ts.server.seeded.enrollKey,
+        info: { model: 'T2 Lite', systemType: 'android', systemVersion: 'Android 13', imageVersion: '241001.01', networkType: 2 },
+        transport: wsTransport(),
+        clock: systemClock,
+        rebootDownMs: 1_000,
+      });
+      more.push(d);
+      devices.push(d);
+      d.start();
+    }
+    await Promise.all(more.map((d) => d.waitLoggedIn()));
+    const fleet = devices.slice(0, 50);
+    expect(fleet).toHaveLength(50);
+
+    await page.goto(`${ts.server.url}/user/application-management/index`);
+    await page.getByTestId('content-add').click();
+    const apk = buildApk({ packageName: 'com.example.kiosk', versionName: '2.4.1', versionCode: 241 });
+    await page.locator('input[type=file]').setInputFiles({ name: 'kiosk.apk', mimeType: 'application/vnd.android.package-archive', buffer: apk });
+    await page.getByTestId('content-save').click();
+    const row = page.locator('tr[data-content="com.example.kiosk"]');
+    await row.getByText('2.4.1').waitFor();
+    await row.getByText('241', { exact: true }).waitFor();
+
+    await row.getByTestId('content-push').click();
+    await page.waitForURL(/\/user\/content-push\/index\?kind=app&contentId=\d+/);
+    await page.getByTestId('push-sns').fill(fleet.map((d) => d.sn).join('\n'));
+    await page.getByTestId('push-start').click();
+    await page.getByTestId('push-success-count').getByText('50', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await page.locator('tr[data-push-result="1"]').count()).toBe(50);
   });
 });

@@ -163,4 +163,14 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.getByTestId('held-commands').getByText('Delivered', { exact: true }).waitFor();
     await page.screenshot({ path: path.join(shots, 'device-view-held.png') });
   });
+  it('grabs the device log and sets a whitelist typed with Chinese commas and spaces', async () => {
+    await page.getByTestId('tab-logs').click();
+    await page.getByTestId('grab-log').click();
+    // The held message of the previous test was shown on the device once.
+    await page.getByTestId('log-text').getByText(/message shown: while you were away/).waitFor();
+    await page.getByTestId('tab-whitelist').click();
+    await page.getByTestId('whitelist-input').fill('com.pos.payment，com.mdm.kiosk com.pos.scanner');
+    await page.getByRole('button', { name: 'Set whitelist' }).click();
+    for (const name of ['com.pos.payment', 'com.mdm.kiosk', 'com.pos.scanner']) await page.getByTestId('whitelist-current').getByText(name, { exact: true }).waitFor();
+  });
 });

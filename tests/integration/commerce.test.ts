@@ -98,6 +98,21 @@ for (const target of targets) {
       expect((await admin.ok<CardRow>('GET', `/linkCard/getCardDetail/${card.iccid}`)).quotaBytes).toBe(card.quotaBytes + 3 * GB);
     });
 
+    it('renews juxin cards by the month, and refuses cards of another family', async () => {
+      const juxin = (await admin.ok<Page<CardRow>>('GET', '/zxj/list')).list[0];
+      const link = await firstLinkCard();
+      if (!juxin) throw new Error('no juxin card');
+      expect((await admin.call('POST', '/pay-data/createOrder', { type: 'zxj_flow', cards: [{ iccid: link.iccid, count: 1 }] })).message).toBe(OrderMessage.WrongFamily);
+      const renew = await admin.ok<{ orderNo: string; amount: number }>('POST', '/pay-data/createOrder', { type: 'zxj_flow', cards: [{ iccid: juxin.iccid, count: 6 }] });
+      expect(renew.amount).toBe(6 * Price.juxinPerMonth);
+      await admin.ok('POST', '/pay-data/pay', { orderNo: renew.orderNo, payMethod: 'alipay' });
+      await admin.ok('POST', '/payment/sandbox/pay', { orderNo: renew.orderNo });
+      const after = await admin.ok<CardRow>('GET', `/linkCard/getCardDetail/${juxin.iccid}`);
+      // The seeded card has not expired yet, so the months are added to its expiry.
+      expect(juxin.expireTime).toBeGreaterThan(Date.now());
+      expect(after.expireTime).toBe(juxin.expireTime + 6 * 30 * 86_400_000);
+    });
+
     it('buys cards by offline transfer: amount checked, company bank shown, confirmed by platform staff only', async () => {
       const bad = { type: 'sim', quantity: 10, formFactor: 'nano', logistics: { area: 'Guangdong Shenzhen', address: '1 Science Park Rd', contact: 'Li Lei', phone: '2345' } };
       expect((await tenant.call('POST', '/pay-data/createOrder', bad)).message).toBe(OrderMessage.Phone);
@@ -132,10 +147,11 @@ for (const target of targets) {
       await tenant.ok('POST', '/pay-data/close', { orderNo: created.orderNo });
       expect((await tenant.call('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'alipay' })).message).toBe(OrderMessage.NotPayable);
       expect((await orders(tenant, '&tradeState=CLOSED')).total).toBe(1);
-      // The buyer sees only its own orders; the platform above sees them too.
+      // The buyer sees only its own orders.
       const mine = await orders(tenant);
       expect(mine.total).toBe(2);
-      expect((await orders(admin)).total).toBe(3);
+      // The platform above sees them too, beside its own two (traffic and juxin renewal).
+      expect((await orders(admin)).total).toBe(mine.total + 2);
       const card = await firstLinkCard();
       expect((await tenant.call('POST', '/pay-data/createOrder', { type: 'flow', cards: [{ iccid: card.iccid, count: 1 }] })).code).toBe(40004);
       const bills = await admin.ok<Page<Order>>('GET', '/link-card-bill/list');

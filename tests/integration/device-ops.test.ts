@@ -21,7 +21,7 @@ import {
   type SystemInfoReply,
   uploadToDevice,
 } from '../../protocol/index.ts';
-import { client, createAccount, createRole } from '../support/console-api.ts';
+import { client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -186,6 +186,18 @@ describe('device operations over real sockets against simulated devices', () => 
     } finally {
       engine.stop();
     }
+    // An account of a sub-organisation holds the permission but not the device's organisation.
+    await createOrg(c, { name: 'Branch', account: 'branch1', password: 'Branch_pass1', parentId: admin.orgId, roleId: role });
+    const branch = await loginAs(ts, 'branch1', 'Branch_pass1');
+    const outside = new ProtocolEngine({ url: () => url(branch), transport: wsTransport() });
+    outside.start();
+    await firstValueFrom(outside.connection$.pipe(filter((s) => s.status === 'open')));
+    try {
+      const refused = (await lastValueFrom(outside.request(Command.BaseInfo, { sn: 'OPS-ANDROID' }))).reply;
+      expect(refused).toMatchObject({ result: Result.Fail, data: { message: 'Permission denied or Session expire' } });
+    } finally {
+      outside.stop();
+    }
     linux.stop();
     await firstValueFrom(consoleEngine.messages$.pipe(filter((e) => e.msgId === Command.DevicePresence && e.sn === 'OPS-LINUX' && (e.data as { onlineState: number }).onlineState === 2)));
     expect(await ask(Command.SystemInfo, 'OPS-LINUX')).toMatchObject({ result: Result.DeviceOffline });
@@ -203,6 +215,10 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(text).toMatch(/^dcc_commands_total\{command="SystemInfo",result="5"\} 1$/m);
     expect(text).toMatch(/^dcc_command_duration_seconds_bucket\{le="\+Inf",command="RuntimeQuery"\} [1-9]\d*$/m);
     expect(text).toMatch(/^dcc_device_logins_total [1-9]\d*$/m);
+    expect(text).toMatch(/^dcc_messages_in_total\{command="DeviceLogin"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^dcc_messages_out_total\{command="Shell"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^dcc_chunks_relayed_total [1-9]\d*$/m);
+    expect(text).toMatch(/^dcc_send_buffer_drops_total 0$/m);
   });
   it('keeps a flow to the console that opened it: another console can neither join nor feed it', async () => {
     const login = await loginAsAdmin(ts);

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Checkbox, Group, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
 import { type Campaign, type ContentArea, type ContentItem, contentApi, followPushes, KIND_OF_AREA, type PushLogRow, type TargetEvent } from '../../api/content.ts';
 import type { Page } from '../../api/devices.ts';
@@ -106,10 +106,28 @@ export function PushPage() {
   const [requireApproval, setRequireApproval] = useState(false);
   const [campaign, setCampaign] = useState<Campaign>();
   const [initial, setInitial] = useState<PushLogRow[]>();
+  const [, navigate] = useLocation();
   const refresh = async (id: number) => {
     setCampaign(await contentApi.campaign(id));
     setInitial([...(await contentApi.pushLog({ pageNum: 1, pageSize: 100, campaignId: id })).list]);
   };
+  // A campaign in the URL is shown again after a reload or from the push log's campaign list.
+  const shown = params.get('campaignId');
+  useEffect(() => {
+    if (!shown) return;
+    let cancelled = false;
+    void Promise.all([contentApi.campaign(Number(shown)), contentApi.pushLog({ pageNum: 1, pageSize: 100, campaignId: Number(shown) })]).then(
+      ([c, log]) => {
+        if (cancelled) return;
+        setCampaign(c);
+        setInitial([...log.list]);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [shown]);
   const live = usePushRows(campaign?.id, initial, () => campaign && void refresh(campaign.id).catch(() => undefined));
 
   useEffect(() => {
@@ -131,7 +149,10 @@ export function PushPage() {
       .catch(() => undefined);
     if (!res) return;
     if (res.confirm === 'model') return setMismatch(res.mismatchCount ?? 0);
-    if (res.campaign) await refresh(res.campaign.id);
+    if (res.campaign) {
+      await refresh(res.campaign.id);
+      navigate(`/content-push/index?campaignId=${res.campaign.id}`, { replace: true });
+    }
   };
 
   const rows = live.rows;
@@ -223,6 +244,11 @@ export function PushLogPage() {
   const [page, setPage] = useState<Page<PushLogRow>>();
   const [error, setError] = useState('');
   const live = usePushRows(undefined, page?.list);
+  const [campaigns, setCampaigns] = useState<Page<Campaign>>();
+  const [campaignPage, setCampaignPage] = useState(1);
+  useEffect(() => {
+    contentApi.campaigns(campaignPage, 10).then(setCampaigns, () => undefined);
+  }, [campaignPage]);
 
   useEffect(() => {
     if (!query) return;
@@ -254,6 +280,40 @@ export function PushLogPage() {
       )}
       <PushTable rows={live.rows} />
       <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={pageSize} onPage={setPageNum} onPageSize={(s) => (setPageSize(s), setPageNum(1))} />
+      <Title order={4} mt="xl" mb="sm">
+        {t('content.campaigns')}
+      </Title>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>#</Table.Th>
+            <Table.Th>{t('content.operationType')}</Table.Th>
+            <Table.Th>{t('content.content')}</Table.Th>
+            <Table.Th>{t('content.state')}</Table.Th>
+            <Table.Th>{t('content.total')}</Table.Th>
+            <Table.Th>{t('content.success')}</Table.Th>
+            <Table.Th>{t('content.failed')}</Table.Th>
+            <Table.Th>{t('content.pushDate')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {campaigns?.list.map((c) => (
+            <Table.Tr key={c.id}>
+              <Table.Td>
+                <Link href={`/content-push/index?campaignId=${c.id}`}>{c.id}</Link>
+              </Table.Td>
+              <Table.Td>{t(`content.kinds.${c.operationType}`)}</Table.Td>
+              <Table.Td>{c.contentName}</Table.Td>
+              <Table.Td>{t(`content.campaignStates.${c.state}`)}</Table.Td>
+              <Table.Td>{c.total}</Table.Td>
+              <Table.Td>{c.success}</Table.Td>
+              <Table.Td>{c.failed}</Table.Td>
+              <Table.Td>{formatDateTime(c.createTime)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ListFooter shown={campaigns?.list.length} total={campaigns?.total} emptyText={t('content.empty')} pageNum={campaignPage} pageSize={10} onPage={setCampaignPage} />
     </>
   );
 }

@@ -121,10 +121,10 @@ export function DeviceManagementPage() {
       </Title>
       <Group mb="sm" gap="xs" align="flex-end">
         {(['sn', 'model', 'imageVersion', 'remark'] as const).map((k) => (
-          <TextInput key={k} w={150} placeholder={t(`fleet.filter.${k}`)} aria-label={t(`fleet.filter.${k}`)} value={text[k]} onChange={(e) => setText({ ...text, [k]: e.currentTarget.value })} />
+          <TextInput key={k} w={130} label={t(`fleet.filter.${k}`)} value={text[k]} onChange={(e) => setText({ ...text, [k]: e.currentTarget.value })} />
         ))}
         <Select
-          w={160}
+          w={150}
           label={t('fleet.filter.org')}
           searchable
           clearable
@@ -132,10 +132,10 @@ export function DeviceManagementPage() {
           data={orgs.map((o) => ({ value: String(o.id), label: o.name }))}
           onChange={(v) => setChoice((c) => ({ ...c, orgId: v ? Number(v) : undefined }))}
         />
-        <Select w={130} label={t('fleet.col.onlineState')} value={choice.onlineState === undefined ? 'all' : String(choice.onlineState)} data={options(onlineStateLabels)} onChange={choose('onlineState', true)} allowDeselect={false} />
-        <Select w={130} label={t('fleet.col.deviceState')} value={choice.deviceState === undefined ? 'all' : String(choice.deviceState)} data={options(deviceStateLabels)} onChange={choose('deviceState', true)} allowDeselect={false} />
-        <Select w={130} label={t('fleet.col.systemType')} value={choice.systemType ?? 'all'} data={options(systemTypeLabels)} onChange={choose('systemType', false)} allowDeselect={false} />
-        <Select w={130} label={t('fleet.col.country')} value={choice.country ?? 'all'} data={options(countryLabels)} onChange={choose('country', false)} allowDeselect={false} />
+        <Select w={120} label={t('fleet.col.onlineState')} value={choice.onlineState === undefined ? 'all' : String(choice.onlineState)} data={options(onlineStateLabels)} onChange={choose('onlineState', true)} allowDeselect={false} />
+        <Select w={120} label={t('fleet.col.deviceState')} value={choice.deviceState === undefined ? 'all' : String(choice.deviceState)} data={options(deviceStateLabels)} onChange={choose('deviceState', true)} allowDeselect={false} />
+        <Select w={120} label={t('fleet.col.systemType')} value={choice.systemType ?? 'all'} data={options(systemTypeLabels)} onChange={choose('systemType', false)} allowDeselect={false} />
+        <Select w={120} label={t('fleet.col.country')} value={choice.country ?? 'all'} data={options(countryLabels)} onChange={choose('country', false)} allowDeselect={false} />
         <Button variant="default" onClick={() => (setText({ sn: '', model: '', imageVersion: '', remark: '' }), setChoice({}))}>
           {t('fleet.filter.reset')}
         </Button>

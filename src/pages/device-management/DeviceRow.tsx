@@ -6,7 +6,7 @@ import { countryLabels, deviceStateLabels, type EnumMember, labelOf, networkType
 import type { Device } from '../../api/devices.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { useLiveOnlineState } from './live-states.ts';
+import { liveStates, useLiveOnlineState } from './live-states.ts';
 
 /** Height of one row in pixels: fixed, so the virtualiser never has to measure 10,000 rows. */
 export const ROW_HEIGHT = 40;
@@ -80,55 +80,15 @@ interface Props {
   readonly can: (key: string) => boolean;
 }
 
-/** One device row; subscribes to its own live online state, so a presence change re-renders this row only. */
-export const DeviceRow = memo(function DeviceRow({ top, width, device, selected, onSelect, onAction, can }: Props) {
+/** The row's cells before the live state: checkbox, serial, actions, model, organisation. They do not depend on the live state. */
+const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, can }: Omit<Props, 'top' | 'width'>) {
   const { t } = useTranslation();
   const [menuOpen, setMenuOpen] = useState(false);
-  const onlineState = useLiveOnlineState(device.sn, device.onlineState);
-  const online = onlineState === OnlineState.Online;
-  const live: LiveDevice = { ...device, onlineState };
-  const act = (action: RowAction) => () => onAction(action, live);
-  const storage = device.storageTotal === null ? '' : `${formatBytes(device.storageFree)} / ${formatBytes(device.storageTotal)}`;
-  const cells = [
-    device.model,
-    device.orgName,
-    <Badge key="online" color={online ? 'green' : 'gray'} data-testid="online-state">
-      {label(onlineStateLabels, onlineState as 1 | 2)}
-    </Badge>,
-    label(deviceStateLabels, device.deviceState as 0 | 1 | 2),
-    label(countryLabels, device.country as 'domestic' | 'abroad'),
-    device.imageVersion,
-    device.mcuVersion,
-    label(systemTypeLabels, device.systemType),
-    device.systemVersion,
-    formatDate(device.installDate),
-    formatUptime(device.uptime),
-    formatDateTime(device.latestOnlineTime),
-    formatDateTime(device.offlineTime),
-    device.location,
-    label(networkTypeLabels, device.networkType as 0 | 1 | 2 | 3),
-    device.imei,
-    device.basebandVersion,
-    device.bluetoothMac,
-    device.wlanMac,
-    device.battery === null ? '' : `${device.battery}%`,
-    device.manufacturer,
-    device.gnssModel,
-    device.lteModel,
-    device.hardwareId,
-    device.terminalVersion,
-    storage,
-    device.supportFlags.length === 0 ? (
-      ''
-    ) : (
-      <Badge key="flags" variant="light" title={device.supportFlags.map((f) => t(`fleet.flag.${f}`)).join(', ')}>
-        {device.supportFlags.length}
-      </Badge>
-    ),
-    device.remark,
-  ];
+  // Actions read the live state when clicked, so a state change need not re-render these cells.
+  const act = (action: RowAction) => () => onAction(action, { ...device, onlineState: liveStates.get(device.sn) ?? device.onlineState });
+  const head = [device.model, device.orgName];
   return (
-    <Table.Tr data-sn={device.sn} data-system={device.systemType} data-online={online ? 'online' : 'offline'} style={rowStyle(top, width)}>
+    <>
       <Table.Td style={cellStyle(CHECK_WIDTH)}>
         <Checkbox aria-label={device.sn} checked={selected} onChange={(e) => onSelect(device.sn, e.currentTarget.checked)} />
       </Table.Td>
@@ -173,19 +133,89 @@ export const DeviceRow = memo(function DeviceRow({ top, width, device, selected,
               </Menu.Dropdown>
             </Menu>
           ) : (
-            // The menu mounts only when asked for: a closed Mantine menu per row still runs its floating
-            // position effects on every render, which under a presence storm cost forced layouts.
+            // The menu mounts only when asked for, which keeps each of the visible rows light.
             <ActionIcon variant="subtle" size="sm" aria-label={t('fleet.action.more')} onClick={() => setMenuOpen(true)}>
               ⋯
             </ActionIcon>
           )}
         </Group>
       </Table.Td>
-      {cells.map((c, i) => (
+      {head.map((c, i) => (
         <Table.Td key={i} style={cellStyle(COLUMNS[i]?.width ?? 100)}>
           {c}
         </Table.Td>
       ))}
+    </>
+  );
+});
+
+/** The row's cells after the live state. */
+const RowTail = memo(function RowTail({ device }: { device: Device }) {
+  const { t } = useTranslation();
+  const storage = device.storageTotal === null ? '' : `${formatBytes(device.storageFree)} / ${formatBytes(device.storageTotal)}`;
+  const cells = [
+    label(deviceStateLabels, device.deviceState as 0 | 1 | 2),
+    label(countryLabels, device.country as 'domestic' | 'abroad'),
+    device.imageVersion,
+    device.mcuVersion,
+    label(systemTypeLabels, device.systemType),
+    device.systemVersion,
+    formatDate(device.installDate),
+    formatUptime(device.uptime),
+    formatDateTime(device.latestOnlineTime),
+    formatDateTime(device.offlineTime),
+    device.location,
+    label(networkTypeLabels, device.networkType as 0 | 1 | 2 | 3),
+    device.imei,
+    device.basebandVersion,
+    device.bluetoothMac,
+    device.wlanMac,
+    device.battery === null ? '' : `${device.battery}%`,
+    device.manufacturer,
+    device.gnssModel,
+    device.lteModel,
+    device.hardwareId,
+    device.terminalVersion,
+    storage,
+    device.supportFlags.length === 0 ? (
+      ''
+    ) : (
+      <Badge key="flags" variant="light" title={device.supportFlags.map((f) => t(`fleet.flag.${f}`)).join(', ')}>
+        {device.supportFlags.length}
+      </Badge>
+    ),
+    device.remark,
+  ];
+  return (
+    <>
+      {cells.map((c, i) => (
+        <Table.Td key={i} style={cellStyle(COLUMNS[i + TAIL_FROM]?.width ?? 100)}>
+          {c}
+        </Table.Td>
+      ))}
+    </>
+  );
+});
+
+/** Columns before the live state (model, organisation); the live state is COLUMNS[TAIL_FROM - 1]. */
+const TAIL_FROM = 3;
+
+/**
+ * One device row. Only the row and its state badge subscribe to the live online state; the other cells
+ * are memoised, so a presence change re-renders one badge rather than forty components.
+ */
+export const DeviceRow = memo(function DeviceRow({ top, width, device, selected, onSelect, onAction, can }: Props) {
+  const onlineState = useLiveOnlineState(device.sn, device.onlineState);
+  const online = onlineState === OnlineState.Online;
+  return (
+    <Table.Tr data-sn={device.sn} data-system={device.systemType} data-online={online ? 'online' : 'offline'} style={rowStyle(top, width)}>
+      <RowHead device={device} selected={selected} onSelect={onSelect} onAction={onAction} can={can} />
+      <Table.Td style={cellStyle(COLUMNS[TAIL_FROM - 1]?.width ?? 100)}>
+        <Badge color={online ? 'green' : 'gray'} data-testid="online-state">
+          {label(onlineStateLabels, onlineState as 1 | 2)}
+        </Badge>
+      </Table.Td>
+      <RowTail device={device} />
     </Table.Tr>
   );
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { type CardDetail, cardsApi, type DiagnosisReport, formatBytes } from '../../api/cards.ts';
 import { formatDateTime } from '../../format/date.ts';
-import { carrierOf, comboOf, formFactorOf, realStatusOf, reasonOf, statusOf } from './card-labels.ts';
+import { carrierOf, comboOf, eventStatusOf, formFactorOf, realStatusOf, reasonOf, statusOf } from './card-labels.ts';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -73,8 +73,8 @@ export function SimCardViewPage() {
           {card.events.map((e, i) => (
             <Table.Tr key={i}>
               <Table.Td>{formatDateTime(e.at)}</Table.Td>
-              <Table.Td>{e.fromStatus}</Table.Td>
-              <Table.Td>{e.toStatus}</Table.Td>
+              <Table.Td>{eventStatusOf(card.family, e.fromStatus)}</Table.Td>
+              <Table.Td>{eventStatusOf(card.family, e.toStatus)}</Table.Td>
               <Table.Td>{reasonOf(e.reason)}</Table.Td>
               <Table.Td>{e.account || t('cards.carrierSide')}</Table.Td>
             </Table.Tr>

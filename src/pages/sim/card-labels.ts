@@ -55,3 +55,11 @@ export function isStopped(card: Card): boolean {
   if (card.family === 'link') return card.cardStatus === 40 && (card.realStatus === 200 || card.realStatus === 300);
   return card.juxinStatus === 3 || card.juxinStatus === 5;
 }
+
+/** A history row's status text (the family's own code; link cards "card/real") in words. */
+export function eventStatusOf(family: CardFamily, text: string): string {
+  if (family === 'spring') return label(springCardStatusLabels, text);
+  if (family === 'juxin') return label(juxinCardStatusLabels, Number(text));
+  const [card, real] = text.split('/');
+  return `${label(cardStatusLabels, Number(card))} / ${label(realStatusLabels, Number(real))}`;
+}

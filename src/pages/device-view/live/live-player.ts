@@ -16,12 +16,12 @@ export function canDecodeH264(): boolean {
  */
 const FLUSH_MS = 16;
 /** Past this much buffered ahead of the playhead, playback jumps to the live edge (a stall or a lag). */
-const JUMP_BEHIND_S = 0.5;
+const JUMP_BEHIND_S = 0.3;
 /**
  * Past this much, playback runs slightly fast until it catches up: MSE players otherwise drift behind
  * the live edge as buffering adds up, and a seek on every small lag would stutter.
  */
-const CATCH_UP_BEHIND_S = 0.1;
+const CATCH_UP_BEHIND_S = 0.05;
 const CATCH_UP_RATE = 1.25;
 /** Capture timestamps remembered to match presented frames back to when the device sent them. */
 const TIMESTAMP_RING = 512;
