@@ -218,13 +218,15 @@ async function benchOne(db: 'sqlite' | 'postgres'): Promise<{ timings: ReportTim
 
 /** Report query latency over HTTP for a large fleet with 30 days of history, on SQLite and PostgreSQL. */
 export async function runReportsBench(): Promise<BenchRow[]> {
-  const targets: ('sqlite' | 'postgres')[] = ['sqlite'];
-  if (await postgresReachable()) targets.push('postgres');
-  else process.stderr.write('reports bench: PostgreSQL is not reachable, measuring SQLite only\n');
+  // BENCH_REPORT_DBS=postgres (or sqlite) measures one database only.
+  const only = process.env.BENCH_REPORT_DBS;
+  const targets: ('sqlite' | 'postgres')[] = only === 'postgres' ? [] : ['sqlite'];
+  if (only !== 'sqlite' && (await postgresReachable())) targets.push('postgres');
+  else if (only !== 'sqlite') process.stderr.write('reports bench: PostgreSQL is not reachable, measuring SQLite only\n');
   const results = new Map<string, Awaited<ReturnType<typeof benchOne>>>();
   for (const t of targets) results.set(t, await benchOne(t));
 
-  const names = results.get('sqlite')?.timings.map((r) => r.report) ?? [];
+  const names = [...results.values()][0]?.timings.map((r) => r.report) ?? [];
   const ms = (n: number | undefined) => (n === undefined ? '' : `${n.toFixed(1)} ms`);
   const lines = [
     `### report query latency, ${DEVICES.toLocaleString('en-US')} devices, ${DAYS} days (${RUNS} sequential requests over HTTP each)`,

@@ -59,11 +59,11 @@ async function heapAfterGc(page: Page): Promise<number> {
 }
 
 /** The console build to serve: CONSOLE_DIR when given, else a fresh build in a temp dir (never the shared dist/). */
-function consoleBuild(): string {
-  if (process.env.CONSOLE_DIR) return process.env.CONSOLE_DIR;
+function consoleBuild(): { dir: string; temporary: boolean } {
+  if (process.env.CONSOLE_DIR) return { dir: process.env.CONSOLE_DIR, temporary: false };
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'ui-bench-dist-'));
   execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { stdio: 'inherit' });
-  return out;
+  return { dir: out, temporary: true };
 }
 
 /**
@@ -73,7 +73,8 @@ function consoleBuild(): string {
  * simulated device's capture timestamp to the decoded frame. Baseline: the same probes on an idle page.
  */
 export async function runUiBench(): Promise<BenchRow[]> {
-  process.env.CONSOLE_DIR = consoleBuild();
+  const build = consoleBuild();
+  process.env.CONSOLE_DIR = build.dir;
   const prefix = `uibench${process.pid}`;
   const ts = await startTestServer('sqlite', { NATS_URL, NATS_PREFIX: prefix });
   const sim = await NatsBus.connect(NATS_URL, 'ui-bench-simulated-node', prefix);
@@ -192,5 +193,9 @@ export async function runUiBench(): Promise<BenchRow[]> {
     await browser.close();
     await sim.close();
     await ts.stop();
+    if (build.temporary) {
+      fs.rmSync(build.dir, { recursive: true, force: true });
+      delete process.env.CONSOLE_DIR;
+    }
   }
 }

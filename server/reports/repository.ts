@@ -51,7 +51,7 @@ const num = (v: unknown) => Number(v ?? 0);
 /** Multi-model analysis: counts, online rates and versions by model, and online rate per period. */
 export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Promise<MultiModelReport> {
   if (scope.orgIds.length === 0) return { models: [], buckets: [], series: [], ages: AGE_BUCKETS.map((bucket) => ({ bucket, count: 0 })) };
-  const counts = await db
+  const countsQuery = db
     .selectFrom('devices')
     .select(['model', 'image_version'])
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
@@ -66,7 +66,7 @@ export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Pro
     ['ge3m', 90, 365],
     ['ge1y', 365, Number.POSITIVE_INFINITY],
   ];
-  const ageRows = await db
+  const ageRowsQuery = db
     .selectFrom('devices')
     .select((eb) =>
       ageBounds.map(([bucket, lo, hi]) => {
@@ -77,7 +77,7 @@ export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Pro
     )
     .where(inScope(db, 'org_id', scope))
     .executeTakeFirst();
-  const hourly = await db
+  const hourlyQuery = db
     .selectFrom('telemetry_hourly')
     .select(['model', 'hour'])
     .select((eb) => [eb.fn.sum<number | string>('device_hours').as('dh'), eb.fn.sum<number | string>('samples').as('s'), eb.fn.sum<number | string>('cpu_sum').as('c'), eb.fn.sum<number | string>('mem_sum').as('m')])
@@ -90,13 +90,15 @@ export async function multiModelReport(db: Db, scope: Scope, q: RangeQuery): Pro
   // Devices enrolled during the range, per model and hour: before its enrolment a device cannot be online,
   // so it does not count against the period's online rate.
   const enrolHour = sql<number>`(created_at / 3600000) * 3600000`;
-  const enrolled = await db
+  const enrolledQuery = db
     .selectFrom('devices')
     .select((eb) => ['model', enrolHour.as('hour'), eb.fn.countAll<number | string>().as('n')])
     .where(inScope(db, 'org_id', scope))
     .where('created_at', '>', q.from)
     .groupBy(['model', enrolHour])
     .execute();
+  // Independent queries run together: PostgreSQL answers them on separate pooled connections.
+  const [counts, ageRows, hourly, enrolled] = await Promise.all([countsQuery, ageRowsQuery, hourlyQuery, enrolledQuery]);
   const enrolments = new Map<string, { hour: number; n: number }[]>();
   for (const r of enrolled) {
     const list = enrolments.get(r.model) ?? [];
@@ -182,7 +184,7 @@ export interface LocationReport {
 /** Devices by country and region of their latest location upload. */
 export async function locationReport(db: Db, scope: Scope): Promise<LocationReport> {
   if (scope.orgIds.length === 0) return { countries: [], regions: [], located: 0, unlocated: 0 };
-  const rows = await db
+  const rowsQuery = db
     .selectFrom('device_telemetry as t')
     .innerJoin('devices as d', 'd.sn', 't.sn')
     .select(['t.country', 't.region'])
@@ -191,7 +193,9 @@ export async function locationReport(db: Db, scope: Scope): Promise<LocationRepo
     .where('t.country', 'is not', null)
     .groupBy(['t.country', 't.region'])
     .execute();
-  const total = await db.selectFrom('devices').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).executeTakeFirstOrThrow();
+  const totalQuery = db.selectFrom('devices').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).executeTakeFirstOrThrow();
+  // Independent queries run together: PostgreSQL answers them on separate pooled connections.
+  const [rows, total] = await Promise.all([rowsQuery, totalQuery]);
   const countries = new Map<string, { country: string; devices: number; online: number }>();
   const regions = rows.map((r) => ({ country: r.country ?? '', region: r.region ?? '', devices: num(r.n), online: num(r.online) }));
   for (const r of regions) {
@@ -405,22 +409,22 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
   if (scope.orgIds.length === 0) {
     return { totals: { devices: 0, online: 0, offline: 0, organisations: 0, accounts: 0, abnormalToday: 0 }, usage: { avgCpu: 0, memUsed: 0, memTotal: 0, reporting: 0 }, topFive: [], locations: [], alerts: [], models: [] };
   }
-  const dev = await db
+  const devQuery = db
     .selectFrom('devices')
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>(eb.case().when('online_state', '=', OnlineState.Online).then(1).else(0).end()).as('online')])
     .where(inScope(db, 'org_id', scope))
     .executeTakeFirstOrThrow();
-  const accounts = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).executeTakeFirstOrThrow();
-  const abnormal = await db.selectFrom('abnormal_events').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).where('time', '>=', dayStart).executeTakeFirstOrThrow();
+  const accountsQuery = db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).executeTakeFirstOrThrow();
+  const abnormalQuery = db.selectFrom('abnormal_events').select((eb) => eb.fn.countAll<number | string>().as('n')).where(inScope(db, 'org_id', scope)).where('time', '>=', dayStart).executeTakeFirstOrThrow();
   // Load reported within the last hour counts as current.
   const recent = now - 3_600_000;
-  const usage = await db
+  const usageQuery = db
     .selectFrom('device_telemetry')
     .select((eb) => [eb.fn.avg<number | string>('cpu').as('cpu'), eb.fn.sum<number | string>('mem_used').as('used'), eb.fn.sum<number | string>('mem_total').as('total'), eb.fn.countAll<number | string>().as('n')])
     .where(inScope(db, 'org_id', scope))
     .where('time', '>=', recent)
     .executeTakeFirstOrThrow();
-  const top = await db
+  const topQuery = db
     .selectFrom('device_telemetry as t')
     .innerJoin('devices as d', 'd.sn', 't.sn')
     .select(['t.sn', 'd.model', 't.cpu', 't.mem_used', 't.mem_total', 't.time'])
@@ -430,7 +434,7 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .orderBy('t.sn')
     .limit(5)
     .execute();
-  const alerts = await db
+  const alertsQuery = db
     .selectFrom('device_telemetry as t')
     .innerJoin('devices as d', 'd.sn', 't.sn')
     .select(['t.sn', 'd.model', 't.cpu', 't.mem_used', 't.mem_total', 't.time'])
@@ -440,7 +444,7 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .orderBy('t.time', 'desc')
     .limit(20)
     .execute();
-  const locations = await db
+  const locationsQuery = db
     .selectFrom('device_telemetry')
     .select(['country'])
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -450,7 +454,7 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .orderBy('n', 'desc')
     .limit(10)
     .execute();
-  const models = await db
+  const modelsQuery = db
     .selectFrom('devices')
     .select(['model'])
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -458,6 +462,8 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .groupBy('model')
     .orderBy('n', 'desc')
     .execute();
+  // Independent queries run together: PostgreSQL answers them on separate pooled connections.
+  const [dev, accounts, abnormal, usage, top, alerts, locations, models] = await Promise.all([devQuery, accountsQuery, abnormalQuery, usageQuery, topQuery, alertsQuery, locationsQuery, modelsQuery]);
   const devices = num(dev.n);
   const online = num(dev.online);
   return {

@@ -8,7 +8,9 @@ import { dbTargets } from '../support/databases.ts';
 import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 // The content area reads DATA_DIR from the environment until the server passes it (see server/app.ts).
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'content-data-'));
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-data-'));
+process.env.DATA_DIR = dataDir;
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 const targets = await dbTargets();
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
