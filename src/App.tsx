@@ -10,6 +10,7 @@ import { LoginPage } from './pages/login/LoginPage.tsx';
 import { AreaPlaceholder } from './pages/placeholder/AreaPlaceholder.tsx';
 import { guard, HOME_PATH, LOGIN_PATH, REDIRECT_PREFIX, redirectTarget } from './router/guard.ts';
 import { canReach, firstMenuPath } from './router/menu.ts';
+import { builtPublicPages } from './router/pages.ts';
 import { findPublicRoute, findShellRoute } from './router/routes.ts';
 import { ensureUser } from './state/bootstrap.ts';
 import { layout, updateScale } from './state/layout.ts';
@@ -80,14 +81,11 @@ function ShellPages() {
   return <Shell route={route} fullPath={search ? `${location}?${search}` : location} />;
 }
 
-/** A public page outside the shell (order-demand detail, licence activation, …): a placeholder for now. */
-function PublicPage({ titleKey }: { titleKey: string }) {
+/** A public page outside the shell (order-demand detail, licence activation, …), or its placeholder. */
+function PublicPage({ path, titleKey }: { path: string; titleKey: string }) {
   usePageTitle(titleKey);
-  return (
-    <Box maw={960} mx="auto" p="xl">
-      <AreaPlaceholder titleKey={titleKey} />
-    </Box>
-  );
+  const Page = builtPublicPages[path];
+  return <Box maw={960} mx="auto" p="xl">{Page ? <Page /> : <AreaPlaceholder titleKey={titleKey} />}</Box>;
 }
 
 function Guarded() {
@@ -103,7 +101,7 @@ function Guarded() {
     return <Redirect key={to} to={to} replace />;
   }
   const publicRoute = findPublicRoute(location);
-  if (publicRoute) return <PublicPage titleKey={publicRoute.titleKey} />;
+  if (publicRoute) return <PublicPage path={publicRoute.path} titleKey={publicRoute.titleKey} />;
   return (
     <Switch>
       <Route path="/login" component={LoginPage} />

@@ -14,7 +14,7 @@ import { RemoteManagementPage } from '../pages/remote-management/RemoteManagemen
 import { OrganizationPage } from '../pages/organization/OrganizationPage.tsx';
 import { UserNoticePage } from '../pages/user-notice/UserNoticePage.tsx';
 import { simPages } from '../pages/sim/sim-pages.ts';
-import { commercePages } from '../pages/commerce/commerce-pages.ts';
+import { commercePages, commercePublicPages } from '../pages/commerce/commerce-pages.ts';
 import { contentPages } from '../pages/content/content-pages.ts';
 import { reportPages } from '../pages/reports/report-pages.ts';
 
@@ -40,4 +40,9 @@ export const builtPages: Readonly<Record<string, ComponentType>> = {
   '/authority-manage/admin': AdminPage,
   '/authority-manage/role-manage': RolePage,
   '/monitor-center/index': MonitorPage,
+};
+
+/** Public pages built so far (outside the shell, no session); other public routes show the placeholder. */
+export const builtPublicPages: Readonly<Record<string, ComponentType>> = {
+  ...commercePublicPages,
 };

@@ -133,7 +133,7 @@ export interface PublicRoute {
   readonly titleKey: string;
 }
 
-/** Public pages other than /login, /404 and /401, each a placeholder until its area arrives. */
+/** Public pages other than /login, /404 and /401; src/router/pages.ts maps those built (others show a placeholder). */
 export const publicRoutes: readonly PublicRoute[] = [
   { path: '/auth-redirect', titleKey: 'route.authRedirect' },
   { path: '/gitbook', titleKey: 'route.gitbook' },
