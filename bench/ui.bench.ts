@@ -133,9 +133,10 @@ export async function runUiBench(): Promise<BenchRow[]> {
       }
       await sleep(10);
     }
-    const elapsed = (performance.now() - started) / 1_000;
-    await sleep(500);
     const loaded = await readProbe(page);
+    const elapsed = (performance.now() - started) / 1_000;
+    // Messages still in flight when the load stops are counted once they land.
+    await sleep(500);
     const applied = await page.evaluate(() => (globalThis as { __dccLiveStates?: { applied: number } }).__dccLiveStates?.applied ?? 0);
     const heapAfter = await heapAfterGc(page);
 

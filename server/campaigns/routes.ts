@@ -140,7 +140,12 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (sns.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
       q = q.where('sn', 'in', sns);
     }
-    const devices = await q.limit(MAX_CAMPAIGN_DEVICES + 1).execute();
+    const devices = await q.orderBy('id').limit(MAX_CAMPAIGN_DEVICES + 1).execute();
+    // Stages follow the order the devices were chosen in (a query's order is the devices' age).
+    if (!body.byQuery) {
+      const rank = new Map((body.sns ?? []).map((sn, i) => [sn, i]));
+      devices.sort((a, b) => (rank.get(a.sn) ?? 0) - (rank.get(b.sn) ?? 0));
+    }
     if (devices.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
     if (devices.length > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, PushMessage.TooManyDevices);
     // Checks before start (devices-and-commerce section 5).
