@@ -28,6 +28,7 @@ export const READ_ONLY_POSTS: ReadonlySet<string> = new Set([
   '/permit/getRoleList',
   '/permit/getAdminList',
   '/device/list',
+  '/device/select',
   '/operation-log/list',
 ]);
 

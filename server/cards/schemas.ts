@@ -10,7 +10,7 @@ import {
   SpringCardStatus,
 } from '../../protocol/index.ts';
 import { field } from '../http/validation.ts';
-import { queryPaging } from './paging.ts';
+import { queryPaging } from '../http/paging.ts';
 
 /** Request schemas of the card and directional-group calls: typed, bounded, no unknown fields. */
 

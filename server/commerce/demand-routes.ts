@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { type Clock, DemandKind, FormFieldType, OrderDemandState } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
-import { queryPaging } from '../cards/paging.ts';
+import { queryPaging } from '../http/paging.ts';
 import type { Db } from '../db/database.ts';
 import type { OrderDemandTable } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';

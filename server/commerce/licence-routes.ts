@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { queryPaging } from '../cards/paging.ts';
+import { queryPaging } from '../http/paging.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Clock, LicenceStatus } from '../../protocol/index.ts';

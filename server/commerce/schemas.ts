@@ -1,5 +1,5 @@
 import { InvoiceType, PayMethod, PaymentState, PurchaseType, SimFormFactor } from '../../protocol/index.ts';
-import { queryPaging } from '../cards/paging.ts';
+import { queryPaging } from '../http/paging.ts';
 import { field } from '../http/validation.ts';
 
 const values = (o: Record<string, string>) => Object.values(o);

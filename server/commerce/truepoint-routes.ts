@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, TruePointAccountState, TruePointServiceState } from '../../protocol/index.ts';
-import { queryPaging } from '../cards/paging.ts';
+import { queryPaging } from '../http/paging.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';

@@ -7,7 +7,6 @@ import type { DeviceFilter, DeviceRepository } from './repository.ts';
 import * as s from './schemas.ts';
 
 /** Page sizes the console offers (platform-core section 9). */
-export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
 
 export interface DeviceRouteDeps {
   readonly devices: DeviceRepository;

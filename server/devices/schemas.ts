@@ -4,8 +4,6 @@ import { SORTABLE, type SortField } from './repository.ts';
 /** Most serials one allocate, country or remark call takes, and most one "control by query" resolves. */
 export const MAX_SNS = 10_000;
 
-// Inline fragments rather than http/validation's `field`: validation.ts imports this area's PAGE_SIZES,
-// and a schema built at import time must not depend on a module still being evaluated.
 const id = { type: 'integer', minimum: 1 } as const;
 const longText = { type: 'string', maxLength: 512 } as const;
 const sn = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' } as const;

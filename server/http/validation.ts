@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import { PAGE_SIZES } from '../devices/routes.ts';
+import { PAGE_SIZES } from './paging.ts';
 import { ApiCode, ApiError } from './envelope.ts';
 
 /** The console sends the lowercase hex SHA-256 of a typed password (docs/DECISIONS.md). */

@@ -1,4 +1,4 @@
-import { PAGE_SIZES } from '../devices/routes.ts';
+import { PAGE_SIZES } from '../http/paging.ts';
 import { field } from '../http/validation.ts';
 
 /** Request schemas of the /notice/* calls: typed, bounded, and no unknown fields. */

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { PAGE_SIZES } from '../devices/routes.ts';
+import { PAGE_SIZES } from '../http/paging.ts';
 import { TelemetryIngest, telemetrySettingsFrom } from '../telemetry/ingest.ts';
 import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable, MAX_EXPORT_ROWS } from './export.ts';
 import { DAY_MS, HOUR_MS, isTimeZone, type Period, PERIODS, periodOf } from './periods.ts';

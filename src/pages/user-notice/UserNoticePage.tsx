@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { refreshUnread } from '../../state/notices.ts';
+import { NoticeFiles } from '../notice-admin/NoticeFiles.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -101,6 +102,7 @@ export function UserNoticePage() {
         <Typography>
           <div data-testid="notice-content" dangerouslySetInnerHTML={{ __html: open?.content ?? '' }} />
         </Typography>
+        <NoticeFiles files={open?.files} />
       </Modal>
       <ConfirmDialog
         opened={confirmDeleteAll}
