@@ -23,7 +23,6 @@ import { registerGuard } from './http/guard.ts';
 import { schemaErrorFormatter } from './http/validation.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerContentArea } from './content/area.ts';
-import { loadConfig } from './config.ts';
 import { OrgRepository } from './orgs/repository.ts';
 import { registerOrgRoutes } from './orgs/routes.ts';
 import { AdminAccountRepository, RoleRepository } from './permits/repository.ts';
@@ -45,8 +44,8 @@ export interface AppDeps {
   /** Routes that command devices go through the gateway, as console sockets do. */
   readonly gateway: Gateway;
   readonly consoleDir: string;
-  /** Where uploads and stored content live (DATA_DIR); read from the environment when not given. */
-  readonly dataDir?: string;
+  /** Where uploads and stored content live (DATA_DIR). */
+  readonly dataDir: string;
   /** Most organisations below the root (ORG_CREATE_LIMIT); undefined for no limit. */
   readonly orgCreateLimit?: number | undefined;
   readonly logger?: FastifyServerOptions['logger'];
@@ -85,7 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDocumentRoutes(app, { db, clock });
   registerLanguageRoute(app, db);
   registerOperationLogRoutes(app, { db });
-  registerContentArea(app, { db, clock, gateway: deps.gateway, dataDir: deps.dataDir ?? loadConfig().dataDir });
+  registerContentArea(app, { db, clock, gateway: deps.gateway, dataDir: deps.dataDir });
   registerReportRoutes(app, { db, clock, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });

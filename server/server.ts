@@ -64,6 +64,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     devices,
     gateway,
     consoleDir: config.consoleDir,
+    dataDir: config.dataDir,
     orgCreateLimit: config.orgCreateLimit,
     logger: opts.logger ? { level: 'info' } : false,
   });

@@ -20,8 +20,6 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 /** A server that can be stopped and started again on the same database, data directory and port. */
 async function restartableServer(target: 'sqlite' | 'postgres') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campaigns-'));
-  // The content area reads DATA_DIR from the environment (server/app.ts).
-  process.env.DATA_DIR = dataDir;
   const pg = target === 'postgres' ? await freshPgSchema() : undefined;
   let port = '0';
   const boot = async (): Promise<TestServer> => {

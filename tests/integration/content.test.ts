@@ -1,16 +1,9 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApk } from '../fixtures/apk.ts';
 import { dbTargets } from '../support/databases.ts';
 import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
-// The content area reads DATA_DIR from the environment until the server passes it (see server/app.ts).
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-data-'));
-process.env.DATA_DIR = dataDir;
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 const targets = await dbTargets();
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
