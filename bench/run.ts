@@ -1,6 +1,7 @@
 import { runApiBench } from './api.bench.ts';
 import { runGatewayBench } from './gateway.bench.ts';
 import { runProtocolBench } from './protocol.bench.ts';
+import { runPushBench } from './push.bench.ts';
 import { runReportsBench } from './reports.bench.ts';
 import { runUiBench } from './ui.bench.ts';
 import { type BenchRow, printTable } from './table.ts';
@@ -13,6 +14,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   gateway: { title: 'gateway (server and simulator on this 2-core machine)', run: runGatewayBench },
   reports: { title: 'report queries (p95 per report; baseline: bare count over devices)', run: runReportsBench },
   ui: { title: 'console UI under fleet load (real Chromium, 2-core machine)', run: runUiBench },
+  push: { title: 'push campaign (fleet in a separate process, simulated download time off, 2-core machine)', run: runPushBench },
 };
 
 const wanted = process.argv.slice(2);

@@ -108,7 +108,9 @@ export interface SimulatedPushOptions {
 /** A simulated device's push: progress in steps on the injected clock, then install success. */
 export function simulatedPushJob(opts: SimulatedPushOptions): PushJob {
   const steps = opts.steps ?? 4;
-  const wait = () => new Promise<void>((resolve) => (opts.stepMs > 0 ? opts.clock.setTimeout(resolve, opts.stepMs) : resolve()));
+  // SIM_PUSH_STEP_MS=0 turns simulated download time off for a whole simulator process (`npm run bench -- push`).
+  const stepMs = process.env.SIM_PUSH_STEP_MS ? Number(process.env.SIM_PUSH_STEP_MS) : opts.stepMs;
+  const wait = () => new Promise<void>((resolve) => (stepMs > 0 ? opts.clock.setTimeout(resolve, stepMs) : resolve()));
   return async (_req, report) => {
     for (let i = 1; i <= steps; i++) {
       await wait();

@@ -10,6 +10,7 @@ import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, field } from '../http/validation.ts';
+import { checkIdentity, IDENTITY_RULES, type IdentityRule } from './identity-rules.ts';
 
 export const DemandMessage = {
   NotFound: 'The order demand does not exist',
@@ -20,6 +21,7 @@ export const DemandMessage = {
   Date: 'Please enter a date as yyyy-MM-dd',
   Option: 'Choose one of the listed options',
   Fitting: 'Each fitting needs a SKU and a positive number',
+  RuleOnText: 'Only text fields take a phone, ID, plate or VIN check',
 } as const;
 
 /**
@@ -54,6 +56,8 @@ interface FormField {
   type: string;
   value: string | string[];
   options?: string[];
+  /** A check the value must pass (phone, national ID, plate, VIN); text fields only. */
+  rule?: IdentityRule;
 }
 interface DemandBody {
   id?: number;
@@ -98,6 +102,7 @@ const demandBody = {
           type: { type: 'string', enum: Object.values(FormFieldType) },
           value: { anyOf: [{ type: 'string', maxLength: 2000 }, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } }] },
           options: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } },
+          rule: { type: 'string', enum: [...IDENTITY_RULES] },
         },
       },
     },
@@ -118,12 +123,13 @@ const positive = (n: number) => {
   return n;
 };
 
-/** Checks each dynamic field by its type; text values are trimmed. */
-function cleanFields(fields: readonly FormField[]): FormField[] {
+/** Checks each dynamic field by its type and rule (`today` dates national IDs); text values are trimmed. */
+function cleanFields(fields: readonly FormField[], today: number): FormField[] {
   return fields.map((f) => {
     const label = cleanText(f.label, 'Field name', true);
     const options = f.options?.map((o) => o.trim()).filter(Boolean);
     const value = Array.isArray(f.value) ? f.value.map((v) => v.trim()) : f.value.trim();
+    if (f.rule !== undefined && f.type !== 'text') throw new ApiError(ApiCode.BadRequest, `${label}: ${DemandMessage.RuleOnText}`);
     if (f.type === 'checkbox') {
       const values = Array.isArray(value) ? value : value ? [value] : [];
       if (options && values.some((v) => !options.includes(v))) throw new ApiError(ApiCode.BadRequest, DemandMessage.Option);
@@ -133,7 +139,11 @@ function cleanFields(fields: readonly FormField[]): FormField[] {
     if (f.type === 'select' && value && options && !options.includes(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Option);
     if (f.type === 'date' && value && !/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Date);
     if (f.type === 'upload' && value && !/^https?:\/\/\S+$/i.test(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Link);
-    return { label, type: f.type, value, ...(options ? { options } : {}) };
+    if (f.rule !== undefined) {
+      const problem = value ? checkIdentity(f.rule, value, today) : undefined;
+      if (problem) throw new ApiError(ApiCode.BadRequest, `${label}: ${problem}`);
+    }
+    return { label, type: f.type, value, ...(options ? { options } : {}), ...(f.rule ? { rule: f.rule } : {}) };
   });
 }
 
@@ -190,7 +200,7 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
       model: cleanText(b.model, 'Model', true),
       template: cleanText(b.template, 'Template', false),
       fittings: JSON.stringify(fittings),
-      fields: JSON.stringify(cleanFields(b.fields)),
+      fields: JSON.stringify(cleanFields(b.fields, clock.now())),
       quantity: positive(b.quantity),
       special_needs: cleanText(b.specialNeeds, 'Special needs', false),
     };

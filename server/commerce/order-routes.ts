@@ -11,6 +11,7 @@ import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from './money.ts';
+import { checkPhone } from './identity-rules.ts';
 import { generateLicences } from './licence-routes.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
@@ -47,7 +48,6 @@ export const COMPANY_BANK = {
 export const BILL_TYPES = ['flow', 'monthly_function_fee', 'unify_sim', 'sim'] as const;
 
 const CHINA_OFFSET_MS = 8 * 3_600_000;
-const PHONE = /^1[0-9]{10}$/;
 // Unified social credit code (18) or the older 15-20 character taxpayer number.
 const TAX_CODE = /^([0-9A-HJ-NPQRTUWXY]{18}|[0-9A-Z]{15,20})$/;
 
@@ -211,7 +211,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       const area = cleanText(b.logistics.area, 'Area', true);
       const address = cleanText(b.logistics.address, 'Address', true);
       const contact = cleanText(b.logistics.contact, 'Contact', true);
-      if (!PHONE.test(b.logistics.phone.trim())) throw new ApiError(ApiCode.BadRequest, OrderMessage.Phone);
+      // Cards ship to mainland addresses only, so the stricter mobile rule applies.
+      const phoneError = checkPhone(b.logistics.phone.trim(), true);
+      if (phoneError) throw new ApiError(ApiCode.BadRequest, phoneError);
       logistics = JSON.stringify({ area, address, contact, phone: b.logistics.phone.trim(), simType: b.formFactor });
       lines = [{ item: b.formFactor, quantity, unit: 'portion', unitPrice: Price.simPerCard, total: lineTotal(quantity, Price.simPerCard) }];
     }

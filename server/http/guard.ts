@@ -17,6 +17,9 @@ declare module 'fastify' {
   }
 }
 
+/** Response header naming the key a refused caller lacks (ours; the body keeps the spec's message). */
+export const MISSING_PERMISSION_HEADER = 'x-missing-permission';
+
 /** Header carrying the session token (platform-core section 7). */
 export const TOKEN_HEADER = 'x-token';
 
@@ -26,11 +29,30 @@ export function callerOf(req: FastifyRequest): Caller {
   return req.caller;
 }
 
+/** What one API route asks of its caller: a permission key, `session`, or nothing (public). */
+export interface RoutePermission {
+  readonly method: string;
+  readonly url: string;
+  /** A catalogued key, `session`, or undefined for a public route. */
+  readonly permission: string | undefined;
+}
+
+const permissionTables = new WeakMap<FastifyInstance, RoutePermission[]>();
+
+/** Every API route of `app` with what it asks of its caller, as the guard enforces it (the permission matrix). */
+export function routePermissions(app: FastifyInstance): readonly RoutePermission[] {
+  return permissionTables.get(app) ?? [];
+}
+
 /**
  * The one permission check of the HTTP API: resolves the X-Token session and refuses the call when the
- * route's permission key is missing. A route must declare either `public` or a `permission`.
+ * route's permission key is missing. A route must declare either `public` or a `permission`. The check
+ * runs when the request arrives, before its body is read or validated, so a caller without the key learns
+ * nothing about what the route would accept.
  */
 export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionStore): void {
+  const table: RoutePermission[] = [];
+  permissionTables.set(app, table);
   app.decorateRequest('caller', undefined);
   app.addHook('onRoute', (route) => {
     const config = route.config as { public?: boolean; permission?: string } | undefined;
@@ -38,8 +60,9 @@ export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionSto
     if (!config?.public && !config?.permission) {
       throw new Error(`Route ${route.method} ${route.url} declares neither public nor permission`);
     }
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, permission: config.public ? undefined : config.permission });
   });
-  app.addHook('preHandler', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     if (config.public || !config.permission) return;
     const token = req.headers[TOKEN_HEADER];
@@ -47,6 +70,8 @@ export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionSto
     const caller = session && (await loadCaller(db, session));
     if (!caller) throw new ApiError(ApiCode.LoginExpired, Message.PermissionDenied);
     if (config.permission !== 'session' && !caller.permissions.has(config.permission)) {
+      // The spec's message is the same for every refusal; the header tells an API client which key it lacks.
+      void reply.header(MISSING_PERMISSION_HEADER, config.permission);
       throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
     }
     req.caller = caller;

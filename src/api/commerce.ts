@@ -97,8 +97,6 @@ export function formatAmount(minor: number): string {
 
 /** The spec's amount rule: a number with at most 2 decimals. */
 export const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
-/** The spec's phone rule: 11 digits starting with 1. */
-export const PHONE_PATTERN = /^1[0-9]{10}$/;
 
 /** An ISOBUS activation code as /iso-bus/list answers it. */
 export interface Licence {
@@ -135,6 +133,8 @@ export interface DemandField {
   readonly type: 'text' | 'textarea' | 'select' | 'checkbox' | 'date' | 'upload';
   readonly value: string | readonly string[];
   readonly options?: readonly string[];
+  /** A check a text value must pass (server/commerce/identity-rules.ts). */
+  readonly rule?: 'phone' | 'mainlandPhone' | 'nationalId' | 'plate' | 'vin';
 }
 
 /** An order demand form as /order-requirements/* answer it. */

@@ -49,7 +49,7 @@ export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env:
   };
 }
 
-interface Envelope<T> {
+export interface Envelope<T> {
   code: number;
   data: T;
   message: string;

@@ -150,6 +150,8 @@ export const fleetEn = {
     starting: 'Starting stream…',
     playing: 'Playing',
     noDecoder: 'This browser cannot decode H.264 video',
+    pathWebCodecs: 'WebCodecs',
+    pathMse: 'MSE (buffered)',
     failed: 'The stream could not start: {{reason}}',
   },
 };
@@ -305,6 +307,8 @@ export const fleetZh: typeof fleetEn = {
     starting: '正在开始…',
     playing: '播放中',
     noDecoder: '此浏览器无法解码 H.264 视频',
+    pathWebCodecs: 'WebCodecs 解码',
+    pathMse: 'MSE（缓冲）',
     failed: '无法开始播放：{{reason}}',
   },
 };

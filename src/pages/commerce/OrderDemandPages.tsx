@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
+import { checkIdentity, IDENTITY_RULES, identityMessageKey } from './identity-rules.ts';
 
 interface Draft {
   id?: number;
@@ -22,7 +23,7 @@ interface Draft {
   quantity: string;
   specialNeeds: string;
   fittings: { sku: string; number: string }[];
-  fields: { label: string; type: DemandField['type']; value: string; options: string }[];
+  fields: { label: string; type: DemandField['type']; value: string; options: string; rule: DemandField['rule'] }[];
 }
 const emptyDraft: Draft = { name: '', customer: '', kind: 'trial', model: '', template: '', quantity: '1', specialNeeds: '', fittings: [], fields: [] };
 const split = (text: string) => text.split(/[,，\s]+/).map((s) => s.trim()).filter(Boolean);
@@ -38,7 +39,7 @@ function draftOf(d: Demand): Draft {
     quantity: String(d.quantity),
     specialNeeds: d.specialNeeds,
     fittings: d.fittings.map((f) => ({ sku: f.sku, number: String(f.number) })),
-    fields: d.fields.map((f) => ({ label: f.label, type: f.type, value: Array.isArray(f.value) ? f.value.join(', ') : String(f.value), options: (f.options ?? []).join(', ') })),
+    fields: d.fields.map((f) => ({ label: f.label, type: f.type, value: Array.isArray(f.value) ? f.value.join(', ') : String(f.value), options: (f.options ?? []).join(', '), rule: f.rule })),
   };
 }
 
@@ -52,6 +53,7 @@ export function OrderDemandPage() {
   const [page, setPage] = useState<Page<Demand>>();
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<Partial<Record<'name' | 'customer' | 'model' | 'quantity', string>>>({});
+  const [fieldErrors, setFieldErrors] = useState<Record<number, string | undefined>>({});
   const [remove, setRemove] = useState<Demand>();
   const [more, setMore] = useState<{ demand: Demand; quantity: number }>();
   const [reject, setReject] = useState<{ demand: Demand; reason: string }>();
@@ -74,7 +76,9 @@ export function OrderDemandPage() {
     for (const k of ['name', 'customer', 'model'] as const) if (!draft[k].trim()) e[k] = t('cards.commerce.required');
     if (!/^[1-9][0-9]{0,7}$/.test(draft.quantity.trim())) e.quantity = t('cards.commerce.positiveInteger');
     setErrors(e);
-    if (Object.keys(e).length) return;
+    const fe = Object.fromEntries(draft.fields.map((f, i) => [i, fieldError(f)]));
+    setFieldErrors(fe);
+    if (Object.keys(e).length || Object.values(fe).some(Boolean)) return;
     const form = {
       ...(draft.id ? { id: draft.id } : {}),
       name: draft.name,
@@ -90,12 +94,19 @@ export function OrderDemandPage() {
         type: f.type,
         value: f.type === 'checkbox' ? split(f.value) : f.value,
         ...(f.type === 'select' || f.type === 'checkbox' ? { options: split(f.options) } : {}),
+        ...(f.type === 'text' && f.rule ? { rule: f.rule } : {}),
       })),
       submit,
     };
     void (draft.id ? demandApi.update(form) : demandApi.add(form)).then(() => (setDraft(undefined), done()), () => undefined);
   };
   const set = (patch: Partial<Draft>) => setDraft((d) => d && { ...d, ...patch });
+  // The same rules the server applies (checked on blur and before saving); empty values are not checked.
+  const fieldError = (f: Draft['fields'][number]) => {
+    const problem = f.type === 'text' && f.rule && f.value.trim() ? checkIdentity(f.rule, f.value.trim(), Date.now()) : undefined;
+    return problem ? t(identityMessageKey(problem)) : undefined;
+  };
+  const ruleOptions = [{ value: '', label: t('cards.identity.none') }, ...IDENTITY_RULES.map((r) => ({ value: r, label: t(`cards.identity.${r}`) }))];
   const shareLink = (d: Demand) => `${window.location.origin}/user/order-demand-detail?number=${d.number}&token=${d.shareToken}`;
 
   return (
@@ -106,7 +117,7 @@ export function OrderDemandPage() {
         <TextInput placeholder={t('cards.demand.customer')} value={filter.customer} onChange={(e) => setFilter({ ...filter, customer: e.currentTarget.value })} />
         <Select w={160} placeholder={t('cards.demand.state')} data={options(orderDemandStateLabels)} value={filter.state} onChange={(v) => setFilter({ ...filter, state: v })} clearable />
         <Button onClick={() => (setPageNum(1), setApplied(filter))}>{t('cards.search')}</Button>
-        <Button onClick={() => (setErrors({}), setDraft(emptyDraft))} data-testid="demand-add">
+        <Button onClick={() => (setErrors({}), setFieldErrors({}), setDraft(emptyDraft))} data-testid="demand-add">
           {t('cards.demand.add')}
         </Button>
       </Group>
@@ -149,7 +160,7 @@ export function OrderDemandPage() {
                   </Button>
                   {(d.state === 0 || d.state === 2) && (
                     <>
-                      <Button size="compact-xs" variant="subtle" onClick={() => (setErrors({}), setDraft(draftOf(d)))}>
+                      <Button size="compact-xs" variant="subtle" onClick={() => (setErrors({}), setFieldErrors({}), setDraft(draftOf(d)))}>
                         {t('cards.demand.edit')}
                       </Button>
                       <Button size="compact-xs" variant="light" onClick={() => void demandApi.submit(d.id).then(done, () => undefined)}>
@@ -224,14 +235,34 @@ export function OrderDemandPage() {
                   <TextInput w={140} label={t('cards.demand.fieldLabel')} value={f.label} onChange={(e) => change({ label: e.currentTarget.value })} />
                   <Select w={130} label={t('cards.demand.fieldType')} data={options(formFieldTypeLabels)} value={f.type} onChange={(v) => change({ type: (v ?? 'text') as DemandField['type'] })} allowDeselect={false} />
                   {(f.type === 'select' || f.type === 'checkbox') && <TextInput w={170} label={t('cards.demand.fieldOptions')} value={f.options} onChange={(e) => change({ options: e.currentTarget.value })} />}
-                  <TextInput w={200} label={t('cards.demand.fieldValue')} placeholder={f.type === 'date' ? 'yyyy-MM-dd' : f.type === 'upload' ? 'https://' : ''} value={f.value} onChange={(e) => change({ value: e.currentTarget.value })} />
-                  <ActionIcon variant="subtle" color="red" aria-label={t('cards.demand.remove')} onClick={() => set({ fields: draft.fields.filter((_, j) => j !== i) })}>
+                  {f.type === 'text' && (
+                    <Select
+                      w={170}
+                      label={t('cards.identity.check')}
+                      data-testid={`field-rule-${i}`}
+                      data={ruleOptions}
+                      value={f.rule ?? ''}
+                      onChange={(v) => (change({ rule: (v || undefined) as DemandField['rule'] }), setFieldErrors((fe) => ({ ...fe, [i]: undefined })))}
+                      allowDeselect={false}
+                    />
+                  )}
+                  <TextInput
+                    w={200}
+                    label={t('cards.demand.fieldValue')}
+                    name={`fieldValue-${i}`}
+                    placeholder={f.type === 'date' ? 'yyyy-MM-dd' : f.type === 'upload' ? 'https://' : ''}
+                    value={f.value}
+                    error={fieldErrors[i]}
+                    onBlur={() => setFieldErrors((fe) => ({ ...fe, [i]: fieldError(f) }))}
+                    onChange={(e) => change({ value: e.currentTarget.value })}
+                  />
+                  <ActionIcon variant="subtle" color="red" aria-label={t('cards.demand.remove')} onClick={() => (setFieldErrors({}), set({ fields: draft.fields.filter((_, j) => j !== i) }))}>
                     ×
                   </ActionIcon>
                 </Group>
               );
             })}
-            <Button variant="default" size="xs" onClick={() => set({ fields: [...draft.fields, { label: '', type: 'text', value: '', options: '' }] })}>
+            <Button variant="default" size="xs" onClick={() => set({ fields: [...draft.fields, { label: '', type: 'text', value: '', options: '', rule: undefined }] })}>
               {t('cards.demand.addField')}
             </Button>
             <Group justify="flex-end">

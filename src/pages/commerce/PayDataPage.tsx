@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { simFormFactorLabels } from '../../../protocol/index.ts';
-import { AMOUNT_PATTERN, commerceApi, formatAmount, type NewOrder, type PayAnswer, PHONE_PATTERN } from '../../api/commerce.ts';
+import { AMOUNT_PATTERN, commerceApi, formatAmount, type NewOrder, type PayAnswer } from '../../api/commerce.ts';
+import { checkPhone, identityMessageKey } from './identity-rules.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { options } from '../sim/card-labels.ts';
 
@@ -108,7 +109,11 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
   const check = (key: keyof Form, value: string): string | undefined => {
     if (['iccids', 'area', 'address', 'contact', 'month'].includes(key)) return value.trim() ? undefined : t('cards.commerce.required');
     if (key === 'count' || key === 'quantity') return positive(value) ? undefined : t('cards.commerce.positiveInteger');
-    if (key === 'phone') return PHONE_PATTERN.test(value.trim()) ? undefined : t('cards.commerce.phoneRule');
+    if (key === 'phone') {
+      // Cards ship to mainland addresses only: the stricter mobile rule, as the server applies it.
+      const problem = checkPhone(value.trim(), true);
+      return problem ? t(identityMessageKey(problem)) : undefined;
+    }
     return undefined;
   };
   const input = (key: keyof Form, labelKey: string) => ({

@@ -9,7 +9,7 @@ import { TOAST_MS } from '../../../api/request.ts';
 import { engine } from '../../../realtime/realtime.ts';
 import { resultText } from '../../../realtime/commands.ts';
 import { session } from '../../../state/session.ts';
-import { canDecodeH264, LivePlayer, type LiveStats } from './live-player.ts';
+import { canDecodeH264, LivePlayer, type LivePath, type LiveStats } from './live-player.ts';
 
 const SCALES = ['0.5', '0.75', '1'] as const;
 /** A pointer that moves less than this share of the picture between down and up is a tap. */
@@ -25,7 +25,8 @@ interface Props {
 
 /**
  * Live view of one device (devices-and-commerce section 2): the device's H.264 stream through the
- * gateway into jmuxer, with start and stop, main or sub stream, rotate, full screen, scale and live
+ * gateway, decoded by WebCodecs onto a canvas where the browser supports the stream's configuration and
+ * by jmuxer into a video element otherwise, with start and stop, main or sub stream, rotate, full screen, scale and live
  * control (tap, swipe, keys as RemoteControl). Fills its container, so it works in a tab, a dialog or
  * a page of its own.
  */
@@ -34,6 +35,7 @@ export function LiveView({ sn }: Props) {
   const permissions = useSnapshot(session).permissions;
   const mayControl = permissions.includes('device_live_control');
   const videoRef = useRef<HTMLVideoElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const playerRef = useRef<LivePlayer | undefined>(undefined);
   const flowRef = useRef<string | undefined>(undefined);
@@ -44,7 +46,10 @@ export function LiveView({ sn }: Props) {
   const [rotation, setRotation] = useState(0);
   const [scale, setScale] = useState<(typeof SCALES)[number]>('1');
   const [control, setControl] = useState(false);
-  const [stats, setStats] = useState<LiveStats>({ fps: 0, latencyMs: undefined, fed: 0 });
+  const [stats, setStats] = useState<LiveStats>({ fps: 0, latencyMs: undefined, fed: 0, shown: 0, path: undefined });
+  const [path, setPath] = useState<LivePath>();
+  // The browser had a decoder API but neither WebCodecs nor MSE accepted this stream's configuration.
+  const [undecodable, setUndecodable] = useState(false);
   const decodable = canDecodeH264();
 
   // Bumped by every stop, so a start whose reply arrives after a stop (or unmount) stops its own flow.
@@ -70,17 +75,26 @@ export function LiveView({ sn }: Props) {
         if (reply.result !== Result.Success) throw new Error(resultText(reply.result, reply.data));
         const info = reply.data as StartStreamReply;
         const video = videoRef.current;
-        if (!video || mine !== generation.current) {
+        const canvas = canvasRef.current;
+        if (!video || !canvas || mine !== generation.current) {
           engine().request(Command.StopStream, { sn, data: { flowId: info.flowId } }).subscribe({ error: () => undefined });
           return;
         }
         flowRef.current = info.flowId;
         setMeta(info);
-        playerRef.current = new LivePlayer(video, engine(), info.flowId, info.fps, () => {
-          playerRef.current?.dispose();
-          playerRef.current = undefined;
-          flowRef.current = undefined;
-          setStatus('idle');
+        setPath(undefined);
+        playerRef.current = new LivePlayer({ video, canvas }, engine(), info.flowId, info.fps, {
+          onEnded: () => {
+            playerRef.current?.dispose();
+            playerRef.current = undefined;
+            flowRef.current = undefined;
+            setStatus('idle');
+          },
+          onPath: setPath,
+          onUndecodable: () => {
+            stop();
+            setUndecodable(true);
+          },
         });
         setStatus('playing');
       } catch (err) {
@@ -114,7 +128,7 @@ export function LiveView({ sn }: Props) {
       });
 
   // Pointer position as a fraction of the picture the device encodes, undoing the view's rotation.
-  const pointAt = (e: React.PointerEvent<HTMLVideoElement>): [number, number] => {
+  const pointAt = (e: React.PointerEvent<HTMLElement>): [number, number] => {
     const r = e.currentTarget.getBoundingClientRect();
     const u = (e.clientX - r.left) / r.width;
     const v = (e.clientY - r.top) / r.height;
@@ -127,6 +141,23 @@ export function LiveView({ sn }: Props) {
   const width = (meta?.width ?? 320) * Number(scale);
   const height = (meta?.height ?? 240) * Number(scale);
   const sideways = rotation % 180 !== 0;
+  // The picture's element (canvas or video) is sized, rotated and mapped to control input the same way.
+  const surface = {
+    style: { width, height, transform: `rotate(${rotation}deg)`, cursor: control ? 'crosshair' : 'default', touchAction: 'none' },
+    onPointerDown: (e: React.PointerEvent<HTMLElement>) => {
+      if (!control) return;
+      const [x, y] = pointAt(e);
+      down.current = { x, y, at: performance.now() };
+    },
+    onPointerUp: (e: React.PointerEvent<HTMLElement>) => {
+      const from = down.current;
+      down.current = undefined;
+      if (!control || !from) return;
+      const [x, y] = pointAt(e);
+      if (Math.hypot(x - from.x, y - from.y) < TAP_SLOP) send({ action: 'tap', x, y });
+      else send({ action: 'swipe', x1: from.x, y1: from.y, x2: x, y2: y, durationMs: Math.min(5_000, Math.round(performance.now() - from.at)) });
+    },
+  };
 
   return (
     <Stack gap="xs" data-testid="live-view" data-status={status}>
@@ -162,7 +193,7 @@ export function LiveView({ sn }: Props) {
         <SegmentedControl size="xs" value={scale} data={[...SCALES]} onChange={(v) => setScale(v as (typeof SCALES)[number])} />
         {mayControl && <Switch size="xs" label={t('fleet.live.control')} checked={control} onChange={(e) => setControl(e.currentTarget.checked)} />}
       </Group>
-      {!decodable && (
+      {(!decodable || undecodable) && (
         <Alert color="yellow" data-testid="live-no-decoder">
           {t('fleet.live.noDecoder')}
         </Alert>
@@ -172,27 +203,8 @@ export function LiveView({ sn }: Props) {
         ref={boxRef}
         style={{ width: sideways ? height : width, height: sideways ? width : height, display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#000', overflow: 'hidden' }}
       >
-        <video
-          ref={videoRef}
-          data-testid="live-video"
-          muted
-          autoPlay
-          playsInline
-          style={{ width, height, transform: `rotate(${rotation}deg)`, cursor: control ? 'crosshair' : 'default', touchAction: 'none' }}
-          onPointerDown={(e) => {
-            if (!control) return;
-            const [x, y] = pointAt(e);
-            down.current = { x, y, at: performance.now() };
-          }}
-          onPointerUp={(e) => {
-            const from = down.current;
-            down.current = undefined;
-            if (!control || !from) return;
-            const [x, y] = pointAt(e);
-            if (Math.hypot(x - from.x, y - from.y) < TAP_SLOP) send({ action: 'tap', x, y });
-            else send({ action: 'swipe', x1: from.x, y1: from.y, x2: x, y2: y, durationMs: Math.min(5_000, Math.round(performance.now() - from.at)) });
-          }}
-        />
+        <video ref={videoRef} data-testid="live-video" muted autoPlay playsInline hidden={path !== 'mse'} {...surface} />
+        <canvas ref={canvasRef} data-testid="live-canvas" hidden={path !== 'webcodecs'} {...surface} />
       </div>
       <Group gap="xs">
         {mayControl &&
@@ -201,9 +213,10 @@ export function LiveView({ sn }: Props) {
               {t(`fleet.live.${key}`)}
             </Button>
           ))}
-        <Text size="xs" c="dimmed" data-testid="live-stats" data-fps={stats.fps} data-latency={stats.latencyMs ?? ''} data-fed={stats.fed}>
+        <Text size="xs" c="dimmed" data-testid="live-stats" data-fps={stats.fps} data-latency={stats.latencyMs ?? ''} data-fed={stats.fed} data-shown={stats.shown} data-path={stats.path ?? ''}>
           {status === 'playing' ? t('fleet.live.playing') : status === 'starting' ? t('fleet.live.starting') : t('fleet.live.idle')} · {t('fleet.live.fps', { fps: stats.fps })}
           {stats.latencyMs !== undefined && ` · ${t('fleet.live.latency', { ms: Math.round(stats.latencyMs) })}`}
+          {stats.path && ` · ${t(stats.path === 'webcodecs' ? 'fleet.live.pathWebCodecs' : 'fleet.live.pathMse')}`}
         </Text>
       </Group>
     </Stack>

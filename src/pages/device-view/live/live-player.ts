@@ -1,14 +1,27 @@
 import JMuxer from 'jmuxer';
-import { filter, type Subscription } from 'rxjs';
+import { filter, type Observable, type Subscription } from 'rxjs';
 import { ChunkFlag, Command, type Chunk, type Envelope } from '../../../../protocol/index.ts';
+import { FrameMeter } from './frame-meter.ts';
+import { type DecoderSetup, sameSetup, toDecodableUnits } from './h264.ts';
 
 /** The MSE type of the streams the devices send (baseline profile, level 3.0). */
 export const H264_MIME = 'video/mp4; codecs="avc1.42E01E"';
 
-/** True when this browser can decode the live stream (Media Source Extensions with H.264). */
-export function canDecodeH264(): boolean {
+/** True when Media Source Extensions can play H.264 here (the jmuxer fallback). */
+export function canDecodeWithMse(): boolean {
   return typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported(H264_MIME);
 }
+
+/**
+ * True when this browser may decode the live stream: WebCodecs (confirmed per stream against its own
+ * parameter sets once the first key frame arrives) or MSE.
+ */
+export function canDecodeH264(): boolean {
+  return typeof VideoDecoder !== 'undefined' || canDecodeWithMse();
+}
+
+/** Which decoder shows the picture: WebCodecs onto a canvas, or jmuxer into a video element through MSE. */
+export type LivePath = 'webcodecs' | 'mse';
 
 /**
  * How long jmuxer collects frames before appending them to the media buffer. It must be above 0 (with 0
@@ -25,6 +38,14 @@ const CATCH_UP_BEHIND_S = 0.05;
 const CATCH_UP_RATE = 1.25;
 /** Capture timestamps remembered to match presented frames back to when the device sent them. */
 const TIMESTAMP_RING = 512;
+/**
+ * Frames waiting in the WebCodecs decoder past which delta frames are dropped until the next key frame:
+ * a decoder that cannot keep up would otherwise fall further behind live with every frame, and the
+ * picture should jump to now (as the gateway does for slow sockets) rather than play late.
+ */
+const MAX_DECODE_QUEUE = 4;
+/** Chunks held while the path is being chosen (an async capability check); about 2 s at 30 fps. */
+const MAX_PENDING = 60;
 
 export interface LiveStats {
   /** Frames presented in the last second. */
@@ -33,87 +54,206 @@ export interface LiveStats {
   readonly latencyMs: number | undefined;
   /** Frames fed to the decoder since start. */
   readonly fed: number;
+  /** Frames shown since start: decoded by VideoDecoder and painted (WebCodecs), or presented by the video element (MSE). */
+  readonly shown: number;
+  /** The decoder in use, once the first key frame has chosen it. */
+  readonly path: LivePath | undefined;
 }
 
 export interface LiveSource {
-  readonly chunks$: import('rxjs').Observable<Chunk>;
-  readonly batches$: import('rxjs').Observable<readonly Envelope[]>;
+  readonly chunks$: Observable<Chunk>;
+  readonly batches$: Observable<readonly Envelope[]>;
+}
+
+/** Where the player draws: the canvas for WebCodecs, the video element for the jmuxer fallback. */
+export interface LiveSurfaces {
+  readonly canvas: HTMLCanvasElement;
+  readonly video: HTMLVideoElement;
+}
+
+export interface LiveEvents {
+  /** The device or gateway ended the stream. */
+  readonly onEnded: () => void;
+  /** The decoder was chosen (or changed to the fallback after a WebCodecs failure). */
+  readonly onPath: (path: LivePath) => void;
+  /** Nothing here can decode this stream. */
+  readonly onUndecodable: () => void;
 }
 
 /**
- * Plays one flow of H.264 chunks in a video element through jmuxer: feeds from the first key frame after
- * the muxer is ready, keeps playback at the live edge, and measures presented frame rate and latency.
+ * Plays one flow of H.264 chunks. Where WebCodecs can decode the stream's own configuration, each
+ * access unit goes to a `VideoDecoder` the moment it arrives and the frame is painted to a canvas as soon
+ * as it is decoded (no media buffer in between); otherwise jmuxer feeds the video element through MSE,
+ * kept at the live edge. Both paths measure frame rate and capture-to-shown latency.
  */
 export class LivePlayer {
-  readonly #video: HTMLVideoElement;
-  readonly #muxer: JMuxer;
-  readonly #subs: Subscription[] = [];
+  readonly #surfaces: LiveSurfaces;
+  readonly #events: LiveEvents;
+  readonly #fps: number;
   readonly #frameMs: number;
-  readonly #captured = new Float64Array(TIMESTAMP_RING);
-  #ready = false;
-  #started = false;
+  readonly #subs: Subscription[] = [];
+  readonly #meter = new FrameMeter();
+  #path: LivePath | undefined;
+  #choosing = false;
+  #pending: Chunk[] = [];
   #fed = 0;
-  #presented: number[] = [];
-  #latency: number | undefined;
-  #frameCallback = 0;
   #disposed = false;
+  // WebCodecs
+  #decoder: VideoDecoder | undefined;
+  #setup: DecoderSetup | undefined;
+  #skipToKey = false;
+  // MSE
+  #muxer: JMuxer | undefined;
+  #muxerReady = false;
+  #mseStarted = false;
+  readonly #captured = new Float64Array(TIMESTAMP_RING);
+  #frameCallback = 0;
 
-  constructor(video: HTMLVideoElement, source: LiveSource, flowId: string, fps: number, onEnded: () => void) {
-    this.#video = video;
+  constructor(surfaces: LiveSurfaces, source: LiveSource, flowId: string, fps: number, events: LiveEvents) {
+    this.#surfaces = surfaces;
+    this.#events = events;
+    this.#fps = fps;
     this.#frameMs = 1000 / fps;
-    this.#muxer = new JMuxer({ node: video, mode: 'video', flushingTime: FLUSH_MS, fps, debug: false, onReady: () => (this.#ready = true) });
     this.#subs.push(
-      source.chunks$.pipe(filter((c) => c.flowId === flowId)).subscribe((c) => this.#feed(c)),
+      source.chunks$.pipe(filter((c) => c.flowId === flowId)).subscribe((c) => this.#receive(c)),
       source.batches$.subscribe((batch) => {
-        if (batch.some((env) => env.msgId === Command.StopStream && env.flowId === flowId)) onEnded();
+        if (batch.some((env) => env.msgId === Command.StopStream && env.flowId === flowId)) events.onEnded();
       }),
     );
+  }
+
+  #receive(chunk: Chunk): void {
+    if (this.#disposed) return;
+    if (this.#path === 'webcodecs') return this.#decode(chunk);
+    if (this.#path === 'mse') return this.#feedMse(chunk);
+    // Nothing chosen yet: a decoder starts at a key frame, whose parameter sets also say what to configure.
+    if (this.#pending.length === 0 && (chunk.flags & ChunkFlag.KeyFrame) === 0) return;
+    if (this.#pending.length >= MAX_PENDING) this.#pending = [];
+    else this.#pending.push(chunk);
+    if (!this.#choosing && this.#pending.length > 0) void this.#choosePath(this.#pending[0] as Chunk);
+  }
+
+  async #choosePath(first: Chunk): Promise<void> {
+    this.#choosing = true;
+    const setup = toDecodableUnits(first.payload).find((u) => u.setup)?.setup;
+    let supported = false;
+    if (setup && typeof VideoDecoder !== 'undefined') {
+      supported = await VideoDecoder.isConfigSupported(this.#config(setup)).then(
+        (s) => s.supported === true,
+        () => false,
+      );
+    }
+    this.#choosing = false;
+    if (this.#disposed) return;
+    if (supported) this.#startWebCodecs();
+    else if (canDecodeWithMse()) this.#startMse();
+    else return this.#events.onUndecodable();
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const chunk of pending) this.#receive(chunk);
+  }
+
+  #config(setup: DecoderSetup): VideoDecoderConfig {
+    return { codec: setup.codec, description: setup.description, codedWidth: setup.codedWidth, codedHeight: setup.codedHeight, optimizeForLatency: true };
+  }
+
+  #startWebCodecs(): void {
+    this.#path = 'webcodecs';
+    this.#events.onPath('webcodecs');
+    const context = this.#surfaces.canvas.getContext('2d');
+    this.#decoder = new VideoDecoder({
+      output: (frame) => {
+        const canvas = this.#surfaces.canvas;
+        if (canvas.width !== frame.displayWidth || canvas.height !== frame.displayHeight) {
+          canvas.width = frame.displayWidth;
+          canvas.height = frame.displayHeight;
+        }
+        context?.drawImage(frame, 0, 0);
+        // The chunk's timestamp is the device's capture time (ms, as µs), so latency needs no lookup.
+        const captured = frame.timestamp / 1000;
+        frame.close();
+        const now = performance.now();
+        this.#meter.shown(now, performance.timeOrigin + now - captured);
+      },
+      error: () => {
+        // A decoder that failed is closed for good; the stream carries on through MSE where it can.
+        this.#decoder = undefined;
+        if (this.#disposed) return;
+        if (canDecodeWithMse()) this.#startMse();
+        else this.#events.onUndecodable();
+      },
+    });
+  }
+
+  #decode(chunk: Chunk): void {
+    const decoder = this.#decoder;
+    if (!decoder || decoder.state === 'closed') return;
+    for (const unit of toDecodableUnits(chunk.payload)) {
+      if (unit.key) {
+        this.#skipToKey = false;
+        if (unit.setup && (!this.#setup || !sameSetup(unit.setup, this.#setup))) {
+          this.#setup = unit.setup;
+          decoder.configure(this.#config(unit.setup));
+        }
+      } else if (this.#skipToKey || decoder.decodeQueueSize >= MAX_DECODE_QUEUE) {
+        this.#skipToKey = true;
+        continue;
+      }
+      if (!this.#setup) continue;
+      this.#fed++;
+      decoder.decode(new EncodedVideoChunk({ type: unit.key ? 'key' : 'delta', timestamp: Math.round(chunk.timestamp * 1000), duration: Math.round(this.#frameMs * 1000), data: unit.data }));
+    }
+  }
+
+  #startMse(): void {
+    this.#path = 'mse';
+    // The frame index below counts from jmuxer's first frame (media time 0).
+    this.#fed = 0;
+    this.#events.onPath('mse');
+    this.#muxer = new JMuxer({ node: this.#surfaces.video, mode: 'video', flushingTime: FLUSH_MS, fps: this.#fps, debug: false, onReady: () => (this.#muxerReady = true) });
     this.#watchFrames();
   }
 
-  #feed(chunk: Chunk): void {
-    if (!this.#ready) return;
-    // A decoder must start at a key frame; the gateway starts each viewer at one, but frames that
-    // arrived before the muxer was ready were skipped.
-    if (!this.#started && (chunk.flags & ChunkFlag.KeyFrame) === 0) return;
-    this.#started = true;
+  #feedMse(chunk: Chunk): void {
+    // jmuxer must be fed only after it is ready; frames before that are skipped up to a key frame.
+    if (!this.#muxerReady || !this.#muxer) return;
+    if (!this.#mseStarted && (chunk.flags & ChunkFlag.KeyFrame) === 0) return;
+    this.#mseStarted = true;
     this.#captured[this.#fed % TIMESTAMP_RING] = chunk.timestamp;
     this.#fed++;
     this.#muxer.feed({ video: chunk.payload, duration: this.#frameMs });
-    const buffered = this.#video.buffered;
+    const video = this.#surfaces.video;
+    const buffered = video.buffered;
     if (buffered.length > 0) {
       const end = buffered.end(buffered.length - 1);
-      const behind = end - this.#video.currentTime;
-      if (behind > JUMP_BEHIND_S) this.#video.currentTime = Math.max(0, end - 0.05);
-      this.#video.playbackRate = behind > CATCH_UP_BEHIND_S ? CATCH_UP_RATE : 1;
+      const behind = end - video.currentTime;
+      if (behind > JUMP_BEHIND_S) video.currentTime = Math.max(0, end - 0.05);
+      video.playbackRate = behind > CATCH_UP_BEHIND_S ? CATCH_UP_RATE : 1;
     }
-    if (this.#video.paused) void this.#video.play().catch(() => undefined);
+    if (video.paused) void video.play().catch(() => undefined);
   }
 
   #watchFrames(): void {
-    if (this.#disposed || typeof this.#video.requestVideoFrameCallback !== 'function') return;
-    this.#frameCallback = this.#video.requestVideoFrameCallback((now, meta) => {
-      this.#presented.push(now);
-      while (this.#presented.length > 0 && (this.#presented[0] as number) < now - 1000) this.#presented.shift();
+    const video = this.#surfaces.video;
+    if (this.#disposed || typeof video.requestVideoFrameCallback !== 'function') return;
+    this.#frameCallback = video.requestVideoFrameCallback((now, meta) => {
       // jmuxer lays frames out back to back from media time 0, so media time gives the frame's index.
       const index = Math.round((meta.mediaTime * 1000) / this.#frameMs);
-      if (index >= 0 && index < this.#fed && this.#fed - index <= TIMESTAMP_RING) {
-        const captured = this.#captured[index % TIMESTAMP_RING] as number;
-        this.#latency = Math.max(0, performance.timeOrigin + now - captured);
-      }
+      const known = index >= 0 && index < this.#fed && this.#fed - index <= TIMESTAMP_RING;
+      this.#meter.shown(now, known ? performance.timeOrigin + now - (this.#captured[index % TIMESTAMP_RING] as number) : undefined);
       this.#watchFrames();
     });
   }
 
   get stats(): LiveStats {
-    const now = performance.now();
-    return { fps: this.#presented.filter((t) => t >= now - 1000).length, latencyMs: this.#latency, fed: this.#fed };
+    return { fps: this.#meter.fps(performance.now()), latencyMs: this.#meter.latencyMs, fed: this.#fed, shown: this.#meter.count, path: this.#path };
   }
 
   dispose(): void {
     this.#disposed = true;
-    if (this.#frameCallback) this.#video.cancelVideoFrameCallback(this.#frameCallback);
+    if (this.#frameCallback) this.#surfaces.video.cancelVideoFrameCallback(this.#frameCallback);
     for (const sub of this.#subs) sub.unsubscribe();
-    this.#muxer.destroy();
+    if (this.#decoder && this.#decoder.state !== 'closed') this.#decoder.close();
+    this.#muxer?.destroy();
   }
 }

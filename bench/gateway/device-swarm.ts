@@ -1,0 +1,77 @@
+import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
+import { seededRandom } from '../../agent/simulator/prng.ts';
+import { seedOf, SimulatedLoad } from '../../agent/simulator/telemetry.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { Command, systemClock, type TransportFactory } from '../../protocol/index.ts';
+import type { SwarmReply, SwarmRequest } from './swarm-messages.ts';
+
+// The simulated fleet of the gateway bench, forked by it so that devices and server do not share an
+// event loop. It is the real simulator (Fleet of virtual devices, one status a minute each) with its
+// connections spread over loopback source addresses: one source address has about 28,000 ephemeral
+// ports towards one server port, so 50,000 devices need two or more (two at least, so the path is always used).
+const env = process.env;
+const count = Number(env.SWARM_DEVICES);
+const sources = Math.max(2, Math.ceil(count / 20_000));
+const transports = Array.from({ length: sources }, (_, k) => wsTransport({ localAddress: `127.0.0.${k + 2}` }));
+let next = 0;
+const transport: TransportFactory = (url, subprotocols, sink) => (transports[next++ % sources] as TransportFactory)(url, subprotocols, sink);
+
+const fleet = new Fleet({
+  ...DEFAULT_FLEET,
+  gatewayUrl: String(env.GATEWAY_URL),
+  enrollKey: String(env.ENROLL_KEY),
+  count,
+  churnEveryMs: 0,
+  // 1,000 devices per 100 ms: a fast start, still spread so the bench measures holding, not one burst.
+  rampBatch: 1_000,
+  rampEveryMs: 100,
+  transport,
+  clock: systemClock,
+  // Secrets live as long as this process; each device keeps its own for reconnecting after a restart.
+  secrets: { load: () => ({}), save: () => undefined },
+});
+
+const send = (reply: SwarmReply) => process.send?.(reply);
+
+/** Sends status uploads round-robin over the logged-in devices as fast as this process can for `seconds`. */
+function blast(seconds: number): void {
+  const online = fleet.devices.filter((d) => d.loggedIn);
+  const loads = online.map((d) => new SimulatedLoad(seededRandom(seedOf(d.sn))));
+  let sent = 0;
+  let k = 0;
+  const t0 = performance.now();
+  const end = t0 + seconds * 1_000;
+  const tick = () => {
+    // A few hundred per turn, then yield so the sockets write out and the process does not just queue.
+    for (let n = 0; n < 400; n++, k = (k + 1) % online.length) {
+      try {
+        online[k]?.engine.send({ msgId: Command.StatusUpload, data: loads[k]?.next(false) });
+        sent++;
+      } catch {
+        // dropped meanwhile: not counted as sent
+      }
+    }
+    if (performance.now() < end) setImmediate(tick);
+    else send({ kind: 'blasted', sent, ms: performance.now() - t0 });
+  };
+  tick();
+}
+
+process.on('message', (req: SwarmRequest) => {
+  if (req.kind === 'blast') blast(req.seconds);
+  else if (req.kind === 'online') send({ kind: 'online', count: fleet.onlineCount });
+  else {
+    for (const d of fleet.devices.slice(req.count)) d.dispose();
+    send({ kind: 'kept', count: Math.min(req.count, fleet.devices.length) });
+  }
+});
+process.on('disconnect', () => {
+  fleet.stop();
+  process.exit(0);
+});
+process.on('SIGTERM', () => {
+  fleet.stop();
+  process.exit(0);
+});
+fleet.start();
+send({ kind: 'ready' });

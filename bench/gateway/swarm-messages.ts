@@ -1,0 +1,12 @@
+/** What the bench asks the device swarm process over the fork IPC channel. */
+export type SwarmRequest =
+  | { readonly kind: 'blast'; readonly seconds: number }
+  | { readonly kind: 'keep'; readonly count: number }
+  | { readonly kind: 'online' };
+
+/** What the device swarm answers (and announces: `ready` once every device has been started). */
+export type SwarmReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'blasted'; readonly sent: number; readonly ms: number }
+  | { readonly kind: 'kept'; readonly count: number }
+  | { readonly kind: 'online'; readonly count: number };
