@@ -28,6 +28,7 @@ import { registerOrgRoutes } from './orgs/routes.ts';
 import { AdminAccountRepository, RoleRepository } from './permits/repository.ts';
 import { registerPermitRoutes } from './permits/routes.ts';
 import { registerReportRoutes } from './reports/routes.ts';
+import type { TelemetrySettings } from './telemetry/ingest.ts';
 import { registerMetricsRoute } from './metrics/metrics.ts';
 import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
 
@@ -46,6 +47,8 @@ export interface AppDeps {
   readonly consoleDir: string;
   /** Where uploads and stored content live (DATA_DIR). */
   readonly dataDir: string;
+  /** Retention of telemetry and reports, and the abnormal thresholds. */
+  readonly telemetry: TelemetrySettings;
   /** Most organisations below the root (ORG_CREATE_LIMIT); undefined for no limit. */
   readonly orgCreateLimit?: number | undefined;
   readonly logger?: FastifyServerOptions['logger'];
@@ -85,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerLanguageRoute(app, db);
   registerOperationLogRoutes(app, { db });
   registerContentArea(app, { db, clock, gateway: deps.gateway, dataDir: deps.dataDir });
-  registerReportRoutes(app, { db, clock, gateway: deps.gateway });
+  registerReportRoutes(app, { db, clock, telemetry: deps.telemetry, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
   registerSimRoutes(app, { db, clock });

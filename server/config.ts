@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type TelemetrySettings, telemetrySettingsFrom } from './telemetry/ingest.ts';
 
 /** Server settings, read once from the environment at start-up. */
 export interface Config {
@@ -19,6 +20,8 @@ export interface Config {
   readonly consoleDir: string;
   /** Most organisations that may exist below the root organisation; undefined means no limit. */
   readonly orgCreateLimit: number | undefined;
+  /** Retention of telemetry and reports, and the abnormal thresholds. */
+  readonly telemetry: TelemetrySettings;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -44,5 +47,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: intFrom(env.SESSION_TTL_HOURS, 24, 'SESSION_TTL_HOURS') * 3_600_000,
     consoleDir: path.resolve(env.CONSOLE_DIR ?? path.join(root, 'dist')),
     orgCreateLimit: env.ORG_CREATE_LIMIT ? intFrom(env.ORG_CREATE_LIMIT, 0, 'ORG_CREATE_LIMIT') : undefined,
+    telemetry: telemetrySettingsFrom(env),
   };
 }

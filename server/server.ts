@@ -65,6 +65,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     gateway,
     consoleDir: config.consoleDir,
     dataDir: config.dataDir,
+    telemetry: config.telemetry,
     orgCreateLimit: config.orgCreateLimit,
     logger: opts.logger ? { level: 'info' } : false,
   });

@@ -7,7 +7,7 @@ import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { PAGE_SIZES } from '../http/paging.ts';
-import { TelemetryIngest, telemetrySettingsFrom } from '../telemetry/ingest.ts';
+import { TelemetryIngest, type TelemetrySettings } from '../telemetry/ingest.ts';
 import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable, MAX_EXPORT_ROWS } from './export.ts';
 import { DAY_MS, HOUR_MS, isTimeZone, type Period, PERIODS, periodOf } from './periods.ts';
 import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
@@ -114,6 +114,7 @@ const header = (lang: string | undefined) => (en: string, zh: string) => (lang =
 export interface ReportDeps {
   readonly db: Db;
   readonly clock: Clock;
+  readonly telemetry: TelemetrySettings;
   readonly gateway: { onDeviceMessage(msgId: number, handler: (from: DeviceOrigin, env: Envelope) => Promise<unknown>): void };
 }
 
@@ -123,7 +124,7 @@ export interface ReportDeps {
  */
 export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { telemetry: TelemetryIngest; usage: UsageTracker } {
   const { db, clock } = deps;
-  const telemetry = new TelemetryIngest({ db, clock, settings: telemetrySettingsFrom(process.env), log: app.log });
+  const telemetry = new TelemetryIngest({ db, clock, settings: deps.telemetry, log: app.log });
   telemetry.register(deps.gateway);
   const usage = new UsageTracker(db, clock);
   app.addHook('onResponse', async (req) => {

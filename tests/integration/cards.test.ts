@@ -230,6 +230,7 @@ for (const target of targets) {
       clock.advance(ADDRESS_APPLY_MS);
       await admin.ok('DELETE', '/linkCard/delDirectionalAddress', { id: pending?.id });
       expect((await addresses(id)).list.find((a) => a.id === pending?.id)?.state).toBe(200);
+      expect((await admin.call('DELETE', '/linkCard/delDirectionalAddress', { id: pending?.id })).message).toBe(GroupMessage.AddressBusy);
       clock.advance(ADDRESS_APPLY_MS);
       expect((await addresses(id)).list.find((a) => a.id === pending?.id)).toBeUndefined();
       expect((await add(id, 'ip', '10.0.0.11')).code).toBe(20000);

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { accessUnits as simulatorAccessUnits } from '../../../../agent/simulator/video-source.ts';
+import { BASELINE_64X36, HIGH_64X36 } from './h264.fixture.ts';
 import { accessUnits, avcDecoderConfig, codecString, decoderSetup, lengthPrefixed, nalType, nalUnits, parseSps, rbsp, sameSetup, toDecodableUnits } from './h264.ts';
-
-const clip = (file: string) => new Uint8Array(fs.readFileSync(new URL(`../../../../agent/simulator/assets/${file}`, import.meta.url)));
-const MAIN = clip('main-320x240-30fps.h264');
-const SUB = clip('sub-160x120-15fps.h264');
 
 /** Writes the fields of an SPS bit by bit, as an encoder would. */
 class BitWriter {
@@ -66,20 +61,15 @@ describe('Annex-B parsing', () => {
     );
   });
 
-  it('groups the device clips into the same access units as the simulator that sends them', () => {
-    for (const [data, pictures] of [
-      [MAIN, 120],
-      [SUB, 60],
-    ] as const) {
-      const ours = accessUnits(nalUnits(data));
-      const sent = simulatorAccessUnits(data);
-      expect(ours).toHaveLength(pictures);
-      expect(ours.map((u) => u.key)).toEqual(sent.map((u) => u.key));
-      expect(ours.map((u) => u.nals.map((n) => [...n]))).toEqual(sent.map((u) => nalUnits(u.bytes).map((n) => [...n])));
-    }
-    const first = accessUnits(nalUnits(MAIN))[0];
-    expect(first?.key).toBe(true);
-    expect(first?.nals.map(nalType)).toEqual([7, 8, 6, 5]);
+  it('splits real encoder output into its pictures, parameter sets and SEI going with the IDR after them', () => {
+    const units = accessUnits(nalUnits(BASELINE_64X36));
+    expect(units.map((u) => [u.key, u.nals.map(nalType)])).toEqual([
+      [true, [7, 8, 6, 5]],
+      [false, [1]],
+      [true, [7, 8, 5]],
+      [false, [1]],
+    ]);
+    expect(accessUnits(nalUnits(HIGH_64X36)).map((u) => [u.key, u.nals.map(nalType)])).toEqual([[true, [7, 8, 6, 5]]]);
   });
 
   it('starts a new access unit at a slice with first_mb_in_slice 0, and keeps later slices of a picture together', () => {
@@ -95,9 +85,9 @@ describe('Annex-B parsing', () => {
 });
 
 describe('decoder configuration from the SPS', () => {
-  it('reads the device clips as constrained baseline level 3.0 at their picture size', () => {
-    expect(decoderSetup(accessUnits(nalUnits(MAIN))[0]?.nals ?? [])).toMatchObject({ codec: 'avc1.42C01E', codedWidth: 320, codedHeight: 240 });
-    expect(decoderSetup(accessUnits(nalUnits(SUB))[0]?.nals ?? [])).toMatchObject({ codec: 'avc1.42C01E', codedWidth: 160, codedHeight: 120 });
+  it('reads real encoder output as the profile and level it was made with, at its cropped picture size', () => {
+    expect(decoderSetup(nalUnits(BASELINE_64X36))).toMatchObject({ codec: 'avc1.42C01E', codedWidth: 64, codedHeight: 36 });
+    expect(decoderSetup(nalUnits(HIGH_64X36))).toMatchObject({ codec: 'avc1.640028', codedWidth: 64, codedHeight: 36 });
   });
 
   it('reads profile, level and the cropped picture size of any SPS, high profiles and field coding included', () => {
@@ -146,7 +136,7 @@ describe('decoder configuration from the SPS', () => {
   });
 
   it('has no configuration without both parameter sets, or with a truncated SPS', () => {
-    const [sps, pps] = nalUnits(MAIN);
+    const [sps, pps] = nalUnits(BASELINE_64X36);
     expect(decoderSetup([sps as Uint8Array])).toBeUndefined();
     expect(decoderSetup([(sps as Uint8Array).subarray(0, 6), pps as Uint8Array])).toBeUndefined();
     expect(() => parseSps(pps as Uint8Array)).toThrow(RangeError);
@@ -155,19 +145,21 @@ describe('decoder configuration from the SPS', () => {
 
 describe('units for VideoDecoder', () => {
   it('gives each picture as length-prefixed NAL units without parameter sets, with the configuration on key frames', () => {
-    const sent = simulatorAccessUnits(MAIN);
-    const key = toDecodableUnits((sent[0] as { bytes: Uint8Array }).bytes);
-    const delta = toDecodableUnits((sent[1] as { bytes: Uint8Array }).bytes);
-    expect(key).toHaveLength(1);
-    expect(key[0]?.key).toBe(true);
-    expect(key[0]?.setup?.codec).toBe('avc1.42C01E');
-    const [, , sei, idr] = nalUnits((sent[0] as { bytes: Uint8Array }).bytes) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
-    expect([...(key[0]?.data ?? [])]).toEqual([...lengthPrefixed([sei, idr])]);
-    expect(delta).toEqual([{ key: false, data: lengthPrefixed(nalUnits((sent[1] as { bytes: Uint8Array }).bytes)), setup: undefined }]);
-    // Every key frame of the clip repeats the same configuration, so the decoder is configured once.
-    const setups = sent.filter((u) => u.key).map((u) => toDecodableUnits(u.bytes)[0]?.setup);
-    expect(setups.every((s) => s && key[0]?.setup && sameSetup(s, key[0].setup))).toBe(true);
-    expect(sameSetup(key[0]?.setup as never, decoderSetup(accessUnits(nalUnits(SUB))[0]?.nals ?? []) as never)).toBe(false);
+    const units = toDecodableUnits(BASELINE_64X36);
+    const nals = nalUnits(BASELINE_64X36);
+    expect(units.map((u) => [u.key, u.setup?.codec])).toEqual([
+      [true, 'avc1.42C01E'],
+      [false, undefined],
+      [true, 'avc1.42C01E'],
+      [false, undefined],
+    ]);
+    const [, , sei, idr, p] = nals as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+    expect([...(units[0]?.data ?? [])]).toEqual([...lengthPrefixed([sei, idr])]);
+    expect([...(units[1]?.data ?? [])]).toEqual([...lengthPrefixed([p])]);
+    // Every key frame repeats the same configuration, so the decoder is configured once per stream.
+    const [first, , second] = units as [{ setup: NonNullable<(typeof units)[0]['setup']> }, unknown, { setup: NonNullable<(typeof units)[0]['setup']> }];
+    expect(sameSetup(first.setup, second.setup)).toBe(true);
+    expect(sameSetup(first.setup, toDecodableUnits(HIGH_64X36)[0]?.setup ?? first.setup)).toBe(false);
   });
 
   it('writes each NAL unit behind its 4-byte big-endian length', () => {
