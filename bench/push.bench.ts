@@ -171,7 +171,7 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
       if (view.data.success + view.data.failed !== DEVICES) throw new Error(`campaign view counts ${view.data.success} + ${view.data.failed} settled of ${DEVICES}`);
       const charged = await db.selectFrom('push_coupon_ledger').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', campaignId).where('reason', '=', 'push').executeTakeFirstOrThrow();
       if (Number(charged.n) !== DEVICES) throw new Error(`${charged.n} coupons charged for ${DEVICES} devices`);
-      const seconds = watch.perSecond.slice(0, Math.ceil(accountedMs / 1_000)).map((n) => n ?? 0);
+      const seconds = Array.from({ length: Math.ceil(accountedMs / 1_000) }, (_, i) => watch.perSecond[i] ?? 0);
       return {
         fleetSeconds,
         startMs,

@@ -52,3 +52,32 @@ export async function chargeOnce(db: Db, orgId: number, campaignId: number, sn: 
     return true;
   });
 }
+
+/**
+ * Charges one coupon per device for a batch of one campaign's devices in a single transaction, with the
+ * same exactly-once proof as {@link chargeOnce} (the ledger's unique (campaign, device) row). Returns the
+ * devices that are charged (now or before); the others found no coupon left. One balance-row lock and one
+ * commit per batch instead of per device: the balance row is what every push of an organisation contends on.
+ */
+export async function chargeMany(db: Db, orgId: number, campaignId: number, sns: readonly string[], now: number): Promise<Set<string>> {
+  if (sns.length === 0) return new Set();
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx.selectFrom('push_coupon_ledger').select('sn').where('campaign_id', '=', campaignId).where('sn', 'in', sns).execute();
+    const charged = new Set(rows.map((r) => r.sn ?? ''));
+    const fresh = sns.filter((sn) => !charged.has(sn));
+    if (fresh.length === 0) return charged;
+    // Touching the row first locks it, so the balance read here is the balance debited below.
+    const row = await trx.updateTable('push_coupons').set({ updated_at: now }).where('org_id', '=', orgId).returning('balance').executeTakeFirst();
+    const take = fresh.slice(0, Math.max(0, row?.balance ?? 0));
+    if (take.length === 0) return charged;
+    await trx.updateTable('push_coupons').set({ balance: sql`balance - ${take.length}`, updated_at: now }).where('org_id', '=', orgId).execute();
+    for (let i = 0; i < take.length; i += 500) {
+      await trx
+        .insertInto('push_coupon_ledger')
+        .values(take.slice(i, i + 500).map((sn) => ({ org_id: orgId, delta: -1, reason: 'push', order_no: null, campaign_id: campaignId, sn, created_at: now })))
+        .execute();
+    }
+    for (const sn of take) charged.add(sn);
+    return charged;
+  });
+}

@@ -4,7 +4,7 @@ import { type Clock, Command, DownloadState, type Envelope, InstallResult, Onlin
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
-import { chargeOnce } from './coupons.ts';
+import { chargeMany, chargeOnce } from './coupons.ts';
 
 /** A campaign's lifecycle (ours; the spec shows per-device states only). */
 export const CampaignState = { AwaitingApproval: 'awaiting_approval', Running: 'running', Paused: 'paused', Cancelled: 'cancelled', Finished: 'finished' } as const;
@@ -167,6 +167,7 @@ export class CampaignRunner {
       .limit(room + this.#sending.size)
       .execute();
     const contents = new Map<number, PushFilePayload | undefined>();
+    const batch: { t: (typeof due)[number]; payload: PushFilePayload }[] = [];
     for (const t of due) {
       if (this.#sending.has(t.id) || this.#inflight >= this.#o.concurrency) continue;
       if (!contents.has(t.campaign_id)) contents.set(t.campaign_id, await this.#payload(t.campaign_id, t.content_id, t.kind));
@@ -177,10 +178,34 @@ export class CampaignRunner {
       }
       this.#sending.add(t.id);
       this.#inflight++;
-      void this.#send(t, payload).finally(() => {
+      batch.push({ t, payload });
+    }
+    const charged = await this.#chargeBatch(batch.map((b) => b.t).filter((t) => t.kind === 'firmware'));
+    for (const { t, payload } of batch) {
+      void this.#send(t, payload, charged).finally(() => {
         this.#sending.delete(t.id);
         this.#inflight--;
       });
+    }
+  }
+
+  /**
+   * Charges a pass's firmware pushes per campaign in one transaction each (see chargeMany). Undefined when
+   * a batch failed (a concurrent charge won a unique key): each push then charges itself with chargeOnce.
+   */
+  async #chargeBatch(targets: readonly { sn: string; campaign_id: number; org_id: number }[]): Promise<Map<number, Set<string>> | undefined> {
+    const byCampaign = new Map<number, { orgId: number; sns: string[] }>();
+    for (const t of targets) {
+      const entry = byCampaign.get(t.campaign_id) ?? { orgId: t.org_id, sns: [] };
+      entry.sns.push(t.sn);
+      byCampaign.set(t.campaign_id, entry);
+    }
+    const charged = new Map<number, Set<string>>();
+    try {
+      for (const [campaignId, { orgId, sns }] of byCampaign) charged.set(campaignId, await chargeMany(this.#o.db, orgId, campaignId, sns, this.#o.clock.now()));
+      return charged;
+    } catch {
+      return undefined;
     }
   }
 
@@ -200,12 +225,16 @@ export class CampaignRunner {
     };
   }
 
-  async #send(t: { id: number; sn: string; attempts: number; campaign_id: number; org_id: number; kind: string; max_retries: number }, payload: PushFilePayload): Promise<void> {
+  async #send(
+    t: { id: number; sn: string; attempts: number; campaign_id: number; org_id: number; kind: string; max_retries: number },
+    payload: PushFilePayload,
+    batchCharged: Map<number, Set<string>> | undefined,
+  ): Promise<void> {
     const { db, clock, gateway } = this.#o;
     if (t.kind === 'firmware') {
       let charged: boolean;
       try {
-        charged = await chargeOnce(db, t.org_id, t.campaign_id, t.sn, clock.now());
+        charged = batchCharged ? (batchCharged.get(t.campaign_id)?.has(t.sn) ?? false) : await chargeOnce(db, t.org_id, t.campaign_id, t.sn, clock.now());
       } catch {
         // A concurrent charge of the same (campaign, device) won the unique key: it is charged.
         charged = true;

@@ -150,5 +150,79 @@ describe('SIM cards and directional groups in Chromium', () => {
     await row.getByRole('button', { name: 'Detail' }).click();
     await page.getByText('ANT-4G × 1').waitFor();
   });
-});
 
+  it('staff buy an activation code; the public page activates it without a session, once', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/license-manage/index`);
+    await page.getByText('No activation codes').first().waitFor();
+    await page.getByRole('button', { name: 'Buy codes' }).click();
+    await page.getByRole('button', { name: 'Create order' }).click();
+    // The pay-data screen opens on the new order; the sandbox stands in for Alipay.
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.getByTestId('sandbox-pay').click();
+    await page.waitForURL(/bill-query/);
+    await page.goto(`${ts.server.url}/user/license-manage/index`);
+    const row = page.locator('tr[data-code]').first();
+    await row.getByText('Unused', { exact: true }).waitFor();
+    const code = (await row.getAttribute('data-code')) ?? '';
+    expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+
+    // A stranger's browser: no cookies, no token.
+    const browser = page.context().browser();
+    if (!browser) throw new Error('no browser behind the page');
+    const stranger = await browser.newContext();
+    try {
+      const pub = await stranger.newPage();
+      await pub.goto(`${ts.server.url}/user/isobus-activate`);
+      await pub.getByText('Activate a licence').waitFor();
+      expect(await stranger.cookies()).toEqual([]);
+      await pub.locator('input[name=code]').fill(code.toLowerCase());
+      await pub.locator('input[name=sn]').fill('TRACTOR-0042');
+      await pub.getByTestId('licence-activate').click();
+      await pub.getByText(/^Activated: valid until \d{4}-\d{2}-\d{2}$/).waitFor();
+      expect(pub.url()).toContain('/isobus-activate');
+
+      // The same code a second time, even for another device, is refused by the server.
+      await pub.locator('input[name=sn]').fill('TRACTOR-0043');
+      await pub.getByTestId('licence-activate').click();
+      await pub.getByText('The activation code has already been used').waitFor();
+    } finally {
+      await stranger.close();
+    }
+
+    await page.reload();
+    const used = page.locator(`tr[data-code="${code}"]`);
+    await used.getByText('Used', { exact: true }).waitFor();
+    await used.getByText('TRACTOR-0042').waitFor();
+  });
+
+  it('order-demand fields check phone, ID, plate and VIN on blur with the spec messages', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.goto(`${ts.server.url}/user/order-demand/index`);
+    await page.getByTestId('demand-add').click();
+    await page.getByRole('button', { name: 'Add field' }).click();
+    const value = page.locator('input[name=fieldValue-0]');
+    const pick = async (check: string) => {
+      await page.getByTestId('field-rule-0').click();
+      await page.getByRole('option', { name: check, exact: true }).click();
+    };
+    const cases: [string, string, string, string][] = [
+      ['National ID', '110105194912310021', 'ID number incorrect', '11010519491231002X'],
+      ['Licence plate', '粤I12345', 'licence plate incorrect', '粤BD12345'],
+      ['VIN', '1M8GDM9A1KP042788', 'VIN must be exactly 17 characters with a correct check digit', '1M8GDM9AXKP042788'],
+      ['Mainland mobile phone', '16612345678', 'only mainland China mobile numbers supported', '13800138000'],
+      ['Mobile phone', '1380013800', 'Please enter a correct 11-digit mobile phone number', '16612345678'],
+    ];
+    for (const [check, bad, message, good] of cases) {
+      await pick(check);
+      await value.fill(bad);
+      await value.blur();
+      await page.getByText(message, { exact: true }).waitFor();
+      await value.fill(good);
+      await value.blur();
+      await page.getByText(message, { exact: true }).waitFor({ state: 'detached' });
+    }
+  });
+});

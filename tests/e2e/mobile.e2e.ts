@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
-import { wsTransport } from '../../agent/ws-transport.ts';
-import { systemClock } from '../../protocol/index.ts';
+import type { Fleet } from '../../agent/simulator/fleet.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
+import { startTestFleet } from '../support/fleet.ts';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 const FLEET_SIZE = 6;
@@ -20,20 +19,7 @@ describe('phone layout in Chromium at 390x844: login, live device list, device d
   beforeAll(async () => {
     requireConsoleBuild();
     ts = await startTestServer('sqlite');
-    let saved: Record<string, string> = {};
-    fleet = new Fleet({
-      ...DEFAULT_FLEET,
-      gatewayUrl: ts.server.deviceSocketUrl,
-      enrollKey: ts.server.seeded.enrollKey,
-      count: FLEET_SIZE,
-      churnEveryMs: 0,
-      rebootDownMs: 1_500,
-      transport: wsTransport(),
-      clock: systemClock,
-      secrets: { load: () => saved, save: (s) => void (saved = { ...s }) },
-    });
-    fleet.start();
-    await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
+    fleet = await startTestFleet(ts, { count: FLEET_SIZE, rebootDownMs: 1_500 });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', isMobile: true, hasTouch: true });
     page = await context.newPage();

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
-import { wsTransport } from '../../agent/ws-transport.ts';
-import { systemClock } from '../../protocol/index.ts';
+import type { Fleet } from '../../agent/simulator/fleet.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
+import { startTestFleet } from '../support/fleet.ts';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 const FLEET_SIZE = 20;
@@ -20,20 +19,7 @@ describe('walking skeleton in Chromium: login, live device list, reboot', () => 
   beforeAll(async () => {
     requireConsoleBuild();
     ts = await startTestServer('sqlite');
-    let saved: Record<string, string> = {};
-    fleet = new Fleet({
-      ...DEFAULT_FLEET,
-      gatewayUrl: ts.server.deviceSocketUrl,
-      enrollKey: ts.server.seeded.enrollKey,
-      count: FLEET_SIZE,
-      churnEveryMs: 0,
-      rebootDownMs: 1_500,
-      transport: wsTransport(),
-      clock: systemClock,
-      secrets: { load: () => saved, save: (s) => void (saved = { ...s }) },
-    });
-    fleet.start();
-    await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
+    fleet = await startTestFleet(ts, { count: FLEET_SIZE, rebootDownMs: 1_500 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     fs.mkdirSync(shots, { recursive: true });

@@ -26,6 +26,8 @@ interface Draft {
   fields: { label: string; type: DemandField['type']; value: string; options: string; rule: DemandField['rule'] }[];
 }
 const emptyDraft: Draft = { name: '', customer: '', kind: 'trial', model: '', template: '', quantity: '1', specialNeeds: '', fittings: [], fields: [] };
+// Read only in blur and save handlers: a national ID's birth date may not lie after today.
+const today = () => Date.now();
 const split = (text: string) => text.split(/[,，\s]+/).map((s) => s.trim()).filter(Boolean);
 
 function draftOf(d: Demand): Draft {
@@ -103,7 +105,7 @@ export function OrderDemandPage() {
   const set = (patch: Partial<Draft>) => setDraft((d) => d && { ...d, ...patch });
   // The same rules the server applies (checked on blur and before saving); empty values are not checked.
   const fieldError = (f: Draft['fields'][number]) => {
-    const problem = f.type === 'text' && f.rule && f.value.trim() ? checkIdentity(f.rule, f.value.trim(), Date.now()) : undefined;
+    const problem = f.type === 'text' && f.rule && f.value.trim() ? checkIdentity(f.rule, f.value.trim(), today()) : undefined;
     return problem ? t(identityMessageKey(problem)) : undefined;
   };
   const ruleOptions = [{ value: '', label: t('cards.identity.none') }, ...IDENTITY_RULES.map((r) => ({ value: r, label: t(`cards.identity.${r}`) }))];
