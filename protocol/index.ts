@@ -22,3 +22,4 @@ export * from './binary/transfer.ts';
 export * from './binary/device-files.ts';
 export * from './catalogue/telemetry.ts';
 export * from './catalogue/stream.ts';
+export * from './api/devices.ts';

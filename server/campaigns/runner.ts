@@ -249,11 +249,14 @@ export class CampaignRunner {
     if (reply.result === Result.Success) {
       const r = await db
         .updateTable('push_targets')
-        .set({ phase: Phase.Sent, attempts: t.attempts + 1, download_state: DownloadState.Waiting, message: '', updated_at: now })
+        .set({ phase: Phase.Sent, attempts: t.attempts + 1, download_state: DownloadState.Waiting, progress: 0, install_result: InstallResult.Preparing, message: '', updated_at: now })
         .where('id', '=', t.id)
         .where('phase', '=', Phase.Queued)
         .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 1) await this.#emit(t.id);
+      // The row is what was just written: no need to read it back (one query less per device).
+      if (Number(r.numUpdatedRows) === 1) {
+        this.#emitKnown({ campaignId: t.campaign_id, orgId: t.org_id, sn: t.sn, pushResult: PushResult.Pushing, downloadState: DownloadState.Waiting, progress: 0, installResult: InstallResult.Preparing, message: '', updateTime: now });
+      }
       return;
     }
     if (reply.result === Result.DeviceOffline || reply.result === Result.DeviceNotLoggedIn) {
@@ -299,7 +302,7 @@ export class CampaignRunner {
     const row = await db
       .selectFrom('push_targets as t')
       .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
-      .select(['t.id', 't.phase', 't.attempts', 'c.org_id', 'c.max_retries', 'c.state'])
+      .select(['t.id', 't.phase', 't.attempts', 't.push_result', 't.message', 'c.org_id', 'c.max_retries', 'c.state'])
       .where('t.campaign_id', '=', campaignId)
       .where('t.sn', '=', from.sn)
       .executeTakeFirst();
@@ -310,32 +313,42 @@ export class CampaignRunner {
     const message = typeof report?.message === 'string' ? report.message.slice(0, 200) : '';
     const now = clock.now();
     if (downloadState === DownloadState.UpgradeSuccess || (downloadState === DownloadState.DownloadSuccess && install === InstallResult.Finished)) {
-      await this.#settleWith(row.id, Phase.Done, { download_state: downloadState, progress: 100, install_result: InstallResult.Finished, message });
+      await this.#settleWith(row.id, { campaignId, orgId: row.org_id, sn: from.sn }, { download_state: downloadState, progress: 100, install_result: InstallResult.Finished, message });
     } else if (FINAL_FAILURES.has(downloadState) || install === InstallResult.Failure) {
       await db.updateTable('push_targets').set({ download_state: downloadState, progress, install_result: install, updated_at: now }).where('id', '=', row.id).execute();
       await this.#retryOrFail(row.id, campaignId, row.org_id, from.sn, row.attempts + (row.phase === Phase.Sent ? 0 : 1), row.max_retries, message || 'download or install failed');
     } else {
       // A report for a row still queued means the device accepted before a restart: it is sent.
-      await db
+      const r = await db
         .updateTable('push_targets')
         .set({ phase: Phase.Sent, download_state: downloadState, progress, install_result: install, updated_at: now })
         .where('id', '=', row.id)
         .where('phase', 'in', [Phase.Queued, Phase.Sent])
-        .execute();
-      await this.#emit(row.id);
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) {
+        this.#emitKnown({ campaignId, orgId: row.org_id, sn: from.sn, pushResult: row.push_result, downloadState, progress, installResult: install, message: row.message, updateTime: now });
+      }
     }
     return { accepted: true };
   }
 
-  async #settleWith(id: number, phase: string, set: { download_state: number; progress: number; install_result: number; message: string }): Promise<void> {
-    await this.#o.db
+  /** A device's success: the row closes as done, and consoles get it without a read-back. */
+  async #settleWith(id: number, who: { campaignId: number; orgId: number; sn: string }, set: { download_state: number; progress: number; install_result: number; message: string }): Promise<void> {
+    const now = this.#o.clock.now();
+    const r = await this.#o.db
       .updateTable('push_targets')
-      .set({ phase, push_result: phase === Phase.Done ? PushResult.Success : PushResult.Fail, updated_at: this.#o.clock.now(), ...set })
+      .set({ phase: Phase.Done, push_result: PushResult.Success, updated_at: now, ...set })
       .where('id', '=', id)
       .where('phase', 'in', [Phase.Queued, Phase.Sent])
-      .execute();
-    await this.#emit(id);
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 1) {
+      this.#emitKnown({ ...who, pushResult: PushResult.Success, downloadState: set.download_state, progress: set.progress, installResult: set.install_result, message: set.message, updateTime: now });
+    }
     this.poke();
+  }
+
+  #emitKnown(update: TargetUpdate): void {
+    this.events.emit('target', update);
   }
 
   async #emit(id: number): Promise<void> {

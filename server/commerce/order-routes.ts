@@ -11,7 +11,7 @@ import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from './money.ts';
-import { checkPhone } from './identity-rules.ts';
+import { checkPhone, IdentityMessage } from './identity-rules.ts';
 import { generateLicences } from './licence-routes.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
@@ -20,7 +20,7 @@ import * as s from './schemas.ts';
 export const OrderMessage = {
   NotFound: 'The order does not exist',
   PositiveInteger: 'Please enter a positive integer',
-  Phone: 'Please enter a correct 11-digit mobile phone number',
+  Phone: IdentityMessage.Phone,
   NoCards: 'Select at least one card',
   CardNotFound: 'The card does not exist',
   WrongFamily: 'These cards cannot be bought for here',

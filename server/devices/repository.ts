@@ -1,4 +1,4 @@
-import { OnlineState, SUPPORT_FLAGS } from '../../protocol/index.ts';
+import { type DeviceSortField, type DeviceView, OnlineState, SUPPORT_FLAGS } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { DeviceRow } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
@@ -30,8 +30,9 @@ export const SORTABLE = {
   offlineTime: 'devices.offline_time',
   battery: 'devices.battery',
   installDate: 'devices.install_date',
-} as const;
-export type SortField = keyof typeof SORTABLE;
+} as const satisfies Record<DeviceSortField, string>;
+export type SortField = DeviceSortField;
+export type { DeviceView };
 
 /** Filters of the list and of "control by query" (devices-and-commerce section 4, control type true). */
 export interface DeviceFilter {
@@ -59,42 +60,6 @@ export interface DeviceQuery extends DeviceFilter {
   readonly sortOrder?: 'asc' | 'desc' | undefined;
 }
 
-/** The device as the console sees it (field names as the console uses them). */
-export interface DeviceView {
-  readonly id: number;
-  readonly sn: string;
-  readonly orgId: number;
-  readonly model: string;
-  readonly systemType: string;
-  readonly systemVersion: string;
-  readonly imageVersion: string;
-  readonly networkType: number;
-  readonly onlineState: number;
-  readonly deviceState: number;
-  readonly latestOnlineTime: number | null;
-  readonly offlineTime: number | null;
-  readonly orgName: string;
-  readonly remark: string;
-  readonly country: string;
-  readonly mcuVersion: string;
-  readonly installDate: number | null;
-  /** Seconds since the device booted, as last reported. */
-  readonly uptime: number | null;
-  readonly location: string;
-  readonly imei: string;
-  readonly basebandVersion: string;
-  readonly bluetoothMac: string;
-  readonly wlanMac: string;
-  readonly battery: number | null;
-  readonly manufacturer: string;
-  readonly gnssModel: string;
-  readonly lteModel: string;
-  readonly hardwareId: string;
-  readonly terminalVersion: string;
-  readonly storageTotal: number | null;
-  readonly storageFree: number | null;
-  readonly supportFlags: readonly string[];
-}
 
 export function toDeviceView(row: DeviceRow & { org_name?: string | null }): DeviceView {
   const flags = row.support_flags ? row.support_flags.split(',') : [];
@@ -103,7 +68,7 @@ export function toDeviceView(row: DeviceRow & { org_name?: string | null }): Dev
     sn: row.sn,
     orgId: row.org_id,
     model: row.model,
-    systemType: row.system_type,
+    systemType: row.system_type === 'linux' ? 'linux' : 'android',
     systemVersion: row.system_version,
     imageVersion: row.image_version,
     networkType: row.network_type,

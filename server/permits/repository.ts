@@ -1,12 +1,10 @@
 import { sql } from 'kysely';
+import type { Page } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
 import { effectivePermissions, type CallerFacts, type RoleFacts } from './grants.ts';
 
-export interface Page<T> {
-  readonly total: number;
-  readonly list: T[];
-}
+export type { Page } from '../../protocol/index.ts';
 
 export interface PageQuery {
   readonly pageNum: number;

@@ -56,6 +56,8 @@ for (const target of targets) {
       if (!waiting) throw new Error('no account waiting for activation');
       await admin.ok('POST', '/true-point/account/state', { id: waiting.id, state: 2 });
       expect((await admin.call('POST', '/true-point/account/activate', { id: waiting.id })).message).toBe(TruePointMessage.NotActivatable);
+      await admin.ok('POST', '/true-point/account/state', { id: waiting.id, state: 3 });
+      expect((await admin.call('POST', '/true-point/account/activate', { id: waiting.id })).message).toBe(TruePointMessage.NotActivatable);
       await admin.ok('POST', '/true-point/account/state', { id: waiting.id, state: 1 });
       await admin.ok('POST', '/true-point/account/activate', { id: waiting.id });
       const active = (await accounts()).list.find((a) => a.id === waiting.id);
@@ -67,6 +69,8 @@ for (const target of targets) {
       clock.advance(waiting.duration * DAY);
       admin = client(ts, (await loginAsAdmin(ts)).token);
       expect((await accounts()).list.find((a) => a.id === waiting.id)?.serviceState).toBe(3);
+      // Expired is final for activation; a locked account cannot be activated either.
+      expect((await admin.call('POST', '/true-point/account/activate', { id: waiting.id })).message).toBe(TruePointMessage.NotActivatable);
       expect((await admin.call('POST', '/true-point/account/state', { id: waiting.id, state: 4 })).code).toBe(40001);
     });
 

@@ -10,6 +10,7 @@ import { engine } from '../../../realtime/realtime.ts';
 import { resultText } from '../../../realtime/commands.ts';
 import { session } from '../../../state/session.ts';
 import { canDecodeH264, LivePlayer, type LivePath, type LiveStats } from './live-player.ts';
+import { picturePoint } from './picture-point.ts';
 
 const SCALES = ['0.5', '0.75', '1'] as const;
 /** A pointer that moves less than this share of the picture between down and up is a tap. */
@@ -127,15 +128,7 @@ export function LiveView({ sn }: Props) {
         error: (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : String(err), autoClose: TOAST_MS }),
       });
 
-  // Pointer position as a fraction of the picture the device encodes, undoing the view's rotation.
-  const pointAt = (e: React.PointerEvent<HTMLElement>): [number, number] => {
-    const r = e.currentTarget.getBoundingClientRect();
-    const u = (e.clientX - r.left) / r.width;
-    const v = (e.clientY - r.top) / r.height;
-    const turns = ((rotation / 90) % 4 + 4) % 4;
-    const [x, y] = turns === 1 ? [v, 1 - u] : turns === 2 ? [1 - u, 1 - v] : turns === 3 ? [1 - v, u] : [u, v];
-    return [Math.min(1, Math.max(0, x)), Math.min(1, Math.max(0, y))];
-  };
+  const pointAt = (e: React.PointerEvent<HTMLElement>) => picturePoint(e.currentTarget.getBoundingClientRect(), e.clientX, e.clientY, rotation);
   const down = useRef<{ x: number; y: number; at: number } | undefined>(undefined);
 
   const width = (meta?.width ?? 320) * Number(scale);
