@@ -23,3 +23,5 @@ export * from './binary/device-files.ts';
 export * from './catalogue/telemetry.ts';
 export * from './catalogue/stream.ts';
 export * from './api/devices.ts';
+export * from './rules/address-rules.ts';
+export * from './rules/identity-rules.ts';

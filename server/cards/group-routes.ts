@@ -7,7 +7,7 @@ import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
-import { checkAddress } from './address-rules.ts';
+import { checkAddress } from '../../protocol/index.ts';
 import { PRESET_ADDRESSES } from './seed-inventory.ts';
 import * as s from './schemas.ts';
 

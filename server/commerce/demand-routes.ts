@@ -10,7 +10,7 @@ import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, field } from '../http/validation.ts';
-import { checkIdentity, IDENTITY_RULES, type IdentityRule } from './identity-rules.ts';
+import { checkIdentity, IDENTITY_RULES, type IdentityRule } from '../../protocol/index.ts';
 
 export const DemandMessage = {
   NotFound: 'The order demand does not exist',

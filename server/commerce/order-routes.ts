@@ -11,7 +11,7 @@ import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from './money.ts';
-import { checkPhone, IdentityMessage } from './identity-rules.ts';
+import { checkPhone, IdentityMessage } from '../../protocol/index.ts';
 import { generateLicences } from './licence-routes.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';

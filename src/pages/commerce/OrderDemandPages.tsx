@@ -11,7 +11,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
-import { checkIdentity, IDENTITY_RULES, identityMessageKey } from './identity-rules.ts';
+import { checkIdentity, IDENTITY_RULES } from '../../../protocol/index.ts';
+import { identityMessageKey } from './identity-messages.ts';
 
 interface Draft {
   id?: number;

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { simFormFactorLabels } from '../../../protocol/index.ts';
 import { AMOUNT_PATTERN, commerceApi, formatAmount, type NewOrder, type PayAnswer } from '../../api/commerce.ts';
-import { checkPhone, identityMessageKey } from './identity-rules.ts';
+import { checkPhone } from '../../../protocol/index.ts';
+import { identityMessageKey } from './identity-messages.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { options } from '../sim/card-labels.ts';
 

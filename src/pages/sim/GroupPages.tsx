@@ -10,7 +10,7 @@ import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { formatDateTime } from '../../format/date.ts';
-import { AddressMessage, checkAddress } from './address-rules.ts';
+import { AddressMessage, checkAddress } from '../../../protocol/index.ts';
 import { label, options } from './card-labels.ts';
 
 const saved = (message: string) => notifications.show({ color: 'green', message, autoClose: TOAST_MS });

@@ -1,6 +1,5 @@
-// Directional target address rules (devices-and-commerce sections 3 and 5). The console keeps a copy in
-// src/pages/sim/address-rules.ts (src may not import server code); tests/integration/cards-address.test.ts
-// checks the two agree.
+// Directional target address rules (devices-and-commerce sections 3 and 5): one module that the server
+// enforces and the console checks on blur with, so the two cannot disagree.
 
 export const AddressMessage = {
   Ip: 'IP address incorrect',

@@ -1,6 +1,5 @@
-// Phone, national ID, licence plate and VIN rules (devices-and-commerce section 5). The console keeps a
-// copy in src/pages/commerce/identity-rules.ts (src may not import server code);
-// tests/integration/commerce-identity.test.ts checks the two agree.
+// Phone, national ID, licence plate and VIN rules (devices-and-commerce section 5): one module that the
+// server enforces and the console checks on blur with, so the two cannot disagree.
 
 export const IdentityMessage = {
   Phone: 'Please enter a correct 11-digit mobile phone number',
