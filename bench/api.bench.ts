@@ -85,22 +85,69 @@ async function scopeRows(label: string, server: RunningServer): Promise<BenchRow
   return [{ name: `caller scope over ${ORGS.toLocaleString('en-US')} orgs: cached tree vs full read per request [${label}]`, value: cached, unit: 'calls/s', baseline: fullRead }];
 }
 
+const LOGIN_ACCOUNTS = 100;
+const LOGIN_CLIENTS = 10;
+
+async function call<T>(server: RunningServer, url: string, token: string, body: unknown): Promise<T> {
+  const res = await fetch(`${server.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-token': token }, body: JSON.stringify(body) });
+  const env = (await res.json()) as { code: number; data: T; message: string };
+  if (env.code !== 20000) throw new Error(`${url}: ${env.message}`);
+  return env.data;
+}
+
+/**
+ * Logins per second and p99 with LOGIN_CLIENTS concurrent clients. Logins are limited per address and
+ * account (20 a minute), so the load cycles through LOGIN_ACCOUNTS accounts, as many people logging in
+ * at once would; each login is a full scrypt verification, which is the point of a slow hash.
+ */
+async function loginLoad(server: RunningServer, adminToken: string): Promise<{ rps: number; p99: number; errors: number }> {
+  const { id: roleId } = await call<{ id: number }>(server, '/permit/addRole', adminToken, { name: 'bench-login', summary: 'bench', permissionList: ['home_list'] });
+  const accounts: string[] = [];
+  for (let i = 0; i < LOGIN_ACCOUNTS; i++) {
+    const account = `bench_login_${i}`;
+    await call(server, '/permit/addAccount', adminToken, { account, password: clientPasswordHash(PASSWORD), roleId, nickname: account });
+    accounts.push(account);
+  }
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const end = performance.now() + SECONDS * 1_000;
+  const client = async () => {
+    while (performance.now() < end) {
+      const username = accounts[next++ % accounts.length];
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/login/userLogin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: clientPasswordHash(PASSWORD) }) });
+      const env = (await res.json()) as { code: number };
+      latencies.push(performance.now() - t0);
+      if (env.code !== 20000) errors++;
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: LOGIN_CLIENTS }, client));
+  const elapsed = (performance.now() - start) / 1_000;
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / elapsed, p99: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? NaN, errors };
+}
+
 async function measure(label: string, server: RunningServer): Promise<BenchRow[]> {
   await seedOrganisations(server, ORGS);
   const login = (await (
     await fetch(`${server.url}/login/userLogin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: clientPasswordHash(PASSWORD) }) })
   ).json()) as { data: { token: string } };
   const token = login.data.token;
+  const logins = await loginLoad(server, token);
   const bare10 = await bareBaseline(10);
   const list = await load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 10 });
   const bare200 = await bareBaseline(200);
   const unread = await load(`${server.url}/notice/unreadNoticeCount`, { method: 'GET', token, connections: 200 });
   return [
+    { name: `/login/userLogin (scrypt), ${LOGIN_CLIENTS} clients over ${LOGIN_ACCOUNTS} accounts [${label}]`, value: logins.rps, unit: 'req/s', baseline: bare10.rps },
+    { name: `/login/userLogin p99 [${label}]`, value: logins.p99, unit: 'ms', baseline: bare10.p99 },
     { name: `/org/list, ${ORGS.toLocaleString('en-US')} orgs, 10 clients [${label}]`, value: list.rps, unit: 'req/s', baseline: bare10.rps },
     { name: `/org/list p99 [${label}]`, value: list.p99, unit: 'ms', baseline: bare10.p99 },
     { name: `/notice/unreadNoticeCount, 200 clients [${label}]`, value: unread.rps, unit: 'req/s', baseline: bare200.rps },
     { name: `/notice/unreadNoticeCount p99 [${label}]`, value: unread.p99, unit: 'ms', baseline: bare200.p99 },
-    { name: `errors or non-2xx answers [${label}]`, value: list.errors + unread.errors, unit: '' },
+    { name: `errors or non-2xx answers [${label}]`, value: list.errors + unread.errors + logins.errors, unit: '' },
     ...(await scopeRows(label, server)),
   ];
 }

@@ -109,6 +109,7 @@ async function bareWsBulk(total: number): Promise<number> {
   return mbs;
 }
 
+/** Polls `done` every 50 ms; false when `timeoutMs` passes first. */
 async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const end = performance.now() + timeoutMs;
   while (performance.now() < end) {
@@ -118,9 +119,11 @@ async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs: number
   return false;
 }
 
+/** Rows of `table`; for devices, only those online when `onlineOnly`. */
 async function count(server: RunningServer, table: 'devices' | 'telemetry_samples', onlineOnly = false): Promise<number> {
-  let q = server.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
-  if (onlineOnly) q = server.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('online_state', '=', OnlineState.Online);
+  const q = onlineOnly
+    ? server.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('online_state', '=', OnlineState.Online)
+    : server.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 

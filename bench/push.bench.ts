@@ -13,7 +13,7 @@ import type { BenchRow } from './table.ts';
 // Issue 8: a 10,000-device campaign, simulated download time off; BENCH_PUSH_DEVICES shrinks it for a quick run.
 const DEVICES = Number(process.env.BENCH_PUSH_DEVICES ?? 10_000);
 const FLEET_TIMEOUT_MS = 180_000;
-const CAMPAIGN_TIMEOUT_MS = 180_000;
+const CAMPAIGN_TIMEOUT_MS = Number(process.env.BENCH_PUSH_TIMEOUT_S ?? 180) * 1_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -160,9 +160,13 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
       const campaignId = started.data.campaign?.id;
       if (!campaignId) throw new Error(`push refused: ${started.message}`);
       log(`campaign ${campaignId} created in ${startMs.toFixed(0)} ms`);
-      const timeout = sleep(CAMPAIGN_TIMEOUT_MS).then(() => 'timeout' as const);
-      if ((await Promise.race([watch.done.then(() => 'done' as const), timeout])) === 'timeout') {
-        throw new Error(`after ${CAMPAIGN_TIMEOUT_MS / 1_000} s only ${watch.finalSeen.size} of ${DEVICES} devices reported a final state`);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), CAMPAIGN_TIMEOUT_MS)));
+      const outcome = await Promise.race([watch.done.then(() => 'done' as const), timeout]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        const phases = await db.selectFrom('push_targets').select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')]).where('campaign_id', '=', campaignId).groupBy('phase').execute();
+        throw new Error(`after ${CAMPAIGN_TIMEOUT_MS / 1_000} s only ${watch.finalSeen.size} of ${DEVICES} devices reported a final state (rows by phase: ${JSON.stringify(phases)})`);
       }
       const accountedMs = Math.max(...watch.finalSeen.values());
       const dispatchMs = Math.max(...watch.firstSeen.values());
@@ -190,7 +194,11 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
       watch.close();
     }
   } finally {
-    sim?.kill('SIGTERM');
+    if (sim && sim.exitCode === null && sim.signalCode === null) {
+      const exited = new Promise((r) => sim?.once('exit', r));
+      sim.kill('SIGTERM');
+      await exited;
+    }
     await server?.close();
     await pg?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
