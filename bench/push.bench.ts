@@ -194,11 +194,14 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
       watch.close();
     }
   } finally {
-    if (sim && sim.exitCode === null && sim.signalCode === null) {
-      const exited = new Promise((r) => sim?.once('exit', r));
-      sim.kill('SIGTERM');
-      await exited;
+    if (sim) {
+      const child = sim;
+      const exited = new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5_000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
+    process.stderr.write(`  [push ${database}] fleet stopped\n`);
     await server?.close();
     await pg?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
