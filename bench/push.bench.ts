@@ -203,6 +203,7 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
     }
     process.stderr.write(`  [push ${database}] fleet stopped\n`);
     await server?.close();
+    process.stderr.write(`  [push ${database}] server closed\n`);
     await pg?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
