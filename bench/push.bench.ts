@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { OnlineState, PushResult } from '../protocol/index.ts';
@@ -53,45 +54,46 @@ interface StreamWatch {
   close(): void;
 }
 
-/** Reads /push-log/stream as the console does (src/api/content.ts followPushes), timing every device's first and final update. */
+/**
+ * Reads /push-log/stream as the console does (src/api/content.ts followPushes: same route, header and
+ * newline-delimited JSON), timing every device's first and final update. node:http rather than fetch so
+ * that close() surely drops the connection (the server's close waits for open streams).
+ */
 async function watchStream(url: string, token: string, campaignId: number | undefined, t0: () => number, expect: number): Promise<StreamWatch> {
-  const abort = new AbortController();
-  const res = await fetch(`${url}/push-log/stream${campaignId ? `?campaignId=${campaignId}` : ''}`, { headers: { 'X-Token': token }, signal: abort.signal });
-  if (!res.ok || !res.body) throw new Error(`push stream refused: HTTP ${res.status}`);
   let finished = () => {};
+  const req = http.get(`${url}/push-log/stream${campaignId ? `?campaignId=${campaignId}` : ''}`, { headers: { 'X-Token': token } });
   const watch: StreamWatch = {
     perSecond: [],
     events: 0,
     firstSeen: new Map(),
     finalSeen: new Map(),
     done: new Promise<void>((r) => (finished = r)),
-    close: () => abort.abort(),
+    close: () => req.destroy(),
   };
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += value;
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const event = JSON.parse(buffer.slice(0, nl)) as { type: string; sn?: string; pushResult?: number };
-        buffer = buffer.slice(nl + 1);
-        if (event.type !== 'target' || !event.sn) continue;
-        const at = t0();
-        if (at < 0) continue;
-        watch.events++;
-        const second = Math.floor(at / 1_000);
-        watch.perSecond[second] = (watch.perSecond[second] ?? 0) + 1;
-        if (!watch.firstSeen.has(event.sn)) watch.firstSeen.set(event.sn, at);
-        if (event.pushResult !== PushResult.Pushing && !watch.finalSeen.has(event.sn)) {
-          watch.finalSeen.set(event.sn, at);
-          if (watch.finalSeen.size >= expect) finished();
-        }
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => req.once('response', resolve).once('error', reject));
+  if (res.statusCode !== 200) throw new Error(`push stream refused: HTTP ${res.statusCode ?? '?'}`);
+  res.setEncoding('utf8');
+  res.on('error', () => undefined);
+  let buffer = '';
+  res.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const event = JSON.parse(buffer.slice(0, nl)) as { type: string; sn?: string; pushResult?: number };
+      buffer = buffer.slice(nl + 1);
+      if (event.type !== 'target' || !event.sn) continue;
+      const at = t0();
+      if (at < 0) continue;
+      watch.events++;
+      const second = Math.floor(at / 1_000);
+      watch.perSecond[second] = (watch.perSecond[second] ?? 0) + 1;
+      if (!watch.firstSeen.has(event.sn)) watch.firstSeen.set(event.sn, at);
+      if (event.pushResult !== PushResult.Pushing && !watch.finalSeen.has(event.sn)) {
+        watch.finalSeen.set(event.sn, at);
+        if (watch.finalSeen.size >= expect) finished();
       }
     }
-  })();
+  });
   return watch;
 }
 
@@ -201,9 +203,7 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
       await Promise.race([exited, sleep(5_000)]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
-    process.stderr.write(`  [push ${database}] fleet stopped\n`);
     await server?.close();
-    process.stderr.write(`  [push ${database}] server closed\n`);
     await pg?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

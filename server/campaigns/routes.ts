@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { type Clock, DownloadState, FirmwareType, InstallResult, PushResult } from '../../protocol/index.ts';
@@ -356,7 +357,12 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     },
   );
 
-  // Live per-device changes as newline-delimited JSON, for the caller's organisations only.
+  // Live per-device changes as newline-delimited JSON, for the caller's organisations only. Open streams
+  // are ended before the server closes: it would otherwise wait for every console to hang up.
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const res of streams) res.end();
+  });
   app.get<{ Querystring: { campaignId?: string } }>(
     '/push-log/stream',
     { config: { permission: 'push_log_list' }, schema: { hide: true, querystring: { type: 'object', properties: { campaignId: { type: 'string', pattern: '^[0-9]{1,10}$' } } } } },
@@ -377,7 +383,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       };
       runner.events.on('target', onTarget);
       runner.events.on('campaign', onCampaign);
+      streams.add(res);
       req.raw.on('close', () => {
+        streams.delete(res);
         runner.events.off('target', onTarget);
         runner.events.off('campaign', onCampaign);
       });
