@@ -180,7 +180,7 @@ const RowTail = memo(function RowTail({ device }: { device: Device }) {
     device.supportFlags.length === 0 ? (
       ''
     ) : (
-      <Badge key="flags" variant="light" title={device.supportFlags.map((f) => t(`fleet.flag.${f}`)).join(', ')}>
+      <Badge key="flags" variant="light" title={device.supportFlags.map((f) => t(`deviceView.support.${f}`)).join(', ')}>
         {device.supportFlags.length}
       </Badge>
     ),
