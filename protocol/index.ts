@@ -25,3 +25,4 @@ export * from './catalogue/stream.ts';
 export * from './api/devices.ts';
 export * from './rules/address-rules.ts';
 export * from './rules/identity-rules.ts';
+export * from './api/cards.ts';

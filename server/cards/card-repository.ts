@@ -6,6 +6,7 @@ import type {
   SpringCardStatusCode,
   StatusChangeReasonCode,
 } from '../../protocol/index.ts';
+import type { CardView } from '../../protocol/index.ts';
 import type { CardFamilyCode, CarrierCard, CarrierProvider } from '../carrier/carrier.ts';
 import { isActive, statusText, usageAt } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
@@ -35,34 +36,7 @@ export function carrierCardOf(row: CardRow): CarrierCard {
 }
 
 /** A card as the list and detail calls answer it. */
-export interface CardView {
-  readonly id: number;
-  readonly orgId: number;
-  readonly family: CardFamilyCode;
-  readonly iccid: string;
-  readonly msisdn: string;
-  readonly imsi: string;
-  readonly carrier: string;
-  readonly cardType: string;
-  readonly comboType: string;
-  readonly springStatus: string | null;
-  readonly cardStatus: number | null;
-  readonly realStatus: number | null;
-  readonly juxinStatus: number | null;
-  readonly statusReason: string;
-  readonly statusChangedAt: number;
-  readonly usedBytes: number;
-  readonly quotaBytes: number;
-  readonly expireTime: number;
-  readonly apn: string;
-  readonly certification: string;
-  readonly formFactor: string;
-  readonly groupId: number | null;
-  readonly model: string;
-  readonly deviceSn: string;
-  readonly activatedAt: number | null;
-  readonly createdAt: number;
-}
+export type { CardView };
 
 export function cardView(row: CardRow, now: number): CardView {
   return {

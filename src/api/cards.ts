@@ -1,39 +1,9 @@
-import type { Page } from './devices.ts';
+import type { CardFamilyName, ListedCard, Page } from '../../protocol/index.ts';
 import { request } from './request.ts';
 
-export type CardFamily = 'spring' | 'link' | 'juxin';
-
-/** A card as the list and detail calls answer it (docs/DECISIONS.md, "Cards and commerce"). */
-export interface Card {
-  readonly id: number;
-  readonly orgId: number;
-  readonly family: CardFamily;
-  readonly iccid: string;
-  readonly msisdn: string;
-  readonly imsi: string;
-  readonly carrier: string;
-  readonly cardType: string;
-  readonly comboType: string;
-  readonly springStatus: string | null;
-  readonly cardStatus: number | null;
-  readonly realStatus: number | null;
-  readonly juxinStatus: number | null;
-  readonly statusReason: string;
-  readonly statusChangedAt: number;
-  readonly usedBytes: number;
-  readonly quotaBytes: number;
-  readonly expireTime: number;
-  readonly apn: string;
-  readonly certification: string;
-  readonly formFactor: string;
-  readonly groupId: number | null;
-  readonly model: string;
-  readonly deviceSn: string;
-  readonly activatedAt: number | null;
-  readonly createdAt: number;
-  /** Stops and restarts left today; null when the card has no daily limit. */
-  readonly actionsLeftToday: number | null;
-}
+/** A card as the list and detail calls answer it (protocol/api/cards.ts). */
+export type Card = ListedCard;
+export type CardFamily = CardFamilyName;
 
 export interface CardEvent {
   readonly at: number;
