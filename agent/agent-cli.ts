@@ -8,6 +8,7 @@ import { httpPushJob, pushFileHandler } from './push/push-file.ts';
 import { linuxDeviceInfo } from './linux-info.ts';
 import { deviceHandlers } from './ops/device-handlers.ts';
 import { linuxBackend, linuxBackendConfig } from './ops/linux-backend.ts';
+import { screenStreamConfig, screenStreamHandlers } from './ops/screen-stream.ts';
 import { wsTransport } from './ws-transport.ts';
 
 // The device agent for a real Linux terminal. See README "Running the agent on a Linux terminal".
@@ -68,6 +69,7 @@ if (!secret && !env.AGENT_ENROLL_KEY) {
 }
 
 const ops = deviceHandlers(linuxBackend(backendCfg()));
+const screen = screenStreamHandlers(screenStreamConfig(env, log), systemClock);
 const session = new DeviceSession({
   gatewayUrl,
   sn,
@@ -77,6 +79,7 @@ const session = new DeviceSession({
   handlers: new Map<number, CommandHandler>([
     [Command.Reboot, reboot],
     ...ops.handlers,
+    ...screen.handlers,
     [Command.PushFile, pushFileHandler(httpPushJob({ gatewayUrl, sn, dir: path.join(path.dirname(stateFile), 'push'), log }))],
   ]),
   transport: wsTransport(),
@@ -90,10 +93,13 @@ const session = new DeviceSession({
 ops.attach(session);
 session.loggedIn$.subscribe((up) => log(up ? 'online' : 'offline'));
 session.engine.connection$.subscribe((s) => {
+  // The gateway forgets a device's streams with its socket: capture commands stop with it.
+  if (s.status !== 'open') screen.stopAll();
   if (s.status === 'stopped' && s.reason === 'rejected') process.exit(1);
 });
 session.start();
 const stop = () => {
+  screen.stopAll();
   session.dispose();
   process.exit(0);
 };

@@ -1,9 +1,10 @@
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { OnlineState, PushResult } from '../protocol/index.ts';
+import { Command, OnlineState, PushResult, Result } from '../protocol/index.ts';
 import { loadConfig } from '../server/config.ts';
 import type { Db } from '../server/db/database.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
@@ -16,14 +17,37 @@ const DEVICES = Number(process.env.BENCH_PUSH_DEVICES ?? 10_000);
 const FLEET_TIMEOUT_MS = 180_000;
 const CAMPAIGN_TIMEOUT_MS = Number(process.env.BENCH_PUSH_TIMEOUT_S ?? 180) * 1_000;
 
+// BENCH_PUSH_DB=sqlite|postgres runs one database only; BENCH_PUSH_PROFILE=<dir> writes a CPU profile of this
+// process (server and bench) for the campaign alone, from POST /push/start to the last final state.
+const ONLY_DB = process.env.BENCH_PUSH_DB;
+const PROFILE_DIR = process.env.BENCH_PUSH_PROFILE;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Profiles the server's process (this one) while `run` runs, when BENCH_PUSH_PROFILE names a folder. */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    fs.writeFileSync(path.join(PROFILE_DIR, `push-${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 /**
  * Counts the statements the server sends to the database that write campaign tables (push_*), and all
  * statements, by wrapping Kysely's executor (transactions share its prototype). Telemetry and logins of
- * the fleet also write, so only push_* writes are charged to the campaign.
+ * the fleet also write, so only push_* writes are charged to the campaign. Rows are counted too (affected
+ * rows, or the rows RETURNING gave back): batching lowers statements, not the rows each one changes.
  */
-function countStatements(db: Db): { writes: number; queries: number; restore: () => void } {
+function countStatements(db: Db): { writes: number; rows: number; queries: number; restore: () => void } {
   let proto: object | null = Object.getPrototypeOf(db.getExecutor()) as object | null;
   while (proto && !Object.prototype.hasOwnProperty.call(proto, 'executeQuery')) proto = Object.getPrototypeOf(proto) as object | null;
   if (!proto) throw new Error('Kysely executor has no executeQuery');
@@ -31,6 +55,7 @@ function countStatements(db: Db): { writes: number; queries: number; restore: ()
   const original = target.executeQuery;
   const counter = {
     writes: 0,
+    rows: 0,
     queries: 0,
     restore: () => {
       target.executeQuery = original;
@@ -38,8 +63,14 @@ function countStatements(db: Db): { writes: number; queries: number; restore: ()
   };
   target.executeQuery = function (this: unknown, q, ...rest) {
     counter.queries++;
-    if (/^\s*(insert into|update|delete from)\s+"?push_/i.test(q.sql)) counter.writes++;
-    return original.call(this, q, ...rest);
+    // Batched progress is one `WITH v(...) AS (VALUES ...) UPDATE push_targets ...`: counted as a write too.
+    if (!/^\s*(with\s[\s\S]*?\)\s*)?(insert\s+into|update|delete\s+from)\s+"?push_/i.test(q.sql)) return original.call(this, q, ...rest);
+    counter.writes++;
+    return original.call(this, q, ...rest).then((result) => {
+      const r = result as { numAffectedRows?: bigint; rows?: unknown[] };
+      counter.rows += r.numAffectedRows !== undefined ? Number(r.numAffectedRows) : (r.rows?.length ?? 0);
+      return result;
+    });
   };
   return counter;
 }
@@ -97,14 +128,36 @@ async function watchStream(url: string, token: string, campaignId: number | unde
   return watch;
 }
 
+/**
+ * The raw baseline, measured on the same server and fleet right after the campaign: every device sent one
+ * bare command (BaseInfo) through the gateway and answered, with the runner's window of 2,000 in flight, no
+ * database and no stream. Dispatch cannot beat this; the ratio is what the campaign's bookkeeping costs.
+ */
+async function bareRoundTrips(server: RunningServer, sns: readonly string[], window = 2_000): Promise<number> {
+  const t0 = performance.now();
+  let next = 0;
+  let failed = 0;
+  const lane = async () => {
+    while (next < sns.length) {
+      const sn = sns[next++] ?? '';
+      if ((await server.gateway.command(sn, Command.BaseInfo, {})).result !== Result.Success) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(window, sns.length) }, lane));
+  if (failed > 0) throw new Error(`${failed} of ${sns.length} devices did not answer BaseInfo`);
+  return (performance.now() - t0) / 1_000;
+}
+
 interface PushRun {
   readonly fleetSeconds: number;
   readonly startMs: number;
   readonly dispatchSeconds: number;
+  readonly baselineSeconds: number;
   readonly accountedSeconds: number;
   readonly success: number;
   readonly failed: number;
   readonly writesPerDevice: number;
+  readonly rowsPerDevice: number;
   readonly queriesPerDevice: number;
   readonly eventsPerDevice: number;
   readonly meanRate: number;
@@ -126,6 +179,8 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
     sim = fork(path.resolve(import.meta.dirname, '../agent/simulator-cli.ts'), [], {
       env: { ...process.env, GATEWAY_URL: server.deviceSocketUrl, ENROLL_KEY: server.seeded.enrollKey, SIM_DEVICES: String(DEVICES), SIM_CHURN_MS: '0', SIM_QUIET: '1', SIM_PUSH_STEP_MS: '0', SIM_STATE_FILE: path.join(dataDir, 'sim.json') },
       stdio: 'ignore',
+      // With BENCH_PUSH_PROFILE the fleet profiles its whole life too (cut it to the campaign's window by time).
+      execArgv: PROFILE_DIR ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : process.execArgv,
     });
     const db = server.db;
     const fleetStart = performance.now();
@@ -155,17 +210,22 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
     let startedAt = -1;
     const watch = await watchStream(server.url, token, undefined, () => (startedAt < 0 ? -1 : performance.now() - startedAt), DEVICES);
     const counter = countStatements(db);
+    const serverUrl = server.url;
     try {
-      startedAt = performance.now();
-      const started = await api<{ campaign?: { id: number } }>(server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId: item.id, sns } });
-      const startMs = performance.now() - startedAt;
-      const campaignId = started.data.campaign?.id;
-      if (!campaignId) throw new Error(`push refused: ${started.message}`);
-      log(`campaign ${campaignId} created in ${startMs.toFixed(0)} ms`);
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), CAMPAIGN_TIMEOUT_MS)));
-      const outcome = await Promise.race([watch.done.then(() => 'done' as const), timeout]);
-      clearTimeout(timer);
+      const campaign = await profiled(database, async () => {
+        startedAt = performance.now();
+        const started = await api<{ campaign?: { id: number } }>(serverUrl, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId: item.id, sns } });
+        const startMs = performance.now() - startedAt;
+        const campaignId = started.data.campaign?.id;
+        if (!campaignId) throw new Error(`push refused: ${started.message}`);
+        log(`campaign ${campaignId} created in ${startMs.toFixed(0)} ms`);
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), CAMPAIGN_TIMEOUT_MS)));
+        const outcome = await Promise.race([watch.done.then(() => 'done' as const), timeout]);
+        clearTimeout(timer);
+        return { outcome, campaignId, startMs };
+      });
+      const { outcome, campaignId, startMs } = campaign;
       if (outcome === 'timeout') {
         const phases = await db.selectFrom('push_targets').select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')]).where('campaign_id', '=', campaignId).groupBy('phase').execute();
         throw new Error(`after ${CAMPAIGN_TIMEOUT_MS / 1_000} s only ${watch.finalSeen.size} of ${DEVICES} devices reported a final state (rows by phase: ${JSON.stringify(phases)})`);
@@ -178,14 +238,17 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
       const charged = await db.selectFrom('push_coupon_ledger').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', campaignId).where('reason', '=', 'push').executeTakeFirstOrThrow();
       if (Number(charged.n) !== DEVICES) throw new Error(`${charged.n} coupons charged for ${DEVICES} devices`);
       const seconds = Array.from({ length: Math.ceil(accountedMs / 1_000) }, (_, i) => watch.perSecond[i] ?? 0);
+      const baselineSeconds = await bareRoundTrips(server, sns);
       return {
         fleetSeconds,
         startMs,
         dispatchSeconds: dispatchMs / 1_000,
+        baselineSeconds,
         accountedSeconds: accountedMs / 1_000,
         success: view.data.success,
         failed: view.data.failed,
         writesPerDevice: counter.writes / DEVICES,
+        rowsPerDevice: counter.rows / DEVICES,
         queriesPerDevice: counter.queries / DEVICES,
         eventsPerDevice: watch.events / DEVICES,
         meanRate: watch.events / (accountedMs / 1_000),
@@ -212,17 +275,18 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
 /** Push campaigns: dispatch and completion of a DEVICES-device campaign, writes per device, console update rate. */
 export async function runPushBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const databases: ('sqlite' | 'postgres')[] = (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+  const databases = ((await postgresReachable()) ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)).filter((d) => !ONLY_DB || d === ONLY_DB);
   for (const database of databases) {
     const r = await runCampaign(database);
     const on = `${database}`;
     rows.push(
       { name: `${on}: ${DEVICES} simulated devices enrolled and online (separate process)`, value: r.fleetSeconds, unit: 's' },
       { name: `${on}: POST /push/start (checks, campaign and ${DEVICES} target rows persisted)`, value: r.startMs, unit: 'ms' },
-      { name: `${on}: campaign dispatched (every device accepted PushFile, seen on the console stream)`, value: r.dispatchSeconds, unit: 's', target: '< 2 s' },
+      { name: `${on}: campaign dispatched (every device accepted PushFile, seen on the console stream; baseline: one bare command to every device, same window)`, value: r.dispatchSeconds, unit: 's', baseline: r.baselineSeconds, target: '< 2 s' },
       { name: `${on}: campaign fully accounted for (every device's final state on the stream)`, value: r.accountedSeconds, unit: 's', target: '< 30 s' },
       { name: `${on}: devices succeeded / failed`, value: r.success, unit: `ok / ${r.failed} failed` },
       { name: `${on}: database write statements per device (push_* tables)`, value: r.writesPerDevice, unit: 'writes' },
+      { name: `${on}: database rows written per device (push_* tables, coupon ledger included)`, value: r.rowsPerDevice, unit: 'rows' },
       { name: `${on}: database statements per device (all, incl. reads)`, value: r.queriesPerDevice, unit: 'queries' },
       { name: `${on}: console stream updates per device`, value: r.eventsPerDevice, unit: 'updates' },
       { name: `${on}: console stream update rate, mean over the campaign`, value: r.meanRate, unit: 'updates/s' },

@@ -134,7 +134,7 @@ async function generate(server: RunningServer): Promise<{ seconds: number; inges
 
   // The current hour through the real ingestion: every device's location and one status upload.
   const ingestStart = performance.now();
-  const ingest = new TelemetryIngest({ db, clock: systemClock, settings: { sampleRetentionDays: 7, reportRetentionDays: 400, cpuThreshold: 90, memoryThreshold: 90, flushEveryMs: 1_000, flushAtSamples: Number.POSITIVE_INFINITY } });
+  const ingest = new TelemetryIngest({ db, clock: systemClock, settings: { sampleRetentionDays: 7, reportRetentionDays: 400, cpuThreshold: 90, memoryThreshold: 90, flushEveryMs: 1_000, flushAtSamples: Number.POSITIVE_INFINITY, sampleEveryMs: 10_000 } });
   for (const d of devices) {
     const r = seededRandom(d.sn.length + Number(d.sn.slice(2)));
     ingest.location({ sn: d.sn, orgId: d.org_id }, simulatedLocation(r));

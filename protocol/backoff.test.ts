@@ -14,8 +14,17 @@ describe('backoff', () => {
     );
   });
 
-  it('LIFE-2 doubles from 2 s up to the 30 s cap without jitter', () => {
+  it('LIFE-2 window ceilings double from 4 s up to the 30 s cap without jitter', () => {
     const noJitter = { ...DEFAULT_BACKOFF, jitter: 0 };
-    expect([0, 1, 2, 3, 4, 5].map((a) => backoffDelay(a, noJitter, () => 0.5))).toEqual([2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+    expect([0, 1, 2, 3, 4, 5].map((a) => backoffDelay(a, noJitter, () => 0.5))).toEqual([4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+  });
+
+  it('LIFE-2 full jitter spreads a first reconnect over its whole window, not at one instant', () => {
+    // A fleet dropped at once: the draws are spread evenly, so the returning devices are too.
+    const draws = Array.from({ length: 1_000 }, (_, k) => backoffDelay(0, DEFAULT_BACKOFF, () => k / 1_000));
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(2_000);
+    expect(Math.max(...draws)).toBe(4_000);
+    const perHalfSecond = [0, 1, 2, 3].map((q) => draws.filter((d) => d >= 2_000 + q * 500 && d < 2_500 + q * 500).length);
+    for (const n of perHalfSecond) expect(n).toBeGreaterThanOrEqual(240);
   });
 });

@@ -98,6 +98,15 @@ export class Correlator {
     return true;
   }
 
+  /** Fails one pending request with `err`; false when it no longer waits. */
+  fail(cid: string, err: Error): boolean {
+    const entry = this.#pending.get(cid);
+    if (!entry) return false;
+    this.#delete(cid);
+    entry.handlers.error(err);
+    return true;
+  }
+
   /** Forgets a request without telling it (its caller has gone away). */
   cancel(cid: string): void {
     this.#delete(cid);

@@ -106,7 +106,7 @@ describe('ProtocolEngine', () => {
     expect(engine.pendingCount).toBe(0);
   });
 
-  it('LIFE-2 backoff grows while attempts fail and starts again from 2 s after a stable connection', () => {
+  it('LIFE-2 backoff grows while attempts fail and starts again from the first window after a stable connection', () => {
     const { net, engine, clock, states } = setup(() => 0);
     engine.start();
     for (let i = 0; i < 3; i++) {
@@ -114,11 +114,12 @@ describe('ProtocolEngine', () => {
       clock.advance(60_000);
     }
     const delays = () => states.filter((s) => s.status === 'backoff').map((s) => (s.status === 'backoff' ? s.delayMs : 0));
-    expect(delays()).toEqual([4_000, 8_000, 16_000]);
+    // random() = 0 draws each window's end: 2-8 s, 2-16 s, 2-30 s.
+    expect(delays()).toEqual([8_000, 16_000, 30_000]);
     net.last.accept();
     clock.advance(10_000); // stable for the stable period
     net.last.drop();
-    expect(delays().at(-1)).toBe(2_000);
+    expect(delays().at(-1)).toBe(4_000); // the first window again: 2-4 s
   });
 
   it('LIFE-3 stops for good when the server rejects the token', () => {

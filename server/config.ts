@@ -22,6 +22,13 @@ export interface Config {
   readonly orgCreateLimit: number | undefined;
   /** Retention of telemetry and reports, and the abnormal thresholds. */
   readonly telemetry: TelemetrySettings;
+  /**
+   * Worker processes of this node sharing its port (node:cluster); 1 is a single process. One process
+   * holds at most about 19,900 sockets under this machine's open-file limit, so larger fleets need more.
+   */
+  readonly gatewayWorkers: number;
+  /** Device sockets each process admits per second at most (reconnect storms); 0 for no limit. */
+  readonly deviceAdmissionRate: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -48,5 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: path.resolve(env.CONSOLE_DIR ?? path.join(root, 'dist')),
     orgCreateLimit: env.ORG_CREATE_LIMIT ? intFrom(env.ORG_CREATE_LIMIT, 0, 'ORG_CREATE_LIMIT') : undefined,
     telemetry: telemetrySettingsFrom(env),
+    gatewayWorkers: Math.max(1, intFrom(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
+    deviceAdmissionRate: intFrom(env.DEVICE_ADMISSION_RATE, 2_000, 'DEVICE_ADMISSION_RATE'),
   };
 }

@@ -1,16 +1,20 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { startNodeWorkers, type LaunchedNode } from './cluster/node-primary.ts';
 import { loadConfig } from './config.ts';
 import { ADMIN_ACCOUNT } from './seed.ts';
 import { startServer } from './server.ts';
 
 // The launcher behind `npm start`: one process tree with the server and, unless SIM_DEVICES=0, the
-// fleet simulator in a child process connecting over real WebSockets.
+// fleet simulator in a child process connecting over real WebSockets. With GATEWAY_WORKERS > 1 this
+// process is the node's primary and the server runs in that many worker processes on the same port.
 const config = loadConfig();
-const server = await startServer(config, { logger: process.env.LOG_REQUESTS === '1' });
-
 const log = (line: string) => process.stdout.write(`${line}\n`);
+const server: LaunchedNode =
+  config.gatewayWorkers > 1 ? await startNodeWorkers(config, { log }) : await startServer(config, { logger: process.env.LOG_REQUESTS === '1' });
+
 log(`Console:   ${server.url}/user/`);
+if (config.gatewayWorkers > 1) log(`Workers:   ${config.gatewayWorkers} processes on port ${new URL(server.url).port} (GATEWAY_WORKERS)`);
 log(`Database:  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : path.join(config.dataDir, 'control-center.sqlite')}`);
 if (server.seeded.generatedPassword) {
   log(`Admin login created: account "${ADMIN_ACCOUNT}", password "${server.seeded.generatedPassword}" (shown once; set ADMIN_PASSWORD to choose it)`);

@@ -27,26 +27,51 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Accept queue of a node's shared port when it runs worker processes. */
+const WORKER_LISTEN_BACKLOG = 4_096;
+
+/** What a worker process of a node (GATEWAY_WORKERS > 1) is given by its primary, which prepared the node. */
+export interface WorkerRole {
+  /** Unique in the cluster: the primary's node id and the worker's number. */
+  readonly nodeId: string;
+  /** The bus shared with the node's other workers (and other nodes, over NATS). */
+  readonly bus: Bus;
+  readonly seeded: SeedResult;
+}
+
 export interface StartOptions {
   readonly clock?: Clock;
   readonly pgSchema?: string;
   readonly logger?: boolean;
+  /** Set in a worker process: the database is migrated and seeded already, and the bus is given. */
+  readonly worker?: WorkerRole;
 }
 
-/** Opens the database, migrates, seeds, and listens with the API, console and gateway. */
-export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
-  const clock = opts.clock ?? systemClock;
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
+/**
+ * The start-up work done once per node, before anything listens: migrations, seeding, and (alone, no
+ * NATS) marking every device offline, since no device is connected to this node yet. In a cluster other
+ * nodes hold devices, so their online flags stay as they are. Returns the open database.
+ */
+export async function prepareNode(config: Config, clock: Clock, pgSchema?: string): Promise<{ db: Db; seeded: SeedResult }> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema });
   const seeded = await seed(db, clock, config.adminPassword);
   await seedCardInventory(db, clock);
+  if (!config.natsUrl) await new DeviceRepository(db).markAllOffline(clock.now());
+  return { db, seeded };
+}
+
+/** Opens the database, migrates, seeds (unless a worker), and listens with the API, console and gateway. */
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const clock = opts.clock ?? systemClock;
+  const { db, seeded } = opts.worker
+    ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema, migrate: false }), seeded: opts.worker.seeded }
+    : await prepareNode(config, clock, opts.pgSchema);
   const devices = new DeviceRepository(db);
-  // Alone, no device is connected to this node yet at start-up. In a cluster other nodes hold devices,
-  // so their online flags stay as they are.
-  if (!config.natsUrl) await devices.markAllOffline(clock.now());
-  const nodeId = randomUUID().slice(0, 8);
-  const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new InProcessBus();
+  const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);
+  const bus: Bus =
+    opts.worker?.bus ?? (config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new InProcessBus());
   const sessions = new SessionStore(db, clock, config.sessionTtlMs);
-  const captcha = new CaptchaStore(clock);
+  const captcha = new CaptchaStore(clock, bus);
   // The gateway exists before the HTTP app so that routes can command devices; it logs through the app's
   // logger once that exists.
   const logTo: { app?: FastifyInstance } = {};
@@ -54,7 +79,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     warn: (obj: object, msg: string) => logTo.app?.log.warn(obj, msg),
     info: (obj: object, msg: string) => logTo.app?.log.info(obj, msg),
   };
-  const gateway = new Gateway({ db, devices, sessions, clock, bus, nodeId, log });
+  const gateway = new Gateway({ db, devices, sessions, clock, bus, nodeId, log, deviceAdmissionsPerSecond: config.deviceAdmissionRate });
   const app = await buildApp({
     db,
     clock,
@@ -71,7 +96,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   logTo.app = app;
   gateway.attach(app.server);
-  await app.listen({ port: config.port, host: config.host });
+  // A node of several workers is the one sized for tens of thousands of devices: a reconnecting fleet
+  // overflows the default accept queue (511), and every dropped SYN costs its device a 1 s, 3 s, 7 s wait.
+  // The kernel caps it at net.core.somaxconn.
+  await app.listen({ port: config.port, host: config.host, ...(opts.worker ? { backlog: WORKER_LISTEN_BACKLOG } : {}) });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host}:${port}`;

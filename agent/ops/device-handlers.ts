@@ -1,11 +1,12 @@
-import { lastValueFrom, type Subscription, tap } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import {
   ANDROID_ONLY_COMMANDS,
   type AppListReply,
   type BaseInfoReply,
   Command,
-  type DeviceFileOffer,
   type Envelope,
+  FlowJobs,
+  offerFileOnFlow,
   FOLDER_NOT_DOWNLOADABLE,
   LINUX_CANNOT,
   MAX_DELETE,
@@ -14,8 +15,6 @@ import {
   receiveFiles,
   Result,
   type RuntimeInfoReply,
-  sendFile,
-  sha256Hex,
   type ShellRequest,
   type SystemInfoReply,
 } from '../../protocol/index.ts';
@@ -95,6 +94,8 @@ const PROGRESS_EVERY_CHUNKS = 16;
 export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, CommandHandler>; attach(session: DeviceSession): () => void } {
   const shells = new Map<string, ShellSession>();
   const uploads = new Map<string, { size: number; resolve: (f: ReceivedFile) => void }>();
+  // Uploads and files sent to the console, one per flow; a console's repeated request joins its flow's job.
+  const jobs = new FlowJobs<CommandOutcome>();
 
   const linuxRefuses = (msgId: number) => backend.systemType === 'linux' && ANDROID_ONLY_COMMANDS.has(msgId);
   const guarded = (msgId: number, handler: CommandHandler): [number, CommandHandler] => [
@@ -110,16 +111,12 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
     },
   ];
 
-  // Sends a file to the console on the request's flow, telling it first what is coming.
-  const offerFile = async (req: Envelope, session: DeviceSession, file: DeviceFile): Promise<CommandOutcome> => {
-    if (!req.flowId) return bad('flowId is required');
-    const sha256 = await sha256Hex(file.bytes);
-    const offer: DeviceFileOffer = { stage: 'sending', name: file.name, size: file.bytes.length, sha256, mime: file.mime };
-    session.progress(req, offer);
-    await lastValueFrom(sendFile(session.engine, { flowId: req.flowId, bytes: file.bytes }).pipe(tap((p) => session.progress(req, { stage: 'sending', bytes: p.bytes, total: p.total }))), {
-      defaultValue: undefined,
-    });
-    return ok({ name: file.name, size: file.bytes.length, sha256 });
+  // Sends a file to the console on the request's flow, telling it first what is coming. A console that
+  // lost its socket asks again on the flow: it hears the offer again and the transfer re-begins (XFER-4).
+  const offerFile = (req: Envelope, session: DeviceSession, produce: () => Promise<DeviceFile>): Promise<CommandOutcome> => {
+    const flowId = req.flowId;
+    if (!flowId) return Promise.resolve(bad('flowId is required'));
+    return jobs.run(flowId, req, async (job) => ok(await offerFileOnFlow(session.engine, job, { flowId, file: produce, progress: (r, data) => session.progress(r, data) })));
   };
 
   const shellHandler: CommandHandler = async (req, session) => {
@@ -184,34 +181,39 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       if (!folder || folder.type !== 'folder') return fail(`No such folder: ${dir}`);
       // Check the name before any byte travels (throws PathEscapeError for '..' and separators).
       if (name.includes('/') || name === '..' || name === '.') throw new PathEscapeError(name);
-      const received = new Promise<ReceivedFile>((resolve, reject) => {
-        uploads.set(flowId, { size, resolve });
-        const t = setTimeout(() => {
+      return jobs.run(flowId, req, async (job) => {
+        const received = new Promise<ReceivedFile>((resolve, reject) => {
+          uploads.set(flowId, { size, resolve });
+          const t = setTimeout(() => {
+            uploads.delete(flowId);
+            reject(new Error('Upload timed out'));
+          }, UPLOAD_WAIT_MS);
+          t.unref?.();
+        });
+        let chunks = 0;
+        const progress = session.engine.chunks(flowId).subscribe(() => {
+          if (++chunks % PROGRESS_EVERY_CHUNKS === 0) session.progress(job.request, { stage: 'receiving', chunks });
+        });
+        // A console back from a dropped socket hears `ready` again and re-begins from this side's `next`.
+        const again = job.rejoined$.subscribe(() => session.progress(job.request, { stage: 'ready' }));
+        session.progress(job.request, { stage: 'ready' });
+        try {
+          const file = await received;
+          const written = await backend.files.write(dir, name, file.bytes);
+          return ok({ path: written, size: file.bytes.length, sha256: file.sha256 });
+        } finally {
+          again.unsubscribe();
+          progress.unsubscribe();
           uploads.delete(flowId);
-          reject(new Error('Upload timed out'));
-        }, UPLOAD_WAIT_MS);
-        t.unref?.();
+        }
       });
-      let chunks = 0;
-      const progress = session.engine.chunks(flowId).subscribe(() => {
-        if (++chunks % PROGRESS_EVERY_CHUNKS === 0) session.progress(req, { stage: 'receiving', chunks });
-      });
-      session.progress(req, { stage: 'ready' });
-      try {
-        const file = await received;
-        const written = await backend.files.write(dir, name, file.bytes);
-        return ok({ path: written, size: file.bytes.length, sha256: file.sha256 });
-      } finally {
-        progress.unsubscribe();
-        uploads.delete(flowId);
-      }
     }),
     guarded(Command.FileDownload, async (req, session) => {
       const p = str(record(req.data).path) ?? '';
       const entry = await backend.files.stat(p);
       if (!entry) return fail(`No such file: ${p}`);
       if (entry.type === 'folder') return fail(FOLDER_NOT_DOWNLOADABLE);
-      return offerFile(req, session, { name: entry.name, mime: 'application/octet-stream', bytes: await backend.files.read(p) });
+      return offerFile(req, session, async () => ({ name: entry.name, mime: 'application/octet-stream', bytes: await backend.files.read(p) }));
     }),
     guarded(Command.FileDelete, async (req) => {
       const paths = record(req.data).paths;
@@ -230,14 +232,16 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       return { result: deleted.length > 0 || failed.length === 0 ? Result.Success : Result.Fail, data: { deleted, failed } };
     }),
     guarded(Command.Screenshot, async (req, session) => {
-      const png = await backend.screenshot();
-      if (!png) return fail('This device cannot take screenshots (set AGENT_SCREENSHOT_CMD)');
-      return offerFile(req, session, { name: `screenshot-${Date.now()}.png`, mime: 'image/png', bytes: png });
+      return offerFile(req, session, async () => {
+        const png = await backend.screenshot();
+        if (!png) throw new Error('This device cannot take screenshots (set AGENT_SCREENSHOT_CMD)');
+        return { name: `screenshot-${Date.now()}.png`, mime: 'image/png', bytes: png };
+      });
     }),
     guarded(Command.GrabLog, async (req, session) => {
       const asked = Number(record(req.data).maxBytes ?? 256 * 1024);
       const maxBytes = Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_LOG_BYTES) : 256 * 1024;
-      return offerFile(req, session, await backend.logTail(maxBytes));
+      return offerFile(req, session, () => backend.logTail(maxBytes));
     }),
     guarded(Command.PushText, async (req) => {
       const d = record(req.data);

@@ -45,26 +45,44 @@ function parseRequest(data: unknown): PushFileRequest | undefined {
   };
 }
 
-/** Sends a report; calls `acked` once the platform has stored it. */
-export function sendPushReport(session: DeviceSession, campaignId: number, r: PushReport, acked: () => void = () => {}): void {
-  session.engine.call(Command.PushProgress, { data: { campaignId, ...r }, timeoutMs: 60_000 }, { progress: () => {}, result: (reply) => reply.result === Result.Success && acked(), error: () => {} });
+/** A report after which the push does not change any more (the device stops reporting on it). */
+function isFinal(r: PushReport): boolean {
+  return r.downloadState === DownloadState.Failed || r.downloadState === DownloadState.UpgradeFailed || r.downloadState === DownloadState.UpgradeSuccess || r.installResult === InstallResult.Finished || r.installResult === InstallResult.Failure;
+}
+
+/** Sends a report; calls `settled(true)` once the platform has stored it, `settled(false)` when it did not answer so. */
+export function sendPushReport(session: DeviceSession, campaignId: number, r: PushReport, settled: (stored: boolean) => void = () => {}): void {
+  session.engine.call(Command.PushProgress, { data: { campaignId, ...r }, timeoutMs: 60_000 }, { progress: () => {}, result: (reply) => settled(reply.result === Result.Success), error: () => settled(false) });
 }
 
 /**
  * The PushFile handler: accepts at once (result 0), then runs the job after the reply. A push the device
  * already has under way or finished is accepted again without a second download, and its last report is
  * sent again, so the platform's resend after a restart or a lost report is harmless.
+ *
+ * At most one progress report per push is in flight: a newer one made while a report awaits the platform's
+ * answer replaces any report still waiting, and goes when that answer comes. Progress is a state, not a
+ * log, so only the newest matters, and a device never floods a busy platform. Reports made in one turn of
+ * the event loop go as one (the newest), so a push that finishes at once (SIM_PUSH_STEP_MS=0) reports only
+ * its end. A final state (success or failure) does not wait for the report in flight, so the platform can
+ * write it together with that one, and it is sent again until it is stored.
  */
 export function pushFileHandler(job: PushJob): CommandHandler {
-  const jobs = new Map<number, { last: PushReport | undefined; acked: boolean }>();
+  const jobs = new Map<number, { last: PushReport | undefined; onWire: PushReport | undefined; acked: boolean; inFlight: number; soon: boolean }>();
   const watched = new WeakSet<DeviceSession>();
-  const send = (session: DeviceSession, campaignId: number) => {
+  /** Sends the newest report; `again` sends it even if it already went (resend after a login or a repeated PushFile). */
+  const send = (session: DeviceSession, campaignId: number, again = false) => {
     const state = jobs.get(campaignId);
     if (!state?.last) return;
-    const sent = state.last;
     state.acked = false;
-    sendPushReport(session, campaignId, sent, () => {
-      if (state.last === sent) state.acked = true;
+    if (!again && (state.onWire === state.last || (state.inFlight > 0 && !isFinal(state.last)))) return;
+    const sent = state.last;
+    state.onWire = sent;
+    state.inFlight++;
+    sendPushReport(session, campaignId, sent, (stored) => {
+      state.inFlight--;
+      if (state.last !== sent) send(session, campaignId);
+      else if (stored) state.acked = true;
     });
   };
   return async (request, session) => {
@@ -72,7 +90,7 @@ export function pushFileHandler(job: PushJob): CommandHandler {
       watched.add(session);
       // A report lost to a disconnect (or a platform restart) is sent again after the next login.
       session.loggedIn$.subscribe((up) => {
-        if (up) for (const [campaignId, state] of jobs) if (!state.acked) send(session, campaignId);
+        if (up) for (const [campaignId, state] of jobs) if (!state.acked) send(session, campaignId, true);
       });
     }
     const req = parseRequest(request.data);
@@ -80,12 +98,18 @@ export function pushFileHandler(job: PushJob): CommandHandler {
     const known = jobs.get(req.campaignId);
     const failed = known?.last && (known.last.downloadState === DownloadState.Failed || known.last.downloadState === DownloadState.UpgradeFailed || known.last.installResult === InstallResult.Failure);
     // A push under way or done is not downloaded twice; a failed one sent again is a retry and starts anew.
-    if (known && !failed) return { result: Result.Success, afterReply: () => send(session, req.campaignId) };
-    const state = { last: undefined as PushReport | undefined, acked: true };
+    if (known && !failed) return { result: Result.Success, afterReply: () => send(session, req.campaignId, true) };
+    const state = { last: undefined as PushReport | undefined, onWire: undefined as PushReport | undefined, acked: true, inFlight: 0, soon: false };
     jobs.set(req.campaignId, state);
     const report = (r: PushReport) => {
       state.last = r;
-      send(session, req.campaignId);
+      state.acked = false;
+      if (state.soon) return;
+      state.soon = true;
+      setImmediate(() => {
+        state.soon = false;
+        send(session, req.campaignId);
+      });
     };
     return {
       result: Result.Success,

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle, TransportFactory } from '../../protocol/index.ts';
+import type { Clock, SubprotocolName, TimerHandle, TransportFactory } from '../../protocol/index.ts';
 import type { DeviceSession } from '../device-session.ts';
 import { pick, seededRandom } from './prng.ts';
 import { createVirtualDevice, simulatedInfo } from './virtual-device.ts';
@@ -26,6 +26,8 @@ export interface FleetOptions {
   /** Devices started per ramp step, so a fleet start is not one burst. */
   readonly rampBatch: number;
   readonly rampEveryMs: number;
+  /** Subprotocols the devices offer, preferred first (default: JSON only). */
+  readonly subprotocols?: readonly SubprotocolName[];
 }
 
 export const DEFAULT_FLEET: Omit<FleetOptions, 'gatewayUrl' | 'enrollKey' | 'count' | 'transport' | 'clock' | 'secrets'> = {
@@ -66,6 +68,7 @@ export class Fleet {
           clock: opts.clock,
           random: this.#random,
           rebootDownMs: opts.rebootDownMs,
+          subprotocols: opts.subprotocols,
           onSecret: (secret) => {
             this.#secrets[sn] = secret;
             this.#scheduleSave();

@@ -1,5 +1,16 @@
 import fs from 'node:fs';
-import { type Clock, ChunkFlag, Command, parseRemoteControl, parseStartStream, Result, type StartStreamReply, type StreamQuality, type TimerHandle } from '../../protocol/index.ts';
+import {
+  type Clock,
+  ChunkFlag,
+  Command,
+  parseRemoteControl,
+  parseStartStream,
+  type RemoteControlRequest,
+  Result,
+  type StartStreamReply,
+  type StreamQuality,
+  type TimerHandle,
+} from '../../protocol/index.ts';
 import type { CommandHandler, DeviceSession } from '../device-session.ts';
 
 /*
@@ -73,6 +84,41 @@ export function accessUnits(data: Uint8Array): AccessUnit[] {
   return units;
 }
 
+/** Bytes of Annex-B held at most while waiting for a unit to end; past it they are not H.264 and are dropped. */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Splits an Annex-B stream that arrives in pieces (a capture command's stdout) into access units, with
+ * {@link accessUnits}'s rules. A unit is let out once bytes after it have arrived (the next start code
+ * shows where its last slice ends), so a live stream runs at most one picture behind its source.
+ */
+export class AccessUnitSplitter {
+  #pending = new Uint8Array(0);
+
+  /** Takes the next bytes; returns the units they completed. */
+  push(bytes: Uint8Array): AccessUnit[] {
+    const data = new Uint8Array(this.#pending.length + bytes.length);
+    data.set(this.#pending);
+    data.set(bytes, this.#pending.length);
+    const units = accessUnits(data);
+    const last = units.at(-1);
+    if (!last) {
+      this.#pending = data.length > MAX_PENDING_BYTES ? new Uint8Array(0) : data;
+      return [];
+    }
+    // The last unit may be cut short, and what follows it belongs to the next: both wait for more bytes.
+    this.#pending = data.slice(last.bytes.byteOffset - data.byteOffset);
+    return units.slice(0, -1);
+  }
+
+  /** The source ended: the units still held. */
+  end(): AccessUnit[] {
+    const units = accessUnits(this.#pending);
+    this.#pending = new Uint8Array(0);
+    return units;
+  }
+}
+
 const loaded = new Map<StreamQuality, VideoClip>();
 
 /** The looped clip of one quality, read once per process and shared by every simulated device. */
@@ -129,10 +175,31 @@ class LoopedStream {
   }
 }
 
+/** Inputs a simulated device keeps, newest last, so a test can see what reached it. */
+const INPUTS_KEPT = 20;
+
+/**
+ * What simulated devices in this process received as RemoteControl, by serial (the last 20 each). There
+ * is no screen to touch, so this record is the device's side of live control: end-to-end tests assert
+ * on it. Only devices that received input take room.
+ */
+export const simulatedInputs = {
+  bySn: new Map<string, RemoteControlRequest[]>(),
+  record(sn: string, input: RemoteControlRequest): void {
+    const list = this.bySn.get(sn) ?? [];
+    list.push(input);
+    if (list.length > INPUTS_KEPT) list.shift();
+    this.bySn.set(sn, list);
+  },
+  of(sn: string): readonly RemoteControlRequest[] {
+    return this.bySn.get(sn) ?? [];
+  },
+};
+
 /**
  * Live-view command handlers of a simulated device: StartStream loops the clip of the asked quality on
- * the gateway's flow, StopStream ends it, RemoteControl accepts well-formed input (there is no real
- * screen to touch, so it only validates and acknowledges).
+ * the gateway's flow, StopStream ends it, RemoteControl accepts well-formed input and records it in
+ * {@link simulatedInputs} (there is no real screen to touch).
  */
 export function streamHandlers(clock: Clock): Map<number, CommandHandler> {
   const streams = new Map<string, LoopedStream>();
@@ -153,9 +220,11 @@ export function streamHandlers(clock: Clock): Map<number, CommandHandler> {
     streams.delete(flowId);
     return { result: Result.Success };
   };
-  const control: CommandHandler = async (req) => {
+  const control: CommandHandler = async (req, session) => {
     const input = parseRemoteControl(req.data);
-    return input ? { result: Result.Success, data: { applied: input.action } } : { result: Result.MessageError, data: { message: 'invalid remote control input' } };
+    if (!input) return { result: Result.MessageError, data: { message: 'invalid remote control input' } };
+    simulatedInputs.record(session.sn, input);
+    return { result: Result.Success, data: { applied: input.action } };
   };
   return new Map([
     [Command.StartStream, start],

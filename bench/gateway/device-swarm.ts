@@ -2,7 +2,7 @@ import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
 import { seededRandom } from '../../agent/simulator/prng.ts';
 import { seedOf, SimulatedLoad } from '../../agent/simulator/telemetry.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { Command, systemClock, type TransportFactory } from '../../protocol/index.ts';
+import { Command, Subprotocol, systemClock, type TransportFactory } from '../../protocol/index.ts';
 import type { SwarmReply, SwarmRequest } from './swarm-messages.ts';
 
 // The simulated fleet of the gateway bench, forked by it so that devices and server do not share an
@@ -12,7 +12,9 @@ import type { SwarmReply, SwarmRequest } from './swarm-messages.ts';
 const env = process.env;
 const count = Number(env.SWARM_DEVICES);
 const sources = Math.max(2, Math.ceil(count / 20_000));
-const transports = Array.from({ length: sources }, (_, k) => wsTransport({ localAddress: `127.0.0.${k + 2}` }));
+const firstSource = Number(env.SWARM_FIRST_SOURCE ?? 2);
+// Writes batched per turn: a device's uploads of one turn leave in one write (see blast).
+const transports = Array.from({ length: sources }, (_, k) => wsTransport({ localAddress: `127.0.0.${k + firstSource}`, batchWrites: true }));
 let next = 0;
 const transport: TransportFactory = (url, subprotocols, sink) => (transports[next++ % sources] as TransportFactory)(url, subprotocols, sink);
 
@@ -20,12 +22,15 @@ const fleet = new Fleet({
   ...DEFAULT_FLEET,
   gatewayUrl: String(env.GATEWAY_URL),
   enrollKey: String(env.ENROLL_KEY),
+  snPrefix: env.SWARM_SN_PREFIX ?? 'SIM',
   count,
   churnEveryMs: 0,
   // 1,000 devices per 100 ms: a fast start, still spread so the bench measures holding, not one burst.
   rampBatch: 1_000,
   rampEveryMs: 100,
   transport,
+  // msgpack offered first when asked (the gateway prefers it); JSON is the spec's default.
+  subprotocols: env.SWARM_CODEC === 'msgpack' ? [Subprotocol.Msgpack, Subprotocol.Json] : [Subprotocol.Json],
   clock: systemClock,
   // Secrets live as long as this process; each device keeps its own for reconnecting after a restart.
   secrets: { load: () => ({}), save: () => undefined },
@@ -33,8 +38,12 @@ const fleet = new Fleet({
 
 const send = (reply: SwarmReply) => process.send?.(reply);
 
-/** Sends status uploads round-robin over the logged-in devices as fast as this process can for `seconds`. */
-function blast(seconds: number): void {
+/**
+ * Sends status uploads round-robin over the logged-in devices as fast as this process can for `seconds`,
+ * `burst` at a time per device: a device's burst leaves in one write and usually reaches the gateway in
+ * one read. With burst 1 every upload is its own write, which caps what one process can send on loopback.
+ */
+function blast(seconds: number, burst: number): void {
   const online = fleet.devices.filter((d) => d.loggedIn);
   const loads = online.map((d) => new SimulatedLoad(seededRandom(seedOf(d.sn))));
   let sent = 0;
@@ -42,13 +51,15 @@ function blast(seconds: number): void {
   const t0 = performance.now();
   const end = t0 + seconds * 1_000;
   const tick = () => {
-    // A few hundred per turn, then yield so the sockets write out and the process does not just queue.
+    // A few hundred devices per turn, then yield so the sockets write out and the process does not just queue.
     for (let n = 0; n < 400; n++, k = (k + 1) % online.length) {
-      try {
-        online[k]?.engine.send({ msgId: Command.StatusUpload, data: loads[k]?.next(false) });
-        sent++;
-      } catch {
-        // dropped meanwhile: not counted as sent
+      for (let b = 0; b < burst; b++) {
+        try {
+          online[k]?.engine.send({ msgId: Command.StatusUpload, data: loads[k]?.next(false) });
+          sent++;
+        } catch {
+          // dropped meanwhile: not counted as sent
+        }
       }
     }
     if (performance.now() < end) setImmediate(tick);
@@ -58,7 +69,7 @@ function blast(seconds: number): void {
 }
 
 process.on('message', (req: SwarmRequest) => {
-  if (req.kind === 'blast') blast(req.seconds);
+  if (req.kind === 'blast') blast(req.seconds, req.burst);
   else if (req.kind === 'online') send({ kind: 'online', count: fleet.onlineCount });
   else {
     for (const d of fleet.devices.slice(req.count)) d.dispose();

@@ -1,6 +1,7 @@
 /** What the bench asks the device swarm process over the fork IPC channel. */
 export type SwarmRequest =
-  | { readonly kind: 'blast'; readonly seconds: number }
+  /** Status uploads as fast as possible for `seconds`, `burst` back to back per device. */
+  | { readonly kind: 'blast'; readonly seconds: number; readonly burst: number }
   | { readonly kind: 'keep'; readonly count: number }
   | { readonly kind: 'online' };
 

@@ -80,4 +80,16 @@ describe('file transfer over the engine', () => {
       { numRuns: 1000 },
     );
   });
+
+  it('XFER-4 a reply to a TransferBegin that outlived its request is not taken for an offer', () => {
+    const { b, netB } = pair();
+    const offers: string[] = [];
+    const sub = receiveFiles(b, { accept: (m) => (offers.push(m.flowId), true) }).subscribe();
+    const sentBefore = netB.last.sent.length;
+    // As a gateway relays it after the requester's socket dropped: msgId 65621 with a result and an unknown cid.
+    netB.last.deliver(JSON.stringify({ msgId: 65621, cid: 'gone-1', flowId: 'up-9', result: 0, data: { next: 3 } }));
+    expect(offers).toEqual([]);
+    expect(netB.last.sent.length).toBe(sentBefore);
+    sub.unsubscribe();
+  });
 });

@@ -54,6 +54,13 @@ export interface SendFileOptions {
   readonly sn?: string;
   readonly chunkSize?: number;
   readonly window?: number;
+  /**
+   * When the transfer (re)begins: each emission sends TransferBegin, and the receiver's answer says where
+   * to continue. Default: every time this side's connection opens (it resumes after its own reconnect).
+   * A device gives it its own reconnects merged with a console's return (XFER-4); a console uploading
+   * gives it the device's `ready` replies, so it never begins before its flow is bound again.
+   */
+  readonly begin$?: Observable<unknown>;
 }
 
 /** A transfer failed for good (the receiver reported a checksum mismatch or refused it). */
@@ -66,8 +73,8 @@ export class TransferError extends ProtocolError {
 
 /**
  * Sends a file as chunks with a bounded window, emitting progress as the receiver acknowledges, and
- * completing once it reports the file whole and verified. After a reconnect it asks the receiver where
- * it stopped (TransferBegin answers with `next`) and resumes from there.
+ * completing once it reports the file whole and verified. Each time it (re)begins (after a reconnect of
+ * either end) it asks the receiver where it stopped (TransferBegin answers with `next`) and resumes there.
  */
 export function sendFile(engine: TransferPort, opts: SendFileOptions): Observable<TransferProgress> {
   return new Observable<TransferProgress>((subscriber) => {
@@ -100,7 +107,7 @@ export function sendFile(engine: TransferPort, opts: SendFileOptions): Observabl
       const begin: BeginData = { size: sender.manifest.size, chunkSize: sender.manifest.chunkSize, window, sha256 };
       subs.push(
         engine.flow(opts.flowId).pipe(filter((e) => e.msgId === Command.ChunkAck)).subscribe(onAck),
-        engine.connection$.pipe(filter((s) => s.status === 'open')).subscribe(() => {
+        (opts.begin$ ?? engine.connection$.pipe(filter((s) => s.status === 'open'))).subscribe(() => {
           engine.request(Command.TransferBegin, { flowId: opts.flowId, sn: opts.sn, data: begin }).subscribe({
             next: (event) => {
               if (event.kind !== 'result') return;
@@ -162,7 +169,8 @@ export function receiveFiles(
       }
     };
     const subs = [
-      engine.messages$.pipe(filter((e) => e.msgId === Command.TransferBegin && e.flowId !== undefined)).subscribe((env) => {
+      // A reply to someone's TransferBegin that outlived its request (a socket dropped) is not an offer.
+      engine.messages$.pipe(filter((e) => e.msgId === Command.TransferBegin && e.flowId !== undefined && e.result === undefined)).subscribe((env) => {
         const flowId = env.flowId as string;
         const begin = env.data as BeginData | undefined;
         const manifest = begin && { flowId, size: begin.size, chunkSize: begin.chunkSize };

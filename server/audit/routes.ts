@@ -7,7 +7,8 @@ import type { Caller } from '../accounts/caller.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { OperationLogTable } from '../db/schema.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
-import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable, MAX_EXPORT_ROWS } from '../reports/export.ts';
+import { EXPORT_FORMATS, type ExportFormat, type OperationLogEntry } from '../../protocol/api/reports.ts';
+import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from '../reports/export.ts';
 import { isTimeZone } from '../reports/periods.ts';
 import { callerOf } from '../http/guard.ts';
 import { field, pagingProperties } from '../http/validation.ts';
@@ -41,19 +42,6 @@ export interface ListBody {
   orgId?: number;
   method?: string;
   target?: string;
-}
-
-export interface OperationLogEntry {
-  readonly id: number;
-  readonly accountId: number | null;
-  readonly account: string;
-  readonly orgId: number | null;
-  readonly method: string;
-  readonly path: string;
-  readonly target: string;
-  readonly code: number;
-  readonly ip: string;
-  readonly createTime: number;
 }
 
 /**

@@ -53,18 +53,53 @@ export async function chargeOnce(db: Db, orgId: number, campaignId: number, sn: 
   });
 }
 
+/** Thrown inside a transaction to roll it back: the balance does not cover the batch. */
+class ShortOfCoupons extends Error {
+  constructor() {
+    super(CouponMessage.NotEnough);
+    this.name = 'ShortOfCoupons';
+  }
+}
+
 /**
- * Charges one coupon per device for a batch of one campaign's devices in a single transaction, with the
- * same exactly-once proof as {@link chargeOnce} (the ledger's unique (campaign, device) row). Returns the
- * devices that are charged (now or before); the others found no coupon left. One balance-row lock and one
- * commit per batch instead of per device: the balance row is what every push of an organisation contends on.
+ * Charges one coupon per device for a batch of one campaign's devices, with the same exactly-once proof as
+ * {@link chargeOnce} (the ledger's unique (campaign, device) row). Returns the devices that are charged
+ * (now or before); the others found no coupon left. The balance row is what every push of an organisation
+ * contends on, so it is locked once per batch and as briefly as possible: the usual case (enough coupons)
+ * inserts the ledger rows first (a device charged before keeps its row and adds none) and then debits what
+ * was inserted, all or nothing; a shortfall rolls that back and charges as many as the balance covers.
  */
 export async function chargeMany(db: Db, orgId: number, campaignId: number, sns: readonly string[], now: number): Promise<Set<string>> {
   if (sns.length === 0) return new Set();
+  // Sorted, so two batches that share devices take their ledger keys in the same order (no deadlock).
+  const sorted = [...new Set(sns)].sort();
+  const covered = await db
+    .transaction()
+    .execute(async (trx) => {
+      let inserted = 0;
+      for (let i = 0; i < sorted.length; i += 500) {
+        const rows = await trx
+          .insertInto('push_coupon_ledger')
+          .values(sorted.slice(i, i + 500).map((sn) => ({ org_id: orgId, delta: -1, reason: 'push', order_no: null, campaign_id: campaignId, sn, created_at: now })))
+          .onConflict((oc) => oc.columns(['campaign_id', 'sn']).doNothing())
+          .returning('sn')
+          .execute();
+        inserted += rows.length;
+      }
+      if (inserted === 0) return true;
+      const debited = await trx.updateTable('push_coupons').set({ balance: sql`balance - ${inserted}`, updated_at: now }).where('org_id', '=', orgId).where('balance', '>=', inserted).executeTakeFirst();
+      if (Number(debited.numUpdatedRows) !== 1) throw new ShortOfCoupons();
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof ShortOfCoupons) return false;
+      throw err;
+    });
+  if (covered) return new Set(sorted);
   return db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('push_coupon_ledger').select('sn').where('campaign_id', '=', campaignId).where('sn', 'in', sns).execute();
+    const rows = await trx.selectFrom('push_coupon_ledger').select('sn').where('campaign_id', '=', campaignId).where('sn', 'in', sorted).execute();
     const charged = new Set(rows.map((r) => r.sn ?? ''));
-    const fresh = sns.filter((sn) => !charged.has(sn));
+    const fresh = sorted.filter((sn) => !charged.has(sn));
     if (fresh.length === 0) return charged;
     // Touching the row first locks it, so the balance read here is the balance debited below.
     const row = await trx.updateTable('push_coupons').set({ updated_at: now }).where('org_id', '=', orgId).returning('balance').executeTakeFirst();

@@ -221,7 +221,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (to === CampaignState.Cancelled) {
         await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
       }
-      runner.events.emit('campaign', { id: c.id, orgId: c.org_id, state: to });
+      runner.announceCampaign({ id: c.id, orgId: c.org_id, state: to });
       runner.poke();
       return ok(await campaignView(db, { ...c, state: to }));
     });
@@ -235,7 +235,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     const now = clock.now();
     await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
     await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
-    runner.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
+    runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
     return ok(await campaignView(db, { ...c, state: CampaignState.Cancelled }));
   });
 
@@ -247,7 +247,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     if (c.account_id === caller.accountId) throw new ApiError(ApiCode.BadRequest, PushMessage.SelfApproval);
     const r = await db.updateTable('push_campaigns').set({ state: CampaignState.Running, approved_by: caller.accountId, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.AwaitingApproval).executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, PushMessage.NotAwaiting);
-    runner.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Running });
+    runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Running });
     runner.poke();
     return ok(await campaignView(db, { ...c, state: CampaignState.Running, approved_by: caller.accountId }));
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import mitt from 'mitt';
 import { type Clock, Command, DownloadState, type Envelope, InstallResult, OnlineState, PushResult, Result, type TimerHandle } from '../../protocol/index.ts';
@@ -5,6 +6,8 @@ import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { chargeMany, chargeOnce } from './coupons.ts';
+import { CampaignSubject, parseProgressMessage } from './progress-bus.ts';
+import { sqlTargetWriter, TargetWriter, type TargetWho, type WrittenTarget } from './target-writer.ts';
 
 /** A campaign's lifecycle (ours; the spec shows per-device states only). */
 export const CampaignState = { AwaitingApproval: 'awaiting_approval', Running: 'running', Paused: 'paused', Cancelled: 'cancelled', Finished: 'finished' } as const;
@@ -50,54 +53,127 @@ export interface RunnerOptions {
   readonly db: Db;
   readonly clock: Clock;
   readonly gateway: Gateway;
-  /** Most PushFile commands awaiting the device's answer at once. */
+  /**
+   * Most PushFile commands awaiting the device's answer at once. 2,000: a device answers in milliseconds,
+   * so this keeps the pipe full (10,000 devices in a handful of passes) while a slow or silent fleet holds
+   * at most this many pending commands and timers.
+   */
   readonly concurrency?: number;
   readonly tickMs?: number;
   /** First retry delay; doubles each attempt. */
   readonly backoffMs?: number;
   /** A device that accepted and then went silent this long is sent the push again. */
   readonly staleMs?: number;
+  /** Longest a device's progress waits to be written (and acknowledged); see TargetWriter. */
+  readonly flushMs?: number;
   readonly log: { warn(obj: object, msg: string): void };
 }
 
+/** Targets claimed, charged and pushed together: one claim statement and one coupon transaction each. */
+const DISPATCH_CHUNK = 500;
+/** Longest wait for a device's answer to PushFile. */
+const PUSH_TIMEOUT_MS = 30_000;
+/** How long a claimed target is left to the pass that claimed it: its push's answer, and a margin. */
+const CLAIM_MS = PUSH_TIMEOUT_MS + 15_000;
+
 const FINAL_FAILURES: ReadonlySet<number> = new Set([DownloadState.Failed, DownloadState.UpgradeFailed]);
+
+/** What the runner knows of a target it dispatched or was reported on, so a report needs no read. */
+interface OpenTarget extends TargetWho {
+  readonly id: number;
+}
+
+/** Reports waiting for one target to be read. */
+interface Lookup {
+  readonly campaignId: number;
+  readonly sn: string;
+  readonly resolve: ((t: OpenTarget | undefined) => void)[];
+  readonly reject: ((err: unknown) => void)[];
+}
+
+const keyOf = (campaignId: number, sn: string) => `${campaignId}\n${sn}`;
 
 /**
  * Runs push campaigns from the database: every decision is a row, so a restarted server picks up where
  * the last one stopped. Dispatches PushFile to online devices with bounded concurrency, waits for offline
  * ones up to the campaign's window, retries failures with backoff, charges one coupon per firmware push
- * exactly once, and streams every per-device change to consoles.
+ * exactly once, and streams every per-device change to consoles (on every node, when the bus is shared).
+ * Per-device progress goes through a write-behind batcher (TargetWriter): one statement per few
+ * milliseconds instead of one per report, with each report acknowledged once it is committed.
  */
 export class CampaignRunner {
   readonly events = mitt<{ target: TargetUpdate; campaign: { id: number; orgId: number; state: string } }>();
   readonly #o: Required<Omit<RunnerOptions, 'log'>> & Pick<RunnerOptions, 'log'>;
+  readonly #writer: TargetWriter;
+  /** This runner's id on the bus, so it ignores its own progress coming back. */
+  readonly #node = randomUUID();
   #timer: TimerHandle | undefined;
   #inflight = 0;
   #ticking = false;
   #again = false;
   #stopped = true;
+  /** When the next pass sweeps (see #tick). */
+  #nextSweep = 0;
   readonly #sending = new Set<number>();
+  /** Open targets this node has dispatched or heard from, by campaign and device. */
+  readonly #open = new Map<string, OpenTarget>();
+  /** Reports whose target is not known here yet (after a restart, or dispatched by another node): read in batches. */
+  #lookups = new Map<string, Lookup>();
+  #lookupTimer: TimerHandle | undefined;
+  #unsubscribe: (() => void) | undefined;
 
   constructor(opts: RunnerOptions) {
-    this.#o = { concurrency: 200, tickMs: 500, backoffMs: 2_000, staleMs: 10 * 60_000, ...opts };
+    this.#o = { concurrency: 2_000, tickMs: 500, backoffMs: 2_000, staleMs: 10 * 60_000, flushMs: 5, ...opts };
+    this.#writer = new TargetWriter({
+      clock: this.#o.clock,
+      flushMs: this.#o.flushMs,
+      write: sqlTargetWriter(this.#o.db),
+      onWritten: (rows) => this.#written(rows),
+      log: this.#o.log,
+    });
   }
 
   start(): void {
     this.#stopped = false;
     this.#o.gateway.onDeviceMessage(Command.PushProgress, (from, env) => this.#onProgress(from, env));
+    const bus = this.#o.gateway.bus;
+    if (bus.shared && !this.#unsubscribe) {
+      // Progress written on another node, for the consoles following it here.
+      this.#unsubscribe = bus.subscribe(CampaignSubject.progress, (m) => {
+        const parsed = parseProgressMessage(m);
+        if (!parsed || parsed.node === this.#node) return;
+        for (const t of parsed.targets) this.events.emit('target', t);
+        for (const c of parsed.campaigns) this.events.emit('campaign', c);
+      });
+    }
     this.#schedule(0);
   }
 
-  stop(): void {
+  /** Stops dispatching and writes every queued report (shutdown). */
+  async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer !== undefined) this.#o.clock.clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    await this.#writer.drain();
   }
 
   /** Runs a pass now (new campaign, resumed campaign) instead of at the next tick. */
   poke(): void {
     if (this.#ticking) this.#again = true;
     else this.#schedule(0);
+  }
+
+  /** A campaign changed state (started, paused, cancelled, finished): consoles here and on other nodes hear it. */
+  announceCampaign(c: { id: number; orgId: number; state: string }): void {
+    this.events.emit('campaign', c);
+    this.#publish([], [c]);
+  }
+
+  #publish(targets: readonly TargetUpdate[], campaigns: readonly { id: number; orgId: number; state: string }[]): void {
+    const bus = this.#o.gateway.bus;
+    if (bus.shared) bus.publish(CampaignSubject.progress, { node: this.#node, targets, campaigns });
   }
 
   #schedule(ms: number): void {
@@ -113,9 +189,22 @@ export class CampaignRunner {
     if (this.#ticking || this.#stopped) return;
     this.#ticking = true;
     try {
-      await this.#expireAndRecover();
+      // While pushes are in flight, passes come every few hundred answers: the sweeps that read many rows
+      // (expiry, silent devices, finishing, stage gates) run once per tick interval, and whenever nothing
+      // is in flight (so a campaign finishes as soon as its last report is written).
+      const now = this.#o.clock.now();
+      const sweep = this.#inflight === 0 || now >= this.#nextSweep;
+      if (sweep) {
+        this.#nextSweep = now + this.#o.tickMs;
+        await this.#expireAndRecover();
+      }
+      // Dispatch needs no flush: a target stays in #sending until its accept is written.
       await this.#dispatchDue();
-      await this.#finishCampaigns();
+      if (sweep) {
+        // Finishing and stage gates count the rows: everything reported so far is written first.
+        await this.#writer.flush();
+        await this.#finishCampaigns();
+      }
     } catch (err) {
       if (!this.#stopped) this.#o.log.warn({ err }, 'push campaign pass failed');
     } finally {
@@ -124,6 +213,23 @@ export class CampaignRunner {
       this.#again = false;
       this.#schedule(again ? 0 : this.#o.tickMs);
     }
+  }
+
+  /** A flush committed: consoles get the rows as written; closed rows are forgotten and may finish a campaign. */
+  #written(rows: readonly WrittenTarget[]): void {
+    let closed = false;
+    const updates: TargetUpdate[] = [];
+    for (const r of rows) {
+      const update: TargetUpdate = { ...r.who, pushResult: r.pushResult, downloadState: r.downloadState, progress: r.progress, installResult: r.installResult, message: r.message, updateTime: r.updateTime };
+      updates.push(update);
+      this.events.emit('target', update);
+      if (r.phase !== Phase.Queued && r.phase !== Phase.Sent) {
+        this.#open.delete(keyOf(r.who.campaignId, r.who.sn));
+        closed = true;
+      }
+    }
+    this.#publish(updates, []);
+    if (closed) this.poke();
   }
 
   async #expireAndRecover(): Promise<void> {
@@ -153,6 +259,7 @@ export class CampaignRunner {
     const { db, clock } = this.#o;
     const room = this.#o.concurrency - this.#inflight;
     if (room <= 0) return;
+    const now = clock.now();
     const due = await db
       .selectFrom('push_targets as t')
       .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
@@ -160,18 +267,33 @@ export class CampaignRunner {
       .select(['t.id', 't.sn', 't.attempts', 't.campaign_id', 'c.org_id', 'c.kind', 'c.content_id', 'c.max_retries'])
       .where('c.state', '=', CampaignState.Running)
       .where('t.phase', '=', Phase.Queued)
-      .where('t.next_attempt_at', '<=', clock.now())
+      .where('t.next_attempt_at', '<=', now)
       .whereRef('t.stage', '<=', 'c.current_stage')
       .where('d.online_state', '=', OnlineState.Online)
       .orderBy('t.id')
-      .limit(room + this.#sending.size)
+      .limit(room)
       .execute();
-    const contents = new Map<number, PushFilePayload | undefined>();
-    const batch: { t: (typeof due)[number]; payload: PushFilePayload }[] = [];
-    for (const t of due) {
-      if (this.#sending.has(t.id) || this.#inflight >= this.#o.concurrency) continue;
-      if (!contents.has(t.campaign_id)) contents.set(t.campaign_id, await this.#payload(t.campaign_id, t.content_id, t.kind));
-      const payload = contents.get(t.campaign_id);
+    // In chunks, side by side: each claims, charges and pushes its own devices, so the first pushes go
+    // after one claim and one charge, and the chunks' round trips to the database overlap (their coupon
+    // transactions still take the organisation's balance row one after the other).
+    const contents = new Map<number, Promise<PushFilePayload | undefined>>();
+    const chunks: (typeof due)[] = [];
+    for (let i = 0; i < due.length; i += DISPATCH_CHUNK) chunks.push(due.slice(i, i + DISPATCH_CHUNK));
+    await Promise.all(chunks.map((chunk) => this.#dispatchChunk(chunk, now, contents)));
+  }
+
+  async #dispatchChunk(
+    chunk: readonly { id: number; sn: string; attempts: number; campaign_id: number; org_id: number; kind: string; content_id: number; max_retries: number }[],
+    now: number,
+    contents: Map<number, Promise<PushFilePayload | undefined>>,
+  ): Promise<void> {
+    const claimed = await this.#claim(chunk.map((t) => t.id), now);
+    const batch: { t: (typeof chunk)[number]; payload: PushFilePayload }[] = [];
+    for (const t of chunk) {
+      if (!claimed.has(t.id) || this.#sending.has(t.id) || this.#inflight >= this.#o.concurrency) continue;
+      let content = contents.get(t.campaign_id);
+      if (!content) contents.set(t.campaign_id, (content = this.#payload(t.campaign_id, t.content_id, t.kind)));
+      const payload = await content;
       if (!payload) {
         await this.#settle(t.id, t.campaign_id, t.org_id, t.sn, Phase.Failed, { download_state: DownloadState.Failed, message: 'The content no longer exists' });
         continue;
@@ -182,11 +304,37 @@ export class CampaignRunner {
     }
     const charged = await this.#chargeBatch(batch.map((b) => b.t).filter((t) => t.kind === 'firmware'));
     for (const { t, payload } of batch) {
-      void this.#send(t, payload, charged).finally(() => {
-        this.#sending.delete(t.id);
-        this.#inflight--;
-      });
+      void this.#send(t, payload, charged)
+        .catch((err: unknown) => this.#o.log.warn({ err, sn: t.sn }, 'push dispatch failed'))
+        .finally(() => {
+          this.#sending.delete(t.id);
+          this.#inflight--;
+          // Half the window free: the next pass fills it (one pass per many answers, not one per answer).
+          if (this.#inflight === Math.floor(this.#o.concurrency / 2) || this.#inflight === 0) this.poke();
+        });
     }
+  }
+
+  /**
+   * Claims due targets for this pass by moving their next attempt a lease ahead: a row being pushed is no
+   * longer due, so the next pass (here, or on another node or worker) does not read it again or push it
+   * twice. Every outcome of the push sets the row's next step itself; the lease only matters when a node
+   * dies mid-push, and then another node takes the target over when it ends.
+   */
+  async #claim(ids: readonly number[], now: number): Promise<Set<number>> {
+    const claimed = new Set<number>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.#o.db
+        .updateTable('push_targets')
+        .set({ next_attempt_at: now + CLAIM_MS })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('phase', '=', Phase.Queued)
+        .where('next_attempt_at', '<=', now)
+        .returning('id')
+        .execute();
+      for (const r of rows) claimed.add(r.id);
+    }
+    return claimed;
   }
 
   /**
@@ -244,21 +392,20 @@ export class CampaignRunner {
         return;
       }
     }
-    const reply = await gateway.command(t.sn, Command.PushFile, payload, { timeoutMs: 30_000 });
+    // Known before the command goes: the device's first reports can be read in the same socket chunk as
+    // its answer, before the answer's continuation runs.
+    const target: OpenTarget = { id: t.id, campaignId: t.campaign_id, orgId: t.org_id, sn: t.sn };
+    this.#open.set(keyOf(t.campaign_id, t.sn), target);
+    const reply = await gateway.command(t.sn, Command.PushFile, payload, { timeoutMs: PUSH_TIMEOUT_MS });
     const now = clock.now();
     if (reply.result === Result.Success) {
-      const r = await db
-        .updateTable('push_targets')
-        .set({ phase: Phase.Sent, attempts: t.attempts + 1, download_state: DownloadState.Waiting, progress: 0, install_result: InstallResult.Preparing, message: '', updated_at: now })
-        .where('id', '=', t.id)
-        .where('phase', '=', Phase.Queued)
-        .executeTakeFirst();
-      // The row is what was just written: no need to read it back (one query less per device).
-      if (Number(r.numUpdatedRows) === 1) {
-        this.#emitKnown({ campaignId: t.campaign_id, orgId: t.org_id, sn: t.sn, pushResult: PushResult.Pushing, downloadState: DownloadState.Waiting, progress: 0, installResult: InstallResult.Preparing, message: '', updateTime: now });
-      }
+      // Written with the device's first reports (they coalesce; a report already queued keeps its newer
+      // state, hence `under`); the target stays "sending" until it is written, so no pass reads the row as
+      // still queued and pushes it twice.
+      await this.#writer.put(t.id, target, { phase: Phase.Sent, attempts: t.attempts + 1, download_state: DownloadState.Waiting, progress: 0, install_result: InstallResult.Preparing, message: '', updated_at: now }, 'under');
       return;
     }
+    this.#open.delete(keyOf(t.campaign_id, t.sn));
     if (reply.result === Result.DeviceOffline || reply.result === Result.DeviceNotLoggedIn) {
       // Not an attempt: it is sent again as soon as the device is back.
       await db.updateTable('push_targets').set({ next_attempt_at: now + this.#o.tickMs, updated_at: now }).where('id', '=', t.id).where('phase', '=', Phase.Queued).execute();
@@ -298,68 +445,102 @@ export class CampaignRunner {
     const campaignId = Number(report?.campaignId);
     const downloadState = Number(report?.downloadState);
     if (!Number.isInteger(campaignId) || !Number.isInteger(downloadState) || downloadState < 0 || downloadState > 7) return { accepted: false };
-    const { db, clock } = this.#o;
-    const row = await db
-      .selectFrom('push_targets as t')
-      .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
-      .select(['t.id', 't.phase', 't.attempts', 't.push_result', 't.message', 'c.org_id', 'c.max_retries', 'c.state'])
-      .where('t.campaign_id', '=', campaignId)
-      .where('t.sn', '=', from.sn)
-      .executeTakeFirst();
     // Only the device itself reports on its own row, and only while the row is open.
-    if (!row || row.org_id === undefined || (row.phase !== Phase.Sent && row.phase !== Phase.Queued)) return { accepted: false };
+    const target = this.#open.get(keyOf(campaignId, from.sn)) ?? (await this.#lookup(campaignId, from.sn));
+    if (!target) return { accepted: false };
     const progress = Math.max(0, Math.min(100, Math.round(Number(report?.progress) || 0)));
     const install = Number.isInteger(report?.installResult) ? Number(report?.installResult) : InstallResult.Preparing;
     const message = typeof report?.message === 'string' ? report.message.slice(0, 200) : '';
-    const now = clock.now();
-    if (downloadState === DownloadState.UpgradeSuccess || (downloadState === DownloadState.DownloadSuccess && install === InstallResult.Finished)) {
-      await this.#settleWith(row.id, { campaignId, orgId: row.org_id, sn: from.sn }, { download_state: downloadState, progress: 100, install_result: InstallResult.Finished, message });
-    } else if (FINAL_FAILURES.has(downloadState) || install === InstallResult.Failure) {
-      await db.updateTable('push_targets').set({ download_state: downloadState, progress, install_result: install, updated_at: now }).where('id', '=', row.id).execute();
-      await this.#retryOrFail(row.id, campaignId, row.org_id, from.sn, row.attempts + (row.phase === Phase.Sent ? 0 : 1), row.max_retries, message || 'download or install failed');
-    } else {
-      // A report for a row still queued means the device accepted before a restart: it is sent.
-      const r = await db
-        .updateTable('push_targets')
-        .set({ phase: Phase.Sent, download_state: downloadState, progress, install_result: install, updated_at: now })
-        .where('id', '=', row.id)
-        .where('phase', 'in', [Phase.Queued, Phase.Sent])
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 1) {
-        this.#emitKnown({ campaignId, orgId: row.org_id, sn: from.sn, pushResult: row.push_result, downloadState, progress, installResult: install, message: row.message, updateTime: now });
-      }
-    }
-    return { accepted: true };
-  }
-
-  /** A device's success: the row closes as done, and consoles get it without a read-back. */
-  async #settleWith(id: number, who: { campaignId: number; orgId: number; sn: string }, set: { download_state: number; progress: number; install_result: number; message: string }): Promise<void> {
     const now = this.#o.clock.now();
-    const r = await this.#o.db
-      .updateTable('push_targets')
-      .set({ phase: Phase.Done, push_result: PushResult.Success, updated_at: now, ...set })
-      .where('id', '=', id)
-      .where('phase', 'in', [Phase.Queued, Phase.Sent])
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 1) {
-      this.#emitKnown({ ...who, pushResult: PushResult.Success, downloadState: set.download_state, progress: set.progress, installResult: set.install_result, message: set.message, updateTime: now });
+    if (downloadState === DownloadState.UpgradeSuccess || (downloadState === DownloadState.DownloadSuccess && install === InstallResult.Finished)) {
+      const accepted = await this.#writer.put(target.id, target, { phase: Phase.Done, push_result: PushResult.Success, download_state: downloadState, progress: 100, install_result: InstallResult.Finished, message, updated_at: now });
+      return { accepted };
     }
-    this.poke();
+    if (FINAL_FAILURES.has(downloadState) || install === InstallResult.Failure) {
+      // Rare, and it decides a retry: written at once, from the row as it stands.
+      await this.#writer.flush();
+      this.#open.delete(keyOf(campaignId, from.sn));
+      return { accepted: await this.#onFailure(target.id, campaignId, from.sn, { download_state: downloadState, progress, install_result: install, updated_at: now }, message) };
+    }
+    // A report for a row still queued means the device accepted before a restart: it is sent.
+    const accepted = await this.#writer.put(target.id, target, { phase: Phase.Sent, download_state: downloadState, progress, install_result: install, updated_at: now });
+    return { accepted };
   }
 
-  #emitKnown(update: TargetUpdate): void {
-    this.events.emit('target', update);
+  async #onFailure(id: number, campaignId: number, sn: string, set: { download_state: number; progress: number; install_result: number; updated_at: number }, message: string): Promise<boolean> {
+    const { db } = this.#o;
+    const row = await db
+      .selectFrom('push_targets as t')
+      .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
+      .select(['t.phase', 't.attempts', 'c.org_id', 'c.max_retries'])
+      .where('t.id', '=', id)
+      .executeTakeFirst();
+    if (!row || (row.phase !== Phase.Sent && row.phase !== Phase.Queued)) return false;
+    await db.updateTable('push_targets').set(set).where('id', '=', id).execute();
+    await this.#retryOrFail(id, campaignId, row.org_id, sn, row.attempts + (row.phase === Phase.Sent ? 0 : 1), row.max_retries, message || 'download or install failed');
+    return true;
+  }
+
+  /** Finds an open target this node does not know yet; lookups of one moment share one query per campaign. */
+  #lookup(campaignId: number, sn: string): Promise<OpenTarget | undefined> {
+    return new Promise((resolve, reject) => {
+      const key = keyOf(campaignId, sn);
+      const entry = this.#lookups.get(key) ?? { campaignId, sn, resolve: [], reject: [] };
+      entry.resolve.push(resolve);
+      entry.reject.push(reject);
+      this.#lookups.set(key, entry);
+      if (this.#lookupTimer !== undefined) return;
+      this.#lookupTimer = this.#o.clock.setTimeout(() => {
+        this.#lookupTimer = undefined;
+        const batch = this.#lookups;
+        this.#lookups = new Map();
+        void this.#readTargets(batch);
+      }, 0);
+    });
+  }
+
+  async #readTargets(batch: Map<string, Lookup>): Promise<void> {
+    const byCampaign = new Map<number, string[]>();
+    for (const e of batch.values()) {
+      const sns = byCampaign.get(e.campaignId) ?? [];
+      sns.push(e.sn);
+      byCampaign.set(e.campaignId, sns);
+    }
+    try {
+      for (const [campaignId, sns] of byCampaign) {
+        for (let i = 0; i < sns.length; i += 500) {
+          const rows = await this.#o.db
+            .selectFrom('push_targets as t')
+            .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
+            .select(['t.id', 't.sn', 'c.org_id'])
+            .where('t.campaign_id', '=', campaignId)
+            .where('t.sn', 'in', sns.slice(i, i + 500))
+            .where('t.phase', 'in', [Phase.Queued, Phase.Sent])
+            .execute();
+          for (const r of rows) {
+            this.#open.set(keyOf(campaignId, r.sn), { id: r.id, campaignId, orgId: r.org_id, sn: r.sn });
+          }
+        }
+      }
+    } catch (err) {
+      // The reports are answered as failed (not stored), so their devices send them again.
+      this.#o.log.warn({ err }, 'push target lookup failed');
+      for (const e of batch.values()) for (const r of e.reject) r(err);
+      return;
+    }
+    for (const [key, e] of batch) for (const r of e.resolve) r(this.#open.get(key));
   }
 
   async #emit(id: number): Promise<void> {
     const row = await this.#o.db
       .selectFrom('push_targets as t')
       .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
-      .select(['t.campaign_id', 'c.org_id', 't.sn', 't.push_result', 't.download_state', 't.progress', 't.install_result', 't.message', 't.updated_at'])
+      .select(['t.campaign_id', 'c.org_id', 't.sn', 't.phase', 't.push_result', 't.download_state', 't.progress', 't.install_result', 't.message', 't.updated_at'])
       .where('t.id', '=', id)
       .executeTakeFirst();
     if (!row) return;
-    this.events.emit('target', {
+    if (row.phase !== Phase.Queued && row.phase !== Phase.Sent) this.#open.delete(keyOf(row.campaign_id, row.sn));
+    const update: TargetUpdate = {
       campaignId: row.campaign_id,
       orgId: row.org_id,
       sn: row.sn,
@@ -369,7 +550,9 @@ export class CampaignRunner {
       installResult: row.install_result,
       message: row.message,
       updateTime: Number(row.updated_at),
-    });
+    };
+    this.events.emit('target', update);
+    this.#publish([update], []);
   }
 
   async #finishCampaigns(): Promise<void> {
@@ -380,7 +563,7 @@ export class CampaignRunner {
       const open = await db.selectFrom('push_targets').select('id').where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).limit(1).executeTakeFirst();
       if (open) continue;
       await db.updateTable('push_campaigns').set({ state: CampaignState.Finished, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.Running).execute();
-      this.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Finished });
+      this.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Finished });
     }
   }
 
@@ -404,13 +587,13 @@ export class CampaignRunner {
     if ((100 * (by[Phase.Failed] ?? 0)) / total >= c.error_percent) {
       const message = `Paused: ${by[Phase.Failed] ?? 0} of ${total} devices failed (error threshold ${c.error_percent}%)`;
       await db.updateTable('push_campaigns').set({ state: CampaignState.Paused, message, updated_at: now }).where('id', '=', c.id).where('state', '=', CampaignState.Running).execute();
-      this.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Paused });
+      this.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Paused });
       return true;
     }
     const more = await db.selectFrom('push_targets').select('id').where('campaign_id', '=', c.id).where('stage', '>', c.current_stage).limit(1).executeTakeFirst();
     if (more && (100 * (by[Phase.Done] ?? 0)) / total >= c.success_percent) {
       await db.updateTable('push_campaigns').set({ current_stage: c.current_stage + 1, updated_at: now }).where('id', '=', c.id).where('current_stage', '=', c.current_stage).execute();
-      this.events.emit('campaign', { id: c.id, orgId: c.org_id, state: CampaignState.Running });
+      this.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Running });
       this.poke();
       return true;
     }

@@ -36,7 +36,7 @@ export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps)
   });
   app.addHook('onClose', async () => {
     closed = true;
-    runner.stop();
+    await runner.stop();
     deps.clock.clearTimeout(sweep);
   });
   return runner;

@@ -17,10 +17,15 @@ export interface DatabaseTarget {
   readonly databaseUrl?: string | undefined;
   readonly dataDir: string;
   /** PostgreSQL schema to use (tests isolate themselves this way). */
-  readonly pgSchema?: string;
+  readonly pgSchema?: string | undefined;
+  /**
+   * False in the worker processes of a node: the primary has migrated already, and several processes
+   * racing for the migration lock at start-up would only wait on each other.
+   */
+  readonly migrate?: boolean;
 }
 
-/** Opens the configured database and applies every pending migration. */
+/** Opens the configured database and applies every pending migration (unless told not to). */
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   let db: Db;
   if (target.databaseUrl) {
@@ -30,6 +35,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
     fs.mkdirSync(target.dataDir, { recursive: true });
     db = new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(target.dataDir, 'control-center.sqlite')) });
   }
+  if (target.migrate === false) return db;
   // Kysely's migrator looks for its bookkeeping tables in every schema unless told which one: without
   // this, a second PostgreSQL schema in the same database (parallel tests) would find the first one's
   // tables, skip creating its own and fail.

@@ -1,3 +1,4 @@
+import type { CategoryAuthoringNode, CategoryNode, DocumentDetail, DocumentFormat, DocumentSource, DocumentSummary } from '../../protocol/api/documents.ts';
 import type { Db } from '../db/database.ts';
 
 /** Language values (platform-core section 4): 1 Chinese, 2 English. */
@@ -6,23 +7,6 @@ export const LANGUAGE_ZH = 1;
 /** The text in the caller's language, falling back to the other language when that one is empty. */
 export function inLanguage(language: number, zh: string, en: string): string {
   return language === LANGUAGE_ZH ? zh || en : en || zh;
-}
-
-export interface CategoryNode {
-  readonly id: number;
-  readonly name: string;
-  readonly children: { id: number; name: string }[];
-}
-
-export interface DocumentSummary {
-  readonly id: number;
-  readonly title: string;
-  readonly updateTime: number;
-}
-
-export interface DocumentDetail extends DocumentSummary {
-  readonly content: string;
-  readonly categoryId: number;
 }
 
 export interface CategoryFields {
@@ -44,28 +28,6 @@ export interface DocumentFields {
   readonly sourceEn: string;
 }
 
-export type DocumentFormat = 'markdown' | 'html';
-
-/** A document as its authors edit it: both languages and the source as written. */
-export interface DocumentSource {
-  readonly id: number;
-  readonly categoryId: number;
-  readonly titleZh: string;
-  readonly titleEn: string;
-  readonly format: DocumentFormat;
-  readonly sourceZh: string;
-  readonly sourceEn: string;
-  readonly updateTime: number;
-}
-
-/** A category with both names, for the authoring screen. */
-export interface CategoryAuthoringNode {
-  readonly id: number;
-  readonly nameZh: string;
-  readonly nameEn: string;
-  readonly children: { id: number; nameZh: string; nameEn: string }[];
-}
-
 /** Document-library categories (two levels) and their documents, each in Chinese and English. */
 export class DocumentRepository {
   private readonly db: Db;
@@ -76,7 +38,7 @@ export class DocumentRepository {
   /** First-level categories with their second-level children, in creation order. */
   async tree(language: number): Promise<CategoryNode[]> {
     const rows = await this.db.selectFrom('document_categories').select(['id', 'parent_id', 'name_zh', 'name_en']).orderBy('id').execute();
-    const top = new Map<number, CategoryNode>();
+    const top = new Map<number, { id: number; name: string; children: { id: number; name: string }[] }>();
     for (const r of rows) if (r.parent_id === null) top.set(r.id, { id: r.id, name: inLanguage(language, r.name_zh, r.name_en), children: [] });
     for (const r of rows) {
       if (r.parent_id !== null) top.get(r.parent_id)?.children.push({ id: r.id, name: inLanguage(language, r.name_zh, r.name_en) });
@@ -87,7 +49,7 @@ export class DocumentRepository {
   /** The tree with both names of every category, in creation order. */
   async authoringTree(): Promise<CategoryAuthoringNode[]> {
     const rows = await this.db.selectFrom('document_categories').select(['id', 'parent_id', 'name_zh', 'name_en']).orderBy('id').execute();
-    const top = new Map<number, CategoryAuthoringNode>();
+    const top = new Map<number, { id: number; nameZh: string; nameEn: string; children: { id: number; nameZh: string; nameEn: string }[] }>();
     for (const r of rows) if (r.parent_id === null) top.set(r.id, { id: r.id, nameZh: r.name_zh, nameEn: r.name_en, children: [] });
     for (const r of rows) if (r.parent_id !== null) top.get(r.parent_id)?.children.push({ id: r.id, nameZh: r.name_zh, nameEn: r.name_en });
     return [...top.values()];

@@ -7,7 +7,8 @@ import { hotAction } from '../http/rate-limit.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf, idParams } from '../http/validation.ts';
 import { sanitizeNotice } from '../notices/routes.ts';
-import { type DocumentFormat, DocumentRepository } from './repository.ts';
+import type { DocumentFormat } from '../../protocol/api/documents.ts';
+import { DocumentRepository } from './repository.ts';
 import * as s from './schemas.ts';
 
 /** Permission key of the document library (platform-core section 2, /document-library/index). */

@@ -19,7 +19,7 @@ import { Message } from '../http/envelope.ts';
 import { commandPermissions } from './command-permissions.ts';
 import { commandDevice, type DeviceLink } from './device-endpoint.ts';
 import type { FlowTable } from './flows.ts';
-import { Peer } from './peer.ts';
+import { type Corkable, Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
 
 /** A logged-in console socket and the caller behind it. */
@@ -47,46 +47,54 @@ export interface ConsoleEndpointDeps {
   readonly flows: FlowTable;
   /** Hears each command's outcome, for metrics. */
   readonly onOutcome?: (msgId: number, result: number, ms: number) => void;
+  /** The console's raw socket: what it is sent in one turn of the event loop goes out in one write. */
+  readonly socket?: Corkable;
 }
 
 /** Runs one console socket: heartbeats, and commands routed to devices with their results routed back. */
 export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpointDeps): ConsoleLink {
-  const link = new ConsoleLink(new Peer(ws), caller);
+  const link = new ConsoleLink(new Peer(ws, deps.socket), caller);
   deps.consoles.add(link);
   const answer = (req: Envelope, result: Envelope['result'], data?: unknown) =>
     link.peer.send({ msgId: req.msgId, cid: req.cid, sn: req.sn, result, data });
 
-  const forward = async (req: Envelope) => {
-    const started = Date.now();
-    const outcome = (reply: Envelope) => deps.onOutcome?.(req.msgId, reply.result ?? Result.Fail, Date.now() - started);
+  // Synchronous for a device on this node (no promise per command); a promise when the database must tell.
+  const forward = (req: Envelope): Promise<void> | undefined => {
     if (req.msgId === Command.TransferBegin) {
       // Resuming or starting a transfer on a flow this console opened with a permitted command.
       const route = req.flowId === undefined ? undefined : deps.flows.get(req.flowId);
-      if (!route || route.console !== link) return answer(req, Result.Fail, { message: Message.PermissionDenied });
+      if (!route || route.console !== link) return void answer(req, Result.Fail, { message: Message.PermissionDenied });
       const relay: PendingHandlers = {
         progress: (reply) => answer(req, reply.result, reply.data),
         result: (reply) => answer(req, reply.result, reply.data),
         error: (err) => answer(req, err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail),
       };
       const device = deps.links.get(route.sn);
-      if (device) return commandDevice(device, req, deps.commandTimeoutMs, relay);
-      if (deps.routeRemote({ ...req, sn: route.sn }, relay)) return;
-      return answer(req, Result.DeviceOffline);
+      if (device) commandDevice(device, req, deps.commandTimeoutMs, relay);
+      else if (!deps.routeRemote({ ...req, sn: route.sn }, relay)) answer(req, Result.DeviceOffline);
+      return undefined;
     }
     const permission = commandPermissions.get(req.msgId);
-    if (!isKnownCommand(req.msgId) || permission === undefined) return answer(req, Result.UnknownMessageId);
-    if (!req.sn) return answer(req, Result.MessageError, { message: 'sn is required' });
+    if (!isKnownCommand(req.msgId) || permission === undefined) return void answer(req, Result.UnknownMessageId);
+    if (!req.sn) return void answer(req, Result.MessageError, { message: 'sn is required' });
     // A connected device's organisation is on its link; only an unconnected one needs the database, to
     // tell offline (5) from unknown. Out-of-scope devices get the same answer as missing permission.
-    const target = deps.links.get(req.sn);
-    const row = target ? undefined : await deps.devices.findBySn(req.sn);
-    const orgId = target ? target.orgId : row?.org_id;
-    const remoteOnline = row?.online_state === OnlineState.Online;
+    const sn = req.sn;
+    const target = deps.links.get(sn);
+    if (target) return void dispatch(req, sn, permission, target, target.orgId, false);
+    return deps.devices.findBySn(sn).then((row) => dispatch(req, sn, permission, undefined, row?.org_id, row?.online_state === OnlineState.Online));
+  };
+
+  const dispatch = (req: Envelope, sn: string, permission: string, target: DeviceLink | undefined, orgId: number | undefined, remoteOnline: boolean): void => {
+    const started = Date.now();
+    const outcome = (reply: Envelope) => deps.onOutcome?.(req.msgId, reply.result ?? Result.Fail, Date.now() - started);
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
-      return answer(req, Result.Fail, { message: Message.PermissionDenied });
+      answer(req, Result.Fail, { message: Message.PermissionDenied });
+      return;
     }
-    if (req.flowId !== undefined && !deps.flows.bind(req.flowId, req.sn, link)) {
-      return answer(req, Result.Fail, { message: 'flowId is in use' });
+    if (req.flowId !== undefined && !deps.flows.bind(req.flowId, sn, link)) {
+      answer(req, Result.Fail, { message: 'flowId is in use' });
+      return;
     }
     const handlers: PendingHandlers = {
       progress: (reply) => answer(req, reply.result, reply.data),
@@ -103,14 +111,16 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
     if (target) {
       if (!target.loggedIn) {
         outcome({ msgId: req.msgId, result: Result.DeviceNotLoggedIn });
-        return answer(req, Result.DeviceNotLoggedIn);
+        answer(req, Result.DeviceNotLoggedIn);
+        return;
       }
-      return commandDevice(target, req, deps.commandTimeoutMs, handlers);
+      commandDevice(target, req, deps.commandTimeoutMs, handlers);
+      return;
     }
     // Not on this node: another node of the cluster may hold it (its row says online).
     if (remoteOnline && deps.routeRemote(req, handlers)) return;
     outcome({ msgId: req.msgId, result: Result.DeviceOffline });
-    return answer(req, Result.DeviceOffline);
+    answer(req, Result.DeviceOffline);
   };
 
   ws.on('message', (data: Buffer, isBinary: boolean) => {
@@ -134,10 +144,15 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
       return;
     }
     if (deps.streams?.handles(env.msgId)) return deps.streams.fromConsoleLink(link, env, (result, data) => answer(env, result, data));
-    forward(env).catch((err: unknown) => {
+    const failed = (err: unknown) => {
       deps.log.warn({ err }, 'console command failed');
       answer(env, Result.Fail);
-    });
+    };
+    try {
+      forward(env)?.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
   });
   ws.on('close', () => {
     deps.consoles.delete(link);

@@ -25,22 +25,43 @@ export class DeviceLink {
   readonly peer: Peer;
   readonly sn: string;
   readonly orgId: number;
-  readonly correlator: Correlator;
+  /**
+   * The node's correlator of commands to devices, shared by every link: its expiry queue and one timer
+   * per timeout value serve all of them, where a correlator per link armed a timer for nearly every command.
+   */
+  readonly commands: Correlator;
+  /** Correlation ids of this link's commands that may still wait in `commands` (failed when the link closes). */
+  waiting: Set<string> | undefined;
   loggedIn = false;
   /** When this link's login was recorded (latest_online_time); 0 before login. */
   onlineSince = 0;
   /** When the device last sent anything; the liveness sweep closes links silent for too long. */
   lastRx: number;
 
-  constructor(peer: Peer, sn: string, orgId: number, clock: Clock) {
+  constructor(peer: Peer, sn: string, orgId: number, clock: Clock, commands: Correlator) {
     this.peer = peer;
     this.sn = sn;
     this.orgId = orgId;
-    this.correlator = new Correlator(clock);
+    this.commands = commands;
     this.lastRx = clock.now();
+  }
+
+  /** Routes a device's reply to the command waiting for it; false when none does. */
+  resolve(reply: Envelope): boolean {
+    if (reply.cid !== undefined && reply.result !== Result.Pushing) this.waiting?.delete(reply.cid);
+    return this.commands.resolve(reply);
+  }
+
+  /** Fails every command still waiting for this link (it closed). */
+  failWaiting(err: Error): void {
+    const cids = this.waiting;
+    this.waiting = undefined;
+    if (cids) for (const cid of cids) this.commands.fail(cid, err);
   }
 }
 
+// Timed-out commands leave their ids in `waiting`; past this many, the ids no longer pending are dropped.
+const WAITING_PRUNE_AT = 256;
 let nextCid = 0;
 
 /**
@@ -49,11 +70,15 @@ let nextCid = 0;
  */
 export function commandDevice(link: DeviceLink, req: Envelope, timeoutMs: number, handlers: PendingHandlers): void {
   const cid = `g${(nextCid++).toString(36)}`;
-  link.correlator.register(cid, req.msgId, timeoutMs, handlers);
+  link.commands.register(cid, req.msgId, timeoutMs, handlers);
   if (!link.peer.send({ msgId: req.msgId, cid, sn: link.sn, flowId: req.flowId, data: req.data })) {
-    link.correlator.cancel(cid);
+    link.commands.cancel(cid);
     handlers.error(new ConnectionLostError());
+    return;
   }
+  const waiting = (link.waiting ??= new Set());
+  if (waiting.size >= WAITING_PRUNE_AT) for (const old of waiting) if (!link.commands.has(old)) waiting.delete(old);
+  waiting.add(cid);
 }
 
 /** How a device proves who it is at upgrade: its issued secret, or its organisation's enrolment key. */
@@ -110,8 +135,12 @@ export interface DeviceOrigin {
   readonly orgId: number;
 }
 
-/** Handles one device-to-platform message; what it resolves to is the reply's data (sent when the device asked with a cid). */
-export type DeviceMessageHandler = (from: DeviceOrigin, env: Envelope) => Promise<unknown>;
+/**
+ * Handles one device-to-platform message; what it returns (or its promise resolves to) is the reply's data,
+ * sent when the device asked with a cid. A handler that throws or rejects answers result 1. Handlers on
+ * the ingest path return synchronously so an upload costs no promise.
+ */
+export type DeviceMessageHandler = (from: DeviceOrigin, env: Envelope) => unknown;
 
 export interface DeviceEndpointDeps {
   readonly devices: DeviceRepository;
@@ -125,11 +154,13 @@ export interface DeviceEndpointDeps {
   readonly flows: FlowTable;
   /** Live view fan-out: video chunks of a live stream go to every console watching it. */
   readonly streams?: StreamFanout;
+  /** The node's correlator of commands to devices (shared by all links). */
+  readonly commands: Correlator;
 }
 
 /** Runs one admitted device socket: login, heartbeats, replies to forwarded commands, and going offline. */
 export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, { ok: true }>, deps: DeviceEndpointDeps): void {
-  const link = new DeviceLink(new Peer(ws), admission.sn, admission.orgId, deps.clock);
+  const link = new DeviceLink(new Peer(ws), admission.sn, admission.orgId, deps.clock, deps.commands);
   const previous = deps.links.get(link.sn);
   if (previous) previous.peer.ws.close(CloseCode.Replaced, 'replaced by a newer connection');
   deps.links.set(link.sn, link);
@@ -168,7 +199,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
       return;
     }
     if (isReply(env)) {
-      link.correlator.resolve(env);
+      link.resolve(env);
     } else if (env.msgId === Command.Heartbeat) {
       link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success });
     } else if (env.msgId === Command.DeviceLogin) {
@@ -181,20 +212,28 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     } else if (link.loggedIn) {
       const handler = deps.messageHandlers.get(env.msgId);
       if (!handler) return link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.UnknownMessageId });
-      handler({ sn: link.sn, orgId: link.orgId }, env).then(
-        (data) => env.cid && link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data }),
-        (err: unknown) => {
-          deps.log.warn({ err, sn: link.sn, msgId: env.msgId }, 'device message failed');
-          if (env.cid) link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Fail });
-        },
-      );
+      const done = (data: unknown) => env.cid && link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data });
+      const failed = (err: unknown) => {
+        deps.log.warn({ err, sn: link.sn, msgId: env.msgId }, 'device message failed');
+        if (env.cid) link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Fail });
+      };
+      let out: unknown;
+      try {
+        // The link is the origin (sn, orgId): no object per message.
+        out = handler(link, env);
+      } catch (err) {
+        return failed(err);
+      }
+      if (out instanceof Promise) out.then(done, failed);
+      else done(out);
     } else {
       link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.DeviceNotLoggedIn });
     }
   });
 
   ws.on('close', () => {
-    link.correlator.failAll(new ConnectionLostError());
+    // An error captures a stack trace: only built when a command is actually waiting.
+    if (link.waiting?.size) link.failWaiting(new ConnectionLostError());
     if (deps.links.get(link.sn) !== link) return;
     deps.links.delete(link.sn);
     if (!link.loggedIn) return;

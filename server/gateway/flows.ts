@@ -8,6 +8,13 @@ import type { Peer } from './peer.ts';
 export const MAX_FLOWS_PER_CONSOLE = 64;
 /** Flows a node relays for consoles on other nodes; past it the oldest is forgotten. */
 const MAX_REMOTE_FLOWS = 10_000;
+/**
+ * How long a console's flows outlive its socket (XFER-4): long enough for the engine's reconnect (backoff
+ * up to 30 s) and a few failed attempts; short enough that an abandoned transfer does not hold its route.
+ */
+export const FLOW_GRACE_MS = 120_000;
+/** Flows held for consoles that went away, at most; past it the oldest is forgotten. */
+const MAX_DETACHED_FLOWS = 10_000;
 
 /** Bus subjects of flow traffic between nodes (the bus adds its cluster prefix). */
 export const FlowSubject = {
@@ -20,10 +27,15 @@ export const FlowSubject = {
 /** What travels on a flow: a binary chunk frame (relayed unchanged) or an envelope. */
 export type FlowPayload = { readonly frame: Uint8Array } | { readonly env: Envelope };
 
-/** Where a flow's two ends are: the console here (with its device here or on another node), or the device here and the console on `node`. */
+/**
+ * Where a flow's two ends are: the console here (with its device here or on another node), the device
+ * here and the console on `node`, or a console of `session` whose socket dropped and may come back until
+ * `until` (the device's traffic on the flow is dropped meanwhile; the transfer recovers it).
+ */
 export type FlowRoute =
   | { readonly flowId: string; readonly sn: string; readonly console: ConsoleLink; readonly node?: undefined }
-  | { readonly flowId: string; readonly sn: string; readonly console?: undefined; readonly node: string };
+  | { readonly flowId: string; readonly sn: string; readonly console?: undefined; readonly node: string }
+  | { readonly flowId: string; readonly sn: string; readonly console?: undefined; readonly node?: undefined; readonly session: string; readonly until: number };
 
 function deliver(peer: Peer, p: FlowPayload): void {
   if ('frame' in p) peer.sendRaw(p.frame);
@@ -40,18 +52,28 @@ export class FlowTable {
   readonly #routes = new Map<string, FlowRoute>();
   readonly #byConsole = new Map<ConsoleLink, string[]>();
   readonly #remote: string[] = [];
+  /** Flows of consoles that went away, oldest first (`until` grows in this order); stale once taken back. */
+  readonly #detached: { readonly flowId: string; readonly until: number }[] = [];
   readonly #devices: ReadonlyMap<string, DeviceLink>;
   readonly #bus: Bus;
+  readonly #now: () => number;
 
-  constructor(devices: ReadonlyMap<string, DeviceLink>, bus: Bus) {
+  constructor(devices: ReadonlyMap<string, DeviceLink>, bus: Bus, now: () => number = Date.now) {
     this.#devices = devices;
     this.#bus = bus;
+    this.#now = now;
   }
 
-  /** Binds a flow to a console here and a device; false when another console or device already holds it. */
+  /**
+   * Binds a flow to a console here and a device; false when another console or device already holds it.
+   * A flow left by a dropped socket of the same session is taken back (XFER-4: the console asks again).
+   */
   bind(flowId: string, sn: string, console: ConsoleLink): boolean {
+    this.#expire();
     const existing = this.#routes.get(flowId);
-    if (existing) return existing.console === console && existing.sn === sn;
+    if (existing && !('session' in existing && existing.sn === sn && existing.session === console.caller.session.tokenHash)) {
+      return existing.console === console && existing.sn === sn;
+    }
     this.#routes.set(flowId, { flowId, sn, console });
     const list = this.#byConsole.get(console) ?? [];
     list.push(flowId);
@@ -95,7 +117,10 @@ export class FlowTable {
     const route = flowId === undefined ? undefined : this.#routes.get(flowId);
     if (!route || route.sn !== sn) return false;
     if (route.console) deliver(route.console.peer, p);
-    else if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, ...p });
+    else if (route.node !== undefined) {
+      if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, ...p });
+    }
+    // Detached: dropped. The device's transfer re-begins when the console asks again.
     return true;
   }
 
@@ -115,10 +140,31 @@ export class FlowTable {
     if (route?.console && p) deliver(route.console.peer, p);
   }
 
-  /** Forgets every flow of a console that went away. */
+  /** Detaches every flow of a console that went away; its session may take them back for FLOW_GRACE_MS. */
   dropConsole(console: ConsoleLink): void {
-    for (const flowId of this.#byConsole.get(console) ?? []) this.#routes.delete(flowId);
+    this.#expire();
+    const until = this.#now() + FLOW_GRACE_MS;
+    const session = console.caller.session.tokenHash;
+    for (const flowId of this.#byConsole.get(console) ?? []) {
+      const route = this.#routes.get(flowId);
+      if (route?.console !== console) continue;
+      this.#routes.set(flowId, { flowId, sn: route.sn, session, until });
+      this.#detached.push({ flowId, until });
+      if (this.#detached.length > MAX_DETACHED_FLOWS) this.#forgetDetached(this.#detached.shift());
+    }
     this.#byConsole.delete(console);
+  }
+
+  /** Forgets detached flows whose grace has passed (lazily, on the next bind or drop: nothing to schedule). */
+  #expire(): void {
+    const now = this.#now();
+    while (this.#detached.length > 0 && (this.#detached[0]?.until ?? Infinity) <= now) this.#forgetDetached(this.#detached.shift());
+  }
+
+  /** Forgets a detached flow unless it was taken back (or detached again later, with a later `until`). */
+  #forgetDetached(entry: { readonly flowId: string; readonly until: number } | undefined): void {
+    const route = entry && this.#routes.get(entry.flowId);
+    if (entry && route && 'session' in route && route.until === entry.until) this.#routes.delete(entry.flowId);
   }
 
   get size(): number {

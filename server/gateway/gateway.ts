@@ -23,6 +23,7 @@ import type { Db } from '../db/database.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
+import { DeviceAdmissionGate } from './device-admission.ts';
 import { FlowSubject, FlowTable } from './flows.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 import { StreamFanout } from './stream-fanout.ts';
@@ -43,6 +44,8 @@ export interface GatewayDeps {
   readonly bus: Bus;
   /** This node's id on the bus, unique in the cluster. */
   readonly nodeId: string;
+  /** Device sockets admitted per second at most (a reconnect storm is worked through at this pace); 0 for no limit. */
+  readonly deviceAdmissionsPerSecond?: number;
   /** Silence after which a device socket is closed (default: heartbeat + two checks). */
   readonly deviceSilenceMs?: number;
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -64,6 +67,8 @@ export class Gateway {
   readonly #liveness: LivenessSweep;
   /** Commands this node forwarded to devices held by other nodes. */
   readonly #remote: Correlator;
+  /** Commands this node sent to devices it holds (one correlator for all device links). */
+  readonly #deviceCommands: Correlator;
   readonly #deviceSubs = new Map<string, () => void>();
   readonly #busSubs: (() => void)[] = [];
   readonly #messageHandlers = new Map<number, DeviceMessageHandler>();
@@ -79,11 +84,19 @@ export class Gateway {
 
   /** Connections and command outcomes of this node, for /metrics. */
   readonly metrics: GatewayMetrics;
+  readonly #admissionGate: DeviceAdmissionGate;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
-    this.metrics = new GatewayMetrics({ devices: () => this.#devices.size, consoles: () => this.#consoles.size, flows: () => this.#flows.size });
+    this.#admissionGate = new DeviceAdmissionGate(deps.deviceAdmissionsPerSecond ?? 0);
+    this.metrics = new GatewayMetrics({
+      devices: () => this.#devices.size,
+      consoles: () => this.#consoles.size,
+      flows: () => this.#flows.size,
+      admissionsRefused: () => this.#admissionGate.refused,
+    });
     this.#remote = new Correlator(deps.clock);
+    this.#deviceCommands = new Correlator(deps.clock);
     this.#flows = new FlowTable(this.#devices, deps.bus);
     this.#liveness = new LivenessSweep(this.#devices, deps.clock, deps.deviceSilenceMs ?? DEVICE_SILENCE_MS);
     this.#wss = new WebSocketServer({
@@ -104,6 +117,15 @@ export class Gateway {
       deps.bus.subscribe(FlowSubject.toConsole(deps.nodeId), (m) => this.#flows.fromBusToConsole(m)),
       deps.bus.subscribe(Subject.nodeReplies(deps.nodeId), (m) => {
         this.#remote.resolve({ msgId: Number(m.msgId), cid: String(m.cid), result: Number(m.result) as ResultCode, data: m.data });
+      }),
+      // Live view across nodes: the node holding a device fans its stream out to watching nodes (stream-fanout.ts).
+      this.streams.joinCluster({
+        bus: deps.bus,
+        nodeId: deps.nodeId,
+        findDevice: async (sn) => {
+          const row = await deps.devices.findBySn(sn);
+          return row && { orgId: row.org_id, online: row.online_state === OnlineState.Online };
+        },
       }),
     );
   }
@@ -195,6 +217,11 @@ export class Gateway {
     return this.#devices.size;
   }
 
+  /** The cluster bus, for areas that publish their own subjects (push progress to other nodes' consoles). */
+  get bus(): Bus {
+    return this.#deps.bus;
+  }
+
   /** Closes a device's socket on this node so it reconnects and is admitted afresh (it moved organisation). */
   releaseDevice(sn: string): void {
     this.#devices.get(sn)?.peer.ws.close(CloseCode.GoingAway, 'moved to another organisation');
@@ -216,6 +243,7 @@ export class Gateway {
     this.#liveness.stop();
     for (const unsubscribe of [...this.#busSubs, ...this.#deviceSubs.values()]) unsubscribe();
     this.#remote.failAll(new ConnectionLostError());
+    this.#deviceCommands.failAll(new ConnectionLostError());
     for (const ws of this.#wss.clients) ws.close(CloseCode.GoingAway, 'server shutting down');
     this.#wss.close();
   }
@@ -248,6 +276,8 @@ export class Gateway {
           flows: this.#flows,
           streams: this.streams,
           onOutcome: (msgId, result, ms) => this.metrics.commandOutcome(msgId, result, ms),
+          // The upgraded socket is the one under `ws` (handleUpgrade keeps it).
+          socket,
         });
       });
     })().catch((err: unknown) => {
@@ -262,6 +292,7 @@ export class Gateway {
     const enroll = url.searchParams.get('enroll');
     const creds: DeviceCredentials | undefined = secret ? { sn, secret } : enroll ? { sn, enroll } : undefined;
     (async () => {
+      if (!(await this.#admissionGate.admit(req, socket))) return;
       const admission = creds ? await admitDevice(this.#deps.db, this.#deps.devices, creds) : { ok: false as const, reason: 'no credentials' };
       if (!admission.ok) return this.#refuse(req, socket, head, admission.reason);
       this.#accept(req, socket, head, (ws) => {
@@ -274,6 +305,7 @@ export class Gateway {
           log: this.#deps.log,
           flows: this.#flows,
           streams: this.streams,
+          commands: this.#deviceCommands,
         });
       });
     })().catch((err: unknown) => {

@@ -19,13 +19,52 @@ export const peerTraffic = {
 
 const bump = (m: Map<number, number>, id: number) => m.set(id, (m.get(id) ?? 0) + 1);
 
+/** The part of a raw socket that write batching needs (net.Socket has it). */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+// Sockets corked during this turn of the event loop, uncorked together once its I/O callbacks have run.
+// On loopback a write costs a system call that also runs the receiver's TCP path (most of the gateway's
+// CPU in the round-trip bench), so a console hearing many replies in one turn gets them in one write.
+let corked = new Set<Corkable>();
+
+function uncorkAll(): void {
+  // Taken first, so a socket that fails to uncork cannot leave the set (and every later send) stuck.
+  const sockets = corked;
+  corked = new Set();
+  for (const socket of sockets) {
+    try {
+      socket.uncork();
+    } catch {
+      // a destroyed socket: ws reports its close
+    }
+  }
+}
+
+function corkForThisTurn(socket: Corkable): void {
+  if (corked.has(socket)) return;
+  socket.cork();
+  // setImmediate runs right after this turn's poll phase: replies wait for no timer, only for the
+  // other callbacks of the same turn.
+  if (corked.size === 0) setImmediate(uncorkAll);
+  corked.add(socket);
+}
+
 /** One accepted socket with its negotiated codec. */
 export class Peer {
   readonly ws: WebSocket;
   readonly codec: Codec;
+  readonly #batch: Corkable | undefined;
 
-  constructor(ws: WebSocket) {
+  /**
+   * `batchWrites`: the socket under `ws`; frames sent to it in one turn of the event loop then go out in
+   * one write. Worth it where many messages meet on one socket (a console hearing many devices).
+   */
+  constructor(ws: WebSocket, batchWrites?: Corkable) {
     this.ws = ws;
+    this.#batch = batchWrites;
     this.codec = codecFor(ws.protocol);
     // ws reports protocol violations (oversize frames, bad opcodes) as 'error' and then closes the
     // socket with the matching code; without a listener the error would take the whole process down.
@@ -39,6 +78,7 @@ export class Peer {
       peerTraffic.liveDropped++;
       return false;
     }
+    if (this.#batch) corkForThisTurn(this.#batch);
     this.ws.send(this.codec.encode(env));
     bump(peerTraffic.out, env.msgId);
     return true;
@@ -47,6 +87,7 @@ export class Peer {
   /** Sends an already encoded binary frame (a relayed chunk); false when the socket is not open. */
   sendRaw(frame: Uint8Array): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
+    if (this.#batch) corkForThisTurn(this.#batch);
     this.ws.send(frame, { binary: true });
     peerTraffic.chunks++;
     return true;

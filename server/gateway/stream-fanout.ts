@@ -9,6 +9,7 @@ import {
   type StartStreamReply,
   type StreamQuality,
 } from '../../protocol/index.ts';
+import type { Bus, BusMessage } from '../bus/bus.ts';
 import { Message } from '../http/envelope.ts';
 import { registerCommandPermission } from './command-permissions.ts';
 import type { ConsoleLink } from './console-endpoint.ts';
@@ -74,6 +75,32 @@ export interface StreamConsole {
   readonly sink: FrameSink;
 }
 
+/** Bus subjects of live view between nodes (the bus adds its cluster prefix). */
+export const StreamSubject = {
+  /** Watch and leave requests, heard by every node; only the node holding the device acts on them. */
+  control: 'stream.control',
+  /** A stream's start, frames and end, for the viewers on one node. */
+  toNode: (nodeId: string) => `node.${nodeId}.stream`,
+} as const;
+
+/** How long a node waits for the node holding a device to start its stream before answering result 5. */
+const REMOTE_START_MS = 10_000;
+/**
+ * A mirror repeats its watch this often; the holding node stops sending to a node it has not heard from
+ * for STREAM_WATCH_EXPIRY_MS, so a node that died does not keep a device streaming for nobody.
+ */
+export const STREAM_WATCH_EVERY_MS = 10_000;
+export const STREAM_WATCH_EXPIRY_MS = 3 * STREAM_WATCH_EVERY_MS;
+
+/** What the fan-out needs of the cluster: the bus, this node's id, and a device's organisation and state from the database. */
+export interface StreamCluster {
+  readonly bus: Bus;
+  readonly nodeId: string;
+  readonly findDevice: (sn: string) => Promise<{ readonly orgId: number; readonly online: boolean } | undefined>;
+  /** Wall clock for watch expiry (Date.now by default). */
+  readonly now?: () => number;
+}
+
 export interface StreamFanoutDeps {
   /** Sends a command to the device (the gateway's command routing). */
   readonly command: (sn: string, msgId: number, data: unknown, opts: { flowId: string; timeoutMs?: number }) => Promise<Envelope>;
@@ -85,11 +112,16 @@ export interface StreamFanoutDeps {
 interface LiveStream {
   readonly sn: string;
   readonly quality: StreamQuality;
-  readonly flowId: string;
+  /** The device's flow; for a mirror, known once the holding node has answered. */
+  flowId: string;
   readonly viewers: Map<StreamConsole, Viewer>;
   /** Settles with the device's StartStream reply. */
   readonly started: Promise<Envelope>;
   reply: StartStreamReply | undefined;
+  /** Nodes whose consoles watch this stream (held here), with when each last said so: each frame is published once per node. */
+  readonly remotes: Map<string, number>;
+  /** True for a mirror of a stream held by another node: its frames arrive over the bus. */
+  readonly mirror: boolean;
 }
 
 export type Answer = (result: ResultCode, data?: unknown) => void;
@@ -97,14 +129,19 @@ export type Answer = (result: ResultCode, data?: unknown) => void;
 /**
  * Live view fan-out: the device encodes one stream per quality, however many consoles watch it, and
  * the gateway copies each frame to every viewer under the drop policy of {@link Viewer}. The stream is
- * started on the first viewer and stopped when the last one leaves. Streams are served by the node the
- * device is connected to (a console on another node gets result 5; docs/DECISIONS.md).
+ * started on the first viewer and stopped when the last one leaves. In a cluster a console on another
+ * node watches too: its node mirrors the stream, the node holding the device publishes each frame once
+ * per watching node over the bus, and the mirror copies it to that node's viewers under the same policy
+ * (the device still encodes once). LIVE-2 in protocol/PROTOCOL.md.
  */
 export class StreamFanout {
   readonly #deps: StreamFanoutDeps;
   readonly #byKey = new Map<string, LiveStream>();
   readonly #byFlow = new Map<string, LiveStream>();
   #nextFlow = 0;
+  #cluster: StreamCluster | undefined;
+  /** Mirrors waiting for the holding node's answer, by stream key. */
+  readonly #pendingStarts = new Map<string, (reply: Envelope) => void>();
 
   constructor(deps: StreamFanoutDeps) {
     this.#deps = deps;
@@ -179,30 +216,77 @@ export class StreamFanout {
     if (!ask) return answer(Result.MessageError, { message: 'quality must be main or sub' });
     const orgId = this.#deps.orgOf(sn);
     if (!console.permissions.has('device_live_view')) return answer(Result.Fail, { message: Message.PermissionDenied });
-    // A device not connected here: offline, or on another node (live view is served where the device is).
-    if (orgId === undefined) return answer(Result.DeviceOffline);
+    const settle = (watching: Promise<Envelope>) =>
+      watching.then(
+        (reply) => answer(reply.result ?? Result.Fail, reply.data),
+        () => answer(Result.Fail),
+      );
+    if (orgId === undefined) {
+      // Not connected here: offline, or held by another node of the cluster, which mirrors it here.
+      const cluster = this.#cluster;
+      if (!cluster) return answer(Result.DeviceOffline);
+      cluster.findDevice(sn).then((row) => {
+        if (!row?.online) return answer(Result.DeviceOffline);
+        if (!console.scope.has(row.orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
+        // The device may have connected here meanwhile: then it is an ordinary stream.
+        void settle(this.#join(console, this.#deps.orgOf(sn) === undefined ? this.#mirror(cluster, sn, ask.quality) : this.#stream(sn, ask.quality)));
+      }, () => answer(Result.Fail));
+      return;
+    }
     if (!console.scope.has(orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
-    this.#watch(console, sn, ask.quality).then(
-      (reply) => answer(reply.result ?? Result.Fail, reply.data),
-      () => answer(Result.Fail),
-    );
+    void settle(this.#join(console, this.#stream(sn, ask.quality)));
   }
 
-  async #watch(console: StreamConsole, sn: string, quality: StreamQuality): Promise<Envelope> {
-    const key = `${sn}\n${quality}`;
-    let stream = this.#byKey.get(key);
-    if (!stream) {
-      const flowId = `lv${(this.#nextFlow++).toString(36)}`;
-      const started = this.#deps.command(sn, Command.StartStream, { quality }, { flowId, timeoutMs: 10_000 });
-      const created: LiveStream = { sn, quality, flowId, viewers: new Map(), started, reply: undefined };
-      stream = created;
-      this.#byKey.set(key, created);
-      this.#byFlow.set(flowId, created);
-      started.then((reply) => {
+  /** The stream of a device held here, started on the device when new. */
+  #stream(sn: string, quality: StreamQuality): LiveStream {
+    const existing = this.#byKey.get(streamKey(sn, quality));
+    if (existing && !existing.mirror) return existing;
+    const flowId = `lv${(this.#nextFlow++).toString(36)}`;
+    const started = this.#deps.command(sn, Command.StartStream, { quality }, { flowId, timeoutMs: 10_000 });
+    const created: LiveStream = { sn, quality, flowId, viewers: new Map(existing?.viewers), started, reply: undefined, remotes: new Map(), mirror: false };
+    this.#byKey.set(streamKey(sn, quality), created);
+    this.#byFlow.set(flowId, created);
+    started.then(
+      (reply) => {
         if (reply.result === Result.Success) created.reply = reply.data as StartStreamReply;
         else this.#forget(created);
-      }, () => this.#forget(created));
-    }
+      },
+      () => this.#forget(created),
+    );
+    return created;
+  }
+
+  /** A mirror of a stream held by another node: asks the cluster for it; the holder answers and then publishes its frames to this node. */
+  #mirror(cluster: StreamCluster, sn: string, quality: StreamQuality): LiveStream {
+    const key = streamKey(sn, quality);
+    const existing = this.#byKey.get(key);
+    if (existing) return existing;
+    const started = new Promise<Envelope>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#pendingStarts.delete(key);
+        resolve({ msgId: Command.StartStream, sn, result: Result.DeviceOffline });
+      }, REMOTE_START_MS);
+      timer.unref?.();
+      this.#pendingStarts.set(key, (reply) => {
+        clearTimeout(timer);
+        this.#pendingStarts.delete(key);
+        resolve(reply);
+      });
+    });
+    const created: LiveStream = { sn, quality, flowId: '', viewers: new Map(), started, reply: undefined, remotes: new Map(), mirror: true };
+    this.#byKey.set(key, created);
+    void started.then((reply) => {
+      const data = reply.data as StartStreamReply | undefined;
+      if (reply.result !== Result.Success || typeof data?.flowId !== 'string' || this.#byKey.get(key) !== created) return this.#forget(created);
+      created.reply = data;
+      created.flowId = data.flowId;
+      this.#byFlow.set(data.flowId, created);
+    });
+    cluster.bus.publish(StreamSubject.control, { op: 'watch', sn, quality, node: cluster.nodeId });
+    return created;
+  }
+
+  async #join(console: StreamConsole, stream: LiveStream): Promise<Envelope> {
     // Joining before the reply means no early frame is lost for this viewer.
     if (!stream.viewers.has(console)) stream.viewers.set(console, new Viewer(console.sink, this.#deps.lagBytes));
     const reply = await stream.started;
@@ -212,15 +296,101 @@ export class StreamFanout {
 
   #leave(stream: LiveStream, console: StreamConsole): void {
     stream.viewers.delete(console);
-    if (stream.viewers.size > 0) return;
+    this.#stopIfUnwatched(stream);
+  }
+
+  /** Stops the device's stream (or leaves the holder's, for a mirror) once no console anywhere watches it. */
+  #stopIfUnwatched(stream: LiveStream): void {
+    if (stream.viewers.size > 0 || stream.remotes.size > 0) return;
     this.#forget(stream);
+    if (stream.mirror) {
+      this.#cluster?.bus.publish(StreamSubject.control, { op: 'leave', sn: stream.sn, quality: stream.quality, node: this.#cluster.nodeId });
+      return;
+    }
     void this.#deps.command(stream.sn, Command.StopStream, { flowId: stream.flowId }, { flowId: stream.flowId, timeoutMs: 10_000 });
   }
 
   #forget(stream: LiveStream): void {
-    if (this.#byFlow.get(stream.flowId) !== stream) return;
-    this.#byFlow.delete(stream.flowId);
-    this.#byKey.delete(`${stream.sn}\n${stream.quality}`);
+    const key = streamKey(stream.sn, stream.quality);
+    if (this.#byKey.get(key) === stream) this.#byKey.delete(key);
+    if (this.#byFlow.get(stream.flowId) === stream) this.#byFlow.delete(stream.flowId);
+  }
+
+  /**
+   * Joins the cluster's live view: answers other nodes' watch and leave requests for devices held here,
+   * and feeds this node's mirrors from the frames other nodes publish. Returns the function that leaves.
+   */
+  joinCluster(cluster: StreamCluster): () => void {
+    if (!cluster.bus.shared) return () => undefined;
+    this.#cluster = cluster;
+    const subs = [
+      cluster.bus.subscribe(StreamSubject.control, (m) => this.#fromControl(cluster, m)),
+      cluster.bus.subscribe(StreamSubject.toNode(cluster.nodeId), (m) => this.#fromHolder(m)),
+    ];
+    // Mirrors with viewers say so again, so the holding node keeps sending (and stops when this node is gone).
+    const keepalive = setInterval(() => {
+      for (const stream of this.#byKey.values()) {
+        if (stream.mirror && stream.viewers.size > 0) cluster.bus.publish(StreamSubject.control, { op: 'watch', sn: stream.sn, quality: stream.quality, node: cluster.nodeId });
+      }
+    }, STREAM_WATCH_EVERY_MS);
+    keepalive.unref?.();
+    return () => {
+      clearInterval(keepalive);
+      subs.forEach((unsubscribe) => unsubscribe());
+      this.#cluster = undefined;
+    };
+  }
+
+  /** Another node's watch or leave for a device held here (the message is ignored by every other node). */
+  #fromControl(cluster: StreamCluster, m: BusMessage): void {
+    const sn = typeof m.sn === 'string' ? m.sn : undefined;
+    const quality = m.quality === 'main' || m.quality === 'sub' ? m.quality : undefined;
+    const node = typeof m.node === 'string' ? m.node : undefined;
+    if (!sn || !quality || !node || node === cluster.nodeId || this.#deps.orgOf(sn) === undefined) return;
+    if (m.op === 'leave') {
+      const stream = this.#byKey.get(streamKey(sn, quality));
+      if (!stream || stream.mirror) return;
+      stream.remotes.delete(node);
+      this.#stopIfUnwatched(stream);
+      return;
+    }
+    if (m.op !== 'watch') return;
+    const stream = this.#stream(sn, quality);
+    const known = stream.remotes.has(node);
+    stream.remotes.set(node, (cluster.now ?? Date.now)());
+    // A repeated watch (the mirror's keepalive) only refreshes the node's time.
+    if (known) return;
+    void stream.started.then(
+      (reply) => {
+        if (reply.result !== Result.Success) stream.remotes.delete(node);
+        cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, result: reply.result ?? Result.Fail, data: reply.data });
+      },
+      () => cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, result: Result.Fail }),
+    );
+  }
+
+  /** The holding node's answer, frames and end of a stream this node mirrors. */
+  #fromHolder(m: BusMessage): void {
+    const sn = typeof m.sn === 'string' ? m.sn : '';
+    const key = streamKey(sn, m.quality === 'sub' ? 'sub' : 'main');
+    if (m.op === 'started') {
+      this.#pendingStarts.get(key)?.({ msgId: Command.StartStream, sn, result: Number(m.result) as ResultCode, data: m.data });
+      return;
+    }
+    const stream = this.#byKey.get(key);
+    if (!stream?.mirror) return;
+    if (m.op === 'frame' && m.frame instanceof Uint8Array) {
+      const isKey = m.key === true;
+      for (const viewer of stream.viewers.values()) viewer.offer(m.frame, isKey);
+    } else if (m.op === 'gone') {
+      this.#forget(stream);
+      this.#tellGone(stream);
+    }
+  }
+
+  #tellGone(stream: LiveStream): void {
+    const { sn, flowId } = stream;
+    for (const viewer of stream.viewers.values()) viewer.sink.sendMessage({ msgId: Command.StopStream, sn, flowId, data: { flowId, reason: 'offline' } });
   }
 
   /** A console socket closed: it leaves every stream it watched. */
@@ -228,12 +398,13 @@ export class StreamFanout {
     for (const stream of [...this.#byFlow.values()]) if (stream.viewers.has(console)) this.#leave(stream, console);
   }
 
-  /** A device went offline: its streams end, and their viewers are told. */
+  /** A device went offline: its streams end, and their viewers (here and on watching nodes) are told. */
   deviceGone(sn: string): void {
     for (const stream of [...this.#byFlow.values()]) {
-      if (stream.sn !== sn) continue;
+      if (stream.sn !== sn || stream.mirror) continue;
       this.#forget(stream);
-      for (const viewer of stream.viewers.values()) viewer.sink.sendMessage({ msgId: Command.StopStream, sn, flowId: stream.flowId, data: { flowId: stream.flowId, reason: 'offline' } });
+      this.#tellGone(stream);
+      for (const node of stream.remotes.keys()) this.#cluster?.bus.publish(StreamSubject.toNode(node), { op: 'gone', sn, quality: stream.quality });
     }
   }
 
@@ -242,9 +413,24 @@ export class StreamFanout {
     const flowId = peekChunkFlowId(frame);
     const stream = flowId === undefined ? undefined : this.#byFlow.get(flowId);
     // Only the device the stream belongs to may feed it.
-    if (!stream || stream.sn !== sn) return false;
+    if (!stream || stream.sn !== sn || stream.mirror) return false;
     const key = ((frame[2] as number) & ChunkFlag.KeyFrame) !== 0;
     for (const viewer of stream.viewers.values()) viewer.offer(frame, key);
+    if (stream.remotes.size > 0 && this.#cluster) this.#toRemotes(this.#cluster, stream, frame, key);
     return true;
   }
+
+  /** Once per watching node, however many consoles watch there; the frame is relayed unchanged. */
+  #toRemotes(cluster: StreamCluster, stream: LiveStream, frame: Uint8Array, key: boolean): void {
+    const now = (cluster.now ?? Date.now)();
+    for (const [node, seen] of stream.remotes) {
+      if (now - seen > STREAM_WATCH_EXPIRY_MS) stream.remotes.delete(node);
+      else cluster.bus.publish(StreamSubject.toNode(node), { op: 'frame', sn: stream.sn, quality: stream.quality, frame, key });
+    }
+    this.#stopIfUnwatched(stream);
+  }
+}
+
+function streamKey(sn: string, quality: StreamQuality): string {
+  return `${sn}\n${quality}`;
 }

@@ -8,11 +8,12 @@ const commandNames = new Map<number, string>(Object.entries(Command).map(([name,
 /** Gateway figures in Prometheus form: connections, command outcomes and latency. */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly #commands: Counter<'command' | 'result'>;
+  /** Final results per command, as msgId * 8 + result (results are 0..6): counted on the hot path, labelled at scrape. */
+  readonly #outcomes = new Map<number, number>();
   readonly #latency: Histogram<'command'>;
   readonly #reconnects: Counter;
 
-  constructor(sources: { devices: () => number; consoles: () => number; flows: () => number; persistentWaiting?: () => number }) {
+  constructor(sources: { devices: () => number; consoles: () => number; flows: () => number; admissionsRefused?: () => number; persistentWaiting?: () => number }) {
     const registers = [this.registry];
     new Gauge({ name: 'dcc_devices_connected', help: 'Device sockets held by this node', registers, collect() {
       this.set(sources.devices());
@@ -20,10 +21,21 @@ export class GatewayMetrics {
     new Gauge({ name: 'dcc_consoles_connected', help: 'Console sockets held by this node', registers, collect() {
       this.set(sources.consoles());
     } });
+    new Counter({ name: 'dcc_device_admissions_refused_total', help: 'Device sockets answered 503 for the admission rate (reconnect storms)', registers, collect() {
+      this.reset();
+      this.inc(sources.admissionsRefused?.() ?? 0);
+    } });
     new Gauge({ name: 'dcc_flows_open', help: 'Shell sessions and transfers routed by this node', registers, collect() {
       this.set(sources.flows());
     } });
-    this.#commands = new Counter({ name: 'dcc_commands_total', help: 'Console commands to devices by command and final result code', labelNames: ['command', 'result'], registers });
+    const outcomes = this.#outcomes;
+    new Counter({ name: 'dcc_commands_total', help: 'Console commands to devices by command and final result code', labelNames: ['command', 'result'], registers, collect() {
+      this.reset();
+      for (const [key, n] of outcomes) {
+        const id = Math.floor(key / 8);
+        this.inc({ command: commandNames.get(id) ?? String(id), result: String(key % 8) }, n);
+      }
+    } });
     // Buckets from a LAN round trip (1 ms) to the 30 s command timeout.
     this.#latency = new Histogram({
       name: 'dcc_command_duration_seconds',
@@ -56,18 +68,38 @@ export class GatewayMetrics {
 
   /** Records a command's final result and how long it took. */
   commandOutcome(msgId: number, result: number, ms: number): void {
-    const command = commandNames.get(msgId) ?? String(msgId);
-    this.#commands.inc({ command, result: String(result) });
-    this.#latency.observe({ command }, ms / 1000);
+    const key = msgId * 8 + (result & 7);
+    this.#outcomes.set(key, (this.#outcomes.get(key) ?? 0) + 1);
+    this.#latency.observe({ command: commandNames.get(msgId) ?? String(msgId) }, ms / 1000);
+  }
+
+  /** Adds the telemetry ingest's counters (read at scrape time; the ingest only bumps numbers). */
+  telemetrySource(source: () => { readonly absorbed: number; readonly samplesPersisted: number }): void {
+    const registers = [this.registry];
+    new Counter({ name: 'dcc_telemetry_absorbed_total', help: 'Status and runtime uploads handled: validated, applied to the latest state, thresholds checked', registers, collect() {
+      this.reset();
+      this.inc(source().absorbed);
+    } });
+    new Counter({ name: 'dcc_telemetry_samples_persisted_total', help: 'Status samples written (coalesced to the sampling interval per device)', registers, collect() {
+      this.reset();
+      this.inc(source().samplesPersisted);
+    } });
   }
 
   deviceLogin(): void {
     this.#reconnects.inc();
   }
 
+  #exposition: (() => Promise<string>) | undefined;
+
+  /** In a node of several worker processes, scrapes show the whole node's figures (server/cluster). */
+  exposeThrough(exposition: () => Promise<string>): void {
+    this.#exposition = exposition;
+  }
+
   /** The Prometheus text exposition. */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return this.#exposition ? this.#exposition() : this.registry.metrics();
   }
 }
 

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import type { ExportFormat } from '../../protocol/api/reports.ts';
 
 /** One column of an exported table: its header text and how to read a row's cell. */
 export interface ExportColumn<T> {
@@ -9,8 +10,6 @@ export interface ExportColumn<T> {
 // Exports are bounded so one click cannot build a file of millions of rows in memory.
 export const MAX_EXPORT_ROWS = 100_000;
 
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportFile {
   readonly body: Buffer;

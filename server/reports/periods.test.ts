@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AGE_BUCKETS, ageBucket, ageBucketCounts, countByPeriod, DAY_MS, localParts, PERIODS, periodOf, periodsBetween } from './periods.ts';
+import { AGE_BUCKETS, PERIODS } from '../../protocol/api/reports.ts';
+import { ageBucket, ageBucketCounts, countByPeriod, DAY_MS, localParts, periodOf, periodsBetween } from './periods.ts';
 
 // Zones with DST in both hemispheres, half-hour and 45-minute offsets, and a 30-minute DST shift.
 const ZONES = ['UTC', 'Asia/Shanghai', 'America/New_York', 'Europe/London', 'Asia/Kolkata', 'Australia/Sydney', 'America/St_Johns', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham'];

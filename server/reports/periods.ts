@@ -1,16 +1,11 @@
 // Pure period arithmetic for the reports: statistic periods DATE / WEEK / MONTH / YEAR in a time zone, and
 // the spec's age buckets (devices-and-commerce section 9). No I/O; tested with fast-check.
 
+import type { AgeBucket, Period, PeriodBucket } from '../../protocol/api/reports.ts';
+
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
-/** Statistic periods (devices-and-commerce section 9). */
-export const PERIODS = ['DATE', 'WEEK', 'MONTH', 'YEAR'] as const;
-export type Period = (typeof PERIODS)[number];
-
-/** Report buckets (devices-and-commerce section 9): under 1 week, at least 1 week, 1 month, 3 months, 1 year. */
-export const AGE_BUCKETS = ['lt1w', 'ge1w', 'ge1m', 'ge3m', 'ge1y'] as const;
-export type AgeBucket = (typeof AGE_BUCKETS)[number];
 
 // A month is 30 days and a year 365 for these buckets: they classify durations, not calendar dates.
 const AGE_LOWER_BOUNDS: readonly [AgeBucket, number][] = [
@@ -116,14 +111,6 @@ function wallBounds(p: LocalParts, period: Period): [number, number] {
     case 'YEAR':
       return [Date.UTC(p.year, 0, 1), Date.UTC(p.year + 1, 0, 1)];
   }
-}
-
-/** One period in a time zone: its label and its half-open interval [start, end) in epoch ms. */
-export interface PeriodBucket {
-  /** yyyy-MM-dd for DATE and WEEK (the Monday), yyyy-MM for MONTH, yyyy for YEAR. */
-  readonly key: string;
-  readonly start: number;
-  readonly end: number;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -2,7 +2,8 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { orgIdIn } from '../accounts/org-scope.ts';
 import { OnlineState } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
-import { AGE_BUCKETS, type AgeBucket, ageBucketCounts, countByPeriod, coveredHours, HOUR_MS, type Period, type PeriodBucket, rate } from './periods.ts';
+import { AGE_BUCKETS, type AbnormalRecord, type AgeBucket, type DashboardReport, type LocationReport, type MapPoint, type ModelRow, type MultiModelReport, type Period, type PeriodBucket, type UsageReport } from '../../protocol/api/reports.ts';
+import { ageBucketCounts, countByPeriod, coveredHours, HOUR_MS, rate } from './periods.ts';
 
 /** What every report query is limited to: organisations (the caller's scope or a chosen subtree). */
 export interface Scope {
@@ -22,28 +23,6 @@ export interface RangeQuery {
   readonly period: Period;
   readonly tz: string;
   readonly now: number;
-}
-
-export interface ModelRow {
-  readonly model: string;
-  readonly total: number;
-  readonly online: number;
-  /** Devices online now / devices, percent. */
-  readonly onlineRate: number;
-  /** Device-hours with a report in the range / device-hours in the range, percent. */
-  readonly periodOnlineRate: number;
-  readonly avgCpu: number;
-  readonly avgMemory: number;
-  readonly versions: readonly { version: string; count: number }[];
-}
-
-export interface MultiModelReport {
-  readonly models: readonly ModelRow[];
-  readonly buckets: readonly PeriodBucket[];
-  /** Per model, the online rate (percent) of each bucket. */
-  readonly series: readonly { model: string; onlineRate: number[]; samples: number[] }[];
-  /** Devices by time since enrolment, per spec bucket. */
-  readonly ages: readonly { bucket: AgeBucket; count: number }[];
 }
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -174,13 +153,6 @@ export function agesFromTimes(createdAt: readonly number[], now: number): Record
   return ageBucketCounts(createdAt.map((c) => now - c));
 }
 
-export interface LocationReport {
-  readonly countries: readonly { country: string; devices: number; online: number }[];
-  readonly regions: readonly { country: string; region: string; devices: number; online: number }[];
-  readonly located: number;
-  readonly unlocated: number;
-}
-
 /** Devices by country and region of their latest location upload. */
 export async function locationReport(db: Db, scope: Scope): Promise<LocationReport> {
   if (scope.orgIds.length === 0) return { countries: [], regions: [], located: 0, unlocated: 0 };
@@ -211,15 +183,6 @@ export async function locationReport(db: Db, scope: Scope): Promise<LocationRepo
     located,
     unlocated: Math.max(0, num(total.n) - located),
   };
-}
-
-export interface MapPoint {
-  readonly lat: number;
-  readonly lng: number;
-  readonly count: number;
-  readonly online: number;
-  /** The device's serial when the point is a single device. */
-  readonly sn?: string;
 }
 
 /** Grid cell size in degrees for a clustering level (0 whole world .. 6 close up). */
@@ -267,17 +230,6 @@ export interface AbnormalQuery extends RangeQuery {
   readonly cpuMin?: number | undefined;
   readonly memoryMin?: number | undefined;
   readonly sn?: string | undefined;
-}
-
-export interface AbnormalRecord {
-  readonly id: number;
-  readonly sn: string;
-  readonly model: string;
-  readonly type: string;
-  readonly time: number;
-  readonly cpu: number;
-  readonly memory: number;
-  readonly detail: string;
 }
 
 function abnormalBase(db: Db, scope: Scope, q: AbnormalQuery) {
@@ -349,11 +301,6 @@ export async function abnormalRecords(db: Db, scope: Scope, q: AbnormalQuery, li
   return rows.map((r) => ({ id: r.id, sn: r.sn, model: r.model, type: r.type, time: num(r.time), cpu: num(r.cpu), memory: num(r.memory), detail: r.detail }));
 }
 
-export interface UsageReport {
-  readonly accounts: readonly { accountId: number; account: string; orgId: number; orgName: string; sessions: number; activeMs: number; requests: number; lastActive: number }[];
-  readonly organisations: readonly { orgId: number; orgName: string; accounts: number; sessions: number; activeMs: number }[];
-}
-
 /** Platform usage: sessions and active time per account and per organisation, for sessions started in the range. */
 export async function usageReport(db: Db, scope: Scope, q: { from: number; to: number }): Promise<UsageReport> {
   if (scope.orgIds.length === 0) return { accounts: [], organisations: [] };
@@ -393,15 +340,6 @@ export async function usageReport(db: Db, scope: Scope, q: { from: number; to: n
     orgs.set(a.orgId, o);
   }
   return { accounts, organisations: [...orgs.values()].sort((a, b) => b.activeMs - a.activeMs) };
-}
-
-export interface DashboardReport {
-  readonly totals: { devices: number; online: number; offline: number; organisations: number; accounts: number; abnormalToday: number };
-  readonly usage: { avgCpu: number; memUsed: number; memTotal: number; reporting: number };
-  readonly topFive: readonly { sn: string; model: string; cpu: number; memUsed: number; memTotal: number; time: number }[];
-  readonly locations: readonly { country: string; devices: number }[];
-  readonly alerts: readonly { sn: string; model: string; cpu: number; memory: number; time: number }[];
-  readonly models: readonly { model: string; devices: number }[];
 }
 
 /** The dashboard's analytics for a scope; `thresholds` decide what counts as high usage. */

@@ -8,8 +8,9 @@ import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { PAGE_SIZES } from '../http/paging.ts';
 import { TelemetryIngest, type TelemetrySettings } from '../telemetry/ingest.ts';
-import { EXPORT_FORMATS, type ExportColumn, type ExportFormat, exportTable, MAX_EXPORT_ROWS } from './export.ts';
-import { DAY_MS, HOUR_MS, isTimeZone, type Period, PERIODS, periodOf } from './periods.ts';
+import { EXPORT_FORMATS, type ExportFormat, type Period, PERIODS } from '../../protocol/api/reports.ts';
+import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from './export.ts';
+import { DAY_MS, HOUR_MS, isTimeZone, periodOf } from './periods.ts';
 import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
 import { UsageTracker } from './usage-tracker.ts';
 

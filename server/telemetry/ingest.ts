@@ -26,9 +26,14 @@ export interface TelemetrySettings {
   /** A status upload above these records a cpu_high / memory_high abnormal event, once per crossing. */
   readonly cpuThreshold: number;
   readonly memoryThreshold: number;
-  /** Buffered samples are written at least this often, and as soon as `flushAtSamples` are waiting. */
+  /** Latest states and due samples are written this often; abnormal records also as soon as `flushAtSamples` wait. */
   readonly flushEveryMs: number;
   readonly flushAtSamples: number;
+  /**
+   * Sampling interval: a device's status is persisted as a sample at most once per interval (its latest
+   * upload then); uploads in between only replace its latest state (docs/DECISIONS.md, telemetry coalescing).
+   */
+  readonly sampleEveryMs: number;
 }
 
 export const DEFAULT_TELEMETRY: TelemetrySettings = {
@@ -39,6 +44,9 @@ export const DEFAULT_TELEMETRY: TelemetrySettings = {
   // 1 s keeps reports close to live while turning 50,000 devices' uploads into a few multi-row inserts.
   flushEveryMs: 1_000,
   flushAtSamples: 2_000,
+  // Devices report every 60 s (simulator default), so normal traffic is persisted in full; a device that
+  // floods is kept to 6 samples a minute, which is all an hourly report can use.
+  sampleEveryMs: 10_000,
 };
 
 function percentFrom(value: string | undefined, fallback: number, name: string): number {
@@ -66,10 +74,13 @@ export function telemetrySettingsFrom(env: Record<string, string | undefined>): 
   };
 }
 
-interface PendingSample extends StatusUpload {
+interface PendingSample {
   readonly sn: string;
   readonly orgId: number;
   readonly time: number;
+  readonly status: StatusUpload;
+  /** Also a row of telemetry_samples (false: only the device's latest state). */
+  readonly sampled: boolean;
 }
 
 interface PendingAbnormal {
@@ -91,21 +102,41 @@ interface PendingLocation {
   readonly time: number;
 }
 
+/** What the ingest keeps per device between flushes; absorbing an upload only overwrites fields here. */
 interface DeviceMemory {
+  readonly sn: string;
+  orgId: number;
   /** UTC hour of the device's last counted sample, so a device counts once per hour in the rollup. */
   lastHour: number;
   cpuAbove: boolean;
   memAbove: boolean;
+  /** Latest status not yet written, and when it arrived. */
+  latest: StatusUpload | undefined;
+  latestTime: number;
+  /** When the device's last persisted sample arrived. */
+  sampledAt: number;
 }
 
-// Multi-row inserts: 400 rows x at most 10 columns stays under SQLite's 32,766 and PostgreSQL's 65,535
-// bound parameters, and is large enough that 50,000 devices need a handful of statements per flush.
-const ROWS_PER_INSERT = 400;
+// Multi-row inserts: at most 10 columns a row stays far under SQLite's 32,766 and PostgreSQL's 65,535 bound
+// parameters. 200 rows keep one statement to a few milliseconds on the embedded database, whose statements
+// run on the event loop; the flush yields between statements so device and console traffic is not held up
+// for the whole batch (50,000 devices reporting once a minute make about 830 latest states a second).
+const ROWS_PER_INSERT = 200;
+/** Lets I/O callbacks run between two statements of a flush (embedded SQLite runs each synchronously). */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 // Device models are read in chunks of this many serials (one `in (...)` list).
 const MODEL_LOOKUP_CHUNK = 500;
 const RETENTION_SWEEP_MS = HOUR_MS;
 // A device clock further off than this is not trusted for an event's time.
 const MAX_CLOCK_SKEW_MS = DAY_MS;
+
+/** Ingest counters for /metrics and the gateway bench. */
+export interface TelemetryCounts {
+  /** Status and runtime uploads handled (validated, applied to the latest state, thresholds checked). */
+  readonly absorbed: number;
+  /** Rows written to telemetry_samples. */
+  readonly samplesPersisted: number;
+}
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -116,13 +147,16 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 /**
  * Receives status, runtime, location and abnormal messages from devices, buffers them and writes them in
  * batches: raw samples, the latest state per device, the hourly rollup the reports read, and abnormal
- * records (device-reported, or derived from threshold crossings).
+ * records (device-reported, or derived from threshold crossings). Status uploads are coalesced: absorbing
+ * one is O(1) work in memory (latest state and threshold check per device); each flush writes the latest
+ * state of the devices that reported and a sample for those whose sampling interval has passed.
  */
 export class TelemetryIngest {
   readonly settings: TelemetrySettings;
   readonly #db: Db;
   readonly #clock: Clock;
-  #samples: PendingSample[] = [];
+  /** Devices with a latest status not yet written. */
+  #dirty: DeviceMemory[] = [];
   #abnormal: PendingAbnormal[] = [];
   #locations = new Map<string, PendingLocation>();
   readonly #devices = new Map<string, DeviceMemory>();
@@ -131,6 +165,8 @@ export class TelemetryIngest {
   #sweepTimer: TimerHandle | undefined;
   #writing: Promise<void> = Promise.resolve();
   #stopped = false;
+  #absorbed = 0;
+  #samplesPersisted = 0;
   readonly #log: { warn(obj: object, msg: string): void };
 
   constructor(deps: { db: Db; clock: Clock; settings?: TelemetrySettings; log?: { warn(obj: object, msg: string): void } }) {
@@ -140,29 +176,47 @@ export class TelemetryIngest {
     this.#log = deps.log ?? { warn: () => undefined };
   }
 
-  /** Registers the four device-to-platform handlers on the gateway and starts the retention sweep. */
-  register(gateway: { onDeviceMessage(msgId: number, handler: (from: DeviceOrigin, env: Envelope) => Promise<unknown>): void }): void {
-    gateway.onDeviceMessage(Command.StatusUpload, async (from, env) => this.status(from, env.data));
-    gateway.onDeviceMessage(Command.RuntimeInfo, async (from, env) => this.status(from, env.data));
-    gateway.onDeviceMessage(Command.LocationUpload, async (from, env) => this.location(from, env.data));
-    gateway.onDeviceMessage(Command.AbnormalEvent, async (from, env) => this.abnormal(from, env.data));
+  /**
+   * Registers the four device-to-platform handlers on the gateway (synchronous: no promise per upload),
+   * the ingest counters on its metrics, and starts the retention sweep.
+   */
+  register(gateway: {
+    onDeviceMessage(msgId: number, handler: (from: DeviceOrigin, env: Envelope) => unknown): void;
+    readonly metrics?: { telemetrySource(source: () => TelemetryCounts): void };
+  }): void {
+    gateway.onDeviceMessage(Command.StatusUpload, (from, env) => this.status(from, env.data));
+    gateway.onDeviceMessage(Command.RuntimeInfo, (from, env) => this.status(from, env.data));
+    gateway.onDeviceMessage(Command.LocationUpload, (from, env) => this.location(from, env.data));
+    gateway.onDeviceMessage(Command.AbnormalEvent, (from, env) => this.abnormal(from, env.data));
+    gateway.metrics?.telemetrySource(() => this.counts);
     this.#scheduleSweep();
   }
 
-  /** A status (or runtime info) upload: one sample, and an abnormal record when it crosses a threshold. */
+  /** Status and runtime uploads handled so far, and sample rows written. */
+  get counts(): TelemetryCounts {
+    return { absorbed: this.#absorbed, samplesPersisted: this.#samplesPersisted };
+  }
+
+  /**
+   * A status (or runtime info) upload: becomes the device's latest state (a sample at the next flush when
+   * its sampling interval has passed), and an abnormal record when it crosses a threshold.
+   */
   status(from: DeviceOrigin, data: unknown): null {
     const s = parseStatusUpload(data);
     if (!s) throw new Error('invalid status upload');
     const time = this.#clock.now();
-    this.#samples.push({ sn: from.sn, orgId: from.orgId, time, ...s });
+    const state = this.#memory(from.sn, from.orgId);
     const mem = memoryPercent(s.memUsed, s.memTotal);
-    const state = this.#memory(from.sn);
     const cpuAbove = s.cpu >= this.settings.cpuThreshold;
     const memAbove = mem >= this.settings.memoryThreshold;
     if (cpuAbove && !state.cpuAbove) this.#abnormal.push({ sn: from.sn, orgId: from.orgId, type: AbnormalType.CpuHigh, time, cpu: s.cpu, memory: mem, detail: '' });
     if (memAbove && !state.memAbove) this.#abnormal.push({ sn: from.sn, orgId: from.orgId, type: AbnormalType.MemoryHigh, time, cpu: s.cpu, memory: mem, detail: '' });
     state.cpuAbove = cpuAbove;
     state.memAbove = memAbove;
+    if (state.latest === undefined) this.#dirty.push(state);
+    state.latest = s;
+    state.latestTime = time;
+    this.#absorbed++;
     this.#schedule();
     return null;
   }
@@ -190,10 +244,9 @@ export class TelemetryIngest {
   /** Writes everything buffered so far; resolves once it is in the database (reports call this first). */
   flush(): Promise<void> {
     this.#cancelTimer();
-    const samples = this.#samples;
+    const samples = this.#takeDirty();
     const abnormal = this.#abnormal;
     const locations = this.#locations;
-    this.#samples = [];
     this.#abnormal = [];
     this.#locations = new Map();
     // Writes are serialised so two flushes never add the same rollup increment in a different order.
@@ -221,18 +274,36 @@ export class TelemetryIngest {
     await this.flush().catch(() => undefined);
   }
 
-  #memory(sn: string): DeviceMemory {
+  /** The latest state of every device that reported since the last flush; a sample where the interval has passed. */
+  #takeDirty(): PendingSample[] {
+    const out: PendingSample[] = [];
+    for (const state of this.#dirty) {
+      const status = state.latest;
+      if (status === undefined) continue;
+      const sampled = state.latestTime - state.sampledAt >= this.settings.sampleEveryMs;
+      if (sampled) state.sampledAt = state.latestTime;
+      out.push({ sn: state.sn, orgId: state.orgId, time: state.latestTime, status, sampled });
+      state.latest = undefined;
+    }
+    this.#dirty = [];
+    return out;
+  }
+
+  #memory(sn: string, orgId: number): DeviceMemory {
     let m = this.#devices.get(sn);
     if (!m) {
-      m = { lastHour: -1, cpuAbove: false, memAbove: false };
+      m = { sn, orgId, lastHour: -1, cpuAbove: false, memAbove: false, latest: undefined, latestTime: 0, sampledAt: -Infinity };
       this.#devices.set(sn, m);
     }
+    // A device moved to another organisation reports under its new one from its next upload.
+    m.orgId = orgId;
     return m;
   }
 
   #schedule(): void {
     if (this.#stopped) return;
-    if (this.#samples.length + this.#abnormal.length >= this.settings.flushAtSamples) {
+    // Latest states are bounded by the number of devices; only abnormal records can pile up between flushes.
+    if (this.#abnormal.length >= this.settings.flushAtSamples) {
       void this.flush().catch(() => undefined);
       return;
     }
@@ -269,11 +340,11 @@ export class TelemetryIngest {
     }
   }
 
-  async #write(samples: PendingSample[], abnormal: PendingAbnormal[], locations: Map<string, PendingLocation>): Promise<void> {
-    if (samples.length === 0 && abnormal.length === 0 && locations.size === 0) return;
+  async #write(latest: PendingSample[], abnormal: PendingAbnormal[], locations: Map<string, PendingLocation>): Promise<void> {
+    if (latest.length === 0 && abnormal.length === 0 && locations.size === 0) return;
+    const samples = latest.filter((s) => s.sampled);
     await this.#modelsOf([...samples.map((s) => s.sn), ...abnormal.map((a) => a.sn)]);
     const hourly = new Map<string, { org_id: number; model: string; hour: number; device_hours: number; samples: number; cpu_sum: number; mem_sum: number }>();
-    const latest = new Map<string, PendingSample>();
     for (const s of samples) {
       const model = this.#models.get(s.sn) ?? '';
       const hour = Math.floor(s.time / HOUR_MS) * HOUR_MS;
@@ -283,24 +354,26 @@ export class TelemetryIngest {
         h = { org_id: s.orgId, model, hour, device_hours: 0, samples: 0, cpu_sum: 0, mem_sum: 0 };
         hourly.set(key, h);
       }
-      const state = this.#memory(s.sn);
+      const state = this.#memory(s.sn, s.orgId);
       if (state.lastHour !== hour) {
         state.lastHour = hour;
         h.device_hours++;
       }
       h.samples++;
-      h.cpu_sum += s.cpu;
-      h.mem_sum += memoryPercent(s.memUsed, s.memTotal);
-      latest.set(s.sn, s);
+      h.cpu_sum += s.status.cpu;
+      h.mem_sum += memoryPercent(s.status.memUsed, s.status.memTotal);
     }
+    const row = (s: PendingSample) => ({ sn: s.sn, org_id: s.orgId, time: s.time, cpu: s.status.cpu, mem_used: s.status.memUsed, mem_total: s.status.memTotal, battery: s.status.battery ?? null });
     await this.#db.transaction().execute(async (trx) => {
       for (const part of chunks(samples, ROWS_PER_INSERT)) {
+        await yieldToIo();
         await trx
           .insertInto('telemetry_samples')
-          .values(part.map((s) => ({ sn: s.sn, org_id: s.orgId, time: s.time, cpu: s.cpu, mem_used: s.memUsed, mem_total: s.memTotal, battery: s.battery ?? null })))
+          .values(part.map(row))
           .execute();
       }
       for (const part of chunks([...hourly.values()], ROWS_PER_INSERT)) {
+        await yieldToIo();
         await trx
           .insertInto('telemetry_hourly')
           .values(part)
@@ -314,10 +387,11 @@ export class TelemetryIngest {
           )
           .execute();
       }
-      for (const part of chunks([...latest.values()], ROWS_PER_INSERT)) {
+      for (const part of chunks(latest, ROWS_PER_INSERT)) {
+        await yieldToIo();
         await trx
           .insertInto('device_telemetry')
-          .values(part.map((s) => ({ sn: s.sn, org_id: s.orgId, time: s.time, cpu: s.cpu, mem_used: s.memUsed, mem_total: s.memTotal, battery: s.battery ?? null })))
+          .values(part.map(row))
           .onConflict((oc) =>
             oc.column('sn').doUpdateSet((eb) => ({
               org_id: eb.ref('excluded.org_id'),
@@ -331,6 +405,7 @@ export class TelemetryIngest {
           .execute();
       }
       for (const part of chunks([...locations.entries()], ROWS_PER_INSERT)) {
+        await yieldToIo();
         await trx
           .insertInto('device_telemetry')
           .values(part.map(([sn, l]) => ({ sn, org_id: l.orgId, country: l.country, region: l.region, lat: l.lat, lng: l.lng, located_at: l.time })))
@@ -355,6 +430,7 @@ export class TelemetryIngest {
         else abnormalHourly.set(key, { org_id: a.orgId, type: a.type, hour, n: 1 });
       }
       for (const part of chunks([...abnormalHourly.values()], ROWS_PER_INSERT)) {
+        await yieldToIo();
         await trx
           .insertInto('abnormal_hourly')
           .values(part)
@@ -362,11 +438,13 @@ export class TelemetryIngest {
           .execute();
       }
       for (const part of chunks(abnormal, ROWS_PER_INSERT)) {
+        await yieldToIo();
         await trx
           .insertInto('abnormal_events')
           .values(part.map((a) => ({ sn: a.sn, org_id: a.orgId, model: this.#models.get(a.sn) ?? '', type: a.type, time: a.time, cpu: a.cpu, memory: a.memory, detail: a.detail })))
           .execute();
       }
     });
+    this.#samplesPersisted += samples.length;
   }
 }

@@ -1,8 +1,6 @@
+import type { AbnormalRecord, DashboardReport as DashboardAnalytics, ExportFormat, LocationReport, MapPoint, MultiModelReport, OperationLogEntry, Period, PeriodBucket, UsageReport, UsageThresholds } from '../../protocol/api/reports.ts';
 import { queryString, request } from './request.ts';
 import { session } from '../state/session.ts';
-
-export type Period = 'DATE' | 'WEEK' | 'MONTH' | 'YEAR';
-export type AgeBucket = 'lt1w' | 'ge1w' | 'ge1m' | 'ge3m' | 'ge1y';
 
 /** Filters every report takes: organisation subtree, time range (epoch ms), period and the viewer's time zone. */
 export interface ReportFilter {
@@ -11,56 +9,6 @@ export interface ReportFilter {
   readonly endTime?: number | undefined;
   readonly period?: Period | undefined;
   readonly timeZone?: string | undefined;
-}
-
-export interface Bucket {
-  readonly key: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-export interface ModelRow {
-  readonly model: string;
-  readonly total: number;
-  readonly online: number;
-  readonly onlineRate: number;
-  readonly periodOnlineRate: number;
-  readonly avgCpu: number;
-  readonly avgMemory: number;
-  readonly versions: readonly { version: string; count: number }[];
-}
-
-export interface MultiModelReport {
-  readonly models: readonly ModelRow[];
-  readonly buckets: readonly Bucket[];
-  readonly series: readonly { model: string; onlineRate: number[]; samples: number[] }[];
-  readonly ages: readonly { bucket: AgeBucket; count: number }[];
-}
-
-export interface LocationReport {
-  readonly countries: readonly { country: string; devices: number; online: number }[];
-  readonly regions: readonly { country: string; region: string; devices: number; online: number }[];
-  readonly located: number;
-  readonly unlocated: number;
-}
-
-export interface MapPoint {
-  readonly lat: number;
-  readonly lng: number;
-  readonly count: number;
-  readonly online: number;
-  readonly sn?: string;
-}
-
-export interface AbnormalRecord {
-  readonly id: number;
-  readonly sn: string;
-  readonly model: string;
-  readonly type: string;
-  readonly time: number;
-  readonly cpu: number;
-  readonly memory: number;
-  readonly detail: string;
 }
 
 export interface AbnormalFilter extends ReportFilter {
@@ -73,25 +21,15 @@ export interface AbnormalFilter extends ReportFilter {
 export interface AbnormalReport {
   readonly total: number;
   readonly byType: readonly { type: string; count: number }[];
-  readonly buckets: readonly Bucket[];
+  readonly buckets: readonly PeriodBucket[];
   readonly series: readonly { type: string; counts: number[] }[];
   readonly list: readonly AbnormalRecord[];
-  readonly thresholds: { cpu: number; memory: number };
+  readonly thresholds: UsageThresholds;
 }
 
-export interface UsageReport {
-  readonly accounts: readonly { accountId: number; account: string; orgId: number; orgName: string; sessions: number; activeMs: number; requests: number; lastActive: number }[];
-  readonly organisations: readonly { orgId: number; orgName: string; accounts: number; sessions: number; activeMs: number }[];
-}
-
-export interface DashboardReport {
-  readonly totals: { devices: number; online: number; offline: number; organisations: number; accounts: number; abnormalToday: number };
-  readonly usage: { avgCpu: number; memUsed: number; memTotal: number; reporting: number };
-  readonly topFive: readonly { sn: string; model: string; cpu: number; memUsed: number; memTotal: number; time: number }[];
-  readonly locations: readonly { country: string; devices: number }[];
-  readonly alerts: readonly { sn: string; model: string; cpu: number; memory: number; time: number }[];
-  readonly models: readonly { model: string; devices: number }[];
-  readonly thresholds: { cpu: number; memory: number };
+/** The dashboard as the console reads it: the analytics and the thresholds they were judged by. */
+export interface DashboardReport extends DashboardAnalytics {
+  readonly thresholds: UsageThresholds;
 }
 
 export interface OperationLogFilter {
@@ -104,20 +42,6 @@ export interface OperationLogFilter {
   readonly endTime?: number | undefined;
 }
 
-export interface OperationLogEntry {
-  readonly id: number;
-  readonly accountId: number | null;
-  readonly account: string;
-  readonly orgId: number | null;
-  readonly method: string;
-  readonly path: string;
-  readonly target: string;
-  readonly code: number;
-  readonly ip: string;
-  readonly createTime: number;
-}
-
-export type ExportFormat = 'csv' | 'xlsx';
 type Params = Record<string, string | number | undefined>;
 
 /** The viewer's time zone, so periods start at the viewer's midnight. */

@@ -5,9 +5,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
+import { simulatedInputs } from '../../agent/simulator/video-source.ts';
 import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { systemClock } from '../../protocol/index.ts';
+import { type RemoteControlRequest, systemClock } from '../../protocol/index.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -112,6 +113,25 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.getByText('Unable To Download Folders!').first().waitFor();
   });
 
+  it('resumes an upload after the console socket drops, showing it on the progress bar, and the SHA-256 matches', async () => {
+    // Large enough that the drop lands mid-transfer on a fast loopback.
+    const bytes = new Uint8Array(24 * 1024 * 1024).map((_, i) => (i * 17 + (i >> 13)) & 0xff);
+    const local = path.join(tmp, 'resumed.bin');
+    fs.writeFileSync(local, bytes);
+    await page.goto(`${ts.server.url}/user/device-view/index?sn=${SN}&tab=files`);
+    await page.getByTestId('file-table').getByText('sdcard/').click();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('file-upload').click();
+    await (await chooser).setFiles(local);
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=transfer-progress] [role=progressbar]')?.getAttribute('aria-valuenow') ?? 0) > 2, undefined, { timeout: 20_000 });
+    ts.server.gateway.reconnectConsoles();
+    const resuming = page.getByTestId('transfer-resuming');
+    await resuming.waitFor();
+    expect(await resuming.textContent()).toMatch(/^Connection lost: resuming from \d+% once it is back$/);
+    await page.screenshot({ path: path.join(shots, 'device-view-upload-resuming.png') });
+    await page.getByText(`Uploaded resumed.bin (SHA-256 ${sha(bytes)})`).waitFor({ timeout: 60_000 });
+  });
+
   it('takes a screenshot and displays the PNG', async () => {
     await page.getByTestId('tab-remote').click();
     await page.getByTestId('screenshot-button').click();
@@ -123,6 +143,64 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     });
     expect(await img.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight])).toEqual([180, 320]);
     await page.screenshot({ path: path.join(shots, 'device-view-screenshot.png') });
+  });
+
+  it('sends a tap and a swipe on the live picture as RemoteControl with the mapped coordinates, rotated too', async (ctx) => {
+    await page.goto(`${ts.server.url}/user/device-view/index?sn=${SN}&tab=remote`);
+    const live = page.getByTestId('live-view');
+    await live.waitFor();
+    if ((await page.getByTestId('live-no-decoder').count()) > 0) {
+      process.stdout.write('\n[device-view e2e] THIS CHROMIUM CANNOT DECODE H.264: the picture is not shown, live control input NOT verified\n\n');
+      ctx.skip();
+    }
+    await live.and(page.locator('[data-status=playing]')).waitFor();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=live-stats]')?.getAttribute('data-path') ?? '') !== '', undefined, { timeout: 20_000 });
+    const livePath = await page.getByTestId('live-stats').getAttribute('data-path');
+    const surface = page.getByTestId(livePath === 'webcodecs' ? 'live-canvas' : 'live-video');
+    // force: the switch's input is visually hidden under its track.
+    await live.getByRole('switch', { name: 'Live control' }).check({ force: true });
+
+    // What the simulated device received (it records its RemoteControl input; there is no screen to touch).
+    const received = async (count: number) => {
+      await expect.poll(() => simulatedInputs.of(SN).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
+      return simulatedInputs.of(SN)[count - 1] as RemoteControlRequest;
+    };
+    const at = async (u: number, v: number) => {
+      const box = await surface.boundingBox();
+      if (!box) throw new Error('the live picture has no box');
+      return [box.x + box.width * u, box.y + box.height * v] as const;
+    };
+    const before = simulatedInputs.of(SN).length;
+
+    // A tap at a quarter across and three quarters down is that point of the picture.
+    await page.mouse.click(...(await at(0.25, 0.75)));
+    const tap = await received(before + 1);
+    expect(tap.action).toBe('tap');
+    if (tap.action !== 'tap') return;
+    expect(tap.x).toBeCloseTo(0.25, 2);
+    expect(tap.y).toBeCloseTo(0.75, 2);
+
+    // A drag from left to right across the middle is a swipe between those points.
+    await page.mouse.move(...(await at(0.2, 0.5)));
+    await page.mouse.down();
+    await page.mouse.move(...(await at(0.8, 0.5)), { steps: 8 });
+    await page.mouse.up();
+    const swipe = await received(before + 2);
+    expect(swipe.action).toBe('swipe');
+    if (swipe.action !== 'swipe') return;
+    expect([swipe.x1, swipe.y1, swipe.x2, swipe.y2].map((n) => Math.round(n * 100) / 100)).toEqual([0.2, 0.5, 0.8, 0.5]);
+    expect(swipe.durationMs).toBeGreaterThanOrEqual(0);
+
+    // Rotated a quarter turn clockwise, the picture's top-left corner shows at the screen's top right:
+    // a tap 90% across and 20% down the rotated box is 20% across and 10% down the picture.
+    await live.getByRole('button', { name: 'Rotate' }).click();
+    await page.mouse.click(...(await at(0.9, 0.2)));
+    const turned = await received(before + 3);
+    expect(turned.action).toBe('tap');
+    if (turned.action !== 'tap') return;
+    expect(turned.x).toBeCloseTo(0.2, 2);
+    expect(turned.y).toBeCloseTo(0.1, 2);
+    await page.screenshot({ path: path.join(shots, 'device-view-live-control.png') });
   });
 
   it('opens the web shell page (/device-view/webssh) with its own session', async () => {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
@@ -22,21 +21,11 @@ import {
 } from '../../protocol/index.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
-import { freshPgSchema, postgresReachable, TEST_PG_URL } from '../support/databases.ts';
+import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
+import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
 import { api, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-
-function natsReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(NATS_URL);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) }, () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
-
-const available = (await postgresReachable()) && (await natsReachable());
-if (!available && process.env.CI) throw new Error('CI is set but PostgreSQL or NATS is not reachable for the cluster test');
+const available = await clusterServicesAvailable('cluster test');
 
 const presenceOf = (sn: string, state: number) => (e: Envelope) =>
   e.msgId === Command.DevicePresence && e.sn === sn && (e.data as { onlineState: number }).onlineState === state;
@@ -53,7 +42,7 @@ describe.skipIf(!available)('two server nodes sharing PostgreSQL and NATS', () =
     dirs.push(dataDir);
     return startServer(
       // The schema name doubles as the subject prefix, so concurrent test runs never hear each other.
-      loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL, NATS_PREFIX: pgSchema }),
+      loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: TEST_NATS_URL, NATS_PREFIX: pgSchema }),
       { pgSchema },
     );
   };

@@ -36,7 +36,7 @@ for (const target of targets) {
 
     const orgId = async () => (await db.selectFrom('organisations').select('id').executeTakeFirstOrThrow()).id;
 
-    it('batches uploads on the clock, rolls them up per hour and model, and keeps the latest state and location', async () => {
+    it('batches uploads on the clock, coalesces them per device, rolls them up per hour and model, and keeps the latest state and location', async () => {
       const clock = new FakeClock(Date.UTC(2026, 5, 1, 10, 0, 0));
       const ingest = new TelemetryIngest({ db, clock, settings: { ...DEFAULT_TELEMETRY, flushAtSamples: 1_000 } });
       const o = await orgId();
@@ -48,19 +48,42 @@ for (const target of targets) {
       expect(await db.selectFrom('telemetry_samples').selectAll().execute()).toHaveLength(0);
       clock.advance(DEFAULT_TELEMETRY.flushEveryMs);
       await ingest.flush();
-      expect(await db.selectFrom('telemetry_samples').selectAll().execute()).toHaveLength(3);
+      // T1's two uploads fell in one sampling interval: its latest (cpu 30) is the sample (coalescing,
+      // docs/DECISIONS.md); both were absorbed.
+      expect((await db.selectFrom('telemetry_samples').select(['sn', 'cpu']).orderBy('sn').execute()).map((r) => [r.sn, Number(r.cpu)])).toEqual([['T1', 30], ['T2', 20]]);
+      expect(ingest.counts).toEqual({ absorbed: 3, samplesPersisted: 2 });
       const hourly = await db.selectFrom('telemetry_hourly').selectAll().where('org_id', '=', o).execute();
       expect(hourly.map((h) => ({ model: h.model, hour: Number(h.hour), device_hours: h.device_hours, samples: h.samples, cpu: Number(h.cpu_sum) }))).toEqual([
-        { model: 'P8', hour: Date.UTC(2026, 5, 1, 10), device_hours: 2, samples: 3, cpu: 60 },
+        { model: 'P8', hour: Date.UTC(2026, 5, 1, 10), device_hours: 2, samples: 2, cpu: 50 },
       ]);
       // Same hour again: samples add up, devices do not count twice.
       clock.advance(10 * 60_000);
       ingest.status({ sn: 'T1', orgId: o }, { cpu: 40, memUsed: 1 * GIB, memTotal: 4 * GIB });
       await ingest.flush();
       const again = await db.selectFrom('telemetry_hourly').selectAll().where('org_id', '=', o).execute();
-      expect(again.map((h) => [h.device_hours, h.samples])).toEqual([[2, 4]]);
+      expect(again.map((h) => [h.device_hours, h.samples])).toEqual([[2, 3]]);
       const t1 = await db.selectFrom('device_telemetry').selectAll().where('sn', '=', 'T1').executeTakeFirstOrThrow();
       expect({ cpu: Number(t1.cpu), country: t1.country, region: t1.region, lat: Number(t1.lat) }).toEqual({ cpu: 40, country: 'CN', region: 'Guangdong', lat: 23.1 });
+      await ingest.stop();
+    });
+
+    it('absorbs a flood in memory: the latest state is written each flush, samples at most once per sampling interval', async () => {
+      const clock = new FakeClock(Date.UTC(2026, 5, 1, 11, 0, 0));
+      const ingest = new TelemetryIngest({ db, clock, settings: { ...DEFAULT_TELEMETRY, sampleEveryMs: 10_000, flushEveryMs: 1_000 } });
+      const o = await orgId();
+      const before = Number((await db.selectFrom('telemetry_samples').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const latestCpu = async () => Number((await db.selectFrom('device_telemetry').select('cpu').where('sn', '=', 'T2').executeTakeFirstOrThrow()).cpu);
+      // 20 s of 100 uploads a second from one device, flushed every second as the timer would.
+      for (let second = 0; second < 20; second++) {
+        for (let k = 0; k < 100; k++) ingest.status({ sn: 'T2', orgId: o }, { cpu: (second * 100 + k) % 80, memUsed: 1 * GIB, memTotal: 2 * GIB });
+        await ingest.flush();
+        expect(await latestCpu()).toBe((second * 100 + 99) % 80);
+        clock.advance(1_000);
+      }
+      const after = Number((await db.selectFrom('telemetry_samples').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      // Sampled at 0 s and 10 s: two rows for 2,000 uploads.
+      expect(after - before).toBe(2);
+      expect(ingest.counts).toEqual({ absorbed: 2_000, samplesPersisted: 2 });
       await ingest.stop();
     });
 
@@ -93,9 +116,10 @@ for (const target of targets) {
       expect(() => telemetrySettingsFrom({ TELEMETRY_RETENTION_DAYS: '0' })).toThrow('TELEMETRY_RETENTION_DAYS');
       // Samples of 1 June are older than 7 days on 20 June; rollups and events of 1-2 June are older than 14.
       const deleted = await ingest.sweep();
-      // 9 samples (4 + 5 above), 2 hourly rollup rows (P8 on 1 June, L1 on 2 June), 3 events and their
-      // 2 hourly counts (cpu_high and overheat).
-      expect(deleted).toBe(9 + 2 + 3 + 2);
+      // 6 samples (3 + 2 + 1 above: uploads within one sampling interval are one sample), 3 hourly rollup
+      // rows (P8 at 10:00 and 11:00 on 1 June, L1 on 2 June), 3 events and their 2 hourly counts (cpu_high
+      // and overheat).
+      expect(deleted).toBe(6 + 3 + 3 + 2);
       expect(await db.selectFrom('abnormal_hourly').selectAll().execute()).toHaveLength(0);
       expect(await db.selectFrom('telemetry_samples').selectAll().execute()).toHaveLength(0);
       expect(await db.selectFrom('abnormal_events').selectAll().execute()).toHaveLength(0);

@@ -10,12 +10,17 @@ export interface TestFleetOptions {
 }
 
 /** Starts `count` simulated devices against a test server, with no random churn, and waits until all are logged in. */
-export async function startTestFleet(ts: TestServer, opts: TestFleetOptions): Promise<Fleet> {
+export function startTestFleet(ts: TestServer, opts: TestFleetOptions): Promise<Fleet> {
+  return startFleetAt({ deviceSocketUrl: ts.server.deviceSocketUrl, enrollKey: ts.server.seeded.enrollKey }, opts);
+}
+
+/** The same against any gateway (a node in another process, say), given its device socket URL and enrolment key. */
+export async function startFleetAt(gateway: { deviceSocketUrl: string; enrollKey: string }, opts: TestFleetOptions): Promise<Fleet> {
   let saved: Record<string, string> = {};
   const fleet = new Fleet({
     ...DEFAULT_FLEET,
-    gatewayUrl: ts.server.deviceSocketUrl,
-    enrollKey: ts.server.seeded.enrollKey,
+    gatewayUrl: gateway.deviceSocketUrl,
+    enrollKey: gateway.enrollKey,
     count: opts.count,
     churnEveryMs: 0,
     rebootDownMs: opts.rebootDownMs ?? 1_000,

@@ -10,6 +10,7 @@ import { type AdminAccount, permitApi, type Role } from '../../api/permits.ts';
 import { RequestError, TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { useCan } from '../../state/permissions.ts';
 import { session } from '../../state/session.ts';
@@ -158,8 +159,8 @@ export function AdminPage() {
   const me = useSnapshot(session).user?.id;
   const [filter, setFilter] = useState('');
   const [account] = useDebouncedValue(filter.trim(), 300);
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [page, setPage] = useState<Page<AdminAccount>>();
   const [draft, setDraft] = useState<Draft>();
   const [deleting, setDeleting] = useState<AdminAccount>();
@@ -243,10 +244,7 @@ export function AdminPage() {
         shown={page?.list.length}
         total={page?.total}
         emptyText={t('authority.noAdmins')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(size) => (setPageSize(size), setPageNum(1))}
+        {...paging.footer}
       />
       {draft && (
         <AccountDialog

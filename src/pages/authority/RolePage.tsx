@@ -9,6 +9,7 @@ import { permitApi, type Role } from '../../api/permits.ts';
 import { RequestError, TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { useCan } from '../../state/permissions.ts';
 import { checkName, checkOptionalText, MAX_SUMMARY } from './form-rules.ts';
 import { buildPermitTree, type PermitNode, togglePermit } from './permission-tree.ts';
@@ -114,8 +115,8 @@ export function RolePage() {
   const can = useCan();
   const [filter, setFilter] = useState('');
   const [name] = useDebouncedValue(filter.trim(), 300);
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [page, setPage] = useState<Page<Role>>();
   const [tree, setTree] = useState<PermitNode[]>([]);
   const [labels, setLabels] = useState<ReadonlyMap<string, string>>(new Map());
@@ -218,10 +219,7 @@ export function RolePage() {
         shown={page?.list.length}
         total={page?.total}
         emptyText={t('authority.noRoles')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(size) => (setPageSize(size), setPageNum(1))}
+        {...paging.footer}
       />
       {draft && (
         <RoleDialog

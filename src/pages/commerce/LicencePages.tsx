@@ -8,6 +8,7 @@ import { commerceApi, type Licence, licenceApi } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 
@@ -21,8 +22,8 @@ const queryOf = (f: { code: string; label: string; status: string | null }) => (
 export function LicenceManagePage() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [draft, setDraft] = useState<{ code: string; label: string; status: string | null }>({ code: '', label: '', status: null });
   const [filters, setFilters] = useState(draft);
   const [page, setPage] = useState<Page<Licence>>();
@@ -107,10 +108,7 @@ export function LicenceManagePage() {
         shown={page?.list.length}
         total={page?.total}
         emptyText={t('cards.licence.empty')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(s) => (setPageSize(s), setPageNum(1))}
+        {...paging.footer}
       />
       <Modal opened={distribute !== undefined} onClose={() => setDistribute(undefined)} title={t('cards.licence.distribute')} centered>
         <Stack>

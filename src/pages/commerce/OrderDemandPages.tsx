@@ -9,6 +9,7 @@ import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 import { checkIdentity, IDENTITY_RULES } from '../../../protocol/index.ts';
@@ -49,8 +50,8 @@ function draftOf(d: Demand): Draft {
 /** Order demands: list, add, edit, submit, delete, add same, add more, finish, and staff review. */
 export function OrderDemandPage() {
   const { t } = useTranslation();
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [filter, setFilter] = useState<{ number: string; customer: string; state: string | null }>({ number: '', customer: '', state: null });
   const [applied, setApplied] = useState(filter);
   const [page, setPage] = useState<Page<Demand>>();
@@ -203,7 +204,7 @@ export function OrderDemandPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('cards.demand.empty')} pageNum={pageNum} pageSize={pageSize} onPage={setPageNum} onPageSize={(s) => (setPageSize(s), setPageNum(1))} />
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('cards.demand.empty')} {...paging.footer} />
 
       <Modal opened={draft !== undefined} onClose={() => setDraft(undefined)} title={t(draft?.id ? 'cards.demand.edit' : 'cards.demand.add')} size="xl" centered>
         {draft && (

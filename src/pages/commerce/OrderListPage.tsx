@@ -9,6 +9,7 @@ import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 
@@ -19,8 +20,8 @@ const emptyInvoice: Invoice = { type: 'PLAIN', header: '', taxCode: '', bank: ''
 export function OrderListPage({ bills }: { bills: boolean }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [draft, setDraft] = useState<{ orderNo: string; type: string | null; tradeState: string | null }>({ orderNo: '', type: null, tradeState: null });
   const [filters, setFilters] = useState(draft);
   const [page, setPage] = useState<Page<Order>>();
@@ -144,10 +145,7 @@ export function OrderListPage({ bills }: { bills: boolean }) {
         shown={page?.list.length}
         total={page?.total}
         emptyText={t('cards.commerce.empty')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(s) => (setPageSize(s), setPageNum(1))}
+        {...paging.footer}
       />
       <ConfirmDialog
         opened={confirm !== undefined}

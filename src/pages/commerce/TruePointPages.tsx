@@ -6,14 +6,15 @@ import { activationModeLabels, precisionLabels, truePointAccountStateLabels, tru
 import { type TruePointAccount, truePointApi, type TruePointEquipment } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label } from '../sim/card-labels.ts';
 
 /** True-point service accounts: precision, charge, residual days, states; activate, enable, disable, lock. */
 export function TruePointAccountPage() {
   const { t } = useTranslation();
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize } = paging;
   const [page, setPage] = useState<Page<TruePointAccount>>();
   const load = useCallback(() => {
     truePointApi.accounts(pageNum, pageSize).then(setPage, () => undefined);
@@ -80,7 +81,7 @@ export function TruePointAccountPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('cards.truePoint.empty')} pageNum={pageNum} pageSize={pageSize} onPage={setPageNum} onPageSize={(s) => (setPageSize(s), setPageNum(1))} />
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('cards.truePoint.empty')} {...paging.footer} />
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { type ContentArea, type ContentItem, contentApi, KIND_OF_AREA, type Uplo
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { useCan } from '../../state/permissions.ts';
@@ -140,8 +141,8 @@ export function ContentPage({ area }: { area: ContentArea }) {
   const can = useCan();
   const [, navigate] = useLocation();
   const keys = KEYS[area];
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [name, setName] = useState('');
   const [parent, setParent] = useState<ContentItem[]>([]);
   const [page, setPage] = useState<Page<ContentItem>>();
@@ -316,7 +317,7 @@ export function ContentPage({ area }: { area: ContentArea }) {
           ))}
         </Table.Tbody>
       </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={pageSize} onPage={setPageNum} onPageSize={(s) => (setPageSize(s), setPageNum(1))} />
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} {...paging.footer} />
       {adding && <AddDialog area={area} opened onClose={() => setAdding(false)} onAdded={load} parentId={parentId} />}
       {updating && <AddDialog area={area} opened updating={updating} onClose={() => setUpdating(undefined)} onAdded={load} parentId={null} />}
       <Modal opened={history !== undefined} onClose={() => setHistory(undefined)} title={t('content.history')} centered size="lg">

@@ -7,6 +7,7 @@ import { type Campaign, type ContentArea, type ContentItem, contentApi, followPu
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 
@@ -238,8 +239,8 @@ export function PushLogPage() {
   const { t } = useTranslation();
   const [operationType, setOperationType] = useState<string | null>(null);
   const [sn, setSn] = useState('');
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [query, setQuery] = useState<{ operationType?: string; sn?: string }>();
   const [page, setPage] = useState<Page<PushLogRow>>();
   const [error, setError] = useState('');
@@ -279,7 +280,7 @@ export function PushLogPage() {
         </Text>
       )}
       <PushTable rows={live.rows} />
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={pageSize} onPage={setPageNum} onPageSize={(s) => (setPageSize(s), setPageNum(1))} />
+      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} {...paging.footer} />
       <Title order={4} mt="xl" mb="sm">
         {t('content.campaigns')}
       </Title>

@@ -8,8 +8,9 @@ import { ClickGuard } from './click-guard.ts';
 /** One guard for the whole console, so the list and remote management share it. */
 export const clickGuard = new ClickGuard();
 
-// Live view and control need a screen: the Linux agent has none (docs/DECISIONS.md, fleet).
-const LINUX_REFUSED: ReadonlySet<number> = new Set([...ANDROID_ONLY_COMMANDS, Command.FactoryReset, Command.StartStream, Command.RemoteControl]);
+// Live view and control are offered on Linux too: the agent streams and takes input through its capture and
+// input hooks, and says so plainly when they are not set (docs/DECISIONS.md, fleet).
+const LINUX_REFUSED: ReadonlySet<number> = new Set([...ANDROID_ONLY_COMMANDS, Command.FactoryReset]);
 
 /** Why the console refuses a command before sending it, or undefined when it may be sent. */
 export function refusal(msgId: number, device: { systemType: string; onlineState: number }): string | undefined {

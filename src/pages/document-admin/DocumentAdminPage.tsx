@@ -2,7 +2,8 @@ import { ActionIcon, Button, Grid, Group, Modal, NavLink, Paper, SegmentedContro
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CategoryAuthoring, type DocumentFormat, type DocumentInput, type DocumentSummary, documentApi } from '../../api/documents.ts';
+import type { CategoryAuthoringNode, DocumentFormat, DocumentSummary } from '../../../protocol/api/documents.ts';
+import { type DocumentInput, documentApi } from '../../api/documents.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../format/date.ts';
@@ -24,7 +25,7 @@ const nameOf = (c: { nameZh: string; nameEn: string }) => (currentLanguage === '
 /** Document authoring: the two-level category tree and the documents of a subcategory, in Chinese and English. */
 export function DocumentAdminPage() {
   const { t } = useTranslation();
-  const [tree, setTree] = useState<CategoryAuthoring[]>([]);
+  const [tree, setTree] = useState<CategoryAuthoringNode[]>([]);
   const [selected, setSelected] = useState<number>();
   const [docs, setDocs] = useState<DocumentSummary[]>([]);
   const [category, setCategory] = useState<CategoryDraft>();

@@ -2,7 +2,8 @@ import { Anchor, Group, NavLink, Paper, SegmentedControl, Stack, Text, Title, Ty
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
-import { type DocumentDetail, type DocumentSummary, documentApi } from '../../api/documents.ts';
+import type { DocumentDetail, DocumentSummary } from '../../../protocol/api/documents.ts';
+import { documentApi } from '../../api/documents.ts';
 import { authApi } from '../../api/auth.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage, switchLanguage } from '../../i18n/index.ts';

@@ -2,7 +2,8 @@ import { Grid, NavLink, Paper, Table, Text, TextInput, Title } from '@mantine/co
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { type CategoryNode, type DocumentSummary, documentApi } from '../../api/documents.ts';
+import type { CategoryNode, DocumentSummary } from '../../../protocol/api/documents.ts';
+import { documentApi } from '../../api/documents.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { detailPath, gitbookPath } from './document-paths.ts';
 

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AbnormalFilter, reportApi } from '../../api/reports.ts';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime, formatPercent } from './format.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
 import { UPlotChart } from './UPlotChart.tsx';
@@ -17,8 +18,8 @@ export function AbnormalStatisticsPage() {
   const [cpuMin, setCpuMin] = useState<number | string>('');
   const [memoryMin, setMemoryMin] = useState<number | string>('');
   const [applied, setApplied] = useState<{ type?: string; cpuMin?: number; memoryMin?: number }>({});
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const query: AbnormalFilter = { ...filter, ...applied };
   const report = useReport(() => reportApi.abnormal(query, pageNum, pageSize), [filter, applied, pageNum, pageSize]);
   const typeLabel = (k: string) => t(`reports.abnormal.types.${k}`, { defaultValue: k });
@@ -114,13 +115,7 @@ export function AbnormalStatisticsPage() {
         shown={report?.list.length}
         total={report?.total}
         emptyText={t('reports.empty')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(s) => {
-          setPageSize(s);
-          setPageNum(1);
-        }}
+        {...paging.footer}
       />
     </>
   );

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { orgApi } from '../../api/orgs.ts';
-import type { ExportFormat, Period } from '../../api/reports.ts';
+import type { ExportFormat, Period } from '../../../protocol/api/reports.ts';
 import { session } from '../../state/session.ts';
 
 const DAY_MS = 86_400_000;

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type OperationLogFilter, reportApi } from '../../api/reports.ts';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from './format.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
 
@@ -14,8 +15,8 @@ export function SystemOperationLogPage() {
   const [range, setRange] = useState(defaultToolbarValue);
   const [draft, setDraft] = useState({ account: '', path: '', target: '', method: null as string | null });
   const [applied, setApplied] = useState(draft);
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const filter: OperationLogFilter = {
     orgId: range.orgId,
     startTime: range.startTime,
@@ -80,13 +81,7 @@ export function SystemOperationLogPage() {
         shown={page?.list.length}
         total={page?.total}
         emptyText={t('reports.operationLog.empty')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(s) => {
-          setPageSize(s);
-          setPageNum(1);
-        }}
+        {...paging.footer}
       />
     </>
   );

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import type { MapPoint } from '../../api/reports.ts';
+import type { MapPoint } from '../../../protocol/api/reports.ts';
 import { CHART_PALETTE } from './palette.ts';
 
 type Country = Feature<Geometry, { name: string }>;

@@ -9,6 +9,7 @@ import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { carrierOf, comboOf, isRunning, isStopped, options, realStatusOf, reasonOf, statusLabels, statusOf } from './card-labels.ts';
 
@@ -29,8 +30,8 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
   const payPath = family === 'juxin' ? '/juxin-pay-data/index' : '/pay-data/index';
   const [draft, setDraft] = useState<Filters>(noFilters);
   const [filters, setFilters] = useState<Filters>(noFilters);
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [page, setPage] = useState<Page<Card>>();
   const [confirm, setConfirm] = useState<{ card: Card; action: '00' | '01' }>();
 
@@ -171,10 +172,7 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
         shown={page?.list.length}
         total={page?.total}
         emptyText={t('cards.empty')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(size) => (setPageSize(size), setPageNum(1))}
+        {...paging.footer}
       />
       <ConfirmDialog
         opened={confirm !== undefined}

@@ -9,6 +9,7 @@ import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
+import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { AddressMessage, checkAddress } from '../../../protocol/index.ts';
 import { label, options } from './card-labels.ts';
@@ -18,8 +19,8 @@ const saved = (message: string) => notifications.show({ color: 'green', message,
 /** Directional groups: list with address and card counts; add, edit, delete; open a group's addresses. */
 export function GroupManagementPage() {
   const { t } = useTranslation();
-  const [pageNum, setPageNum] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
+  const { pageNum, pageSize, setPageNum } = paging;
   const [name, setName] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState<Page<DirectionGroup>>();
@@ -91,10 +92,7 @@ export function GroupManagementPage() {
         shown={page?.list.length}
         total={page?.total}
         emptyText={t('cards.groups.empty')}
-        pageNum={pageNum}
-        pageSize={pageSize}
-        onPage={setPageNum}
-        onPageSize={(s) => (setPageSize(s), setPageNum(1))}
+        {...paging.footer}
       />
       <Modal opened={edit !== undefined} onClose={() => setEdit(undefined)} title={t(edit?.id ? 'cards.groups.edit' : 'cards.groups.add')} centered>
         <form onSubmit={(e) => (e.preventDefault(), void save())}>

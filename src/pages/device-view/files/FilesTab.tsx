@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom, tap } from 'rxjs';
-import { Command, type FileEntry, type FileListReply, MAX_DELETE, Result } from '../../../../protocol/index.ts';
+import { Command, type DeviceFileEvent, type FileEntry, type FileListReply, MAX_DELETE, Result } from '../../../../protocol/index.ts';
 import { askDevice, clickAllowed, deviceFile, replyMessage, saveBytes, toastError, toastReply, uploadFile } from '../../../api/device-ops.ts';
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
@@ -15,6 +15,14 @@ interface Transfer {
   readonly label: string;
   readonly bytes: number;
   readonly total: number;
+  /** The console's socket dropped: the transfer continues from `bytes` once it is back (XFER-4). */
+  readonly resuming?: boolean;
+}
+
+/** The progress bar's state after one transfer event (the outcome is handled by the caller). */
+function nextTransfer(label: string, e: DeviceFileEvent): Transfer | undefined {
+  if (e.kind === 'done') return undefined;
+  return { label, bytes: e.bytes, total: e.total, resuming: e.kind === 'resuming' };
 }
 
 /** File transfer tab: browse the device's file root, upload and download with progress, delete at most 100. */
@@ -58,7 +66,7 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
     const label = t('deviceView.files.uploading', { name: file.name });
     setTransfer({ label, bytes: 0, total: bytes.length });
     try {
-      const done = await lastValueFrom(uploadFile(sn, dir, file.name, bytes).pipe(tap((e) => e.kind === 'progress' && setTransfer({ label, bytes: e.bytes, total: e.total }))));
+      const done = await lastValueFrom(uploadFile(sn, dir, file.name, bytes).pipe(tap((e) => e.kind !== 'done' && setTransfer(nextTransfer(label, e)))));
       if (done.kind === 'done' && done.reply.result === Result.Success) {
         const sha = (done.reply.data as { sha256: string }).sha256;
         notifications.show({ color: 'green', message: t('deviceView.files.uploaded', { name: file.name, sha }), autoClose: TOAST_MS });
@@ -80,7 +88,7 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
     const label = t('deviceView.files.downloading', { name: entry.name });
     setTransfer({ label, bytes: 0, total: entry.size });
     try {
-      const done = await lastValueFrom(deviceFile(sn, Command.FileDownload, { path: join(entry.name) }).pipe(tap((e) => e.kind === 'progress' && setTransfer({ label, bytes: e.bytes, total: e.total }))));
+      const done = await lastValueFrom(deviceFile(sn, Command.FileDownload, { path: join(entry.name) }).pipe(tap((e) => e.kind !== 'done' && setTransfer(nextTransfer(label, e)))));
       if (done.kind === 'done' && done.file) {
         saveBytes(done.file.name, done.file.mime, done.file.bytes);
         notifications.show({ color: 'green', message: t('deviceView.files.downloaded', { name: done.file.name, sha: done.file.sha256 }), autoClose: TOAST_MS });
@@ -142,7 +150,12 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
       {transfer && (
         <div data-testid="transfer-progress">
           <Text size="sm">{transfer.label}</Text>
-          <Progress value={transfer.total ? (transfer.bytes / transfer.total) * 100 : 100} mb="sm" />
+          {transfer.resuming && (
+            <Text size="sm" c="orange" data-testid="transfer-resuming">
+              {t('deviceView.files.resuming', { percent: transfer.total ? Math.floor((transfer.bytes / transfer.total) * 100) : 0 })}
+            </Text>
+          )}
+          <Progress value={transfer.total ? (transfer.bytes / transfer.total) * 100 : 100} color={transfer.resuming ? 'orange' : undefined} striped={transfer.resuming} animated={transfer.resuming} mb="sm" />
         </div>
       )}
       {error && <Alert color="red" mb="sm">{error}</Alert>}

@@ -11,6 +11,7 @@ import { resultText } from '../../../realtime/commands.ts';
 import { session } from '../../../state/session.ts';
 import { canDecodeH264, LivePlayer, type LivePath, type LiveStats } from './live-player.ts';
 import { picturePoint } from './picture-point.ts';
+import { useRealtimeOpen } from '../use-realtime-open.ts';
 
 const SCALES = ['0.5', '0.75', '1'] as const;
 /** A pointer that moves less than this share of the picture between down and up is a tap. */
@@ -106,12 +107,16 @@ export function LiveView({ sn }: Props) {
     [sn, stop],
   );
 
+  // Started once the console socket is open (a page opened straight on this view gets here first), and
+  // again after it reconnects: the gateway drops a socket's viewers with it.
+  const connected = useRealtimeOpen();
+  // The quality chosen last, for a restart after a reconnect (kept beside the state the control shows).
+  const qualityRef = useRef<StreamQuality>('main');
   useEffect(() => {
     // Starting the stream is the external effect this component exists for; its status follows it.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (decodable) void start('main');
+    if (decodable && connected) void start(qualityRef.current);
     return stop;
-  }, [decodable, start, stop]);
+  }, [decodable, connected, start, stop]);
 
   useEffect(() => {
     const timer = setInterval(() => playerRef.current && setStats(playerRef.current.stats), STATS_EVERY_MS);
@@ -172,6 +177,7 @@ export function LiveView({ sn }: Props) {
             { value: 'sub', label: t('fleet.live.sub') },
           ]}
           onChange={(v) => {
+            qualityRef.current = v as StreamQuality;
             setQuality(v as StreamQuality);
             if (status === 'playing') void start(v as StreamQuality);
           }}

@@ -1,0 +1,17 @@
+/** What the bench asks the forked round-trip client over the fork IPC channel. */
+export type ClientRequest =
+  /** Open a console engine (JSON, as the spec's console) on `url` and wait until it answers heartbeats. */
+  | { readonly kind: 'console'; readonly url: string }
+  /** Open a bare ws connection to an echo server at `url`. */
+  | { readonly kind: 'bare'; readonly url: string }
+  /**
+   * Send `rate` requests per second for `seconds` and report latencies: base info to the serials in turn
+   * over the console, or an echo of a counter over the bare connection.
+   */
+  | { readonly kind: 'paced'; readonly over: 'console' | 'bare'; readonly rate: number; readonly seconds: number; readonly sns: readonly string[] };
+
+export type ClientReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'connected' }
+  /** Sorted latencies in ms; `failed` counts requests that ended in an error instead of a reply. */
+  | { readonly kind: 'latencies'; readonly ms: readonly number[]; readonly failed: number };

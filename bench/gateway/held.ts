@@ -1,0 +1,270 @@
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import WebSocket, { WebSocketServer } from 'ws';
+import { OnlineState } from '../../protocol/index.ts';
+import { type BenchRow, printTable } from '../table.ts';
+import { SwarmProcess } from './swarm-process.ts';
+
+// Devices held by one node: a node of several worker processes (GATEWAY_WORKERS) on the embedded
+// database, and device swarms in their own processes, each on its own loopback source addresses. One
+// process here may hold about 19,900 sockets (hard open-file limit 20,000, not raisable), so the node
+// runs ceil(devices / 19,000) workers (two at least) and the fleet as many swarms.
+//
+// Baseline, same run: bare `ws` server processes holding the same number of idle connections from bare
+// `ws` client processes, with the same split over processes and source addresses.
+//
+// Alone: `npx node --expose-gc bench/gateway/held.ts` (BENCH_DEVICES, default 50,000).
+
+/** Sockets per process, below the 19,900 the open-file limit allows, leaving room for files and pipes. */
+const PER_PROCESS = 19_000;
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PASSWORD = 'Bench_pass_1';
+/** How long the fleet may take to be held entirely before the run gives up. */
+const HOLD_TIMEOUT_MS = 15 * 60_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident memory of a process in bytes (VmRSS), 0 when it is gone. */
+function rssOf(pid: number): number {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+const rssSum = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + rssOf(pid), 0);
+
+/** Splits `total` into `parts` nearly equal whole shares. */
+const split = (total: number, parts: number) => Array.from({ length: parts }, (_, k) => Math.floor(total / parts) + (k < total % parts ? 1 : 0));
+
+/** Polls until `read` satisfies `done`; throws after `timeoutMs` with the last value. */
+async function until<T>(what: string, read: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs = HOLD_TIMEOUT_MS): Promise<T> {
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
+    await sleep(250);
+  }
+}
+
+/** The node under test: `server/main.ts` with GATEWAY_WORKERS, started as an operator would. */
+async function startNode(workers: number, dataDir: string): Promise<{ child: ChildProcess; url: string; enrollKey: string; output: () => string }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'server/main.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
+  });
+  let out = '';
+  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
+  const lines = await until('the node to start', () => out, (o) => /Enrolment key[^:]*: \S+/.test(o) || child.exitCode !== null, 60_000);
+  const url = /Console:\s+(http:\/\/\S+)\/user\//.exec(lines)?.[1];
+  const enrollKey = /Enrolment key[^:]*: (\S+)/.exec(lines)?.[1];
+  if (!url || !enrollKey) throw new Error(`the node did not start:\n${lines}`);
+  return { child, url, enrollKey, output: () => out };
+}
+
+/** The node's /metrics: total devices connected, logins counted, and each worker's pid and devices. */
+async function nodeFigures(url: string): Promise<{ devices: number; logins: number; workers: { pid: number; devices: number }[] }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const one = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const workers = [...text.matchAll(/^dcc_worker_devices_connected\{worker="\d+",pid="(\d+)"\} (\d+)$/gm)].map((m) => ({ pid: Number(m[1]), devices: Number(m[2]) }));
+  return { devices: one('dcc_devices_connected'), logins: one('dcc_device_logins_total'), workers };
+}
+
+function onlineInDb(dataDir: string): number {
+  const db = new DatabaseSync(path.join(dataDir, 'control-center.sqlite'), { readOnly: true });
+  try {
+    return Number((db.prepare('select count(*) as n from devices where online_state = ?').get(OnlineState.Online) as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface OursResult {
+  readonly workers: number;
+  readonly swarms: number;
+  readonly held: number;
+  readonly logins: number;
+  readonly perWorker: readonly number[];
+  readonly holdMs: number;
+  readonly rssBefore: number;
+  readonly rssAfter: number;
+}
+
+async function measureOurs(devices: number): Promise<OursResult> {
+  const swarmSizes = split(devices, Math.ceil(devices / PER_PROCESS));
+  const workers = Math.max(2, swarmSizes.length);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-held-'));
+  const node = await startNode(workers, dataDir);
+  const swarms: SwarmProcess[] = [];
+  try {
+    const idle = await until('every worker up', () => nodeFigures(node.url), (f) => f.workers.length === workers, 60_000);
+    const pids = [node.child.pid ?? 0, ...idle.workers.map((w) => w.pid)];
+    const rssBefore = rssSum(pids);
+    const t0 = performance.now();
+    // Each swarm spreads its sockets over two source addresses of its own (127.0.0.2-3, 4-5, ...).
+    swarmSizes.forEach((n, k) => swarms.push(new SwarmProcess({ gatewayUrl: `${node.url.replace('http', 'ws')}/device/websocket`, enrollKey: node.enrollKey, devices: n, snPrefix: `H${k}`, firstSource: 2 + 2 * k })));
+    await Promise.all(swarms.map((s) => s.next('ready')));
+    const held = await until('every device held', () => nodeFigures(node.url), (f) => f.devices === devices);
+    await until('every device online in the database', () => onlineInDb(dataDir), (n) => n === devices, 60_000);
+    const holdMs = performance.now() - t0;
+    // Let the sockets settle (first status uploads, buffers) before reading memory.
+    await sleep(3_000);
+    const after = await nodeFigures(node.url);
+    return {
+      workers,
+      swarms: swarms.length,
+      held: after.devices,
+      logins: after.logins,
+      perWorker: held.workers.map((w) => w.devices),
+      holdMs,
+      rssBefore,
+      rssAfter: rssSum(pids),
+    };
+  } finally {
+    for (const s of swarms) await stopChild(s.child);
+    await stopChild(node.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- Baseline: bare ws servers and clients, in forked processes of this same file ----
+
+type BareReply = { readonly kind: 'listening'; readonly port: number } | { readonly kind: 'connected'; readonly count: number; readonly failed: number };
+
+function forkRole(role: 'bare-server' | 'bare-clients', env: Record<string, string>): ChildProcess {
+  return fork(import.meta.filename, [], { env: { ...process.env, ...env, BENCH_HELD_ROLE: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+function replyOf<K extends BareReply['kind']>(child: ChildProcess, kind: K): Promise<Extract<BareReply, { kind: K }>> {
+  return new Promise((resolve, reject) => {
+    const onExit = () => reject(new Error(`bare ${kind} process exited`));
+    child.once('exit', onExit);
+    const onMessage = (m: BareReply) => {
+      if (m.kind !== kind) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(m as Extract<BareReply, { kind: K }>);
+    };
+    child.on('message', onMessage);
+  });
+}
+
+/** A bare ws server process: accepts connections and keeps them, nothing else. */
+function runBareServer(): void {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
+  wss.on('connection', (ws) => ws.on('error', () => undefined));
+  wss.once('listening', () => process.send?.({ kind: 'listening', port: (wss.address() as { port: number }).port } satisfies BareReply));
+  process.on('disconnect', () => process.exit(0));
+}
+
+/** A bare ws client process: opens `count` idle connections from two loopback source addresses of its own. */
+async function runBareClients(): Promise<void> {
+  const url = String(process.env.BARE_URL);
+  const count = Number(process.env.BARE_COUNT);
+  const firstSource = Number(process.env.BARE_FIRST_SOURCE);
+  const sockets: WebSocket[] = [];
+  let failed = 0;
+  // 1,000 at a time, like the swarm's ramp, so the accept queue is not the thing measured.
+  for (let i = 0; i < count; i += 1_000) {
+    const batch = Array.from({ length: Math.min(1_000, count - i) }, (_, j) => {
+      const ws = new WebSocket(url, { localAddress: `127.0.0.${firstSource + ((i + j) % 2)}`, perMessageDeflate: false });
+      sockets.push(ws);
+      return new Promise<void>((resolve) => {
+        ws.once('open', () => resolve());
+        ws.once('error', () => {
+          failed++;
+          resolve();
+        });
+      });
+    });
+    await Promise.all(batch);
+  }
+  process.send?.({ kind: 'connected', count: sockets.length - failed, failed } satisfies BareReply);
+  process.on('disconnect', () => process.exit(0));
+}
+
+async function measureBare(devices: number, processes: number): Promise<{ rssBefore: number; rssAfter: number; held: number }> {
+  const servers = Array.from({ length: processes }, () => forkRole('bare-server', {}));
+  const clients: ChildProcess[] = [];
+  try {
+    const ports = await Promise.all(servers.map(async (s) => (await replyOf(s, 'listening')).port));
+    await sleep(500);
+    const pids = servers.map((s) => s.pid ?? 0);
+    const rssBefore = rssSum(pids);
+    split(devices, processes).forEach((n, k) =>
+      clients.push(forkRole('bare-clients', { BARE_URL: `ws://127.0.0.1:${ports[k] ?? 0}`, BARE_COUNT: String(n), BARE_FIRST_SOURCE: String(2 + 2 * k) })),
+    );
+    const connected = await Promise.all(clients.map((c) => replyOf(c, 'connected')));
+    await sleep(3_000);
+    return { rssBefore, rssAfter: rssSum(pids), held: connected.reduce((n, c) => n + c.count, 0) };
+  } finally {
+    for (const c of clients) await stopChild(c);
+    for (const s of servers) await stopChild(s);
+  }
+}
+
+/** Devices one node holds, its memory per connection and the bare-ws baseline (the issue's 50,000 by default). */
+export async function measureHeldDevices(): Promise<BenchRow[]> {
+  const devices = Number(process.env.BENCH_DEVICES ?? 50_000);
+  const ours = await measureOurs(devices);
+  const perConnection = (ours.rssAfter - ours.rssBefore) / ours.held;
+  const rows: BenchRow[] = [
+    {
+      name: `devices held by one node (${ours.workers} worker processes, ${ours.swarms * 2} loopback source addresses; per worker ${ours.perWorker.join(' / ')})`,
+      value: ours.held,
+      unit: 'devices',
+      target: `>= 50,000; asked ${devices.toLocaleString('en-US')}`,
+    },
+    {
+      name: 'time to enrol and log in every device (swarm start to all online in the database and /metrics)',
+      value: ours.holdMs / 1_000,
+      unit: 's',
+    },
+    {
+      name: 'device logins counted by the node (dcc_device_logins_total; more than held means failed or repeated logins)',
+      value: ours.logins,
+      unit: 'logins',
+      baseline: ours.held,
+      target: '= devices held',
+    },
+    { name: 'server RSS, primary and workers, idle before the fleet', value: ours.rssBefore / 1e6, unit: 'MB' },
+    { name: 'server RSS, primary and workers, holding the fleet', value: ours.rssAfter / 1e6, unit: 'MB' },
+  ];
+  let bare: { rssBefore: number; rssAfter: number; held: number } | undefined;
+  try {
+    bare = await measureBare(devices, ours.workers);
+  } catch (err) {
+    process.stderr.write(`bare ws baseline failed: ${String(err)}\n`);
+  }
+  rows.push({
+    name: `server RSS per device connection (baseline: bare ws servers, ${ours.workers} processes, ${bare?.held.toLocaleString('en-US') ?? 'no'} idle connections)`,
+    value: perConnection / 1024,
+    unit: 'KB',
+    ...(bare && bare.held > 0 ? { baseline: (bare.rssAfter - bare.rssBefore) / bare.held / 1024 } : {}),
+  });
+  return rows;
+}
+
+const role = process.env.BENCH_HELD_ROLE;
+if (role === 'bare-server') runBareServer();
+else if (role === 'bare-clients') await runBareClients();
+else if (import.meta.main) {
+  printTable('Gateway: devices held by one node with worker processes', await measureHeldDevices());
+  process.exit(0);
+}

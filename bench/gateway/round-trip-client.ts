@@ -1,0 +1,95 @@
+import { lastValueFrom } from 'rxjs';
+import WebSocket from 'ws';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { Command, ProtocolEngine } from '../../protocol/index.ts';
+import type { ClientReply, ClientRequest } from './client-messages.ts';
+
+// The measuring client of the gateway bench, forked so that its encoding, correlation and timers do not
+// run on the server's event loop (a browser console would not either). The bare-ws baseline client runs
+// here too, so both figures carry the same process hop.
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const send = (reply: ClientReply) => process.send?.(reply);
+
+let engine: ProtocolEngine | undefined;
+let bare: WebSocket | undefined;
+const bareWaiting = new Map<string, () => void>();
+
+/**
+ * Sends `rate` requests per second for `seconds` and returns sorted latencies in ms. What is owed follows
+ * the clock, not the tick count, so a late timer on a busy machine sends a bigger batch instead of
+ * quietly lowering the rate.
+ */
+async function paced(rate: number, seconds: number, one: () => Promise<void>): Promise<{ ms: number[]; failed: number }> {
+  const ms: number[] = [];
+  let failed = 0;
+  const inflight: Promise<void>[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1_000;
+  let sent = 0;
+  for (let now = start; now < end; now = performance.now()) {
+    for (const owed = Math.floor(((now - start) / 1_000) * rate); sent < owed; sent++) {
+      const t0 = performance.now();
+      inflight.push(one().then(() => void ms.push(performance.now() - t0), () => void failed++));
+    }
+    await sleep(2);
+  }
+  await Promise.all(inflight);
+  return { ms: ms.sort((a, b) => a - b), failed };
+}
+
+async function connectConsole(url: string): Promise<void> {
+  engine = new ProtocolEngine({ url: () => url, transport: wsTransport() });
+  engine.start();
+  while ((await lastValueFrom(engine.request(Command.Heartbeat)).catch(() => undefined)) === undefined) await sleep(50);
+}
+
+async function connectBare(url: string): Promise<void> {
+  const ws = new WebSocket(url);
+  ws.on('message', (d: Buffer) => {
+    const id = d.toString();
+    bareWaiting.get(id)?.();
+    bareWaiting.delete(id);
+  });
+  await new Promise((r) => ws.once('open', r));
+  bare = ws;
+}
+
+function roundTrip(req: Extract<ClientRequest, { kind: 'paced' }>): Promise<{ ms: number[]; failed: number }> {
+  let n = 0;
+  if (req.over === 'bare') {
+    const ws = bare;
+    if (!ws) throw new Error('no bare connection');
+    return paced(req.rate, req.seconds, () => {
+      const id = String(n++);
+      return new Promise<void>((resolve) => {
+        bareWaiting.set(id, resolve);
+        ws.send(id);
+      });
+    });
+  }
+  const console = engine;
+  if (!console) throw new Error('no console connection');
+  return paced(req.rate, req.seconds, async () => void (await lastValueFrom(console.request(Command.BaseInfo, { sn: req.sns[n++ % req.sns.length] }))));
+}
+
+process.on('message', (req: ClientRequest) => {
+  const done =
+    req.kind === 'console'
+      ? connectConsole(req.url).then(() => send({ kind: 'connected' }))
+      : req.kind === 'bare'
+        ? connectBare(req.url).then(() => send({ kind: 'connected' }))
+        : roundTrip(req).then((r) => send({ kind: 'latencies', ...r }));
+  done.catch((err: unknown) => {
+    process.stderr.write(`round-trip client: ${String(err)}\n`);
+    process.exit(1);
+  });
+});
+const quit = () => {
+  engine?.stop();
+  bare?.close();
+  process.exit(0);
+};
+process.on('disconnect', quit);
+process.on('SIGTERM', quit);
+send({ kind: 'ready' });

@@ -1,0 +1,102 @@
+// Report shapes as the server answers them (devices-and-commerce section 9; docs/DECISIONS.md, "Reports"):
+// one definition for both sides.
+
+/** Statistic periods (devices-and-commerce section 9). */
+export const PERIODS = ['DATE', 'WEEK', 'MONTH', 'YEAR'] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** Report buckets (devices-and-commerce section 9): under 1 week, at least 1 week, 1 month, 3 months, 1 year. */
+export const AGE_BUCKETS = ['lt1w', 'ge1w', 'ge1m', 'ge3m', 'ge1y'] as const;
+export type AgeBucket = (typeof AGE_BUCKETS)[number];
+
+/** Formats every report can be exported in. */
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** One period in a time zone: its label and its half-open interval [start, end) in epoch ms. */
+export interface PeriodBucket {
+  /** yyyy-MM-dd for DATE and WEEK (the Monday), yyyy-MM for MONTH, yyyy for YEAR. */
+  readonly key: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** CPU and memory percentages at or above which a status counts as abnormal (a type, so i18next takes it as options). */
+export type UsageThresholds = { readonly cpu: number; readonly memory: number };
+
+export interface ModelRow {
+  readonly model: string;
+  readonly total: number;
+  readonly online: number;
+  /** Devices online now / devices, percent. */
+  readonly onlineRate: number;
+  /** Device-hours with a report in the range / device-hours in the range, percent. */
+  readonly periodOnlineRate: number;
+  readonly avgCpu: number;
+  readonly avgMemory: number;
+  readonly versions: readonly { version: string; count: number }[];
+}
+
+export interface MultiModelReport {
+  readonly models: readonly ModelRow[];
+  readonly buckets: readonly PeriodBucket[];
+  /** Per model, the online rate (percent) of each bucket. */
+  readonly series: readonly { model: string; onlineRate: number[]; samples: number[] }[];
+  /** Devices by time since enrolment, per spec bucket. */
+  readonly ages: readonly { bucket: AgeBucket; count: number }[];
+}
+
+export interface LocationReport {
+  readonly countries: readonly { country: string; devices: number; online: number }[];
+  readonly regions: readonly { country: string; region: string; devices: number; online: number }[];
+  readonly located: number;
+  readonly unlocated: number;
+}
+
+export interface MapPoint {
+  readonly lat: number;
+  readonly lng: number;
+  readonly count: number;
+  readonly online: number;
+  /** The device's serial when the point is a single device. */
+  readonly sn?: string;
+}
+
+export interface AbnormalRecord {
+  readonly id: number;
+  readonly sn: string;
+  readonly model: string;
+  readonly type: string;
+  readonly time: number;
+  readonly cpu: number;
+  readonly memory: number;
+  readonly detail: string;
+}
+
+export interface UsageReport {
+  readonly accounts: readonly { accountId: number; account: string; orgId: number; orgName: string; sessions: number; activeMs: number; requests: number; lastActive: number }[];
+  readonly organisations: readonly { orgId: number; orgName: string; accounts: number; sessions: number; activeMs: number }[];
+}
+
+export interface DashboardReport {
+  readonly totals: { devices: number; online: number; offline: number; organisations: number; accounts: number; abnormalToday: number };
+  readonly usage: { avgCpu: number; memUsed: number; memTotal: number; reporting: number };
+  readonly topFive: readonly { sn: string; model: string; cpu: number; memUsed: number; memTotal: number; time: number }[];
+  readonly locations: readonly { country: string; devices: number }[];
+  readonly alerts: readonly { sn: string; model: string; cpu: number; memory: number; time: number }[];
+  readonly models: readonly { model: string; devices: number }[];
+}
+
+/** One entry of the operation log (not in the spec's API). */
+export interface OperationLogEntry {
+  readonly id: number;
+  readonly accountId: number | null;
+  readonly account: string;
+  readonly orgId: number | null;
+  readonly method: string;
+  readonly path: string;
+  readonly target: string;
+  readonly code: number;
+  readonly ip: string;
+  readonly createTime: number;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { Correlator, type PendingHandlers } from './correlator.ts';
+import type { Envelope } from './envelope.ts';
+import { ConnectionLostError, RequestTimeoutError } from './errors.ts';
+import { FakeClock } from './testing/fake-clock.ts';
+
+/** Handlers that record what they heard. */
+function recorder(): PendingHandlers & { heard: string[] } {
+  const heard: string[] = [];
+  return {
+    heard,
+    progress: (r: Envelope) => void heard.push(`progress ${r.result}`),
+    result: (r: Envelope) => void heard.push(`result ${r.result}`),
+    error: (e: Error) => void heard.push(`error ${e.name}`),
+  };
+}
+
+describe('Correlator shared by many senders', () => {
+  it('fails one request by id, leaving the others and their shared timeout', () => {
+    const clock = new FakeClock(0);
+    const c = new Correlator(clock);
+    const a = recorder();
+    const b = recorder();
+    c.register('a', 1, 1_000, a);
+    c.register('b', 1, 1_000, b);
+    expect(c.fail('a', new ConnectionLostError())).toBe(true);
+    expect(c.fail('a', new ConnectionLostError())).toBe(false);
+    expect(a.heard).toEqual(['error ConnectionLostError']);
+    clock.advance(1_000);
+    expect(b.heard).toEqual([`error ${new RequestTimeoutError(1, 1_000).name}`]);
+    expect(c.size).toBe(0);
+  });
+
+  it('arms one timer for many requests with the same timeout', () => {
+    const clock = new FakeClock(0);
+    const c = new Correlator(clock);
+    const handlers = Array.from({ length: 1_000 }, () => recorder());
+    handlers.forEach((h, i) => c.register(`c${i}`, 1, 5_000, h));
+    expect(clock.pendingTimers).toBe(1);
+    handlers.forEach((_, i) => i % 2 === 0 && c.resolve({ msgId: 1, cid: `c${i}`, result: 0 }));
+    clock.advance(5_000);
+    expect(handlers.filter((h) => h.heard[0] === 'result 0')).toHaveLength(500);
+    expect(handlers.filter((h) => h.heard[0]?.startsWith('error'))).toHaveLength(500);
+    expect(clock.pendingTimers).toBe(0);
+  });
+});

@@ -1,0 +1,187 @@
+import type { Bus, BusMessage } from './bus.ts';
+
+/**
+ * Bus traffic between the worker processes of one node and their primary, over Node's IPC channel
+ * (advanced serialization, so binary chunks in flow messages pass as they are). Plain data only.
+ */
+export type BusIpcMessage =
+  | { readonly dcc: 'bus.sub'; readonly subject: string }
+  | { readonly dcc: 'bus.unsub'; readonly subject: string }
+  /** Worker to primary: publish to every subscriber of the node, the publisher included (as NATS does). */
+  | { readonly dcc: 'bus.pub'; readonly subject: string; readonly message: BusMessage }
+  /** Primary to worker: a message on a subject this worker subscribed to. */
+  | { readonly dcc: 'bus.deliver'; readonly subject: string; readonly message: BusMessage };
+
+const KINDS: ReadonlySet<unknown> = new Set(['bus.sub', 'bus.unsub', 'bus.pub', 'bus.deliver']);
+
+/** True for bus traffic (the channel also carries cluster internals and the node's other messages). */
+export function isBusIpcMessage(value: unknown): value is BusIpcMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as { dcc?: unknown; subject?: unknown; message?: unknown };
+  if (!KINDS.has(m.dcc) || typeof m.subject !== 'string') return false;
+  return m.dcc === 'bus.sub' || m.dcc === 'bus.unsub' || (typeof m.message === 'object' && m.message !== null);
+}
+
+/** One end of an IPC channel: a worker's to its primary, or the primary's to one worker. */
+export interface IpcPort {
+  send(message: BusIpcMessage): void;
+  /** Hears everything arriving on the channel; returns the function that stops listening. */
+  listen(handler: (message: unknown) => void): () => void;
+}
+
+/** This worker process's channel to its primary (requires a process started with an IPC channel). */
+export function primaryPort(proc: NodeJS.Process = process): IpcPort {
+  return {
+    send(message) {
+      // During shutdown the primary may already have gone; what is left to say has no audience.
+      if (proc.connected && proc.send) proc.send(message);
+    },
+    listen(handler) {
+      proc.on('message', handler);
+      return () => proc.off('message', handler);
+    },
+  };
+}
+
+type Handler = (message: BusMessage) => void;
+
+/** Handlers by exact subject, shared by the worker's bus and the primary's relay. */
+class HandlerTable {
+  readonly #handlers = new Map<string, Set<Handler>>();
+
+  /** Adds a handler; true when it is the subject's first. */
+  add(subject: string, handler: Handler): boolean {
+    const set = this.#handlers.get(subject);
+    if (set) {
+      set.add(handler);
+      return false;
+    }
+    this.#handlers.set(subject, new Set([handler]));
+    return true;
+  }
+
+  /** Removes a handler; true when the subject has none left. */
+  remove(subject: string, handler: Handler): boolean {
+    const set = this.#handlers.get(subject);
+    if (!set?.delete(handler)) return false;
+    if (set.size > 0) return false;
+    this.#handlers.delete(subject);
+    return true;
+  }
+
+  deliver(subject: string, message: BusMessage): void {
+    for (const handler of this.#handlers.get(subject) ?? []) handler(message);
+  }
+
+  subjects(): IterableIterator<string> {
+    return this.#handlers.keys();
+  }
+
+  clear(): void {
+    this.#handlers.clear();
+  }
+}
+
+/**
+ * The bus of a worker process in a node of several (GATEWAY_WORKERS > 1, no NATS): every message goes
+ * through the node's primary, which relays it to the workers subscribed to its subject. The primary
+ * learns a subject when the worker's first handler for it arrives and forgets it with the last.
+ */
+export class IpcBus implements Bus {
+  readonly shared = true;
+  readonly #port: IpcPort;
+  readonly #handlers = new HandlerTable();
+  readonly #stopListening: () => void;
+
+  constructor(port: IpcPort) {
+    this.#port = port;
+    this.#stopListening = port.listen((m) => {
+      if (isBusIpcMessage(m) && m.dcc === 'bus.deliver') this.#handlers.deliver(m.subject, m.message);
+    });
+  }
+
+  publish(subject: string, message: BusMessage): void {
+    this.#port.send({ dcc: 'bus.pub', subject, message });
+  }
+
+  subscribe(subject: string, handler: (message: BusMessage) => void): () => void {
+    if (this.#handlers.add(subject, handler)) this.#port.send({ dcc: 'bus.sub', subject });
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      if (this.#handlers.remove(subject, handler)) this.#port.send({ dcc: 'bus.unsub', subject });
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const subject of [...this.#handlers.subjects()]) this.#port.send({ dcc: 'bus.unsub', subject });
+    this.#handlers.clear();
+    this.#stopListening();
+  }
+}
+
+/**
+ * The primary's side of a node's IPC bus: relays each message published by a worker (or by the primary
+ * itself, through {@link BusRelay.bus}) to every worker subscribed to its subject, the publisher included.
+ */
+export class BusRelay {
+  /** Workers subscribed, by subject. */
+  readonly #members = new Map<string, Set<IpcPort>>();
+  readonly #local = new HandlerTable();
+  readonly #joined = new Map<IpcPort, () => void>();
+
+  /** The primary's own view of the node's bus (it hears and publishes like a worker). */
+  readonly bus: Bus = {
+    shared: true,
+    publish: (subject, message) => this.#relay(subject, message),
+    subscribe: (subject, handler) => {
+      this.#local.add(subject, handler);
+      return () => void this.#local.remove(subject, handler);
+    },
+    close: async () => this.#local.clear(),
+  };
+
+  /** Starts relaying for one worker's channel. */
+  join(port: IpcPort): void {
+    if (this.#joined.has(port)) return;
+    this.#joined.set(
+      port,
+      port.listen((m) => {
+        if (!isBusIpcMessage(m)) return;
+        if (m.dcc === 'bus.pub') this.#relay(m.subject, m.message);
+        else if (m.dcc === 'bus.sub') this.#subscribe(port, m.subject);
+        else if (m.dcc === 'bus.unsub') this.#unsubscribe(port, m.subject);
+      }),
+    );
+  }
+
+  /** Forgets a worker that exited, with all its subscriptions. */
+  leave(port: IpcPort): void {
+    this.#joined.get(port)?.();
+    this.#joined.delete(port);
+    for (const subject of [...this.#members.keys()]) this.#unsubscribe(port, subject);
+  }
+
+  /** Subjects with at least one worker subscribed (for tests and diagnostics). */
+  get subjectCount(): number {
+    return this.#members.size;
+  }
+
+  #subscribe(port: IpcPort, subject: string): void {
+    const set = this.#members.get(subject);
+    if (set) set.add(port);
+    else this.#members.set(subject, new Set([port]));
+  }
+
+  #unsubscribe(port: IpcPort, subject: string): void {
+    const set = this.#members.get(subject);
+    if (!set?.delete(port)) return;
+    if (set.size === 0) this.#members.delete(subject);
+  }
+
+  #relay(subject: string, message: BusMessage): void {
+    for (const port of this.#members.get(subject) ?? []) port.send({ dcc: 'bus.deliver', subject, message });
+    this.#local.deliver(subject, message);
+  }
+}

@@ -1,0 +1,198 @@
+import cluster, { type Worker } from 'node:cluster';
+import path from 'node:path';
+import { type Clock, systemClock } from '../../protocol/index.ts';
+import { type Bus, Subject } from '../bus/bus.ts';
+import { BusRelay, type IpcPort } from '../bus/ipc-bus.ts';
+import { NatsBus } from '../bus/nats-bus.ts';
+import type { Config } from '../config.ts';
+import { DeviceRepository } from '../devices/repository.ts';
+import { DEVICE_SOCKET_PATH } from '../gateway/gateway.ts';
+import type { SeedResult } from '../seed.ts';
+import { prepareNode } from '../server.ts';
+import { isMetricsIpcMessage, MetricsCollector, type MetricsSource } from './node-metrics.ts';
+import { PresenceLedger } from './presence-ledger.ts';
+import { isWorkerReady, WorkerEnv } from './worker-env.ts';
+
+/** What the launcher needs from a running node, whether one process or a primary with workers. */
+export interface LaunchedNode {
+  readonly url: string;
+  readonly deviceSocketUrl: string;
+  readonly seeded: SeedResult;
+  close(): Promise<void>;
+}
+
+/** A worker's slot: its number stays when the process is re-forked, its node id does not. */
+interface Slot {
+  readonly number: number;
+  worker: Worker;
+  nodeId: string;
+  port: IpcPort;
+  metrics: MetricsSource;
+  startedAt: number;
+  /** Listening and answering; a scrape does not wait for a worker still starting. */
+  ready: boolean;
+}
+
+/** Time a worker gets to close its sockets on SIGTERM before it is killed. */
+const DRAIN_TIMEOUT_MS = 10_000;
+/** A worker that dies sooner than this after its start is re-forked only after a pause, not in a tight loop. */
+const CRASH_LOOP_MS = 5_000;
+const REFORK_PAUSE_MS = 1_000;
+/** Devices of a dead worker marked offline per transaction. */
+const ORPHAN_BATCH = 500;
+
+export interface NodeOptions {
+  readonly clock?: Clock;
+  readonly log?: (line: string) => void;
+  readonly pgSchema?: string;
+}
+
+/**
+ * The primary process of a node running `config.gatewayWorkers` worker processes on one shared port
+ * (node:cluster, round-robin accept). It does the once-per-node start-up work (migrations, seeding,
+ * marking devices offline), relays the workers' bus without NATS, re-forks a worker that dies after
+ * marking the devices it held offline (they reconnect to the other workers), aggregates /metrics, and
+ * drains the workers on close.
+ */
+export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): Promise<LaunchedNode> {
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { db, seeded } = await prepareNode(config, clock, opts.pgSchema);
+  const nodeId = `${process.pid.toString(36)}${Math.floor(clock.now() / 1000).toString(36).slice(-3)}`;
+
+  // Without NATS the primary is the node's bus; with it, the primary joins NATS only to follow presence
+  // and to announce the devices of a dead worker.
+  const relay = new BusRelay();
+  const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}-primary`, config.natsPrefix) : relay.bus;
+  const ledger = new PresenceLedger();
+  const unfollow = ledger.follow(bus);
+  const collector = new MetricsCollector();
+
+  cluster.setupPrimary({ exec: path.join(import.meta.dirname, 'worker-main.ts'), serialization: 'advanced' });
+  const slots = new Map<Worker, Slot>();
+  let stopping = false;
+  let forks = 0;
+  /** Offline marking of dead workers' devices still being written (close waits for it). */
+  const orphaning = new Set<Promise<void>>();
+
+  const fork = (number: number): Slot => {
+    const workerNodeId = `${nodeId}-${++forks}`;
+    // Every fork listens on the configured port as given, 0 included: the primary keys its shared listening
+    // handle by the address as asked, so a re-forked worker joins the same handle (asking for the port 0
+    // resolved to would be a second bind of a port in use).
+    const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey });
+    const port: IpcPort = {
+      send: (m) => {
+        if (worker.isConnected()) worker.send(m);
+      },
+      listen: (handler) => {
+        worker.on('message', handler);
+        return () => worker.off('message', handler);
+      },
+    };
+    const slot: Slot = {
+      number,
+      worker,
+      nodeId: workerNodeId,
+      port,
+      metrics: { label: String(number), pid: worker.process.pid ?? 0, send: (m) => (worker.isConnected() ? worker.send(m) : undefined) },
+      startedAt: clock.now(),
+      ready: false,
+    };
+    if (!config.natsUrl) relay.join(port);
+    worker.on('message', (m: unknown) => {
+      if (isWorkerReady(m)) slot.ready = true;
+      if (!isMetricsIpcMessage(m)) return;
+      if (m.dcc === 'metrics.values') collector.answered(slot.metrics, m.id, m.values);
+      else if (m.dcc === 'metrics.scrape') {
+        void collector.exposition([...slots.values()].filter((s) => s.ready).map((s) => s.metrics)).then((text) => slot.metrics.send({ dcc: 'metrics.text', id: m.id, text }));
+      }
+    });
+    slots.set(worker, slot);
+    return slot;
+  };
+
+  const ready = (slot: Slot) =>
+    new Promise<string>((resolve, reject) => {
+      const onMessage = (m: unknown) => {
+        if (!isWorkerReady(m)) return;
+        slot.worker.off('exit', onExit);
+        slot.worker.off('message', onMessage);
+        resolve(m.url);
+      };
+      const onExit = (code: number | null) => reject(new Error(`worker ${slot.number} exited with ${code ?? 'a signal'} before it listened`));
+      slot.worker.on('message', onMessage);
+      slot.worker.once('exit', onExit);
+    });
+
+  /** The devices a dead worker held go offline now, for the database and every console of the node. */
+  const orphan = async (dead: Slot) => {
+    const now = clock.now();
+    const orphans = ledger.release(dead.nodeId);
+    for (const o of orphans) bus.publish(Subject.presence, { node: dead.nodeId, sn: o.sn, orgId: o.orgId, online: false, time: now });
+    // In transactions of a few hundred: one commit each instead of one per device (a worker of a large
+    // node held thousands), yet short enough that the workers' own writes wait only briefly.
+    for (let i = 0; i < orphans.length; i += ORPHAN_BATCH) {
+      await db.transaction().execute(async (trx) => {
+        const inTrx = new DeviceRepository(trx);
+        for (const o of orphans.slice(i, i + ORPHAN_BATCH)) await inTrx.markOffline(o.sn, now, o.onlineSince);
+      });
+    }
+    if (orphans.length > 0 && !stopping) log(`Worker ${dead.number} (pid ${dead.worker.process.pid ?? '?'}) died holding ${orphans.length} devices; marked offline`);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const dead = slots.get(worker);
+    if (!dead) return;
+    slots.delete(worker);
+    relay.leave(dead.port);
+    const marking = orphan(dead).catch((err: unknown) => log(`Marking the devices of worker ${dead.number} offline failed: ${String(err)}`));
+    orphaning.add(marking);
+    void marking.finally(() => orphaning.delete(marking));
+    if (stopping) return;
+    log(`Worker ${dead.number} (pid ${worker.process.pid ?? '?'}) exited (${signal ?? code ?? ''}); starting a new one`);
+    const pause = clock.now() - dead.startedAt < CRASH_LOOP_MS ? REFORK_PAUSE_MS : 0;
+    setTimeout(() => {
+      if (!stopping) fork(dead.number);
+    }, pause);
+  });
+
+  const first = [...Array(config.gatewayWorkers).keys()].map((i) => fork(i + 1));
+  let url: string;
+  try {
+    const urls = await Promise.all(first.map(ready));
+    url = urls[0] ?? '';
+  } catch (err) {
+    stopping = true;
+    for (const s of slots.values()) s.worker.kill('SIGKILL');
+    await db.destroy();
+    throw err;
+  }
+
+  return {
+    url,
+    deviceSocketUrl: `${url.replace(/^http/, 'ws')}${DEVICE_SOCKET_PATH}`,
+    seeded,
+    /** Each worker closes its sockets (devices reconnect elsewhere or later), then the primary closes. */
+    async close() {
+      stopping = true;
+      const exits = [...slots.values()].map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            if (s.worker.isDead()) return resolve();
+            const timer = setTimeout(() => s.worker.process.kill('SIGKILL'), DRAIN_TIMEOUT_MS);
+            s.worker.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            s.worker.process.kill('SIGTERM');
+          }),
+      );
+      await Promise.all(exits);
+      await Promise.all(orphaning);
+      unfollow();
+      await bus.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * What the primary tells a worker process at fork, in its environment (read once at start-up). The
+ * admin password the primary may have generated is not among them: only the launcher prints it.
+ */
+export const WorkerEnv = {
+  nodeId: 'DCC_WORKER_NODE_ID',
+  enrollKey: 'DCC_WORKER_ENROLL_KEY',
+} as const;
+
+/** A worker's own lifecycle news to its primary (bus and metrics traffic have their own messages). */
+export type WorkerLifecycleMessage = { readonly dcc: 'worker.ready'; readonly url: string };
+
+export function isWorkerReady(value: unknown): value is WorkerLifecycleMessage {
+  return typeof value === 'object' && value !== null && (value as { dcc?: unknown }).dcc === 'worker.ready';
+}

@@ -1,0 +1,44 @@
+import type { Bus } from '../bus/bus.ts';
+import { IpcBus, primaryPort } from '../bus/ipc-bus.ts';
+import { NatsBus } from '../bus/nats-bus.ts';
+import { loadConfig } from '../config.ts';
+import { startServer } from '../server.ts';
+import { WorkerMetricsClient } from './node-metrics.ts';
+import { workerSocketCap } from './socket-cap.ts';
+import { WorkerEnv, type WorkerLifecycleMessage } from './worker-env.ts';
+
+// One worker process of a node (GATEWAY_WORKERS > 1), forked by server/cluster/node-primary.ts: the API
+// and gateway on the port the node's workers share. The primary migrated, seeded and prints the
+// launcher lines; this process only serves.
+const nodeId = process.env[WorkerEnv.nodeId];
+const enrollKey = process.env[WorkerEnv.enrollKey];
+if (!nodeId || !enrollKey || !process.send) throw new Error('worker-main.ts is started by the node primary (GATEWAY_WORKERS > 1)');
+
+const config = loadConfig();
+const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new IpcBus(primaryPort());
+const server = await startServer(config, { logger: process.env.LOG_REQUESTS === '1', worker: { nodeId, bus, seeded: { enrollKey, generatedPassword: undefined } } });
+
+const cap = workerSocketCap();
+if (cap !== undefined) server.app.server.maxConnections = cap;
+
+const send = (message: object) => {
+  if (process.connected) process.send?.(message);
+};
+const metrics = new WorkerMetricsClient(server.gateway.metrics.registry, send);
+process.on('message', (m) => metrics.receive(m));
+server.gateway.metrics.exposeThrough(() => metrics.scrape());
+send({ dcc: 'worker.ready', url: server.url } satisfies WorkerLifecycleMessage);
+
+let stopping = false;
+async function shutdown(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  // Sockets close with 1001 and devices reconnect to the node's other workers (or the re-forked one).
+  await server.close().catch(() => undefined);
+  process.exit(0);
+}
+// The primary decides when workers stop: it sends SIGTERM to drain. Ctrl-C reaches the whole process
+// group, so SIGINT is left to the primary; a primary that is gone (channel closed) ends the worker too.
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => undefined);
+process.on('disconnect', () => void shutdown());

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isSqliteBusy, nodeSqliteDialect } from './sqlite-dialect.ts';
+
+// Several worker processes of a node open one database file. A second DatabaseSync on the same file
+// stands for another process here: SQLite locks files, not threads.
+describe('embedded database opened by several processes', () => {
+  const dirs: string[] = [];
+  const fresh = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-dialect-'));
+    dirs.push(dir);
+    return path.join(dir, 'db.sqlite');
+  };
+  afterEach(() => {
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('takes the write lock when a transaction begins, so a later write cannot fail on a stale snapshot', async () => {
+    const file = fresh();
+    const db = new Kysely<{ t: { id: number } }>({ dialect: nodeSqliteDialect(file) });
+    await db.schema.createTable('t').addColumn('id', 'integer').execute();
+    const other = new DatabaseSync(file);
+    other.exec('PRAGMA busy_timeout = 0');
+    let otherWrite: unknown;
+    await db.transaction().execute(async (trx) => {
+      await trx.selectFrom('t').selectAll().execute();
+      // Only a read so far, yet another process cannot start writing: BEGIN IMMEDIATE holds the lock.
+      try {
+        other.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        otherWrite = err;
+      }
+      await trx.insertInto('t').values({ id: 1 }).execute();
+    });
+    expect(isSqliteBusy(otherWrite)).toBe(true);
+    other.exec('INSERT INTO t VALUES (2)');
+    expect(other.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2 });
+    other.close();
+    await db.destroy();
+  });
+
+  it('opens in WAL mode with a busy timeout, so readers in other processes never wait for a writer', async () => {
+    const file = fresh();
+    const db = new Kysely<{ t: { id: number } }>({ dialect: nodeSqliteDialect(file) });
+    await db.schema.createTable('t').addColumn('id', 'integer').execute();
+    const reader = new DatabaseSync(file);
+    reader.exec('PRAGMA busy_timeout = 0');
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ id: 1 }).execute();
+      // Uncommitted: the reader sees the last committed state, without waiting.
+      expect(reader.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 0 });
+    });
+    expect(reader.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    reader.close();
+    await db.destroy();
+  });
+});

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INPUT_UNSUPPORTED, STREAM_UNSUPPORTED } from '../../agent/ops/screen-stream.ts';
+import { accessUnits } from '../../agent/simulator/video-source.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { ChunkFlag, Command, type Envelope, OnlineState, ProtocolEngine, Result, type StartStreamReply } from '../../protocol/index.ts';
+import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+
+const CLIP = path.resolve('agent/simulator/assets/main-320x240-30fps.h264');
+
+/**
+ * The real agent's live view over real sockets: AGENT_STREAM_CMD is a command that cats the simulator's
+ * clip (so no ffmpeg is needed), and its access units reach a console through the gateway.
+ */
+describe('agent live view from a capture command', () => {
+  let ts: TestServer;
+  let consoleEngine: ProtocolEngine;
+  const agents: ChildProcess[] = [];
+  const dirs: string[] = [];
+  let inputLog = '';
+
+  const startAgent = async (sn: string, env: Record<string, string>) => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-stream-'));
+    dirs.push(stateDir);
+    const online = firstValueFrom(
+      consoleEngine.messages$.pipe(filter((e: Envelope) => e.msgId === Command.DevicePresence && e.sn === sn && (e.data as { onlineState: number }).onlineState === OnlineState.Online)),
+    );
+    const agent = spawn(process.execPath, [path.resolve('agent/agent-cli.ts')], {
+      env: { ...process.env, AGENT_GATEWAY_URL: ts.server.deviceSocketUrl, AGENT_SN: sn, AGENT_ENROLL_KEY: ts.server.seeded.enrollKey, AGENT_STATE_FILE: path.join(stateDir, 'state.json'), ...env },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    agents.push(agent);
+    await online;
+  };
+
+  beforeAll(async () => {
+    ts = await startTestServer('sqlite');
+    const login = await loginAsAdmin(ts);
+    consoleEngine = new ProtocolEngine({
+      url: () => `${ts.server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
+      transport: wsTransport(),
+    });
+    consoleEngine.start();
+    await firstValueFrom(consoleEngine.connection$.pipe(filter((s) => s.status === 'open')));
+    const inputs = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-input-')), 'inputs.txt');
+    dirs.push(path.dirname(inputs));
+    inputLog = inputs;
+    await startAgent(`AGSTREAM-${process.pid}`, {
+      AGENT_STREAM_CMD: `cat '${CLIP}'`,
+      AGENT_STREAM_SIZE: '320x240',
+      // Stands in for xdotool or ydotool: records what it was asked to do.
+      AGENT_INPUT_CMD: `echo "$INPUT_ACTION $INPUT_X $INPUT_Y $INPUT_X2 $INPUT_Y2 $INPUT_DURATION_MS $INPUT_KEY" >> '${inputs}'`,
+    });
+    await startAgent(`AGNOSTREAM-${process.pid}`, {});
+  });
+
+  afterAll(async () => {
+    for (const a of agents) a.kill('SIGTERM');
+    consoleEngine?.stop();
+    await ts?.stop();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('streams every access unit the capture command prints, in order, starting at a key frame', async () => {
+    const units = accessUnits(new Uint8Array(fs.readFileSync(CLIP)));
+    // Listening before the start: frames may arrive in the same socket read as the reply.
+    const frames = firstValueFrom(consoleEngine.chunks$.pipe(take(units.length), toArray()));
+    const { reply } = await lastValueFrom(consoleEngine.request(Command.StartStream, { sn: `AGSTREAM-${process.pid}`, data: { quality: 'main' } }));
+    expect(reply).toMatchObject({ result: Result.Success, data: { codec: 'h264', width: 320, height: 240, fps: 30 } });
+    const flowId = (reply.data as StartStreamReply).flowId;
+    const got = await frames;
+    expect(got.every((c) => c.flowId === flowId)).toBe(true);
+    expect(got.map((c) => c.seq)).toEqual(units.map((_, i) => i));
+    expect(got.map((c) => (c.flags & ChunkFlag.KeyFrame) !== 0)).toEqual(units.map((u) => u.key));
+    expect(got.every((c, i) => Buffer.from(c.payload).equals(Buffer.from(units[i]?.bytes ?? [])))).toBe(true);
+    const stopped = await lastValueFrom(consoleEngine.request(Command.StopStream, { sn: `AGSTREAM-${process.pid}`, data: { flowId } }));
+    expect(stopped.reply.result).toBe(Result.Success);
+  });
+
+  it('runs AGENT_INPUT_CMD for live control, with the picture fractions as pixels of the stream size', async () => {
+    const ask = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGSTREAM-${process.pid}`, data }))).reply;
+    expect(await ask({ action: 'tap', x: 0.5, y: 0.25 })).toMatchObject({ result: Result.Success, data: { applied: 'tap' } });
+    expect(await ask({ action: 'swipe', x1: 0.1, y1: 0.5, x2: 0.9, y2: 0.5, durationMs: 300 })).toMatchObject({ result: Result.Success });
+    expect(await ask({ action: 'key', key: 'home' })).toMatchObject({ result: Result.Success });
+    expect((await ask({ action: 'tap', x: 2, y: 0 })).result).toBe(Result.MessageError);
+    expect(fs.readFileSync(inputLog, 'utf8').split('\n').map((l) => l.trim().replace(/ +/g, ' '))).toEqual(['tap 160 60', 'swipe 32 120 288 120 300', 'key home', '']);
+  });
+
+  it('answers result 1 with a clear message when AGENT_STREAM_CMD or AGENT_INPUT_CMD is unset', async () => {
+    const { reply } = await lastValueFrom(consoleEngine.request(Command.StartStream, { sn: `AGNOSTREAM-${process.pid}`, data: { quality: 'main' } }));
+    expect(reply).toMatchObject({ result: Result.Fail, data: { message: STREAM_UNSUPPORTED } });
+    const input = await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGNOSTREAM-${process.pid}`, data: { action: 'tap', x: 0.5, y: 0.5 } }));
+    expect(input.reply).toMatchObject({ result: Result.Fail, data: { message: INPUT_UNSUPPORTED } });
+  });
+});
