@@ -10,9 +10,10 @@ export class ForkedProcess<Request extends { readonly kind: string }, Reply exte
   readonly #waiting: ((reply: Reply) => boolean)[] = [];
 
   constructor(script: string, env: Record<string, string>, execArgv: string[] = []) {
-    // BENCH_CPU_PROF=<dir> profiles the forked processes too (run the bench itself with --cpu-prof for the server).
+    // BENCH_CPU_PROF=<dir> profiles the forked processes too (run the bench itself with --cpu-prof for the server);
+    // BENCH_TRACE_GC=1 prints their GC pauses, where round-trip tails come from on a shared machine.
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-    this.child = fork(script, [], { env: { ...process.env, ...env }, execArgv: [...execArgv, ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(script, [], { env: { ...process.env, ...env }, execArgv: [...execArgv, ...profile, ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child.on('message', (reply: Reply) => {
       const i = this.#waiting.findIndex((accept) => accept(reply));
       if (i >= 0) this.#waiting.splice(i, 1);
