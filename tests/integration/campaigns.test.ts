@@ -13,9 +13,9 @@ import { type RunningServer, startServer } from '../../server/server.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
 import { api, loginAs, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { client, createAccount, createRole } from '../support/console-api.ts';
+import { uploadFirmware } from '../support/firmware.ts';
 
 const targets = await dbTargets();
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 /** A server that can be stopped and started again on the same database, data directory and port. */
 async function restartableServer(target: 'sqlite' | 'postgres') {
@@ -48,19 +48,6 @@ function device(ts: TestServer, sn: string): DeviceSession {
     rebootDownMs: 1_000,
     tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } },
   });
-}
-
-async function uploadFirmware(ts: TestServer, token: string): Promise<number> {
-  const data = Buffer.from('system image bytes '.repeat(100));
-  const created = await fetch(`${ts.server.url}/upload/files`, {
-    method: 'POST',
-    headers: { 'X-Token': token, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(data.length), 'Upload-Metadata': `kind ${b64('firmware')},filename ${b64('p10-241020.img')}` },
-  });
-  const location = created.headers.get('location') ?? '';
-  await fetch(`${ts.server.url}${location}`, { method: 'PATCH', headers: { 'X-Token': token, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(data) });
-  const added = await api<{ id: number }>(ts.server.url, 'POST', '/img/add', { token, body: { uploadId: location, type: 'system', version: '241020.10', model: 'P10', systemType: 'android' } });
-  expect(added.code).toBe(20000);
-  return added.data.id;
 }
 
 const onlineState = async (ts: TestServer, sn: string) =>
@@ -98,7 +85,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
         for (const d of away) expect(await onlineState(ts, d.sn)).toBe(OnlineState.Offline);
       }, { timeout: 10_000 });
 
-      const contentId = await uploadFirmware(ts, token);
+      const contentId = await uploadFirmware(ts.server.url, token);
       // Without coupons the push is refused before it starts.
       const refused = await api(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns } });
       expect(refused.message).toMatch(/Not enough push coupons/);
@@ -165,7 +152,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
       agent.start();
       await agent.waitLoggedIn();
       // Without the device's secret the file is not served.
-      const contentId = await uploadFirmware(ts, token);
+      const contentId = await uploadFirmware(ts.server.url, token);
       const item = await ts.server.db.selectFrom('content_items').select('sha256').where('id', '=', contentId).executeTakeFirstOrThrow();
       expect((await fetch(`${ts.server.url}/content/blob/${item.sha256}`, { headers: { 'X-Device-Sn': agent.sn, 'X-Device-Secret': 'wrong' } })).status).toBe(401);
       await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } });
@@ -192,7 +179,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
       sessions.push(...devs);
       devs.forEach((d) => d.start());
       await Promise.all(devs.map((d) => d.waitLoggedIn()));
-      const contentId = await uploadFirmware(ts, token);
+      const contentId = await uploadFirmware(ts.server.url, token);
       await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 1500 } });
       const started = await api<{ campaign: { id: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: devs.map((d) => d.sn) } });
       const campaignId = started.data.campaign.id;
@@ -234,7 +221,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
       sessions.push(...devs);
       devs.forEach((d) => d.start());
       await Promise.all(devs.map((d) => d.waitLoggedIn()));
-      const contentId = await uploadFirmware(ts, token);
+      const contentId = await uploadFirmware(ts.server.url, token);
       await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 100 } });
       const started = await api<{ campaign: { id: number; state: string } }>(ts.server.url, 'POST', '/push/start', {
         token,

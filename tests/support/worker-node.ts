@@ -20,14 +20,17 @@ export interface WorkerNode {
   stop(): Promise<void>;
 }
 
-/** Starts a node of `workers` processes on the embedded database in `dataDir`, resolving once it prints its launcher lines. */
-export async function startWorkerNode(dataDir: string, workers = 2): Promise<WorkerNode> {
+/**
+ * Starts a node of `workers` processes (1: a single server process) on the embedded database in
+ * `dataDir`, on `port` (0: any free one), resolving once it prints its launcher lines.
+ */
+export async function startWorkerNode(dataDir: string, workers = 2, port = 0): Promise<WorkerNode> {
   const primary = spawn(process.execPath, [path.join(root, 'server/main.ts')], {
     cwd: root,
     // Its own process group, so a failed test can still end the primary and its workers together.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
+    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
   });
   let output = '';
   const text = await new Promise<string>((resolve, reject) => {
@@ -57,14 +60,20 @@ export async function startWorkerNode(dataDir: string, workers = 2): Promise<Wor
   };
 }
 
-/** Logs in as the seeded admin over HTTP and starts a console engine on the node's realtime socket (not yet open). */
-export async function startAdminConsole(url: string): Promise<ProtocolEngine> {
+/** Logs in as the seeded admin over HTTP on a node started with LOGIN_CAPTCHA=off. */
+export async function adminLoginAt(url: string): Promise<{ token: string; id: number; org: { id: number } }> {
   const login = await api<{ token: string; id: number; org: { id: number } }>(url, 'POST', '/login/userLogin', {
     body: { username: 'admin', password: clientPasswordHash(TEST_ADMIN_PASSWORD), id: '', authCode: '' },
   });
   if (login.code !== 20000) throw new Error(`admin login failed: ${JSON.stringify(login)}`);
+  return login.data;
+}
+
+/** Logs in as the seeded admin over HTTP and starts a console engine on the node's realtime socket (not yet open). */
+export async function startAdminConsole(url: string): Promise<ProtocolEngine> {
+  const login = await adminLoginAt(url);
   const engine = new ProtocolEngine({
-    url: () => `${url.replace('http', 'ws')}/websocket?token=${login.data.token}&accountId=${login.data.id}&orgId=${login.data.org.id}`,
+    url: () => `${url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.id}&orgId=${login.org.id}`,
     transport: wsTransport(),
   });
   engine.start();
