@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { TransportFactory } from '../protocol/index.ts';
+import { type TransportFactory, turnCorker } from '../protocol/index.ts';
 
 /** Options of Node sockets; `localAddress` spreads a large simulated fleet over loopback source addresses. */
 export interface WsTransportOptions {
@@ -12,21 +12,8 @@ export interface WsTransportOptions {
   readonly batchWrites?: boolean;
 }
 
-// Sockets corked during this turn, uncorked together once the turn's I/O callbacks have run.
-let corked = new Set<{ uncork(): void }>();
-
-function uncorkAll(): void {
-  // Taken first, so a socket that fails to uncork cannot leave the set (and every later send) stuck.
-  const sockets = corked;
-  corked = new Set();
-  for (const socket of sockets) {
-    try {
-      socket.uncork();
-    } catch {
-      // a destroyed socket: its close event reaches the connection
-    }
-  }
-}
+// Sockets written to in this turn, uncorked together once the turn's I/O callbacks have run.
+const corkForThisTurn = turnCorker(setImmediate);
 
 /** The protocol engine's transport over the `ws` package, for the agent, simulator and Node tests. */
 export function wsTransport(options: WsTransportOptions = {}): TransportFactory {
@@ -44,11 +31,7 @@ export function wsTransport(options: WsTransportOptions = {}): TransportFactory 
       send: (frame) => {
         // ws keeps the connected socket in `_socket` (ws 8); it has no public handle on it.
         const socket = batch ? (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket : undefined;
-        if (socket && !corked.has(socket)) {
-          socket.cork();
-          if (corked.size === 0) setImmediate(uncorkAll);
-          corked.add(socket);
-        }
+        if (socket) corkForThisTurn(socket);
         ws.send(frame);
       },
       close: (code, reason) => {

@@ -9,6 +9,7 @@ export * from './errors.ts';
 export * from './close-codes.ts';
 export * from './clock.ts';
 export * from './transport.ts';
+export * from './turn-corker.ts';
 export * from './codec.ts';
 export * from './backoff.ts';
 export * from './correlator.ts';

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import {
   CHUNK_MAGIC,
   CloseCode,
+  type Corkable,
   Command,
   ConnectionLostError,
   type Envelope,
@@ -19,7 +20,7 @@ import { Message } from '../http/envelope.ts';
 import { commandPermissions } from './command-permissions.ts';
 import { commandDevice, type DeviceLink } from './device-endpoint.ts';
 import type { FlowTable } from './flows.ts';
-import { type Corkable, Peer } from './peer.ts';
+import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
 
 /** A logged-in console socket and the caller behind it. */

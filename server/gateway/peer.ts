@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import { type Codec, codecFor, DecodeError, type Envelope } from '../../protocol/index.ts';
+import { type Codec, codecFor, type Corkable, DecodeError, type Envelope, turnCorker } from '../../protocol/index.ts';
 
 // A socket whose unsent bytes exceed this is too slow for live updates; droppable messages are skipped
 // rather than queued, so one slow console cannot grow the gateway's memory.
@@ -19,38 +19,11 @@ export const peerTraffic = {
 
 const bump = (m: Map<number, number>, id: number) => m.set(id, (m.get(id) ?? 0) + 1);
 
-/** The part of a raw socket that write batching needs (net.Socket has it). */
-export interface Corkable {
-  cork(): void;
-  uncork(): void;
-}
-
-// Sockets corked during this turn of the event loop, uncorked together once its I/O callbacks have run.
 // On loopback a write costs a system call that also runs the receiver's TCP path (most of the gateway's
 // CPU in the round-trip bench), so a console hearing many replies in one turn gets them in one write.
-let corked = new Set<Corkable>();
-
-function uncorkAll(): void {
-  // Taken first, so a socket that fails to uncork cannot leave the set (and every later send) stuck.
-  const sockets = corked;
-  corked = new Set();
-  for (const socket of sockets) {
-    try {
-      socket.uncork();
-    } catch {
-      // a destroyed socket: ws reports its close
-    }
-  }
-}
-
-function corkForThisTurn(socket: Corkable): void {
-  if (corked.has(socket)) return;
-  socket.cork();
-  // setImmediate runs right after this turn's poll phase: replies wait for no timer, only for the
-  // other callbacks of the same turn.
-  if (corked.size === 0) setImmediate(uncorkAll);
-  corked.add(socket);
-}
+// setImmediate runs right after this turn's poll phase: replies wait for no timer, only for the other
+// callbacks of the same turn.
+const corkForThisTurn = turnCorker(setImmediate);
 
 /** One accepted socket with its negotiated codec. */
 export class Peer {
