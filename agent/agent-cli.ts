@@ -7,8 +7,10 @@ import { type CommandHandler, DeviceSession } from './device-session.ts';
 import { httpPushJob, pushFileHandler } from './push/push-file.ts';
 import { linuxDeviceInfo } from './linux-info.ts';
 import { deviceHandlers } from './ops/device-handlers.ts';
-import { linuxBackend, linuxBackendConfig } from './ops/linux-backend.ts';
+import { linuxBackend, linuxBackendConfig, linuxUninstallHandler } from './ops/linux-backend.ts';
 import { screenStreamConfig, screenStreamHandlers } from './ops/screen-stream.ts';
+import { agentTelemetrySettings, type AgentTelemetrySettings, LinuxStatusReader } from './telemetry/linux-status.ts';
+import { reportStatus, withRuntimeUpload } from './telemetry/status-reporter.ts';
 import { wsTransport } from './ws-transport.ts';
 
 // The device agent for a real Linux terminal. See README "Running the agent on a Linux terminal".
@@ -68,8 +70,20 @@ if (!secret && !env.AGENT_ENROLL_KEY) {
   process.exit(2);
 }
 
-const ops = deviceHandlers(linuxBackend(backendCfg()));
+let telemetry: AgentTelemetrySettings;
+try {
+  telemetry = agentTelemetrySettings(env);
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+}
+
+const cfg = backendCfg();
+const backend = linuxBackend(cfg);
+const ops = deviceHandlers(backend);
+const runtimeQuery = ops.handlers.get(Command.RuntimeQuery);
 const screen = screenStreamHandlers(screenStreamConfig(env, log), systemClock);
+const statusReader = new LinuxStatusReader();
 const session = new DeviceSession({
   gatewayUrl,
   sn,
@@ -79,6 +93,10 @@ const session = new DeviceSession({
   handlers: new Map<number, CommandHandler>([
     [Command.Reboot, reboot],
     ...ops.handlers,
+    // Every runtime sample a console asks for also goes to the platform as a runtime upload (command 4).
+    ...(runtimeQuery ? [[Command.RuntimeQuery, withRuntimeUpload(runtimeQuery)] as const] : []),
+    // With an uninstall hook the operator opts this terminal out of DOPS-7's refusal (README, agent settings).
+    ...(cfg.uninstallCmd ? [[Command.Uninstall, linuxUninstallHandler(backend)] as const] : []),
     ...screen.handlers,
     [Command.PushFile, pushFileHandler(httpPushJob({ gatewayUrl, sn, dir: path.join(path.dirname(stateFile), 'push'), log }))],
   ]),
@@ -91,6 +109,9 @@ const session = new DeviceSession({
   },
 });
 ops.attach(session);
+// Status (command 3) at each login and every AGENT_STATUS_EVERY_S, read from /proc, /sys and statfs;
+// the location (6) only when AGENT_LOCATION gives one: a Linux terminal has no GPS to ask.
+const stopStatus = reportStatus(session, systemClock, { everyMs: telemetry.everyMs, read: () => statusReader.read(), location: telemetry.location, log });
 session.loggedIn$.subscribe((up) => log(up ? 'online' : 'offline'));
 session.engine.connection$.subscribe((s) => {
   // The gateway forgets a device's streams with its socket: capture commands stop with it.
@@ -99,6 +120,7 @@ session.engine.connection$.subscribe((s) => {
 });
 session.start();
 const stop = () => {
+  stopStatus();
   screen.stopAll();
   session.dispose();
   process.exit(0);

@@ -9,6 +9,8 @@ export interface Config {
   /** PostgreSQL connection string; without it the embedded database under dataDir is used. */
   readonly databaseUrl: string | undefined;
   readonly natsUrl: string | undefined;
+  /** PostgreSQL schema of this installation (DATABASE_SCHEMA); unset uses the connection's default. */
+  readonly databaseSchema: string | undefined;
   /** Prefix of every NATS subject of this cluster, so clusters (or test runs) can share one NATS server. */
   readonly natsPrefix: string;
   readonly adminPassword: string | undefined;
@@ -29,6 +31,15 @@ export interface Config {
   readonly gatewayWorkers: number;
   /** Device sockets each process admits per second at most (reconnect storms); 0 for no limit. */
   readonly deviceAdmissionRate: number;
+  /** How often a node beats on a shared bus; three missed beats and the others mark its devices offline. */
+  readonly clusterBeatMs: number;
+}
+
+function schemaFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  // It goes into search_path: a plain identifier only.
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) throw new Error(`DATABASE_SCHEMA must be a lowercase identifier, got "${value}"`);
+  return value;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -47,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR ?? path.join(root, 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
     natsUrl: env.NATS_URL || undefined,
+    databaseSchema: schemaFrom(env.DATABASE_SCHEMA),
     natsPrefix: env.NATS_PREFIX || 'dcc',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     simDevices: intFrom(env.SIM_DEVICES, 200, 'SIM_DEVICES'),
@@ -57,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telemetry: telemetrySettingsFrom(env),
     gatewayWorkers: Math.max(1, intFrom(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     deviceAdmissionRate: intFrom(env.DEVICE_ADMISSION_RATE, 2_000, 'DEVICE_ADMISSION_RATE'),
+    clusterBeatMs: Math.max(50, intFrom(env.CLUSTER_BEAT_MS, 5_000, 'CLUSTER_BEAT_MS')),
   };
 }

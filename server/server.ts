@@ -53,7 +53,7 @@ export interface StartOptions {
  * nodes hold devices, so their online flags stay as they are. Returns the open database.
  */
 export async function prepareNode(config: Config, clock: Clock, pgSchema?: string): Promise<{ db: Db; seeded: SeedResult }> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: pgSchema ?? config.databaseSchema });
   const seeded = await seed(db, clock, config.adminPassword);
   await seedCardInventory(db, clock);
   if (!config.natsUrl) await new DeviceRepository(db).markAllOffline(clock.now());
@@ -64,7 +64,7 @@ export async function prepareNode(config: Config, clock: Clock, pgSchema?: strin
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const { db, seeded } = opts.worker
-    ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema, migrate: false }), seeded: opts.worker.seeded }
+    ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema ?? config.databaseSchema, migrate: false }), seeded: opts.worker.seeded }
     : await prepareNode(config, clock, opts.pgSchema);
   const devices = new DeviceRepository(db);
   const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);
@@ -79,7 +79,19 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     warn: (obj: object, msg: string) => logTo.app?.log.warn(obj, msg),
     info: (obj: object, msg: string) => logTo.app?.log.info(obj, msg),
   };
-  const gateway = new Gateway({ db, devices, sessions, clock, bus, nodeId, log, deviceAdmissionsPerSecond: config.deviceAdmissionRate });
+  const gateway = new Gateway({
+    db,
+    devices,
+    sessions,
+    clock,
+    bus,
+    nodeId,
+    log,
+    deviceAdmissionsPerSecond: config.deviceAdmissionRate,
+    clusterPresence: config.natsUrl !== undefined,
+    nodeBeatMs: config.clusterBeatMs,
+    nodeDeadMs: 3 * config.clusterBeatMs,
+  });
   const app = await buildApp({
     db,
     clock,
@@ -112,7 +124,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     url,
     deviceSocketUrl: `ws://${config.host}:${port}${DEVICE_SOCKET_PATH}`,
     async close() {
-      gateway.close();
+      await gateway.close();
       await app.close();
       await bus.close();
       await db.destroy();

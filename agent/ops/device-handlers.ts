@@ -1,6 +1,5 @@
 import type { Subscription } from 'rxjs';
 import {
-  ANDROID_ONLY_COMMANDS,
   type AppListReply,
   type BaseInfoReply,
   Command,
@@ -13,15 +12,16 @@ import {
   type OtaListReply,
   type ReceivedFile,
   receiveFiles,
+  refusedOnSystem,
   Result,
   type RuntimeInfoReply,
-  type ShellRequest,
   type SystemInfoReply,
 } from '../../protocol/index.ts';
 import type { CommandHandler, CommandOutcome, DeviceSession } from '../device-session.ts';
 import type { FileStore } from './file-store.ts';
 import { PathEscapeError } from './file-store.ts';
-import type { ShellProvider, ShellSession } from './shell.ts';
+import type { ShellProvider } from './shell.ts';
+import { ShellSessions } from './shell-sessions.ts';
 
 /** A file the device hands to the platform (screenshot, log tail). */
 export interface DeviceFile {
@@ -92,12 +92,12 @@ const PROGRESS_EVERY_CHUNKS = 16;
  * (reboot, base-level ones) and the other areas' commands to the map it gives its DeviceSession.
  */
 export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, CommandHandler>; attach(session: DeviceSession): () => void } {
-  const shells = new Map<string, ShellSession>();
+  const shells = new ShellSessions(backend.shell);
   const uploads = new Map<string, { size: number; resolve: (f: ReceivedFile) => void }>();
   // Uploads and files sent to the console, one per flow; a console's repeated request joins its flow's job.
   const jobs = new FlowJobs<CommandOutcome>();
 
-  const linuxRefuses = (msgId: number) => backend.systemType === 'linux' && ANDROID_ONLY_COMMANDS.has(msgId);
+  const linuxRefuses = (msgId: number) => refusedOnSystem(msgId, backend.systemType);
   const guarded = (msgId: number, handler: CommandHandler): [number, CommandHandler] => [
     msgId,
     async (req, session) => {
@@ -119,41 +119,6 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
     return jobs.run(flowId, req, async (job) => ok(await offerFileOnFlow(session.engine, job, { flowId, file: produce, progress: (r, data) => session.progress(r, data) })));
   };
 
-  const shellHandler: CommandHandler = async (req, session) => {
-    const flowId = req.flowId;
-    if (!flowId) return bad('flowId is required');
-    const d = record(req.data) as Partial<ShellRequest> & Record<string, unknown>;
-    const dims = (v: unknown, dflt: number) => (Number.isInteger(v) && (v as number) > 0 && (v as number) < 1000 ? (v as number) : dflt);
-    switch (d.op) {
-      case 'open': {
-        let shell = shells.get(flowId);
-        if (!shell) {
-          shell = backend.shell.open(dims(d.cols, 80), dims(d.rows, 24));
-          shells.set(flowId, shell);
-        }
-        return ok(shell.info);
-      }
-      case 'input': {
-        const shell = shells.get(flowId);
-        if (!shell) return fail('No shell session on this flow; open one first');
-        const line = str(d.line);
-        if (line === undefined || line.length > 8192) return bad('line must be a string of at most 8192 characters');
-        if (line.trim() === '') return bad('Shell command cannot be empty');
-        return ok(await shell.run(line, (o) => session.sendOnFlow(flowId, Command.Shell, o)));
-      }
-      case 'resize': {
-        shells.get(flowId)?.resize(dims(d.cols, 80), dims(d.rows, 24));
-        return ok({ cols: dims(d.cols, 80), rows: dims(d.rows, 24) });
-      }
-      case 'close':
-        shells.get(flowId)?.close();
-        shells.delete(flowId);
-        return ok({});
-      default:
-        return bad("op must be one of 'open', 'input', 'resize', 'close'");
-    }
-  };
-
   const handlers = new Map<number, CommandHandler>([
     guarded(Command.BaseInfo, async () => ok(await backend.baseInfo())),
     guarded(Command.SystemInfo, async () => ok(await backend.systemInfo())),
@@ -161,7 +126,7 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       const limit = Number(record(req.data).limit ?? 200);
       return ok(await backend.runtime(Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : 200));
     }),
-    guarded(Command.Shell, shellHandler),
+    guarded(Command.Shell, shells.handle),
     guarded(Command.FileList, async (req) => {
       const p = str(record(req.data).path) ?? '';
       const entry = await backend.files.stat(p);
@@ -291,8 +256,7 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       }).subscribe((file) => uploads.get(file.flowId)?.resolve(file));
       return () => {
         sub.unsubscribe();
-        for (const s of shells.values()) s.close();
-        shells.clear();
+        shells.closeAll();
       };
     },
   };

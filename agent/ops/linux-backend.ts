@@ -2,11 +2,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Result } from '../../protocol/index.ts';
+import type { CommandHandler } from '../device-session.ts';
 import { linuxBaseInfo } from '../linux-info.ts';
 import type { DeviceBackend } from './device-handlers.ts';
 import { DiskFileStore } from './file-store.ts';
+import { installedPackages, linuxOtaFacts, linuxOtaList, runningProcessNames } from './linux-packages.ts';
 import { linuxSystemInfo, ProcRuntimeSampler } from './linux-proc.ts';
-import { LinuxShellProvider } from './shell.ts';
+import { DEFAULT_SHELL_IDLE_MS, LinuxShellProvider } from './shell.ts';
 
 const run = promisify(execFile);
 
@@ -22,28 +25,36 @@ export interface LinuxBackendConfig {
   readonly screenshotCmd: string | undefined;
   /** Hooks for destructive actions; unset: logged and simulated. */
   readonly resetCmd: string | undefined;
-  readonly clearCmd: string | undefined;
   readonly sshCmd: string | undefined;
+  /** Removes the package named in APP_PACKAGE; unset: uninstall is refused as DOPS-7 says. */
+  readonly uninstallCmd: string | undefined;
+  /** AGENT_IMAGE_VERSION: the OS image version the terminal's maker gave it. */
+  readonly imageVersion: string | undefined;
   readonly log: (line: string) => void;
 }
 
 /** Reads the agent's configuration (see README, "Running the agent on a Linux terminal"). */
 export function linuxBackendConfig(env: NodeJS.ProcessEnv, argv: readonly string[], stateDir: string, log: (line: string) => void): LinuxBackendConfig {
   const fileRoot = path.resolve(env.AGENT_FILE_ROOT ?? path.join(stateDir, 'files'));
-  const timeout = Number(env.AGENT_SHELL_TIMEOUT_MS ?? 30_000);
+  const timeout = Number(env.AGENT_SHELL_TIMEOUT_MS ?? DEFAULT_SHELL_IDLE_MS);
   return {
     fileRoot,
     shellAllowed: argv.includes('--allow-shell') || env.AGENT_ALLOW_SHELL === '1',
     shellCwd: path.resolve(env.AGENT_SHELL_CWD ?? fileRoot),
-    shellTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 30_000,
+    shellTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_SHELL_IDLE_MS,
     logFile: path.resolve(env.AGENT_LOG_FILE ?? path.join(stateDir, 'agent.log')),
     screenshotCmd: env.AGENT_SCREENSHOT_CMD || undefined,
     resetCmd: env.AGENT_RESET_CMD || undefined,
-    clearCmd: env.AGENT_CLEAR_CMD || undefined,
     sshCmd: env.AGENT_SSH_CMD || undefined,
+    uninstallCmd: env.AGENT_UNINSTALL_CMD || undefined,
+    imageVersion: env.AGENT_IMAGE_VERSION || undefined,
     log,
   };
 }
+
+// Debian and RPM package names (letters, digits, + . _ - and an architecture after ':'). The name reaches
+// the hook through its environment, never its command line, but a name outside this set is no package.
+const PACKAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9+._:@~-]{0,127}$/;
 
 /** Device operations on the real Linux machine the agent runs on. */
 export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
@@ -89,8 +100,8 @@ export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
       return 'Message shown';
     },
     factoryReset: () => hook(cfg.resetCmd, 'factory reset'),
-    clear: (kind, pkg) => hook(cfg.clearCmd, `clear ${kind}`, { AGENT_CLEAR_KIND: kind, AGENT_CLEAR_PACKAGE: pkg ?? '' }),
-    // Linux devices refuse these before the backend is asked (device-handlers); kept for completeness.
+    // Linux devices refuse these before the backend is asked (device-handlers, DOPS-7); kept for completeness.
+    clear: async () => 'unsupported',
     whitelist: async () => [],
     daemon: async () => 'unsupported',
     sshConfig: async (enabled, port) => {
@@ -98,11 +109,30 @@ export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
       ssh = { enabled, port: port ?? ssh.port };
       return ssh;
     },
-    otaList: async () => {
-      const info = linuxBaseInfo();
-      return { current: info.systemVersion, packages: [] };
+    otaList: async () => linuxOtaList(linuxOtaFacts(cfg.imageVersion)),
+    appList: async () => installedPackages(undefined, await runningProcessNames()),
+    // Refused on Linux like the two above unless AGENT_UNINSTALL_CMD is set (linuxUninstallHandler).
+    uninstall: async (pkg) => {
+      if (!PACKAGE_NAME.test(pkg)) throw new Error(`Not a package name: ${pkg.slice(0, 130)}`);
+      return hook(cfg.uninstallCmd, `uninstall ${pkg}`, { APP_PACKAGE: pkg });
     },
-    appList: async () => ({ apps: [] }),
-    uninstall: async () => 'unsupported',
+  };
+}
+
+/**
+ * Uninstall (65606) for a terminal whose operator set AGENT_UNINSTALL_CMD. DOPS-7 has Linux devices
+ * refuse uninstall, and the shared device handlers do; an operator who gives the agent a way to remove
+ * packages opts this terminal out of that refusal, and the agent puts this handler in their place.
+ */
+export function linuxUninstallHandler(backend: DeviceBackend): CommandHandler {
+  return async (req) => {
+    const data = req.data as { packageName?: unknown } | undefined;
+    const pkg = typeof data?.packageName === 'string' ? data.packageName : '';
+    if (!PACKAGE_NAME.test(pkg)) return { result: Result.MessageError, data: { message: 'packageName must be a package name' } };
+    try {
+      return { result: Result.Success, data: { message: await backend.uninstall(pkg) } };
+    } catch (err) {
+      return { result: Result.Fail, data: { message: err instanceof Error ? err.message : String(err) } };
+    }
   };
 }

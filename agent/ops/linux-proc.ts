@@ -10,6 +10,7 @@ import {
   type SystemInfoReply,
 } from '../../protocol/index.ts';
 import { linuxDeviceInfo } from '../linux-info.ts';
+import { type CpuTimes, parseCpuTimes, parseMemInfo } from '../telemetry/linux-status.ts';
 
 const PAGE = 4096;
 const TICKS = 100; // USER_HZ; 100 on every Linux ABI Node runs on
@@ -37,23 +38,18 @@ export function parseProcStat(line: string): { pid: number; name: string; state:
   return { pid: Number(line.slice(0, open).trim()), name: line.slice(open + 1, close), state: rest[0] ?? 'S', ticks: utime + stime, rssPages: rss };
 }
 
-function readCpuTotals(): { busy: number; total: number } {
-  const first = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
-  const n = first.trim().split(/\s+/).slice(1).map(Number);
-  const idle = (n[3] ?? 0) + (n[4] ?? 0);
-  const total = n.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
+function readCpuTotals(): CpuTimes {
+  return parseCpuTimes(fs.readFileSync('/proc/stat', 'utf8')) ?? { busy: 0, total: 0 };
 }
 
 function memory(): { total: number; free: number } {
-  const text = fs.readFileSync('/proc/meminfo', 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0) * 1024;
-  return { total: kb('MemTotal'), free: kb('MemAvailable') || kb('MemFree') };
+  const mem = parseMemInfo(fs.readFileSync('/proc/meminfo', 'utf8'));
+  return mem ? { total: mem.total, free: mem.available } : { total: os.totalmem(), free: os.freemem() };
 }
 
 interface ProcSample {
   readonly at: number;
-  readonly cpu: { busy: number; total: number };
+  readonly cpu: CpuTimes;
   readonly procs: Map<number, { name: string; state: string; ticks: number; rssPages: number }>;
 }
 

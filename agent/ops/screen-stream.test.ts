@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AccessUnitSplitter, accessUnits } from '../simulator/video-source.ts';
+import { screenStreamConfig } from './screen-stream.ts';
 
 const clip = new Uint8Array(fs.readFileSync(new URL('../simulator/assets/main-320x240-30fps.h264', import.meta.url)));
 
@@ -32,5 +33,14 @@ describe('capture stream splitting (the agent reuses the simulator splitter)', (
     const inFirst4000 = accessUnits(clip.subarray(0, 4000)).length;
     // Every complete unit is out, except the last one seen, which may still grow.
     expect(out).toBe(inFirst4000 - 1);
+  });
+});
+
+describe('live view configuration', () => {
+  it('reads the voice command and takes the camera rule as given; both off by default', () => {
+    const log = () => undefined;
+    const on = screenStreamConfig({ AGENT_STREAM_CMD: 'cap', AGENT_AUDIO_CMD: 'mic' }, log, true);
+    expect(on).toMatchObject({ cmd: 'cap', audioCmd: 'mic', hasCamera: true });
+    expect(screenStreamConfig({ AGENT_STREAM_CMD: 'cap', AGENT_AUDIO_CMD: '' }, log, false)).toMatchObject({ audioCmd: undefined, hasCamera: false });
   });
 });

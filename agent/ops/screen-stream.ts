@@ -1,18 +1,24 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { promisify } from 'node:util';
 import {
   type Clock,
   ChunkFlag,
   Command,
   MAX_CHUNK_PAYLOAD,
+  NO_CAMERA_MESSAGE,
   parseRemoteControl,
   parseStartStream,
   type RemoteControlRequest,
   Result,
   type StartStreamReply,
+  type StreamAudioInfo,
+  type StreamCamera,
+  StreamRefusal,
   type StreamQuality,
 } from '../../protocol/index.ts';
 import type { CommandHandler, CommandOutcome, DeviceSession } from '../device-session.ts';
+import { OggOpusReader } from '../simulator/ogg-opus.ts';
 import { AccessUnitSplitter } from '../simulator/video-source.ts';
 
 /** What the agent's live view runs: a capture command and the picture it produces. */
@@ -24,15 +30,28 @@ export interface ScreenStreamConfig {
   readonly fps: number;
   /** Applies one live-control input (INPUT_* in its environment); unset: live control is unsupported. */
   readonly inputCmd: string | undefined;
+  /** Prints Ogg Opus (48 kHz) on stdout until killed, the stream's voice; unset: streams carry no voice. */
+  readonly audioCmd: string | undefined;
+  /**
+   * Whether the device has a camera (the support flag's rule: /dev/video0 exists). Without one, a
+   * camera is refused; with one, the capture command is told which picture to take (STREAM_CAMERA).
+   */
+  readonly hasCamera: boolean;
   readonly log: (line: string) => void;
 }
+
+/** The voice AGENT_AUDIO_CMD is declared to produce. Opus decoders output the channels configured whatever a packet holds, so a stereo source plays too. */
+const AGENT_AUDIO: StreamAudioInfo = { codec: 'opus', sampleRate: 48000, channels: 1 };
 
 export const STREAM_UNSUPPORTED = 'This device cannot stream its screen (set AGENT_STREAM_CMD)';
 export const INPUT_UNSUPPORTED = 'This device cannot take remote input (set AGENT_INPUT_CMD)';
 const run = promisify(execFile);
 
-/** Reads AGENT_STREAM_CMD, AGENT_STREAM_SIZE (WxH, default 1280x720), AGENT_STREAM_FPS (default 30) and AGENT_INPUT_CMD. */
-export function screenStreamConfig(env: NodeJS.ProcessEnv, log: (line: string) => void): ScreenStreamConfig {
+/**
+ * Reads AGENT_STREAM_CMD, AGENT_STREAM_SIZE (WxH, default 1280x720), AGENT_STREAM_FPS (default 30),
+ * AGENT_INPUT_CMD and AGENT_AUDIO_CMD; `hasCamera` defaults to the camera support flag's rule.
+ */
+export function screenStreamConfig(env: NodeJS.ProcessEnv, log: (line: string) => void, hasCamera = fs.existsSync('/dev/video0')): ScreenStreamConfig {
   const size = /^(\d{2,5})x(\d{2,5})$/.exec(env.AGENT_STREAM_SIZE ?? '') ?? [];
   const fps = Number(env.AGENT_STREAM_FPS ?? 30);
   return {
@@ -41,50 +60,37 @@ export function screenStreamConfig(env: NodeJS.ProcessEnv, log: (line: string) =
     height: Number(size[2] ?? 720),
     fps: Number.isFinite(fps) && fps > 0 && fps <= 120 ? fps : 30,
     inputCmd: env.AGENT_INPUT_CMD || undefined,
+    audioCmd: env.AGENT_AUDIO_CMD || undefined,
+    hasCamera,
     log,
   };
 }
 
 /**
- * One capture command feeding one flow: its stdout is cut into access units with the simulator's
- * splitter and each unit goes out as a chunk (KeyFrame on IDR units, timestamp = capture time), as
- * the simulated devices do. Killed with its children (ffmpeg under /bin/sh) on stop or disconnect.
+ * A capture command in its own process group (so stopping reaches the capture tool and not only the
+ * shell around it), its stdout handed on as it arrives; killed with its children on stop.
  */
-class CaptureStream {
+class CaptureProcess {
   readonly #child: ChildProcess;
-  #seq = 0;
   #stopped = false;
 
-  constructor(session: DeviceSession, clock: Clock, cfg: ScreenStreamConfig, flowId: string, quality: StreamQuality, size: { width: number; height: number }) {
-    // Its own process group, so stopping reaches the capture tool and not only the shell around it.
-    this.#child = spawn('/bin/sh', ['-c', cfg.cmd as string], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, STREAM_QUALITY: quality, STREAM_WIDTH: String(size.width), STREAM_HEIGHT: String(size.height), STREAM_FPS: String(cfg.fps) },
+  constructor(cmd: string, env: NodeJS.ProcessEnv, label: string, log: (line: string) => void, onData: (bytes: Uint8Array) => void, onEnd: () => void) {
+    this.#child = spawn('/bin/sh', ['-c', cmd], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+    this.#child.stdout?.on('data', (b: Buffer) => {
+      if (!this.#stopped) onData(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
     });
-    const splitter = new AccessUnitSplitter();
-    const send = (units: readonly { bytes: Uint8Array; key: boolean }[]) => {
-      for (const unit of units) {
-        if (this.#stopped) return;
-        // A picture too big for one chunk is skipped; the viewer waits for the next key frame.
-        if (unit.bytes.length > MAX_CHUNK_PAYLOAD) continue;
-        try {
-          session.engine.sendChunk({ flowId, seq: this.#seq++, timestamp: clock.now(), flags: unit.key ? ChunkFlag.KeyFrame : 0, payload: unit.bytes });
-        } catch {
-          // Disconnected: the gateway forgot the stream with the socket; a new StartStream begins afresh.
-          this.stop();
-        }
-      }
-    };
-    this.#child.stdout?.on('data', (b: Buffer) => send(splitter.push(new Uint8Array(b.buffer, b.byteOffset, b.byteLength))));
     let stderr = '';
     this.#child.stderr?.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-500)));
-    this.#child.on('error', (err) => cfg.log(`stream command failed: ${err.message}`));
+    this.#child.on('error', (err) => log(`${label} command failed: ${err.message}`));
     this.#child.on('close', (code) => {
-      send(splitter.end());
-      if (!this.#stopped) cfg.log(`stream command ended (${code ?? 'signal'})${stderr ? `: ${stderr.trim()}` : ''}`);
+      if (!this.#stopped) onEnd();
+      if (!this.#stopped) log(`${label} command ended (${code ?? 'signal'})${stderr ? `: ${stderr.trim()}` : ''}`);
       this.#stopped = true;
     });
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
   }
 
   stop(): void {
@@ -100,11 +106,58 @@ class CaptureStream {
 }
 
 /**
+ * One stream's capture feeding one flow: the picture command's stdout is cut into access units with the
+ * simulator's splitter and each unit goes out as a chunk (KeyFrame on IDR units, timestamp = capture
+ * time), as the simulated devices do; the voice command's Ogg Opus is cut into packets, each a chunk
+ * flagged Audio with a sequence of its own (LIVE-3). Both are killed with their children (ffmpeg under
+ * /bin/sh) on stop or disconnect.
+ */
+class CaptureStream {
+  readonly #processes: CaptureProcess[] = [];
+
+  constructor(session: DeviceSession, clock: Clock, cfg: ScreenStreamConfig, flowId: string, ask: { quality: StreamQuality; camera: StreamCamera }, size: { width: number; height: number }) {
+    const send = (seq: () => number, flags: number, payload: Uint8Array) => {
+      try {
+        session.engine.sendChunk({ flowId, seq: seq(), timestamp: clock.now(), flags, payload });
+      } catch {
+        // Disconnected: the gateway forgot the stream with the socket; a new StartStream begins afresh.
+        this.stop();
+      }
+    };
+    let videoSeq = 0;
+    const splitter = new AccessUnitSplitter();
+    const sendUnits = (units: readonly { bytes: Uint8Array; key: boolean }[]) => {
+      for (const unit of units) {
+        // A picture too big for one chunk is skipped; the viewer waits for the next key frame.
+        if (unit.bytes.length <= MAX_CHUNK_PAYLOAD) send(() => videoSeq++, unit.key ? ChunkFlag.KeyFrame : 0, unit.bytes);
+      }
+    };
+    const env = { ...process.env, STREAM_QUALITY: ask.quality, STREAM_CAMERA: ask.camera, STREAM_WIDTH: String(size.width), STREAM_HEIGHT: String(size.height), STREAM_FPS: String(cfg.fps) };
+    this.#processes.push(new CaptureProcess(cfg.cmd as string, env, 'stream', cfg.log, (b) => sendUnits(splitter.push(b)), () => sendUnits(splitter.end())));
+    if (cfg.audioCmd) {
+      let audioSeq = 0;
+      const reader = new OggOpusReader();
+      const audio = new CaptureProcess(cfg.audioCmd, { ...process.env, STREAM_CAMERA: ask.camera }, 'audio', cfg.log, (b) => {
+        for (const packet of reader.push(b)) send(() => audioSeq++, ChunkFlag.Audio, packet);
+      }, () => undefined);
+      this.#processes.push(audio);
+    }
+  }
+
+  stop(): void {
+    for (const p of this.#processes) p.stop();
+  }
+}
+
+/**
  * Live view on the real agent (65565 / 65611 / 65568): StartStream runs the capture command on the
- * gateway's flow, StopStream (or a disconnect) kills it, RemoteControl runs the input command. Without AGENT_STREAM_CMD both answer result 1 with
- * {@link STREAM_UNSUPPORTED} (and RemoteControl without AGENT_INPUT_CMD {@link INPUT_UNSUPPORTED}), as
- * screenshots do without AGENT_SCREENSHOT_CMD. The sub stream asks the
- * command for half the size (STREAM_WIDTH/HEIGHT in its environment; the command decides how to honour it).
+ * gateway's flow (and the voice command beside it when AGENT_AUDIO_CMD is set; the reply's `audio` says
+ * so), StopStream (or a disconnect) kills them, RemoteControl runs the input command. Without
+ * AGENT_STREAM_CMD both answer result 1 with {@link STREAM_UNSUPPORTED} (and RemoteControl without
+ * AGENT_INPUT_CMD {@link INPUT_UNSUPPORTED}), as screenshots do without AGENT_SCREENSHOT_CMD. The sub
+ * stream asks the command for half the size (STREAM_WIDTH/HEIGHT in its environment; the command
+ * decides how to honour it); a camera is passed as STREAM_CAMERA (front or back; screen otherwise) and
+ * refused with reason no_camera on a device without one.
  */
 export function screenStreamHandlers(cfg: ScreenStreamConfig, clock: Clock): { handlers: Map<number, CommandHandler>; stopAll(): void } {
   const streams = new Map<string, CaptureStream>();
@@ -113,14 +166,15 @@ export function screenStreamHandlers(cfg: ScreenStreamConfig, clock: Clock): { h
     if (!cfg.cmd) return unsupported;
     const ask = parseStartStream(req.data);
     if (!ask || !req.flowId) return { result: Result.MessageError, data: { message: 'quality main or sub and a flowId are required' } };
+    if (ask.camera !== 'screen' && !cfg.hasCamera) return { result: Result.Fail, data: { message: NO_CAMERA_MESSAGE, reason: StreamRefusal.noCamera } };
     const flowId = req.flowId;
     streams.get(flowId)?.stop();
     const half = ask.quality === 'sub';
     const size = { width: half ? Math.round(cfg.width / 2) : cfg.width, height: half ? Math.round(cfg.height / 2) : cfg.height };
-    const reply: StartStreamReply = { flowId, quality: ask.quality, codec: 'h264', width: size.width, height: size.height, fps: cfg.fps };
-    cfg.log(`live view (${ask.quality}) started: running "${cfg.cmd}"`);
+    const reply: StartStreamReply = { flowId, quality: ask.quality, camera: ask.camera, codec: 'h264', width: size.width, height: size.height, fps: cfg.fps, ...(cfg.audioCmd && { audio: AGENT_AUDIO }) };
+    cfg.log(`live view (${ask.quality}, ${ask.camera}${cfg.audioCmd ? ', with voice' : ''}) started: running "${cfg.cmd}"`);
     // Frames begin after the reply, so the gateway knows the flow before its first chunk arrives.
-    return { result: Result.Success, data: reply, afterReply: () => streams.set(flowId, new CaptureStream(session, clock, cfg, flowId, ask.quality, size)) };
+    return { result: Result.Success, data: reply, afterReply: () => streams.set(flowId, new CaptureStream(session, clock, cfg, flowId, ask, size)) };
   };
   const stop: CommandHandler = async (req) => {
     if (!cfg.cmd) return unsupported;

@@ -3,15 +3,20 @@ import {
   type Clock,
   ChunkFlag,
   Command,
+  NO_CAMERA_MESSAGE,
   parseRemoteControl,
   parseStartStream,
   type RemoteControlRequest,
   Result,
   type StartStreamReply,
+  type StreamAudioInfo,
+  type StreamCamera,
+  StreamRefusal,
   type StreamQuality,
   type TimerHandle,
 } from '../../protocol/index.ts';
 import type { CommandHandler, DeviceSession } from '../device-session.ts';
+import { opusPacketMs, opusPackets } from './ogg-opus.ts';
 
 /*
  * A simulated screen: short baseline H.264 clips looped as live streams. The clips were generated once
@@ -24,7 +29,8 @@ import type { CommandHandler, DeviceSession } from '../device-session.ts';
  *     -pix_fmt yuv420p -g 8 -keyint_min 8 -sc_threshold 0 -bf 0 -x264-params repeat-headers=1 \
  *     -b:v 80k -f h264 agent/simulator/assets/sub-160x120-15fps.h264
  *
- * A key frame every half second bounds how long a new or lagging viewer waits for a picture.
+ * A key frame every half second bounds how long a new or lagging viewer waits for a picture. The
+ * cameras' clips and the voice clip are described in assets/README.md.
  */
 
 /** One access unit (a picture with the parameter sets before it), Annex-B bytes. */
@@ -40,9 +46,24 @@ export interface VideoClip {
   readonly units: readonly AccessUnit[];
 }
 
-const CLIPS: Record<StreamQuality, { file: string; width: number; height: number; fps: number }> = {
-  main: { file: 'main-320x240-30fps.h264', width: 320, height: 240, fps: 30 },
-  sub: { file: 'sub-160x120-15fps.h264', width: 160, height: 120, fps: 15 },
+/**
+ * The clip each camera and quality loops. Each camera shows a picture of its own (the screen the test
+ * pattern, the front camera a portrait pattern, the back camera colour bars with a moving box), so a
+ * viewer can tell which one it is watching from the picture alone.
+ */
+const CLIPS: Record<StreamCamera, Record<StreamQuality, { file: string; width: number; height: number; fps: number }>> = {
+  screen: {
+    main: { file: 'main-320x240-30fps.h264', width: 320, height: 240, fps: 30 },
+    sub: { file: 'sub-160x120-15fps.h264', width: 160, height: 120, fps: 15 },
+  },
+  front: {
+    main: { file: 'front-240x320-15fps.h264', width: 240, height: 320, fps: 15 },
+    sub: { file: 'front-120x160-15fps.h264', width: 120, height: 160, fps: 15 },
+  },
+  back: {
+    main: { file: 'back-320x240-15fps.h264', width: 320, height: 240, fps: 15 },
+    sub: { file: 'back-160x120-15fps.h264', width: 160, height: 120, fps: 15 },
+  },
 };
 
 /** Offsets of the NAL units of an Annex-B stream (the byte after each 3- or 4-byte start code). */
@@ -119,35 +140,63 @@ export class AccessUnitSplitter {
   }
 }
 
-const loaded = new Map<StreamQuality, VideoClip>();
+const loaded = new Map<string, VideoClip>();
 
-/** The looped clip of one quality, read once per process and shared by every simulated device. */
-export function videoClip(quality: StreamQuality): VideoClip {
-  let clip = loaded.get(quality);
+/** The looped clip of one camera and quality, read once per process and shared by every simulated device. */
+export function videoClip(quality: StreamQuality, camera: StreamCamera = 'screen'): VideoClip {
+  const spec = CLIPS[camera][quality];
+  let clip = loaded.get(spec.file);
   if (!clip) {
-    const spec = CLIPS[quality];
     const bytes = new Uint8Array(fs.readFileSync(new URL(`./assets/${spec.file}`, import.meta.url)));
     clip = { width: spec.width, height: spec.height, fps: spec.fps, units: accessUnits(bytes) };
-    loaded.set(quality, clip);
+    loaded.set(spec.file, clip);
   }
   return clip;
 }
 
-/** A running stream: sends the clip's units on a flow, paced at the clip's frame rate, until stopped. */
+/** A looped voice clip: Opus packets of equal duration. */
+export interface VoiceClip {
+  readonly info: StreamAudioInfo;
+  readonly packetMs: number;
+  readonly packets: readonly Uint8Array[];
+}
+
+let voice: VoiceClip | undefined;
+
+/** The simulated devices' voice (a beeping 440 Hz tone, Ogg Opus), read once per process. */
+export function voiceClip(): VoiceClip {
+  if (!voice) {
+    const { channels, packets } = opusPackets(new Uint8Array(fs.readFileSync(new URL('./assets/voice-48k-mono.opus', import.meta.url))));
+    voice = { info: { codec: 'opus', sampleRate: 48000, channels: channels === 2 ? 2 : 1 }, packetMs: opusPacketMs(packets[0] ?? new Uint8Array()) ?? 20, packets };
+  }
+  return voice;
+}
+
+/** What a looped stream sends: one payload per step, `stepMs` apart, with the chunk flags it needs. */
+interface LoopSource {
+  readonly stepMs: number;
+  readonly length: number;
+  payload(i: number): { bytes: Uint8Array; flags: number };
+}
+
+/**
+ * A running loop: sends a source's payloads on a flow, paced at its step, until stopped. The picture and
+ * the voice of a stream are two loops on one flow, each numbering its own chunks (LIVE-3).
+ */
 class LoopedStream {
   readonly #session: DeviceSession;
   readonly #clock: Clock;
-  readonly #clip: VideoClip;
+  readonly #source: LoopSource;
   readonly #flowId: string;
   readonly #startedAt: number;
   #seq = 0;
   #timer: TimerHandle | undefined;
   #stopped = false;
 
-  constructor(session: DeviceSession, clock: Clock, clip: VideoClip, flowId: string) {
+  constructor(session: DeviceSession, clock: Clock, source: LoopSource, flowId: string) {
     this.#session = session;
     this.#clock = clock;
-    this.#clip = clip;
+    this.#source = source;
     this.#flowId = flowId;
     this.#startedAt = clock.now();
     this.#tick();
@@ -155,9 +204,9 @@ class LoopedStream {
 
   #tick(): void {
     if (this.#stopped) return;
-    const unit = this.#clip.units[this.#seq % this.#clip.units.length] as AccessUnit;
+    const { bytes, flags } = this.#source.payload(this.#seq % this.#source.length);
     try {
-      this.#session.engine.sendChunk({ flowId: this.#flowId, seq: this.#seq, timestamp: this.#clock.now(), flags: unit.key ? ChunkFlag.KeyFrame : 0, payload: unit.bytes });
+      this.#session.engine.sendChunk({ flowId: this.#flowId, seq: this.#seq, timestamp: this.#clock.now(), flags, payload: bytes });
     } catch {
       // Disconnected: the gateway forgets the stream with the socket; a new StartStream begins afresh.
       this.stop();
@@ -165,7 +214,7 @@ class LoopedStream {
     }
     this.#seq++;
     // Paced against the start time rather than the previous tick, so timer lateness does not accumulate.
-    const due = this.#startedAt + (this.#seq * 1000) / this.#clip.fps;
+    const due = this.#startedAt + this.#seq * this.#source.stepMs;
     this.#timer = this.#clock.setTimeout(() => this.#tick(), Math.max(0, due - this.#clock.now()));
   }
 
@@ -174,6 +223,21 @@ class LoopedStream {
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
   }
 }
+
+const pictureLoop = (clip: VideoClip): LoopSource => ({
+  stepMs: 1000 / clip.fps,
+  length: clip.units.length,
+  payload: (i) => {
+    const unit = clip.units[i] as AccessUnit;
+    return { bytes: unit.bytes, flags: unit.key ? ChunkFlag.KeyFrame : 0 };
+  },
+});
+
+const voiceLoop = (clip: VoiceClip): LoopSource => ({
+  stepMs: clip.packetMs,
+  length: clip.packets.length,
+  payload: (i) => ({ bytes: clip.packets[i] as Uint8Array, flags: ChunkFlag.Audio }),
+});
 
 /** Inputs a simulated device keeps, newest last, so a test can see what reached it. */
 const INPUTS_KEPT = 20;
@@ -196,28 +260,62 @@ export const simulatedInputs = {
   },
 };
 
+/** The support flags a simulated stream obeys (the device's own, as its SystemInfo reports them). */
+export interface StreamSupport {
+  /** False: a camera is refused (the screen still streams). */
+  readonly camera: boolean;
+  /** False: streams carry no voice. */
+  readonly mic: boolean;
+}
+
+/** Camera streams each simulated device started, newest last (the last 20 each), for end-to-end tests. */
+export const simulatedStreams = {
+  bySn: new Map<string, StreamCamera[]>(),
+  record(sn: string, camera: StreamCamera): void {
+    const list = this.bySn.get(sn) ?? [];
+    list.push(camera);
+    if (list.length > INPUTS_KEPT) list.shift();
+    this.bySn.set(sn, list);
+  },
+  of(sn: string): readonly StreamCamera[] {
+    return this.bySn.get(sn) ?? [];
+  },
+};
+
 /**
- * Live-view command handlers of a simulated device: StartStream loops the clip of the asked quality on
- * the gateway's flow, StopStream ends it, RemoteControl accepts well-formed input and records it in
- * {@link simulatedInputs} (there is no real screen to touch).
+ * Live-view command handlers of a simulated device: StartStream loops the clip of the asked quality and
+ * camera on the gateway's flow, with the voice clip beside it where the device has a microphone, and
+ * refuses a camera when the device has none; StopStream ends it; RemoteControl accepts well-formed
+ * input and records it in {@link simulatedInputs} (there is no real screen to touch).
  */
-export function streamHandlers(clock: Clock): Map<number, CommandHandler> {
-  const streams = new Map<string, LoopedStream>();
+export function streamHandlers(clock: Clock, support: () => Promise<StreamSupport> = async () => ({ camera: true, mic: true })): Map<number, CommandHandler> {
+  const streams = new Map<string, LoopedStream[]>();
+  const end = (flowId: string) => {
+    for (const loop of streams.get(flowId) ?? []) loop.stop();
+    streams.delete(flowId);
+  };
   const start: CommandHandler = async (req, session) => {
     const ask = parseStartStream(req.data);
     if (!ask || !req.flowId) return { result: Result.MessageError, data: { message: 'quality main or sub and a flowId are required' } };
-    streams.get(req.flowId)?.stop();
-    const clip = videoClip(ask.quality);
-    const reply: StartStreamReply = { flowId: req.flowId, quality: ask.quality, codec: 'h264', width: clip.width, height: clip.height, fps: clip.fps };
+    const can = await support();
+    if (ask.camera !== 'screen' && !can.camera) return { result: Result.Fail, data: { message: NO_CAMERA_MESSAGE, reason: StreamRefusal.noCamera } };
+    end(req.flowId);
+    const clip = videoClip(ask.quality, ask.camera);
+    const audio = can.mic ? voiceClip() : undefined;
+    const reply: StartStreamReply = { flowId: req.flowId, quality: ask.quality, camera: ask.camera, codec: 'h264', width: clip.width, height: clip.height, fps: clip.fps, ...(audio && { audio: audio.info }) };
     const flowId = req.flowId;
+    simulatedStreams.record(session.sn, ask.camera);
     // Frames begin after the reply, so the gateway knows the flow before its first chunk arrives.
-    return { result: Result.Success, data: reply, afterReply: () => streams.set(flowId, new LoopedStream(session, clock, clip, flowId)) };
+    return {
+      result: Result.Success,
+      data: reply,
+      afterReply: () => streams.set(flowId, [new LoopedStream(session, clock, pictureLoop(clip), flowId), ...(audio ? [new LoopedStream(session, clock, voiceLoop(audio), flowId)] : [])]),
+    };
   };
   const stop: CommandHandler = async (req) => {
     const flowId = (req.data as { flowId?: unknown } | undefined)?.flowId ?? req.flowId;
     if (typeof flowId !== 'string') return { result: Result.MessageError, data: { message: 'flowId is required' } };
-    streams.get(flowId)?.stop();
-    streams.delete(flowId);
+    end(flowId);
     return { result: Result.Success };
   };
   const control: CommandHandler = async (req, session) => {

@@ -43,10 +43,12 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
   });
   // Built on a device's first command: a fleet of tens of thousands mostly idles, and each simulated
   // file tree, process table and app list costs memory.
+  let backend: ReturnType<typeof simulatedBackend> | undefined;
+  const backendOf = () => (backend ??= simulatedBackend(opts.sn, opts.info, () => opts.clock.now()));
   let ops: ReturnType<typeof deviceHandlers> | undefined;
   const opsOf = (session: DeviceSession) => {
     if (!ops) {
-      ops = deviceHandlers(simulatedBackend(opts.sn, opts.info, () => opts.clock.now()));
+      ops = deviceHandlers(backendOf());
       ops.attach(session);
     }
     return ops;
@@ -61,7 +63,11 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
     handlers: new Map([
       [Command.Reboot, reboot],
       ...opsHandlers,
-      ...streamHandlers(opts.clock),
+      // Live view obeys the device's own support flags: no camera, no camera stream; no microphone, no voice.
+      ...streamHandlers(opts.clock, async () => {
+        const { support } = await backendOf().systemInfo();
+        return { camera: support.camera, mic: support.mic };
+      }),
       [Command.PushFile, pushFileHandler(simulatedPushJob({ clock: opts.clock, stepMs: 250 }))],
     ]),
   });

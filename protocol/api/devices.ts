@@ -44,18 +44,66 @@ export interface DeviceView {
   readonly supportFlags: readonly string[];
 }
 
-/** Fields the list sorts by (server-side). */
-export type DeviceSortField =
-  | 'id'
-  | 'sn'
-  | 'model'
-  | 'orgName'
-  | 'onlineState'
-  | 'deviceState'
-  | 'country'
-  | 'imageVersion'
-  | 'systemVersion'
-  | 'latestOnlineTime'
-  | 'offlineTime'
-  | 'battery'
-  | 'installDate';
+/**
+ * Filters of the device list and of control by query, as the console sends them. Text filters match a
+ * substring ignoring case; the others match exactly, except `batteryMax` (at most that percentage, among
+ * devices that reported a battery).
+ */
+export interface DeviceListFilter {
+  readonly sn?: string | undefined;
+  readonly model?: string | undefined;
+  readonly orgId?: number | undefined;
+  readonly onlineState?: number | undefined;
+  readonly deviceState?: number | undefined;
+  readonly systemType?: string | undefined;
+  readonly country?: string | undefined;
+  readonly imageVersion?: string | undefined;
+  readonly remark?: string | undefined;
+  readonly imei?: string | undefined;
+  readonly networkType?: number | undefined;
+  readonly manufacturer?: string | undefined;
+  readonly location?: string | undefined;
+  readonly mcuVersion?: string | undefined;
+  readonly systemVersion?: string | undefined;
+  readonly batteryMax?: number | undefined;
+}
+
+/** The filter fields that take free text (a substring), in the order the console offers them. */
+export const DEVICE_TEXT_FILTERS = ['sn', 'model', 'imageVersion', 'remark', 'imei', 'manufacturer', 'location', 'mcuVersion', 'systemVersion'] as const;
+export type DeviceTextFilter = (typeof DEVICE_TEXT_FILTERS)[number];
+
+/**
+ * Fields the list sorts by (server-side): the indexed columns and the device entity's plain columns.
+ * Storage (two columns) and support flags (a comma list) are not sortable.
+ */
+export const DEVICE_SORT_FIELDS = [
+  'id',
+  'sn',
+  'model',
+  'orgName',
+  'onlineState',
+  'deviceState',
+  'country',
+  'imageVersion',
+  'mcuVersion',
+  'systemType',
+  'systemVersion',
+  'installDate',
+  'uptime',
+  'latestOnlineTime',
+  'offlineTime',
+  'location',
+  'networkType',
+  'imei',
+  'basebandVersion',
+  'bluetoothMac',
+  'wlanMac',
+  'battery',
+  'manufacturer',
+  'gnssModel',
+  'lteModel',
+  'hardwareId',
+  'terminalVersion',
+  'remark',
+] as const;
+export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];

@@ -14,6 +14,8 @@ export const ChunkFlag = {
   KeyFrame: 1,
   /** The last chunk of a transfer. */
   Last: 2,
+  /** A live stream's voice: one Opus packet, independent of every other (LIVE-3), beside the video on the same flow. */
+  Audio: 4,
 } as const;
 
 /** Payload bytes per chunk at most; with the header this stays well under the 1 MiB frame cap. */

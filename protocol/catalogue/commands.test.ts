@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Command } from './commands.ts';
+import { Command, LINUX_REFUSED_COMMANDS, refusedOnSystem } from './commands.ts';
 
 describe('command ids', () => {
   it('CMD-ID-1 keeps every spec id exactly', () => {
@@ -23,5 +23,18 @@ describe('command ids', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).not.toContain(131072);
     for (const id of ids.filter((i) => i < 65536)) expect(id <= 12 || id === 36).toBe(true);
+  });
+});
+
+describe('Linux refusals', () => {
+  it('CMD-LINUX-1 one list holds the Android-only commands and factory reset, never reboot or live view', () => {
+    expect([...LINUX_REFUSED_COMMANDS].sort()).toEqual([Command.Whitelist, Command.Daemon, Command.Uninstall, Command.ClearData, Command.ClearCache].sort());
+    for (const allowed of [Command.Reboot, Command.StartStream, Command.RemoteControl, Command.Shell, Command.Screenshot, Command.ChangeSshConfig]) expect(LINUX_REFUSED_COMMANDS.has(allowed)).toBe(false);
+  });
+
+  it('CMD-LINUX-2 refuses a listed command on Linux only', () => {
+    expect(refusedOnSystem(Command.FactoryReset, 'linux')).toBe(false);
+    expect(refusedOnSystem(Command.FactoryReset, 'android')).toBe(false);
+    expect(refusedOnSystem(Command.Reboot, 'linux')).toBe(false);
   });
 });

@@ -56,9 +56,32 @@ export const Command = {
   DevicePresence: 196609,
   /** A command held for an offline device reached its end (answered or expired). */
   HeldCommandDone: 196610,
+  /** Console -> platform: start (`data.watch` true) or stop hearing the outcomes of commands to a device. */
+  DeviceWatch: 196611,
+  /** Platform -> console: a command to a watched device ended (sent by anyone, on any node). */
+  DeviceCommandOutcome: 196612,
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
+
+/**
+ * The one list of commands Linux devices cannot do: they answer result 1 'Linux devices cannot do this'
+ * (devices-and-commerce section 6), and the console refuses them before sending: the Android app and app
+ * data commands. Factory reset, live view and control are not here: a Linux terminal resets, streams and
+ * takes input through hooks its operator configures on the agent (issue 5), and says so when one is unset.
+ */
+export const LINUX_REFUSED_COMMANDS: ReadonlySet<number> = new Set<number>([
+  Command.Whitelist,
+  Command.Daemon,
+  Command.Uninstall,
+  Command.ClearData,
+  Command.ClearCache,
+]);
+
+/** True when a device of `systemType` refuses command `msgId` ('Linux devices cannot do this'). */
+export function refusedOnSystem(msgId: number, systemType: string): boolean {
+  return systemType === 'linux' && LINUX_REFUSED_COMMANDS.has(msgId);
+}
 
 const commandIds: ReadonlySet<number> = new Set(Object.values(Command));
 

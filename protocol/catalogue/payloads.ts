@@ -1,4 +1,3 @@
-import { Command } from './commands.ts';
 import type { ProcessStateCode } from './enums.ts';
 
 /*
@@ -119,17 +118,24 @@ export interface RuntimeInfoReply {
 
 /**
  * 65563 shell, one flow (`flowId`) per session. Requests:
- * - `open` starts (or re-attaches to) the session; reply `ShellOpenReply`.
- * - `input` runs one command line; the output arrives as `ShellOutput` messages on the flow, then the
- *   reply `{exitCode}`.
- * - `resize` sets the terminal size used by later commands (COLUMNS/LINES).
+ * - `open` starts (or re-attaches to) the session; reply `ShellOpenReply`. With `raw: true` the device
+ *   also starts an interactive terminal (a pseudo-terminal on Linux) whose output it streams on the flow.
+ * - `write` sends keystrokes to the interactive terminal exactly as typed (Ctrl-C is `\x03`).
+ * - `input` runs one command line on its own; the output arrives as `ShellOutput` messages on the flow,
+ *   then the reply `{exitCode, cwd}` (line mode, kept for callers without a terminal).
+ * - `resize` sets the terminal's size (the interactive terminal hears SIGWINCH; line commands see
+ *   COLUMNS/LINES).
  * - `close` ends the session.
  */
 export type ShellRequest =
-  | { readonly op: 'open'; readonly cols?: number; readonly rows?: number }
+  | { readonly op: 'open'; readonly cols?: number; readonly rows?: number; readonly raw?: boolean; readonly since?: number }
+  | { readonly op: 'write'; readonly data: string }
   | { readonly op: 'input'; readonly line: string }
   | { readonly op: 'resize'; readonly cols: number; readonly rows: number }
   | { readonly op: 'close' };
+
+/** Why a device ended an interactive shell: its shell exited, it sat idle too long, or it was closed. */
+export type ShellEndReason = 'exit' | 'idle' | 'closed';
 
 /** Connection information of a shell session. A device that gives none fails the open. */
 export interface ShellOpenReply {
@@ -137,6 +143,12 @@ export interface ShellOpenReply {
   readonly host: string;
   readonly cwd: string;
   readonly prompt: string;
+  /** True when the session has an interactive terminal: the console sends `write` and draws nothing itself. */
+  readonly raw?: boolean;
+  /** Characters of terminal output the session has produced so far. */
+  readonly offset?: number;
+  /** Terminal output from the request's `since` (or as far back as the device keeps) up to `offset`. */
+  readonly backlog?: string;
 }
 
 export interface ShellExitReply {
@@ -148,6 +160,10 @@ export interface ShellExitReply {
 export interface ShellOutput {
   readonly output: string;
   readonly stream?: 'stdout' | 'stderr';
+  /** Terminal output only: characters of output before this chunk, so a console can drop what it has. */
+  readonly offset?: number;
+  /** Set on the last message of an interactive terminal that has ended. */
+  readonly ended?: ShellEndReason;
 }
 
 /** A directory entry. `type` follows the file entity: file or folder. */
@@ -290,16 +306,7 @@ export interface UninstallRequest {
   readonly packageName: string;
 }
 
-/** Commands that Linux devices refuse with 'Linux devices cannot do this' (result 1). */
-export const ANDROID_ONLY_COMMANDS: ReadonlySet<number> = new Set([
-  Command.Whitelist,
-  Command.Daemon,
-  Command.Uninstall,
-  Command.ClearData,
-  Command.ClearCache,
-]);
-
-/** The reason Linux devices give for Android-only commands (devices-and-commerce section 8). */
+/** The reason Linux devices give for the commands of LINUX_REFUSED_COMMANDS (devices-and-commerce section 8). */
 export const LINUX_CANNOT = 'Linux devices cannot do this';
 /** The reason a device gives for a folder download (devices-and-commerce section 8). */
 export const FOLDER_NOT_DOWNLOADABLE = 'Unable To Download Folders!';

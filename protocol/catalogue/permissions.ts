@@ -48,6 +48,7 @@ export const permissionCatalogue: readonly PermissionEntry[] = [
   p('device_allocate', 'device_list', '分配', 'Allocate'),
   p('device_country', 'device_list', '设置国家', 'Set country'),
   p('device_reset', 'device_list', '远程重置', 'Remote reset'),
+  p('device_revoke', 'device_list', '吊销设备凭证', 'Revoke device credentials'),
   p('device_message', 'device_list', '发送消息', 'Send message'),
   p('device_clear', 'device_list', '清除数据', 'Clear data'),
   p('device_live_view', 'device_list', '实时画面', 'Live view'),

@@ -4,26 +4,63 @@
  * access unit per chunk, Annex-B byte stream (start codes), baseline profile; the KeyFrame flag marks
  * an access unit that starts with an IDR picture and carries SPS and PPS, where a viewer may start. A
  * chunk's timestamp is the device's capture time in epoch ms, so a viewer can show end-to-end latency.
+ * Voice travels on the same flow as chunks flagged Audio: one Opus packet per chunk, each independent
+ * of the others (no key frames), numbered by a sequence of its own (LIVE-3 in PROTOCOL.md).
  */
 
 /** Which encoder output of the device: the main (full) stream or the smaller sub stream. */
 export type StreamQuality = 'main' | 'sub';
 export const STREAM_QUALITIES: readonly StreamQuality[] = ['main', 'sub'];
 
+/**
+ * Which picture the device encodes: its screen, or its front or back camera. Requests without a camera
+ * mean the screen, so requests written before cameras existed keep their meaning.
+ */
+export type StreamCamera = 'screen' | 'front' | 'back';
+export const STREAM_CAMERAS: readonly StreamCamera[] = ['screen', 'front', 'back'];
+
 /** 65565 StartStream request data (console -> gateway -> device). */
 export interface StartStreamRequest {
   readonly quality: StreamQuality;
+  readonly camera: StreamCamera;
+  /**
+   * Console -> gateway: whether this viewer wants the voice frames (off when absent). A console that
+   * already watches the stream sends StartStream again with another value to turn voice on or off
+   * without restarting the picture. The gateway does not pass it on: a device sends voice whenever it
+   * has it, and the gateway forwards it only to viewers who asked.
+   */
+  readonly audio: boolean;
 }
+
+/** The voice a stream carries: Opus packets at 48 kHz (what WebCodecs' AudioDecoder takes). */
+export interface StreamAudioInfo {
+  readonly codec: 'opus';
+  readonly sampleRate: 48000;
+  readonly channels: 1 | 2;
+}
+
+/** Why a device refused a StartStream, in `data.reason` beside the message (the console words it in its own language). */
+export const StreamRefusal = {
+  /** A camera was asked of a device whose support flags say it has none. */
+  noCamera: 'no_camera',
+} as const;
+
+/** The message of a device that has no camera (English, for logs and old consoles; the console shows `reason` in the user's language). */
+export const NO_CAMERA_MESSAGE = 'This device has no camera';
 
 /** StartStream reply data: what the console needs to set up its decoder. */
 export interface StartStreamReply {
   /** The flow whose chunks carry the video. */
   readonly flowId: string;
   readonly quality: StreamQuality;
+  /** The picture encoded; absent from devices that predate cameras (the screen). */
+  readonly camera?: StreamCamera;
   readonly codec: 'h264';
   readonly width: number;
   readonly height: number;
   readonly fps: number;
+  /** The voice on this flow (chunks flagged Audio); absent when the device sends none. */
+  readonly audio?: StreamAudioInfo;
 }
 
 /** 65611 StopStream request data: the flow to leave (console) or end (gateway -> device). */
@@ -63,8 +100,13 @@ export function parseRemoteControl(data: unknown): RemoteControlRequest | undefi
   return undefined;
 }
 
-/** The start-stream request in `data`, or undefined when it is malformed. */
+/** The start-stream request in `data` (quality main, the screen and no voice where absent), or undefined when it is malformed. */
 export function parseStartStream(data: unknown): StartStreamRequest | undefined {
-  const quality = (data as { quality?: unknown } | null | undefined)?.quality ?? 'main';
-  return quality === 'main' || quality === 'sub' ? { quality } : undefined;
+  const d = (typeof data === 'object' && data !== null ? data : {}) as { quality?: unknown; camera?: unknown; audio?: unknown };
+  const quality = d.quality ?? 'main';
+  const camera = d.camera ?? 'screen';
+  const audio = d.audio ?? false;
+  if (quality !== 'main' && quality !== 'sub') return undefined;
+  if (!(STREAM_CAMERAS as readonly unknown[]).includes(camera) || typeof audio !== 'boolean') return undefined;
+  return { quality, camera: camera as StreamCamera, audio };
 }

@@ -22,4 +22,10 @@ export const Subject = {
   nodeReplies: (nodeId: string) => `node.${nodeId}.reply`,
   presence: 'presence',
   sessionEnded: 'session.ended',
+  /** Every node's beat (`{node}`), and its goodbye (`{node, leaving: true}`) on a graceful shutdown. */
+  nodeAlive: 'node.alive',
+  /** Outcomes of commands to a device, for consoles on other nodes that watch it. */
+  deviceOutcome: (sn: string) => `device.${sn}.outcome`,
+  /** A device's secret was revoked: the node holding it closes its socket. */
+  deviceRevoked: 'device.revoked',
 } as const;

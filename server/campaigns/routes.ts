@@ -3,10 +3,13 @@ import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { PushStartReply, PushStartRequest } from '../../protocol/api/campaigns.ts';
 import { type Clock, DownloadState, FirmwareType, InstallResult, PushResult } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { ContentArea, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
+import { DeviceRepository } from '../devices/repository.ts';
+import { selectBody as deviceQuerySchema } from '../devices/schemas.ts';
 import { deviceSecretDigest } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
@@ -24,6 +27,7 @@ export interface CampaignRouteDeps {
 
 export const PushMessage = {
   NoDevice: 'Please select at least one device',
+  SnsOrQuery: 'Choose the devices either by serial number or by query, not both',
   SystemType: 'The devices and the content must have the same system type',
   Apollo: 'MCU firmware cannot be pushed to Apollo models',
   LogQuery: 'Please add at least one of the operation type or device serial number',
@@ -43,21 +47,6 @@ export const DEFAULT_MAX_RETRIES = 3;
 
 const kinds = Object.values(ContentArea).map((a) => a.kind);
 
-interface StartBody {
-  kind: string;
-  contentId: number;
-  sns?: string[];
-  byQuery?: boolean;
-  query?: { model?: string; systemType?: string; orgId?: number; onlineState?: number };
-  confirmModelMismatch?: boolean;
-  maxRetries?: number;
-  offlineWindowMinutes?: number;
-  stageSize?: number;
-  successPercent?: number;
-  errorPercent?: number;
-  requireApproval?: boolean;
-}
-
 const startSchema = {
   type: 'object',
   required: ['kind', 'contentId'],
@@ -67,7 +56,8 @@ const startSchema = {
     contentId: field.id,
     sns: { type: 'array', maxItems: MAX_CAMPAIGN_DEVICES, items: { type: 'string', minLength: 1, maxLength: 64 } },
     byQuery: { type: 'boolean' },
-    query: { type: 'object', additionalProperties: false, properties: { model: field.text, systemType: field.text, orgId: field.id, onlineState: { type: 'integer', enum: [1, 2] } } },
+    // The device list's filter, validated as /device/select validates it, so a query means the same there and here.
+    query: deviceQuerySchema,
     confirmModelMismatch: { type: 'boolean' },
     maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
     offlineWindowMinutes: { type: 'integer', minimum: 1, maximum: 60 * 24 * 30 },
@@ -122,20 +112,25 @@ async function campaignView(db: Db, c: { id: number; org_id: number; kind: strin
 export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRouteDeps): void {
   const { db, clock, runner, uploads } = deps;
 
-  app.post<{ Body: StartBody }>('/push/start', { config: { permission: 'session' }, schema: { body: startSchema } }, async (req) => {
+  const deviceRepository = new DeviceRepository(db);
+
+  app.post<{ Body: PushStartRequest }>('/push/start', { config: { permission: 'session' }, schema: { body: startSchema } }, async (req) => {
     const caller = callerOf(req);
     const body = req.body;
     if (!caller.permissions.has(pushKeyOf(body.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
     const item = await itemInScope(db, caller, body.kind, body.contentId);
     if (item.item_type === 'folder') throw new ApiError(ApiCode.BadRequest, 'Unable To Download Folders!');
     const scope = [...caller.scope];
+    const query = body.query ?? (body.byQuery ? {} : undefined);
+    if (query && body.sns) throw new ApiError(ApiCode.BadRequest, PushMessage.SnsOrQuery);
     let q = db.selectFrom('devices').select(['sn', 'model', 'system_type', 'org_id']).where('org_id', 'in', scope);
-    if (body.byQuery) {
-      const f = body.query ?? {};
-      if (f.orgId) q = q.where('org_id', '=', f.orgId);
-      if (f.model) q = q.where('model', '=', f.model);
-      if (f.systemType) q = q.where('system_type', '=', f.systemType);
-      if (f.onlineState) q = q.where('online_state', '=', f.onlineState);
+    if (query) {
+      // Resolved here with the device list's own filter (scope included), so the devices pushed are exactly
+      // those remote management shows for the query; the serials are read again below with the scope.
+      const found = await deviceRepository.select({ ...query, scope: caller.scope }, MAX_CAMPAIGN_DEVICES + 1);
+      if (found.total > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, PushMessage.TooManyDevices);
+      if (found.sns.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
+      q = q.where('sn', 'in', found.sns);
     } else {
       const sns = [...new Set(body.sns ?? [])];
       if (sns.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
@@ -143,7 +138,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     }
     const devices = await q.orderBy('id').limit(MAX_CAMPAIGN_DEVICES + 1).execute();
     // Stages follow the order the devices were chosen in (a query's order is the devices' age).
-    if (!body.byQuery) {
+    if (!query) {
       const rank = new Map((body.sns ?? []).map((sn, i) => [sn, i]));
       devices.sort((a, b) => (rank.get(a.sn) ?? 0) - (rank.get(b.sn) ?? 0));
     }
@@ -157,7 +152,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     if (item.kind === 'firmware') {
       if (item.item_type === FirmwareType.Mcu && devices.some((d) => /apollo/i.test(d.model))) throw new ApiError(ApiCode.BadRequest, PushMessage.Apollo);
       const mismatched = devices.filter((d) => item.model && d.model !== item.model).map((d) => d.sn);
-      if (mismatched.length > 0 && !body.confirmModelMismatch) return ok({ confirm: 'model' as const, mismatched: mismatched.slice(0, 100), mismatchCount: mismatched.length });
+      if (mismatched.length > 0 && !body.confirmModelMismatch) return ok<PushStartReply>({ confirm: 'model', mismatched: mismatched.slice(0, 100), mismatchCount: mismatched.length });
       const coupons = await couponInfo(db, item.org_id);
       if (coupons.balance < devices.length) throw new ApiError(ApiCode.BadRequest, `${CouponMessage.NotEnough} (${coupons.balance} left, ${devices.length} needed)`);
     }
@@ -203,8 +198,10 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       }
       return c;
     });
+    // Announced at once, so consoles following the push log see the new push before its first device reports.
+    runner.announceCampaign({ id: campaign.id, orgId: campaign.org_id, state: campaign.state });
     runner.poke();
-    return ok({ campaign: await campaignView(db, campaign) });
+    return ok<PushStartReply>({ campaign: await campaignView(db, campaign), sns: devices.map((d) => d.sn) });
   });
 
   const idBody = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: field.id } } as const;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import mitt from 'mitt';
+import type { PushState } from '../../protocol/api/campaigns.ts';
 import { type Clock, Command, DownloadState, type Envelope, InstallResult, OnlineState, PushResult, Result, type TimerHandle } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
@@ -37,16 +38,10 @@ export interface PushProgressReport {
 }
 
 /** One device's row as consoles see it, live. */
-export interface TargetUpdate {
+export interface TargetUpdate extends PushState {
   readonly campaignId: number;
   readonly orgId: number;
   readonly sn: string;
-  readonly pushResult: number;
-  readonly downloadState: number;
-  readonly progress: number;
-  readonly installResult: number;
-  readonly message: string;
-  readonly updateTime: number;
 }
 
 export interface RunnerOptions {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { PushState } from '../../protocol/api/campaigns.ts';
 import type { Clock, TimerHandle } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 
@@ -22,16 +23,10 @@ export interface TargetWho {
 }
 
 /** A target row as a flush wrote it (the values consoles are sent). */
-export interface WrittenTarget {
+export interface WrittenTarget extends PushState {
   readonly id: number;
   readonly who: TargetWho;
   readonly phase: string;
-  readonly pushResult: number;
-  readonly downloadState: number;
-  readonly progress: number;
-  readonly installResult: number;
-  readonly message: string;
-  readonly updateTime: number;
 }
 
 /** Writes one batch of coalesced patches; returns the rows it changed (rows no longer open are left alone). */

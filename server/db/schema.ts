@@ -98,6 +98,8 @@ export interface DeviceTable {
   storage_total: number | null;
   storage_free: number | null;
   support_flags: Generated<string>;
+  // Added by 0012-device-holder: the gateway node holding the device while it is online.
+  node_id: string | null;
 }
 
 export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables {

@@ -1,4 +1,4 @@
-import { type DeviceSortField, type DeviceView, OnlineState, SUPPORT_FLAGS } from '../../protocol/index.ts';
+import { DEVICE_TEXT_FILTERS, type DeviceListFilter, type DeviceSortField, type DeviceTextFilter, type DeviceView, OnlineState, SUPPORT_FLAGS } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { DeviceRow } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
@@ -25,33 +25,50 @@ export const SORTABLE = {
   deviceState: 'devices.device_state',
   country: 'devices.country',
   imageVersion: 'devices.image_version',
+  mcuVersion: 'devices.mcu_version',
+  systemType: 'devices.system_type',
   systemVersion: 'devices.system_version',
+  installDate: 'devices.install_date',
+  uptime: 'devices.uptime',
   latestOnlineTime: 'devices.latest_online_time',
   offlineTime: 'devices.offline_time',
+  location: 'devices.location',
+  networkType: 'devices.network_type',
+  imei: 'devices.imei',
+  basebandVersion: 'devices.baseband_version',
+  bluetoothMac: 'devices.bluetooth_mac',
+  wlanMac: 'devices.wlan_mac',
   battery: 'devices.battery',
-  installDate: 'devices.install_date',
+  manufacturer: 'devices.manufacturer',
+  gnssModel: 'devices.gnss_model',
+  lteModel: 'devices.lte_model',
+  hardwareId: 'devices.hardware_id',
+  terminalVersion: 'devices.terminal_version',
+  remark: 'devices.remark',
 } as const satisfies Record<DeviceSortField, string>;
 export type SortField = DeviceSortField;
 export type { DeviceView };
 
-/** Filters of the list and of "control by query" (devices-and-commerce section 4, control type true). */
-export interface DeviceFilter {
+/**
+ * Filters of the list and of "control by query" (devices-and-commerce section 4, control type true),
+ * always within the caller's organisation scope. `orgId` must be in scope to match anything.
+ */
+export interface DeviceFilter extends DeviceListFilter {
   readonly scope: ReadonlySet<number>;
-  /** Substring of the serial. */
-  readonly sn?: string | undefined;
-  /** Substring of the model. */
-  readonly model?: string | undefined;
-  /** One organisation (must be in scope to match anything). */
-  readonly orgId?: number | undefined;
-  readonly onlineState?: number | undefined;
-  readonly deviceState?: number | undefined;
-  readonly systemType?: string | undefined;
-  readonly country?: string | undefined;
-  /** Substring of the image version. */
-  readonly imageVersion?: string | undefined;
-  /** Substring of the remark. */
-  readonly remark?: string | undefined;
 }
+
+/** Text filters and their columns: each matches a substring, ignoring case. */
+const TEXT_FILTER_COLUMNS = {
+  sn: 'devices.sn',
+  model: 'devices.model',
+  imageVersion: 'devices.image_version',
+  remark: 'devices.remark',
+  imei: 'devices.imei',
+  manufacturer: 'devices.manufacturer',
+  location: 'devices.location',
+  mcuVersion: 'devices.mcu_version',
+  systemVersion: 'devices.system_version',
+} as const satisfies Record<DeviceTextFilter, string>;
 
 export interface DeviceQuery extends DeviceFilter {
   readonly pageNum: number;
@@ -132,13 +149,23 @@ export class DeviceRepository {
       .executeTakeFirstOrThrow();
   }
 
-  /** Records a login: the device is online and its reported info is current. */
-  async markOnline(sn: string, info: DeviceInfo, now: number): Promise<void> {
+  /**
+   * Sets a device's secret digest: '' revokes it (no secret matches; the device may come back only by
+   * enrolling again with its organisation's key), a digest re-issues it. False when no such device.
+   */
+  async setSecret(sn: string, secretHash: string): Promise<boolean> {
+    const [result] = await this.#db.updateTable('devices').set({ secret_hash: secretHash }).where('sn', '=', sn).execute();
+    return Number(result?.numUpdatedRows ?? 0) > 0;
+  }
+
+  /** Records a login on gateway node `nodeId`: the device is online there and its reported info is current. */
+  async markOnline(sn: string, info: DeviceInfo, now: number, nodeId: string | null = null): Promise<void> {
     await this.#db
       .updateTable('devices')
       .set({
         online_state: OnlineState.Online,
         latest_online_time: now,
+        node_id: nodeId,
         model: info.model,
         system_type: info.systemType,
         system_version: info.systemVersion,
@@ -152,32 +179,36 @@ export class DeviceRepository {
 
   /**
    * Records a disconnect of the login made at `onlineSince`; a newer login (a quick reconnect, perhaps
-   * through another node) has a later latest_online_time and is left online.
+   * through another node) has a later latest_online_time and is left online. True when the row changed.
    */
-  async markOffline(sn: string, now: number, onlineSince: number): Promise<void> {
-    await this.#db
+  async markOffline(sn: string, now: number, onlineSince: number): Promise<boolean> {
+    const [result] = await this.#db
       .updateTable('devices')
-      .set({ online_state: OnlineState.Offline, offline_time: now })
+      .set({ online_state: OnlineState.Offline, offline_time: now, node_id: null })
       .where('sn', '=', sn)
       .where('latest_online_time', '<=', onlineSince)
       .execute();
+    return Number(result?.numUpdatedRows ?? 0) > 0;
   }
 
   /** At start-up no device is connected to this node yet. */
   async markAllOffline(now: number): Promise<void> {
     await this.#db
       .updateTable('devices')
-      .set({ online_state: OnlineState.Offline, offline_time: now })
+      .set({ online_state: OnlineState.Offline, offline_time: now, node_id: null })
       .where('online_state', '=', OnlineState.Online)
       .execute();
   }
 
   #filtered(f: DeviceFilter) {
     let q = this.#db.selectFrom('devices').where('devices.org_id', 'in', [...f.scope]);
-    if (f.sn) q = q.where(containsIgnoringCase('devices.sn', f.sn));
-    if (f.model) q = q.where(containsIgnoringCase('devices.model', f.model));
-    if (f.imageVersion) q = q.where(containsIgnoringCase('devices.image_version', f.imageVersion));
-    if (f.remark) q = q.where(containsIgnoringCase('devices.remark', f.remark));
+    for (const field of DEVICE_TEXT_FILTERS) {
+      const needle = f[field];
+      if (needle) q = q.where(containsIgnoringCase(TEXT_FILTER_COLUMNS[field], needle));
+    }
+    if (f.networkType !== undefined) q = q.where('devices.network_type', '=', f.networkType);
+    // Devices that never reported a battery (null) do not match a battery bound.
+    if (f.batteryMax !== undefined) q = q.where('devices.battery', '<=', f.batteryMax);
     if (f.orgId !== undefined) q = q.where('devices.org_id', '=', f.orgId);
     if (f.onlineState !== undefined) q = q.where('devices.online_state', '=', f.onlineState);
     if (f.deviceState !== undefined) q = q.where('devices.device_state', '=', f.deviceState);

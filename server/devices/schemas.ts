@@ -1,4 +1,4 @@
-import { Country, SystemType } from '../../protocol/index.ts';
+import { Country, type DeviceListFilter, NetworkType, SystemType } from '../../protocol/index.ts';
 import { SORTABLE, type SortField } from './repository.ts';
 
 /** Most serials one allocate, country or remark call takes, and most one "control by query" resolves. */
@@ -20,19 +20,16 @@ const filterProperties = {
   country: { type: 'string', enum: Object.values(Country) },
   imageVersion: { type: 'string', maxLength: 128 },
   remark: { type: 'string', maxLength: 512 },
-} as const;
+  imei: { type: 'string', maxLength: 64 },
+  networkType: { type: 'integer', enum: Object.values(NetworkType) },
+  manufacturer: { type: 'string', maxLength: 128 },
+  location: { type: 'string', maxLength: 256 },
+  mcuVersion: { type: 'string', maxLength: 128 },
+  systemVersion: { type: 'string', maxLength: 128 },
+  batteryMax: { type: 'integer', minimum: 0, maximum: 100 },
+} as const satisfies Record<keyof DeviceListFilter, unknown>;
 
-export interface FilterBody {
-  sn?: string;
-  model?: string;
-  orgId?: number;
-  onlineState?: number;
-  deviceState?: number;
-  systemType?: string;
-  country?: string;
-  imageVersion?: string;
-  remark?: string;
-}
+export type FilterBody = DeviceListFilter;
 
 export const listBody = {
   type: 'object',

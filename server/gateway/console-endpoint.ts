@@ -19,6 +19,7 @@ import type { DeviceRepository } from '../devices/repository.ts';
 import { Message } from '../http/envelope.ts';
 import { commandPermissions } from './command-permissions.ts';
 import { commandDevice, type DeviceLink } from './device-endpoint.ts';
+import type { DeviceWatchers } from './device-watchers.ts';
 import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
@@ -50,7 +51,13 @@ export interface ConsoleEndpointDeps {
   readonly onOutcome?: (msgId: number, result: number, ms: number) => void;
   /** The console's raw socket: what it is sent in one turn of the event loop goes out in one write. */
   readonly socket?: Corkable;
+  /** Consoles watching devices hear the outcome of every command sent to them. */
+  readonly watchers?: DeviceWatchers;
+  readonly now?: () => number;
 }
+
+/** The key a console needs to watch a device: the device list's own (it shows the same device). */
+const WATCH_PERMISSION = 'device_list';
 
 /** Runs one console socket: heartbeats, and commands routed to devices with their results routed back. */
 export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpointDeps): ConsoleLink {
@@ -88,7 +95,12 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
 
   const dispatch = (req: Envelope, sn: string, permission: string, target: DeviceLink | undefined, orgId: number | undefined, remoteOnline: boolean): void => {
     const started = Date.now();
-    const outcome = (reply: Envelope) => deps.onOutcome?.(req.msgId, reply.result ?? Result.Fail, Date.now() - started);
+    const outcome = (reply: Envelope) => {
+      const result = reply.result ?? Result.Fail;
+      deps.onOutcome?.(req.msgId, result, Date.now() - started);
+      // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the device.
+      if (req.flowId === undefined) deps.watchers?.commandEnded(sn, req.msgId, result, caller.account, deps.now?.() ?? Date.now(), link);
+    };
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       answer(req, Result.Fail, { message: Message.PermissionDenied });
       return;
@@ -124,6 +136,28 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
     answer(req, Result.DeviceOffline);
   };
 
+  // Watching a device needs the device list key and the device in scope; missing and out of scope look alike.
+  const watch = async (req: Envelope): Promise<void> => {
+    const sn = req.sn;
+    if (!deps.watchers || !sn) {
+      answer(req, Result.MessageError, { message: 'sn is required' });
+      return;
+    }
+    const on = (req.data as { watch?: unknown } | undefined)?.watch !== false;
+    if (!on) {
+      deps.watchers.watch(link, sn, false);
+      answer(req, Result.Success);
+      return;
+    }
+    const orgId = deps.links.get(sn)?.orgId ?? (await deps.devices.findBySn(sn))?.org_id;
+    if (!caller.permissions.has(WATCH_PERMISSION) || orgId === undefined || !caller.scope.has(orgId)) {
+      answer(req, Result.Fail, { message: Message.PermissionDenied });
+      return;
+    }
+    deps.watchers.watch(link, sn, true);
+    answer(req, Result.Success);
+  };
+
   ws.on('message', (data: Buffer, isBinary: boolean) => {
     if (isBinary && data[0] === CHUNK_MAGIC) {
       // File bytes of a flow this console opened go to its device unchanged (the device checks the CRC).
@@ -145,6 +179,13 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
       return;
     }
     if (deps.streams?.handles(env.msgId)) return deps.streams.fromConsoleLink(link, env, (result, data) => answer(env, result, data));
+    if (env.msgId === Command.DeviceWatch) {
+      watch(env).catch((err: unknown) => {
+        deps.log.warn({ err }, 'console watch failed');
+        answer(env, Result.Fail);
+      });
+      return;
+    }
     const failed = (err: unknown) => {
       deps.log.warn({ err }, 'console command failed');
       answer(env, Result.Fail);
@@ -158,6 +199,7 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
   ws.on('close', () => {
     deps.consoles.delete(link);
     deps.flows.dropConsole(link);
+    deps.watchers?.consoleGone(link);
     deps.streams?.consoleLinkGone(link);
   });
   return link;

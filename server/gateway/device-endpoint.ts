@@ -37,6 +37,8 @@ export class DeviceLink {
   onlineSince = 0;
   /** When the device last sent anything; the liveness sweep closes links silent for too long. */
   lastRx: number;
+  /** True when this login enrolled the device (its first); later logins are reconnects. */
+  enrolled = false;
 
   constructor(peer: Peer, sn: string, orgId: number, clock: Clock, commands: Correlator) {
     this.peer = peer;
@@ -85,7 +87,14 @@ export function commandDevice(link: DeviceLink, req: Envelope, timeoutMs: number
 export type DeviceCredentials = { readonly sn: string; readonly secret: string } | { readonly sn: string; readonly enroll: string };
 
 export type DeviceAdmission =
-  | { readonly ok: true; readonly sn: string; readonly orgId: number; readonly enrolling: boolean }
+  | {
+      readonly ok: true;
+      readonly sn: string;
+      readonly orgId: number;
+      readonly enrolling: boolean;
+      /** Enrolling again after its secret was revoked: the row exists, only the secret is issued anew. */
+      readonly reenrolling?: boolean;
+    }
   | { readonly ok: false; readonly reason: string };
 
 // Device secrets are 32 random bytes, so a fast hash is enough; slow hashes are for guessable passwords
@@ -106,10 +115,12 @@ export async function admitDevice(db: Db, devices: DeviceRepository, creds: Devi
     const b = Buffer.from(row.secret_hash);
     return a.length === b.length && timingSafeEqual(a, b) ? { ok: true, sn: row.sn, orgId: row.org_id, enrolling: false } : { ok: false, reason: 'bad secret' };
   }
-  // An enrolment key registers a new serial only; a known device must use its own secret.
-  if (row) return { ok: false, reason: 'device already enrolled' };
+  // An enrolment key registers a new serial, or one whose secret was revoked, in its own organisation
+  // only; a known device must use its own secret.
+  if (row && row.secret_hash !== '') return { ok: false, reason: 'device already enrolled' };
   const org = await db.selectFrom('organisations').select('id').where('enroll_key', '=', creds.enroll).executeTakeFirst();
-  return org ? { ok: true, sn: creds.sn, orgId: org.id, enrolling: true } : { ok: false, reason: 'bad enrolment key' };
+  if (!org || (row && row.org_id !== org.id)) return { ok: false, reason: 'bad enrolment key' };
+  return { ok: true, sn: creds.sn, orgId: org.id, enrolling: true, reenrolling: row !== undefined };
 }
 
 function parseInfo(data: unknown): DeviceInfo | undefined {
@@ -146,7 +157,12 @@ export interface DeviceEndpointDeps {
   readonly devices: DeviceRepository;
   readonly clock: Clock;
   readonly links: Map<string, DeviceLink>;
-  readonly onPresence: (link: DeviceLink, online: boolean) => void;
+  /** A login, or a disconnect; `announce` is false when a newer login elsewhere keeps the device online. */
+  readonly onPresence: (link: DeviceLink, online: boolean, announce: boolean) => void;
+  /** This node's id, recorded as the holder of the devices that log in here. */
+  readonly nodeId: string;
+  /** Hears each offline write, so a shutdown can wait for them before closing the database. */
+  readonly track?: (write: Promise<unknown>) => void;
   /** Handlers of device-to-platform messages (status, telemetry, progress), by command id. */
   readonly messageHandlers: ReadonlyMap<number, DeviceMessageHandler>;
   readonly log: { warn(obj: object, msg: string): void };
@@ -165,6 +181,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
   if (previous) previous.peer.ws.close(CloseCode.Replaced, 'replaced by a newer connection');
   deps.links.set(link.sn, link);
   let enrolling = admission.enrolling;
+  const reenrolling = admission.reenrolling === true;
 
   const handleLogin = async (env: Envelope) => {
     const info = parseInfo(env.data);
@@ -176,15 +193,17 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     let secret: string | undefined;
     if (enrolling) {
       secret = randomBytes(32).toString('base64url');
-      await deps.devices.register(link.sn, link.orgId, deviceSecretDigest(secret), info, now);
+      if (reenrolling) await deps.devices.setSecret(link.sn, deviceSecretDigest(secret));
+      else await deps.devices.register(link.sn, link.orgId, deviceSecretDigest(secret), info, now);
       enrolling = false;
     }
-    await deps.devices.markOnline(link.sn, info, now);
+    await deps.devices.markOnline(link.sn, info, now, deps.nodeId);
     if (deps.links.get(link.sn) !== link) return;
     link.loggedIn = true;
     link.onlineSince = now;
+    link.enrolled = secret !== undefined;
     link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: secret ? { secret } : {} });
-    deps.onPresence(link, true);
+    deps.onPresence(link, true, true);
   };
 
   ws.on('message', (data: Buffer, isBinary: boolean) => {
@@ -238,11 +257,16 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     deps.links.delete(link.sn);
     if (!link.loggedIn) return;
     // Consoles hear 'offline' only once the database says so, so a command sent on hearing it gets
-    // result 5 instead of being routed to a node that no longer holds the device.
-    deps.devices
+    // result 5 instead of being routed to a node that no longer holds the device. A row left unchanged
+    // means a newer login (through another node) holds the device: nothing to announce.
+    const write = deps.devices
       .markOffline(link.sn, deps.clock.now(), link.onlineSince)
-      .catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'marking offline failed'))
-      .then(() => deps.onPresence(link, false))
+      .catch((err: unknown) => {
+        deps.log.warn({ err, sn: link.sn }, 'marking offline failed');
+        return true;
+      })
+      .then((changed) => deps.onPresence(link, false, changed))
       .catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'announcing offline failed'));
+    deps.track?.(write);
   });
 }

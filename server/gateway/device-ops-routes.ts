@@ -90,12 +90,24 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
       const device = await deviceInScope(caller, sn);
       if (ttlSeconds === undefined) {
-        const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {});
+        const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {}, { by: caller.account });
         return ok({ delivered: reply.result !== Result.DeviceOffline, result: reply.result ?? null, data: reply.data ?? null });
       }
       const outcome = await held.submit({ sn, orgId: device.org_id, msgId, data: data ?? {}, ttlMs: ttlSeconds * 1000, accountId: caller.accountId });
       if (outcome.delivered) return ok({ delivered: true, result: outcome.reply.result ?? null, data: outcome.reply.data ?? null });
       return ok({ delivered: false, result: null, pending: heldView(outcome.held) });
+    },
+  );
+
+  // Revoking a device's secret disconnects it everywhere; it may return only by enrolling again with its
+  // organisation's key (a stolen or retired terminal keeps nothing that lets it back in).
+  app.post<{ Body: { sn: string } }>(
+    '/device-ops/revoke',
+    { config: { permission: 'device_revoke' }, schema: { body: pendingQuery } },
+    async (req) => {
+      await deviceInScope(callerOf(req), req.body.sn);
+      await deps.gateway.revokeDevice(req.body.sn);
+      return ok(null);
     },
   );
 

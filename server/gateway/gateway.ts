@@ -20,7 +20,10 @@ import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
 import { loadCaller } from '../accounts/caller.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
+import { DeviceHolders, type ReleasedDevice } from '../devices/device-holders.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
+import { ClusterMembership } from './cluster-membership.ts';
+import { DeviceWatchers } from './device-watchers.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
 import { DeviceAdmissionGate } from './device-admission.ts';
@@ -48,6 +51,17 @@ export interface GatewayDeps {
   readonly deviceAdmissionsPerSecond?: number;
   /** Silence after which a device socket is closed (default: heartbeat + two checks). */
   readonly deviceSilenceMs?: number;
+  /** How long a shutdown waits for commands in flight before closing sockets (default 5 s). */
+  readonly drainMs?: number;
+  /**
+   * Whether this node beats on the bus and marks offline the devices of nodes that fall silent: true
+   * between the nodes of a NATS cluster. The worker processes of one node leave it to their primary, which
+   * sees a worker die at once (server/cluster/node-primary.ts), and whose relay a login storm can slow.
+   */
+  readonly clusterPresence?: boolean;
+  /** Cluster beat period and the silence after which a node is dead (tests shorten them). */
+  readonly nodeBeatMs?: number;
+  readonly nodeDeadMs?: number;
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -56,6 +70,8 @@ export interface CommandOptions {
   readonly flowId?: string;
   /** Hears intermediate replies (progress of a push, say). */
   readonly progress?: (reply: Envelope) => void;
+  /** Who sends it, as consoles watching the device are told (default 'platform'). */
+  readonly by?: string;
 }
 
 /** The WebSocket gateway: device and console sockets on the HTTP server, and routing between them. */
@@ -81,6 +97,14 @@ export class Gateway {
     orgOf: (sn) => (this.#devices.get(sn)?.loggedIn ? this.#devices.get(sn)?.orgId : undefined),
   });
   #nextRemote = 0;
+  /** Consoles watching devices, told the outcome of every command sent to them. */
+  readonly #watchers: DeviceWatchers;
+  /** Beats and dead-node sweeps, in a cluster only. */
+  readonly #membership: ClusterMembership | undefined;
+  readonly #holders: DeviceHolders;
+  /** Offline writes of closing device sockets, awaited by a shutdown. */
+  readonly #offlineWrites = new Set<Promise<unknown>>();
+  #closing = false;
 
   /** Connections and command outcomes of this node, for /metrics. */
   readonly metrics: GatewayMetrics;
@@ -98,6 +122,20 @@ export class Gateway {
     this.#remote = new Correlator(deps.clock);
     this.#deviceCommands = new Correlator(deps.clock);
     this.#flows = new FlowTable(this.#devices, deps.bus);
+    this.#watchers = new DeviceWatchers(deps.bus, deps.nodeId);
+    this.#holders = new DeviceHolders(deps.db);
+    this.#membership = deps.bus.shared && (deps.clusterPresence ?? true)
+      ? new ClusterMembership({
+          bus: deps.bus,
+          nodeId: deps.nodeId,
+          clock: deps.clock,
+          holders: this.#holders,
+          onReleased: (released, time) => this.#announceReleased(released, time),
+          log: deps.log,
+          beatMs: deps.nodeBeatMs,
+          deadMs: deps.nodeDeadMs,
+        })
+      : undefined;
     this.#liveness = new LivenessSweep(this.#devices, deps.clock, deps.deviceSilenceMs ?? DEVICE_SILENCE_MS);
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -112,7 +150,23 @@ export class Gateway {
     this.#busSubs.push(
       deps.bus.subscribe(Subject.sessionEnded, (m) => m.node !== deps.nodeId && this.#endSession(String(m.tokenHash))),
       deps.bus.subscribe(Subject.presence, (m) => {
-        if (m.node !== deps.nodeId) this.#presenceToConsoles(String(m.sn), Number(m.orgId), m.online === true, Number(m.time));
+        if (m.node === deps.nodeId) return;
+        const sn = String(m.sn);
+        // A device that logged in elsewhere is no longer here, whatever this node's socket still thinks
+        // (its network dropped without a close): let go of it now rather than at the liveness sweep.
+        const held = this.#devices.get(sn);
+        if (m.online === true) {
+          if (held?.loggedIn && held.onlineSince <= Number(m.time)) held.peer.ws.close(CloseCode.Replaced, 'logged in through another node');
+        } else if (held?.loggedIn) {
+          // Another node took this one for dead (its beats were late) and marked a device offline that is
+          // connected here: say it is online again instead of passing the mistake on.
+          this.#reclaim(held);
+          return;
+        }
+        this.#presenceToConsoles(sn, Number(m.orgId), m.online === true, Number(m.time));
+      }),
+      deps.bus.subscribe(Subject.deviceRevoked, (m) => {
+        if (m.node !== deps.nodeId) this.#closeRevoked(String(m.sn));
       }),
       deps.bus.subscribe(FlowSubject.toConsole(deps.nodeId), (m) => this.#flows.fromBusToConsole(m)),
       deps.bus.subscribe(Subject.nodeReplies(deps.nodeId), (m) => {
@@ -166,7 +220,8 @@ export class Gateway {
    * this; they have checked the caller's permission and organisation scope themselves.
    */
   command(sn: string, msgId: number, data: unknown, opts: CommandOptions = {}): Promise<Envelope> {
-    return new Promise((resolve) => {
+    const started = this.#deps.clock.now();
+    return new Promise<Envelope>((resolve) => {
       const req: Envelope = { msgId, sn, flowId: opts.flowId, data };
       const settle = (result: ResultCode, replyData?: unknown) => resolve({ msgId, sn, result, data: replyData });
       const handlers: PendingHandlers = {
@@ -190,7 +245,44 @@ export class Gateway {
         },
         () => settle(Result.Fail),
       );
+    }).then((reply) => {
+      const result = reply.result ?? Result.Fail;
+      const now = this.#deps.clock.now();
+      this.metrics.commandOutcome(msgId, result, now - started);
+      if (opts.flowId === undefined) this.#watchers.commandEnded(sn, msgId, result, opts.by ?? 'platform', now, undefined);
+      return reply;
     });
+  }
+
+  /**
+   * Revokes a device's secret: it is disconnected at once (4001, wherever in the cluster it is) and may
+   * come back only by enrolling again with its organisation's key. The caller checks permission and scope.
+   */
+  async revokeDevice(sn: string): Promise<void> {
+    if (!(await this.#deps.devices.setSecret(sn, ''))) return;
+    this.#closeRevoked(sn);
+    if (this.#deps.bus.shared) this.#deps.bus.publish(Subject.deviceRevoked, { node: this.#deps.nodeId, sn });
+  }
+
+  #reclaim(link: DeviceLink): void {
+    this.#holders.reclaim(link.sn, this.#deps.nodeId).then(
+      () => {
+        if (this.#devices.get(link.sn) === link) this.#announcePresence(link.sn, link.orgId, true, this.#deps.clock.now());
+      },
+      (err: unknown) => this.#deps.log.warn({ err, sn: link.sn }, 'reclaiming a device failed'),
+    );
+  }
+
+  #closeRevoked(sn: string): void {
+    this.#devices.get(sn)?.peer.ws.close(CloseCode.Unauthorized, 'device secret revoked');
+  }
+
+  /** Devices marked offline for a dead node: consoles everywhere hear it, as if the node had said so. */
+  #announceReleased(released: readonly ReleasedDevice[], time: number): void {
+    for (const d of released) {
+      this.streams.deviceGone(d.sn);
+      this.#announcePresence(d.sn, d.orgId, false, time);
+    }
   }
 
   /** Lets an area handle one device-to-platform command id (status, telemetry, push progress). One handler per id. */
@@ -230,6 +322,7 @@ export class Gateway {
   /** Takes over WebSocket upgrades of `server` for the two socket paths. */
   attach(server: Server): void {
     this.#liveness.start();
+    this.#membership?.start();
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname === CONSOLE_SOCKET_PATH) this.#upgradeConsole(req, socket, head, url);
@@ -238,13 +331,36 @@ export class Gateway {
     });
   }
 
-  /** Closes every socket (server shutdown). */
-  close(): void {
+  /**
+   * Shuts the gateway down gracefully: no new sockets; commands in flight get up to `drainMs` to finish;
+   * then every socket is closed (1001, so clients reconnect, perhaps to another node), the devices held
+   * here are recorded offline, and the other nodes are told this node left on purpose.
+   */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
     this.#liveness.stop();
-    for (const unsubscribe of [...this.#busSubs, ...this.#deviceSubs.values()]) unsubscribe();
+    // Real time, not the injected clock: this waits for sockets, and a test's fake clock may stand still.
+    const drainUntil = performance.now() + (this.#deps.drainMs ?? 5_000);
+    while ((this.#deviceCommands.size > 0 || this.#remote.size > 0) && performance.now() < drainUntil) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     this.#remote.failAll(new ConnectionLostError());
     this.#deviceCommands.failAll(new ConnectionLostError());
-    for (const ws of this.#wss.clients) ws.close(CloseCode.GoingAway, 'server shutting down');
+    const closed = [...this.#wss.clients].map((ws) => new Promise<void>((r) => {
+      if (ws.readyState === ws.CLOSED) return r();
+      ws.once('close', () => r());
+      ws.close(CloseCode.GoingAway, 'server shutting down');
+    }));
+    // A peer that does not answer the close handshake within a second is cut off.
+    const cutoff = setTimeout(() => {
+      for (const ws of this.#wss.clients) ws.terminate();
+    }, 1_000);
+    await Promise.all(closed);
+    clearTimeout(cutoff);
+    await Promise.all(this.#offlineWrites);
+    await this.#membership?.stop();
+    for (const unsubscribe of [...this.#busSubs, ...this.#deviceSubs.values()]) unsubscribe();
     this.#wss.close();
   }
 
@@ -259,6 +375,7 @@ export class Gateway {
   }
 
   #upgradeConsole(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+    if (this.#closing) return void socket.destroy();
     const token = url.searchParams.get('token') ?? '';
     const accountId = Number(url.searchParams.get('accountId'));
     (async () => {
@@ -276,6 +393,8 @@ export class Gateway {
           flows: this.#flows,
           streams: this.streams,
           onOutcome: (msgId, result, ms) => this.metrics.commandOutcome(msgId, result, ms),
+          watchers: this.#watchers,
+          now: () => this.#deps.clock.now(),
           // The upgraded socket is the one under `ws` (handleUpgrade keeps it).
           socket,
         });
@@ -287,6 +406,7 @@ export class Gateway {
   }
 
   #upgradeDevice(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+    if (this.#closing) return void socket.destroy();
     const sn = url.searchParams.get('sn') ?? '';
     const secret = url.searchParams.get('secret');
     const enroll = url.searchParams.get('enroll');
@@ -300,7 +420,12 @@ export class Gateway {
           devices: this.#deps.devices,
           clock: this.#deps.clock,
           links: this.#devices,
-          onPresence: (link, online) => this.#broadcastPresence(link, online),
+          onPresence: (link, online, announce) => this.#broadcastPresence(link, online, announce),
+          nodeId: this.#deps.nodeId,
+          track: (write) => {
+            this.#offlineWrites.add(write);
+            void write.finally(() => this.#offlineWrites.delete(write));
+          },
           messageHandlers: this.#messageHandlers,
           log: this.#deps.log,
           flows: this.#flows,
@@ -314,10 +439,10 @@ export class Gateway {
     });
   }
 
-  #broadcastPresence(link: DeviceLink, online: boolean): void {
+  #broadcastPresence(link: DeviceLink, online: boolean, announce: boolean): void {
     if (!online) this.streams.deviceGone(link.sn);
     if (online) {
-      this.metrics.deviceLogin();
+      this.metrics.deviceLogin(link.enrolled);
       for (const listener of this.#onlineListeners) listener(link.sn);
     }
     const time = this.#deps.clock.now();
@@ -333,9 +458,14 @@ export class Gateway {
           flows();
         });
       }
-      bus.publish(Subject.presence, { node: this.#deps.nodeId, sn: link.sn, orgId: link.orgId, online, time });
     }
-    this.#presenceToConsoles(link.sn, link.orgId, online, time);
+    if (announce) this.#announcePresence(link.sn, link.orgId, online, time);
+  }
+
+  /** Tells the other nodes (in a cluster) and this node's consoles that a device came or went. */
+  #announcePresence(sn: string, orgId: number, online: boolean, time: number): void {
+    if (this.#deps.bus.shared) this.#deps.bus.publish(Subject.presence, { node: this.#deps.nodeId, sn, orgId, online, time });
+    this.#presenceToConsoles(sn, orgId, online, time);
   }
 
   /** Sends an event to every console on this node whose scope holds `orgId`. */

@@ -4,6 +4,11 @@ import { type Codec, codecFor, type Corkable, DecodeError, type Envelope, turnCo
 // A socket whose unsent bytes exceed this is too slow for live updates; droppable messages are skipped
 // rather than queued, so one slow console cannot grow the gateway's memory.
 const DROP_LIVE_ABOVE_BYTES = 1024 * 1024;
+/**
+ * Unsent bytes past which a peer has stopped reading: replies and chunks are not droppable, so rather
+ * than let its queue grow the connection is cut, and the client reconnects (with backoff) and reloads. Far above anything a reading peer queues: a transfer window is 1 MiB, a live frame 256 KiB.
+ */
+export const CLOSE_SLOW_ABOVE_BYTES = 16 * 1024 * 1024;
 
 /** Traffic counters of every socket of this process, read by /metrics. Plain numbers: counting is on the hot path. */
 export const peerTraffic = {
@@ -15,6 +20,8 @@ export const peerTraffic = {
   chunks: 0,
   /** Live messages skipped because the socket was backed up. */
   liveDropped: 0,
+  /** Sockets closed for not reading (past CLOSE_SLOW_ABOVE_BYTES). */
+  slowClosed: 0,
 };
 
 const bump = (m: Map<number, number>, id: number) => m.set(id, (m.get(id) ?? 0) + 1);
@@ -51,6 +58,7 @@ export class Peer {
       peerTraffic.liveDropped++;
       return false;
     }
+    if (this.#stalled()) return false;
     if (this.#batch) corkForThisTurn(this.#batch);
     this.ws.send(this.codec.encode(env));
     bump(peerTraffic.out, env.msgId);
@@ -60,9 +68,19 @@ export class Peer {
   /** Sends an already encoded binary frame (a relayed chunk); false when the socket is not open. */
   sendRaw(frame: Uint8Array): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
+    if (this.#stalled()) return false;
     if (this.#batch) corkForThisTurn(this.#batch);
     this.ws.send(frame, { binary: true });
     peerTraffic.chunks++;
+    return true;
+  }
+
+  /** Closes a peer that stopped reading; true when it did. */
+  #stalled(): boolean {
+    if (this.ws.bufferedAmount <= CLOSE_SLOW_ABOVE_BYTES) return false;
+    peerTraffic.slowClosed++;
+    // A close frame would queue behind the same unread bytes: cut the connection.
+    this.ws.terminate();
     return true;
   }
 

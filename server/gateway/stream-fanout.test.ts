@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkFlag, Command, encodeChunk, type Envelope, Result } from '../../protocol/index.ts';
 import type { Bus, BusMessage } from '../bus/bus.ts';
-import { type FrameSink, STREAM_WATCH_EXPIRY_MS, StreamFanout, type StreamConsole, StreamSubject } from './stream-fanout.ts';
+import { type FrameSink, STREAM_WATCH_EXPIRY_MS, StreamFanout, type StreamConsole, StreamSubject, streamKey } from './stream-fanout.ts';
 
 /** A bus shared by several nodes in one process; delivery waits for flush(), so tests choose the order. */
 class TestBus {
@@ -134,6 +134,108 @@ describe('LIVE-2 live view across nodes', () => {
     expect(bus.queue.filter((q) => q.subject === StreamSubject.toNode('B'))).toHaveLength(0);
     expect(a.streamCount).toBe(0);
     expect(deviceCommands.at(-1)?.msgId).toBe(Command.StopStream);
+    stop();
+  });
+});
+
+/** One node holding DEV1, whose device answers every StartStream with the camera it was asked for. */
+function oneNode() {
+  const asked: { msgId: number; data: unknown; flowId: string }[] = [];
+  const fanout = new StreamFanout({
+    command: async (sn, msgId, data, opts) => {
+      asked.push({ msgId, data, flowId: opts.flowId });
+      const camera = (data as { camera?: string } | undefined)?.camera ?? 'screen';
+      return { msgId, sn, result: Result.Success, data: msgId === Command.StartStream ? { flowId: opts.flowId, quality: 'main', camera, codec: 'h264', width: 320, height: 240, fps: 30 } : undefined };
+    },
+    orgOf: (sn) => (sn === 'DEV1' ? 7 : undefined),
+    lagBytes: 1000,
+  });
+  const start = (c: StreamConsole, data: Record<string, unknown>) =>
+    new Promise<{ result: number; data: unknown }>((resolve) => fanout.fromConsole(c, { msgId: Command.StartStream, sn: 'DEV1', data }, (result, d) => resolve({ result, data: d })));
+  return { fanout, asked, start };
+}
+
+const audio = (flowId: string, seq: number) => encodeChunk({ flowId, seq, timestamp: seq, flags: ChunkFlag.Audio, payload: new Uint8Array([0xf8, seq]) });
+const flagsOf = (frames: readonly Uint8Array[]) => frames.map((f) => (f[2] as number) & ChunkFlag.Audio);
+
+describe('LIVE-1 stream keying by camera', () => {
+  it('keys a stream by device, quality and camera: the screen is the default, cameras are streams of their own', () => {
+    expect(streamKey('DEV1', 'main')).toBe(streamKey('DEV1', 'main', 'screen'));
+    const keys = new Set(['screen', 'front', 'back'].flatMap((camera) => (['main', 'sub'] as const).map((q) => streamKey('DEV1', q, camera as 'screen'))));
+    expect(keys.size).toBe(6);
+    expect(streamKey('DEV1', 'main', 'front')).not.toBe(streamKey('DEV2', 'main', 'front'));
+  });
+
+  it('one encode per camera: two viewers of the front camera share a flow, a screen viewer gets another; old requests ask the screen as before', async () => {
+    const { fanout, asked, start } = oneNode();
+    const [f1, f2, s] = [viewer(), viewer(), viewer()];
+    const [a, b, c] = await Promise.all([start(f1, { quality: 'main', camera: 'front' }), start(f2, { quality: 'main', camera: 'front' }), start(s, { quality: 'main' })]);
+    const flowOf = (r: { data: unknown }) => (r.data as { flowId: string }).flowId;
+    expect(flowOf(a)).toBe(flowOf(b));
+    expect(flowOf(c)).not.toBe(flowOf(a));
+    expect(fanout.streamCount).toBe(2);
+    expect(asked.map((x) => x.data)).toEqual([{ quality: 'main', camera: 'front' }, { quality: 'main' }]);
+    // A frame of the front camera reaches only its viewers.
+    fanout.fromDevice('DEV1', frame(flowOf(a), 0, true));
+    expect([f1.sink.frames.length, f2.sink.frames.length, s.sink.frames.length]).toEqual([1, 1, 0]);
+    expect((await start(viewer(), { quality: 'main', camera: 'side' })).result).toBe(Result.MessageError);
+  });
+});
+
+describe('LIVE-3 voice frames', () => {
+  it('go only to viewers that asked, never wait for a key frame, and a viewer turns voice on or off without a new stream', async () => {
+    const { fanout, asked, start } = oneNode();
+    const [hears, mute] = [viewer(), viewer()];
+    const first = await start(hears, { quality: 'main', audio: true });
+    await start(mute, { quality: 'main' });
+    const flowId = (first.data as { flowId: string }).flowId;
+    // Before any key frame: video waits, voice does not.
+    fanout.fromDevice('DEV1', frame(flowId, 0, false));
+    fanout.fromDevice('DEV1', audio(flowId, 0));
+    expect(flagsOf(hears.sink.frames)).toEqual([ChunkFlag.Audio]);
+    expect(mute.sink.frames).toHaveLength(0);
+    fanout.fromDevice('DEV1', frame(flowId, 1, true));
+    expect(flagsOf(mute.sink.frames)).toEqual([0]);
+
+    // The muted viewer turns voice on: same flow, no second device stream.
+    const again = await start(mute, { quality: 'main', audio: true });
+    expect((again.data as { flowId: string }).flowId).toBe(flowId);
+    expect(asked.filter((x) => x.msgId === Command.StartStream)).toHaveLength(1);
+    fanout.fromDevice('DEV1', audio(flowId, 1));
+    expect(flagsOf(mute.sink.frames)).toEqual([0, ChunkFlag.Audio]);
+    await start(hears, { quality: 'main', audio: false });
+    fanout.fromDevice('DEV1', audio(flowId, 2));
+    expect(flagsOf(hears.sink.frames)).toEqual([ChunkFlag.Audio, 0, ChunkFlag.Audio]);
+  });
+
+  it('a lagging viewer loses only the voice frames sent while it lags, and hears again at once when drained', async () => {
+    const { fanout, start } = oneNode();
+    const v = viewer();
+    const flowId = ((await start(v, { quality: 'main', audio: true })).data as { flowId: string }).flowId;
+    fanout.fromDevice('DEV1', frame(flowId, 0, true));
+    v.sink.bufferedAmount = 5000;
+    fanout.fromDevice('DEV1', audio(flowId, 1));
+    fanout.fromDevice('DEV1', frame(flowId, 1, false));
+    fanout.fromDevice('DEV1', audio(flowId, 2));
+    v.sink.bufferedAmount = 0;
+    // Video now waits for its next key frame; voice does not.
+    fanout.fromDevice('DEV1', frame(flowId, 2, false));
+    fanout.fromDevice('DEV1', audio(flowId, 3));
+    const [watched] = fanout.viewersOf(flowId);
+    expect(watched?.waitingForKey).toBe(true);
+    expect(flagsOf(v.sink.frames)).toEqual([0, ChunkFlag.Audio]);
+    expect(watched).toMatchObject({ audioSent: 1, audioDropped: 2, dropped: 2 });
+  });
+
+  it('reach a mirror\'s viewers across nodes under the same rule', async () => {
+    const { bus, a, b, stop } = twoNodes();
+    const v = viewer();
+    const started = new Promise<{ result: number; data: unknown }>((resolve) => b.fromConsole(v, { msgId: Command.StartStream, sn: 'DEV1', data: { quality: 'main', audio: true } }, (result, data) => resolve({ result, data })));
+    await bus.flush();
+    const flowId = ((await started).data as { flowId: string }).flowId;
+    a.fromDevice('DEV1', audio(flowId, 0));
+    await bus.flush();
+    expect(flagsOf(v.sink.frames)).toEqual([ChunkFlag.Audio]);
     stop();
   });
 });

@@ -7,6 +7,7 @@ import {
   Result,
   type ResultCode,
   type StartStreamReply,
+  type StreamCamera,
   type StreamQuality,
 } from '../../protocol/index.ts';
 import type { Bus, BusMessage } from '../bus/bus.ts';
@@ -35,7 +36,8 @@ export interface FrameSink {
 /**
  * One console watching one stream. The drop policy: a viewer starts at a key frame; when its socket has
  * more than `lagBytes` queued, the frame is dropped and so is everything up to the next key frame (a
- * P-frame without its predecessors would only show corruption).
+ * P-frame without its predecessors would only show corruption). Voice frames go only to a viewer that
+ * asked for them, under a rule of their own (see {@link Viewer.offerAudio}).
  */
 export class Viewer {
   readonly sink: FrameSink;
@@ -43,6 +45,10 @@ export class Viewer {
   #waitingForKey = true;
   sent = 0;
   dropped = 0;
+  /** Whether this viewer wants the stream's voice (its latest StartStream said so). */
+  audio = false;
+  audioSent = 0;
+  audioDropped = 0;
 
   constructor(sink: FrameSink, lagBytes = VIEWER_LAG_BYTES) {
     this.sink = sink;
@@ -65,6 +71,45 @@ export class Viewer {
     this.#waitingForKey = false;
     this.sent++;
     return true;
+  }
+
+  /**
+   * Offers one voice frame; returns whether it was sent. Every Opus packet decodes on its own, so voice
+   * never waits for a video key frame (a viewer skipping to the next picture still hears), and a viewer
+   * whose socket is backed up loses just that packet (a 20 ms gap) rather than falling behind.
+   */
+  offerAudio(frame: Uint8Array): boolean {
+    if (!this.audio || !this.sink.open) return false;
+    if (this.sink.bufferedAmount > this.#lagBytes) {
+      this.audioDropped++;
+      return false;
+    }
+    this.sink.sendFrame(frame);
+    this.audioSent++;
+    return true;
+  }
+}
+
+/** True when a chunk frame carries voice rather than video (its Audio flag). */
+export function isAudioFrame(frame: Uint8Array): boolean {
+  return ((frame[2] as number) & ChunkFlag.Audio) !== 0;
+}
+
+/** True when a chunk frame is a video key frame. */
+function isKeyFrame(frame: Uint8Array): boolean {
+  return ((frame[2] as number) & ChunkFlag.KeyFrame) !== 0;
+}
+
+/**
+ * Copies one frame of a stream to its viewers: voice under the voice rule, video under the key-frame
+ * rule. The frame's own flags decide, so a relayed frame needs nothing beside it.
+ */
+function offerToAll(viewers: Iterable<Viewer>, frame: Uint8Array): void {
+  const audio = isAudioFrame(frame);
+  const key = !audio && isKeyFrame(frame);
+  for (const viewer of viewers) {
+    if (audio) viewer.offerAudio(frame);
+    else viewer.offer(frame, key);
   }
 }
 
@@ -112,6 +157,7 @@ export interface StreamFanoutDeps {
 interface LiveStream {
   readonly sn: string;
   readonly quality: StreamQuality;
+  readonly camera: StreamCamera;
   /** The device's flow; for a mirror, known once the holding node has answered. */
   flowId: string;
   readonly viewers: Map<StreamConsole, Viewer>;
@@ -127,7 +173,8 @@ interface LiveStream {
 export type Answer = (result: ResultCode, data?: unknown) => void;
 
 /**
- * Live view fan-out: the device encodes one stream per quality, however many consoles watch it, and
+ * Live view fan-out: the device encodes one stream per quality and camera (streamKey), however many
+ * consoles watch it, and
  * the gateway copies each frame to every viewer under the drop policy of {@link Viewer}. The stream is
  * started on the first viewer and stopped when the last one leaves. In a cluster a console on another
  * node watches too: its node mirrors the stream, the node holding the device publishes each frame once
@@ -213,7 +260,8 @@ export class StreamFanout {
       return answer(Result.Success);
     }
     const ask = parseStartStream(env.data);
-    if (!ask) return answer(Result.MessageError, { message: 'quality must be main or sub' });
+    if (!ask) return answer(Result.MessageError, { message: 'quality must be main or sub, camera screen, front or back, audio a boolean' });
+    const { quality, camera, audio } = ask;
     const orgId = this.#deps.orgOf(sn);
     if (!console.permissions.has('device_live_view')) return answer(Result.Fail, { message: Message.PermissionDenied });
     const settle = (watching: Promise<Envelope>) =>
@@ -229,22 +277,24 @@ export class StreamFanout {
         if (!row?.online) return answer(Result.DeviceOffline);
         if (!console.scope.has(row.orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
         // The device may have connected here meanwhile: then it is an ordinary stream.
-        void settle(this.#join(console, this.#deps.orgOf(sn) === undefined ? this.#mirror(cluster, sn, ask.quality) : this.#stream(sn, ask.quality)));
+        void settle(this.#join(console, this.#deps.orgOf(sn) === undefined ? this.#mirror(cluster, sn, quality, camera) : this.#stream(sn, quality, camera), audio));
       }, () => answer(Result.Fail));
       return;
     }
     if (!console.scope.has(orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
-    void settle(this.#join(console, this.#stream(sn, ask.quality)));
+    void settle(this.#join(console, this.#stream(sn, quality, camera), audio));
   }
 
   /** The stream of a device held here, started on the device when new. */
-  #stream(sn: string, quality: StreamQuality): LiveStream {
-    const existing = this.#byKey.get(streamKey(sn, quality));
+  #stream(sn: string, quality: StreamQuality, camera: StreamCamera): LiveStream {
+    const key = streamKey(sn, quality, camera);
+    const existing = this.#byKey.get(key);
     if (existing && !existing.mirror) return existing;
     const flowId = `lv${(this.#nextFlow++).toString(36)}`;
-    const started = this.#deps.command(sn, Command.StartStream, { quality }, { flowId, timeoutMs: 10_000 });
-    const created: LiveStream = { sn, quality, flowId, viewers: new Map(existing?.viewers), started, reply: undefined, remotes: new Map(), mirror: false };
-    this.#byKey.set(streamKey(sn, quality), created);
+    // The screen is asked as before (no camera field), so a device that predates cameras still streams it.
+    const started = this.#deps.command(sn, Command.StartStream, camera === 'screen' ? { quality } : { quality, camera }, { flowId, timeoutMs: 10_000 });
+    const created: LiveStream = { sn, quality, camera, flowId, viewers: new Map(existing?.viewers), started, reply: undefined, remotes: new Map(), mirror: false };
+    this.#byKey.set(key, created);
     this.#byFlow.set(flowId, created);
     started.then(
       (reply) => {
@@ -257,8 +307,8 @@ export class StreamFanout {
   }
 
   /** A mirror of a stream held by another node: asks the cluster for it; the holder answers and then publishes its frames to this node. */
-  #mirror(cluster: StreamCluster, sn: string, quality: StreamQuality): LiveStream {
-    const key = streamKey(sn, quality);
+  #mirror(cluster: StreamCluster, sn: string, quality: StreamQuality, camera: StreamCamera): LiveStream {
+    const key = streamKey(sn, quality, camera);
     const existing = this.#byKey.get(key);
     if (existing) return existing;
     const started = new Promise<Envelope>((resolve) => {
@@ -273,7 +323,7 @@ export class StreamFanout {
         resolve(reply);
       });
     });
-    const created: LiveStream = { sn, quality, flowId: '', viewers: new Map(), started, reply: undefined, remotes: new Map(), mirror: true };
+    const created: LiveStream = { sn, quality, camera, flowId: '', viewers: new Map(), started, reply: undefined, remotes: new Map(), mirror: true };
     this.#byKey.set(key, created);
     void started.then((reply) => {
       const data = reply.data as StartStreamReply | undefined;
@@ -282,13 +332,19 @@ export class StreamFanout {
       created.flowId = data.flowId;
       this.#byFlow.set(data.flowId, created);
     });
-    cluster.bus.publish(StreamSubject.control, { op: 'watch', sn, quality, node: cluster.nodeId });
+    cluster.bus.publish(StreamSubject.control, { op: 'watch', sn, quality, camera, node: cluster.nodeId });
     return created;
   }
 
-  async #join(console: StreamConsole, stream: LiveStream): Promise<Envelope> {
-    // Joining before the reply means no early frame is lost for this viewer.
-    if (!stream.viewers.has(console)) stream.viewers.set(console, new Viewer(console.sink, this.#deps.lagBytes));
+  async #join(console: StreamConsole, stream: LiveStream, audio: boolean): Promise<Envelope> {
+    // Joining before the reply means no early frame is lost for this viewer. A console already watching
+    // keeps its viewer (and its place in the picture): only its voice choice changes.
+    let viewer = stream.viewers.get(console);
+    if (!viewer) {
+      viewer = new Viewer(console.sink, this.#deps.lagBytes);
+      stream.viewers.set(console, viewer);
+    }
+    viewer.audio = audio;
     const reply = await stream.started;
     if (reply.result !== Result.Success) stream.viewers.delete(console);
     return reply;
@@ -304,14 +360,14 @@ export class StreamFanout {
     if (stream.viewers.size > 0 || stream.remotes.size > 0) return;
     this.#forget(stream);
     if (stream.mirror) {
-      this.#cluster?.bus.publish(StreamSubject.control, { op: 'leave', sn: stream.sn, quality: stream.quality, node: this.#cluster.nodeId });
+      this.#cluster?.bus.publish(StreamSubject.control, { op: 'leave', sn: stream.sn, quality: stream.quality, camera: stream.camera, node: this.#cluster.nodeId });
       return;
     }
     void this.#deps.command(stream.sn, Command.StopStream, { flowId: stream.flowId }, { flowId: stream.flowId, timeoutMs: 10_000 });
   }
 
   #forget(stream: LiveStream): void {
-    const key = streamKey(stream.sn, stream.quality);
+    const key = streamKey(stream.sn, stream.quality, stream.camera);
     if (this.#byKey.get(key) === stream) this.#byKey.delete(key);
     if (this.#byFlow.get(stream.flowId) === stream) this.#byFlow.delete(stream.flowId);
   }
@@ -330,7 +386,7 @@ export class StreamFanout {
     // Mirrors with viewers say so again, so the holding node keeps sending (and stops when this node is gone).
     const keepalive = setInterval(() => {
       for (const stream of this.#byKey.values()) {
-        if (stream.mirror && stream.viewers.size > 0) cluster.bus.publish(StreamSubject.control, { op: 'watch', sn: stream.sn, quality: stream.quality, node: cluster.nodeId });
+        if (stream.mirror && stream.viewers.size > 0) cluster.bus.publish(StreamSubject.control, { op: 'watch', sn: stream.sn, quality: stream.quality, camera: stream.camera, node: cluster.nodeId });
       }
     }, STREAM_WATCH_EVERY_MS);
     keepalive.unref?.();
@@ -345,17 +401,18 @@ export class StreamFanout {
   #fromControl(cluster: StreamCluster, m: BusMessage): void {
     const sn = typeof m.sn === 'string' ? m.sn : undefined;
     const quality = m.quality === 'main' || m.quality === 'sub' ? m.quality : undefined;
+    const camera = cameraOf(m);
     const node = typeof m.node === 'string' ? m.node : undefined;
-    if (!sn || !quality || !node || node === cluster.nodeId || this.#deps.orgOf(sn) === undefined) return;
+    if (!sn || !quality || !camera || !node || node === cluster.nodeId || this.#deps.orgOf(sn) === undefined) return;
     if (m.op === 'leave') {
-      const stream = this.#byKey.get(streamKey(sn, quality));
+      const stream = this.#byKey.get(streamKey(sn, quality, camera));
       if (!stream || stream.mirror) return;
       stream.remotes.delete(node);
       this.#stopIfUnwatched(stream);
       return;
     }
     if (m.op !== 'watch') return;
-    const stream = this.#stream(sn, quality);
+    const stream = this.#stream(sn, quality, camera);
     const known = stream.remotes.has(node);
     stream.remotes.set(node, (cluster.now ?? Date.now)());
     // A repeated watch (the mirror's keepalive) only refreshes the node's time.
@@ -363,16 +420,18 @@ export class StreamFanout {
     void stream.started.then(
       (reply) => {
         if (reply.result !== Result.Success) stream.remotes.delete(node);
-        cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, result: reply.result ?? Result.Fail, data: reply.data });
+        cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, camera, result: reply.result ?? Result.Fail, data: reply.data });
       },
-      () => cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, result: Result.Fail }),
+      () => cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, camera, result: Result.Fail }),
     );
   }
 
   /** The holding node's answer, frames and end of a stream this node mirrors. */
   #fromHolder(m: BusMessage): void {
     const sn = typeof m.sn === 'string' ? m.sn : '';
-    const key = streamKey(sn, m.quality === 'sub' ? 'sub' : 'main');
+    const camera = cameraOf(m);
+    if (!camera) return;
+    const key = streamKey(sn, m.quality === 'sub' ? 'sub' : 'main', camera);
     if (m.op === 'started') {
       this.#pendingStarts.get(key)?.({ msgId: Command.StartStream, sn, result: Number(m.result) as ResultCode, data: m.data });
       return;
@@ -380,8 +439,7 @@ export class StreamFanout {
     const stream = this.#byKey.get(key);
     if (!stream?.mirror) return;
     if (m.op === 'frame' && m.frame instanceof Uint8Array) {
-      const isKey = m.key === true;
-      for (const viewer of stream.viewers.values()) viewer.offer(m.frame, isKey);
+      offerToAll(stream.viewers.values(), m.frame);
     } else if (m.op === 'gone') {
       this.#forget(stream);
       this.#tellGone(stream);
@@ -404,7 +462,7 @@ export class StreamFanout {
       if (stream.sn !== sn || stream.mirror) continue;
       this.#forget(stream);
       this.#tellGone(stream);
-      for (const node of stream.remotes.keys()) this.#cluster?.bus.publish(StreamSubject.toNode(node), { op: 'gone', sn, quality: stream.quality });
+      for (const node of stream.remotes.keys()) this.#cluster?.bus.publish(StreamSubject.toNode(node), { op: 'gone', sn, quality: stream.quality, camera: stream.camera });
     }
   }
 
@@ -414,23 +472,35 @@ export class StreamFanout {
     const stream = flowId === undefined ? undefined : this.#byFlow.get(flowId);
     // Only the device the stream belongs to may feed it.
     if (!stream || stream.sn !== sn || stream.mirror) return false;
-    const key = ((frame[2] as number) & ChunkFlag.KeyFrame) !== 0;
-    for (const viewer of stream.viewers.values()) viewer.offer(frame, key);
-    if (stream.remotes.size > 0 && this.#cluster) this.#toRemotes(this.#cluster, stream, frame, key);
+    offerToAll(stream.viewers.values(), frame);
+    if (stream.remotes.size > 0 && this.#cluster) this.#toRemotes(this.#cluster, stream, frame);
     return true;
   }
 
   /** Once per watching node, however many consoles watch there; the frame is relayed unchanged. */
-  #toRemotes(cluster: StreamCluster, stream: LiveStream, frame: Uint8Array, key: boolean): void {
+  #toRemotes(cluster: StreamCluster, stream: LiveStream, frame: Uint8Array): void {
+    // `key` is kept on the wire for nodes running the previous release; receivers read the frame's flags.
+    const key = isKeyFrame(frame);
     const now = (cluster.now ?? Date.now)();
     for (const [node, seen] of stream.remotes) {
       if (now - seen > STREAM_WATCH_EXPIRY_MS) stream.remotes.delete(node);
-      else cluster.bus.publish(StreamSubject.toNode(node), { op: 'frame', sn: stream.sn, quality: stream.quality, frame, key });
+      else cluster.bus.publish(StreamSubject.toNode(node), { op: 'frame', sn: stream.sn, quality: stream.quality, camera: stream.camera, frame, key });
     }
     this.#stopIfUnwatched(stream);
   }
 }
 
-function streamKey(sn: string, quality: StreamQuality): string {
-  return `${sn}\n${quality}`;
+/**
+ * The key of a device stream: what the device encodes. Viewers of the same device, quality and camera
+ * share one encode; another camera is another stream, so one console switching cameras never changes
+ * the picture of another console watching the same device.
+ */
+export function streamKey(sn: string, quality: StreamQuality, camera: StreamCamera = 'screen'): string {
+  return `${sn}\n${quality}\n${camera}`;
+}
+
+/** The camera of a bus message; the screen when absent (a node of the previous release); undefined when unknown. */
+function cameraOf(m: BusMessage): StreamCamera | undefined {
+  const camera = m.camera ?? 'screen';
+  return camera === 'screen' || camera === 'front' || camera === 'back' ? camera : undefined;
 }

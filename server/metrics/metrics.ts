@@ -11,6 +11,7 @@ export class GatewayMetrics {
   /** Final results per command, as msgId * 8 + result (results are 0..6): counted on the hot path, labelled at scrape. */
   readonly #outcomes = new Map<number, number>();
   readonly #latency: Histogram<'command'>;
+  readonly #logins: Counter;
   readonly #reconnects: Counter;
 
   constructor(sources: { devices: () => number; consoles: () => number; flows: () => number; admissionsRefused?: () => number; persistentWaiting?: () => number }) {
@@ -29,7 +30,7 @@ export class GatewayMetrics {
       this.set(sources.flows());
     } });
     const outcomes = this.#outcomes;
-    new Counter({ name: 'dcc_commands_total', help: 'Console commands to devices by command and final result code', labelNames: ['command', 'result'], registers, collect() {
+    new Counter({ name: 'dcc_commands_total', help: 'Commands to devices (from consoles, REST calls and campaigns) by command and final result code', labelNames: ['command', 'result'], registers, collect() {
       this.reset();
       for (const [key, n] of outcomes) {
         const id = Math.floor(key / 8);
@@ -39,7 +40,7 @@ export class GatewayMetrics {
     // Buckets from a LAN round trip (1 ms) to the 30 s command timeout.
     this.#latency = new Histogram({
       name: 'dcc_command_duration_seconds',
-      help: 'Time from a console command to its final result',
+      help: 'Time from a command to its final result',
       labelNames: ['command'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
@@ -63,10 +64,15 @@ export class GatewayMetrics {
       this.reset();
       this.inc(peerTraffic.liveDropped);
     } });
-    this.#reconnects = new Counter({ name: 'dcc_device_logins_total', help: 'Device logins (first connections and reconnects)', registers });
+    new Counter({ name: 'dcc_slow_sockets_closed_total', help: 'Sockets closed because their unsent bytes passed the hard limit (a peer that stopped reading)', registers, collect() {
+      this.reset();
+      this.inc(peerTraffic.slowClosed);
+    } });
+    this.#logins = new Counter({ name: 'dcc_device_logins_total', help: 'Device logins (first connections and reconnects)', registers });
+    this.#reconnects = new Counter({ name: 'dcc_device_reconnects_total', help: 'Logins of devices enrolled before (every login but the first of a device)', registers });
   }
 
-  /** Records a command's final result and how long it took. */
+  /** Records a command's final result and how long it took (console, REST and campaign commands alike). */
   commandOutcome(msgId: number, result: number, ms: number): void {
     const key = msgId * 8 + (result & 7);
     this.#outcomes.set(key, (this.#outcomes.get(key) ?? 0) + 1);
@@ -86,8 +92,10 @@ export class GatewayMetrics {
     } });
   }
 
-  deviceLogin(): void {
-    this.#reconnects.inc();
+  /** A device logged in; `enrolled` when this login was its first. */
+  deviceLogin(enrolled = false): void {
+    this.#logins.inc();
+    if (!enrolled) this.#reconnects.inc();
   }
 
   #exposition: (() => Promise<string>) | undefined;

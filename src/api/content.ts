@@ -1,5 +1,7 @@
 import * as tus from 'tus-js-client';
+import type { PushCampaignEvent, PushStartReply, PushStartRequest, PushState, PushTargetEvent } from '../../protocol/api/campaigns.ts';
 import type { Page } from './devices.ts';
+import { type FollowPushesOptions, followPushStream } from './push-stream.ts';
 import { request } from './request.ts';
 import { session } from '../state/session.ts';
 
@@ -49,7 +51,7 @@ export interface Campaign {
   readonly createTime: number;
 }
 
-export interface PushLogRow {
+export interface PushLogRow extends PushState {
   readonly id: number;
   readonly campaignId: number;
   readonly sn: string;
@@ -57,28 +59,11 @@ export interface PushLogRow {
   readonly contentName: string;
   readonly pushDate: number;
   readonly messageType: string;
-  readonly pushResult: number;
-  readonly downloadState: number;
-  readonly progress: number;
-  readonly installResult: number;
-  readonly message: string;
 }
 
-export interface TargetEvent {
-  readonly type: 'target';
-  readonly campaignId: number;
-  readonly sn: string;
-  readonly pushResult: number;
-  readonly downloadState: number;
-  readonly progress: number;
-  readonly installResult: number;
-  readonly message: string;
-}
-export interface CampaignEvent {
-  readonly type: 'campaign';
-  readonly id: number;
-  readonly state: string;
-}
+/** Lines of /push-log/stream (protocol/api/campaigns.ts). */
+export type TargetEvent = PushTargetEvent;
+export type CampaignEvent = PushCampaignEvent;
 
 /** Above this size the console asks for a Wi-Fi confirmation first (devices-and-commerce section 5). */
 export const WIFI_CONFIRM_BYTES = 5 * 1024 * 1024;
@@ -94,19 +79,7 @@ export const contentApi = {
   history: (id: number) => request<ContentItem[]>({ method: 'GET', url: `/app/history/${id}` }),
   remove: (area: ContentArea, ids: readonly number[]) => request<{ deleted: number }>({ method: 'DELETE', url: `/${area}/delete`, data: { ids } }),
   download: (area: ContentArea, id: number) => request<Blob>({ method: 'GET', url: `/${area}/download/${id}`, responseType: 'blob' }),
-  startPush: (body: {
-    kind: string;
-    contentId: number;
-    sns?: string[];
-    byQuery?: boolean;
-    query?: Record<string, unknown>;
-    confirmModelMismatch?: boolean;
-    stageSize?: number;
-    successPercent?: number;
-    errorPercent?: number;
-    requireApproval?: boolean;
-  }) =>
-    request<{ campaign?: Campaign; confirm?: 'model'; mismatchCount?: number }>({ method: 'POST', url: '/push/start', data: body }),
+  startPush: (body: PushStartRequest) => request<PushStartReply>({ method: 'POST', url: '/push/start', data: body }),
   campaign: (id: number) => request<Campaign>({ method: 'GET', url: `/push/campaign/${id}` }),
   campaigns: (pageNum: number, pageSize: number) => request<Page<Campaign>>({ method: 'POST', url: '/push/campaign/list', data: { pageNum, pageSize } }),
   controlPush: (action: 'pause' | 'resume' | 'cancel' | 'approve', id: number) => request<Campaign>({ method: 'POST', url: `/push/${action}`, data: { id } }),
@@ -122,28 +95,16 @@ export const contentApi = {
     }),
 };
 
+export type { FollowPushesOptions, PushStreamStatus } from './push-stream.ts';
+
 /**
- * Follows live push changes (newline-delimited JSON from /push-log/stream) until `signal` aborts.
- * fetch rather than EventSource, because the session travels in the X-Token header.
+ * Follows live push changes (newline-delimited JSON from /push-log/stream) until `signal` aborts,
+ * reconnecting with backoff when the stream drops. fetch rather than EventSource, because the session
+ * travels in the X-Token header.
  */
-export async function followPushes(campaignId: number | undefined, onEvent: (e: TargetEvent | CampaignEvent) => void, signal: AbortSignal): Promise<void> {
+export function followPushes(campaignId: number | undefined, onEvent: (e: TargetEvent | CampaignEvent) => void, signal: AbortSignal, options: FollowPushesOptions = {}): Promise<void> {
   const url = `/push-log/stream${campaignId ? `?campaignId=${campaignId}` : ''}`;
-  const res = await fetch(url, { headers: { 'X-Token': session.token ?? '' }, signal });
-  if (!res.body) return;
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      const event = JSON.parse(line) as { type: string };
-      if (event.type === 'target' || event.type === 'campaign') onEvent(event as TargetEvent | CampaignEvent);
-    }
-  }
+  return followPushStream((s) => fetch(url, { headers: { 'X-Token': session.token ?? '' }, signal: s }), onEvent, signal, options);
 }
 
 export interface UploadHandle {

@@ -1,22 +1,12 @@
-import type { DeviceSortField, DeviceView, Page } from '../../protocol/index.ts';
+import type { DeviceListFilter, DeviceSortField, DeviceView, Page } from '../../protocol/index.ts';
 import { request } from './request.ts';
 
 /** A device row as the server lists it (protocol/api/devices.ts). */
 export type Device = DeviceView;
 export type { DeviceSortField, Page };
 
-/** Filters of the list and of control by query. */
-export interface DeviceFilter {
-  readonly sn?: string;
-  readonly model?: string;
-  readonly orgId?: number;
-  readonly onlineState?: number;
-  readonly deviceState?: number;
-  readonly systemType?: string;
-  readonly country?: string;
-  readonly imageVersion?: string;
-  readonly remark?: string;
-}
+/** Filters of the list and of control by query: one shape with the server (protocol/api/devices.ts). */
+export type DeviceFilter = DeviceListFilter;
 
 export interface DeviceQuery extends DeviceFilter {
   readonly pageNum: number;

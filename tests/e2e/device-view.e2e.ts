@@ -87,7 +87,9 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.getByTestId('tab-shell').click();
     const terminal = page.getByTestId('shell-terminal');
     await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
-    await terminal.click();
+    // The device draws its own prompt: keystrokes go to it as typed.
+    await termRow(/^shell@view-0001:\/\$\s*$/).waitFor();
+    // The terminal has the keyboard as soon as the tab opens: no click first.
     await page.keyboard.type('echo round-trip-ok');
     await page.keyboard.press('Enter');
     await termRow(/^round-trip-ok\s*$/).waitFor();
@@ -96,7 +98,47 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.keyboard.type('pwd');
     await page.keyboard.press('Enter');
     await termRow(/^\/sdcard\s*$/).waitFor();
+    // Backspace is the device's to handle, as is Ctrl-C on a running command.
+    await page.keyboard.type('echo typox');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('o');
+    await page.keyboard.press('Enter');
+    await termRow(/^typoo\s*$/).waitFor();
+    await page.keyboard.type('sleep 60');
+    await page.keyboard.press('Enter');
+    await termRow(/sleep 60\s*$/).waitFor();
+    await page.keyboard.press('Control+C');
+    await termRow(/^\^C\s*$/).waitFor();
+    await page.keyboard.type('echo after-interrupt');
+    await page.keyboard.press('Enter');
+    await termRow(/^after-interrupt\s*$/).waitFor();
+    // The fitted size reached the device: `stty size` says as many rows as xterm shows.
+    await page.keyboard.type('stty size');
+    await page.keyboard.press('Enter');
+    const size = (await termRow(/^\d+ \d+\s*$/).first().innerText()).trim().split(' ').map(Number);
+    expect(size[0]).toBe(await terminal.locator('.xterm-rows > div').count());
+    expect(size[1]).toBeGreaterThan(40);
     await page.screenshot({ path: path.join(shots, 'device-view-shell.png') });
+
+    // Another tab and back: the same session, with what it printed, and its working directory.
+    await page.getByTestId('tab-files').click();
+    await page.getByTestId('file-table').waitFor();
+    await page.getByTestId('tab-shell').click();
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
+    await termRow(/^round-trip-ok\s*$/).waitFor();
+    await terminal.click();
+    await page.keyboard.type('pwd');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => termRow(/^\/sdcard\s*$/).count()).toBe(2);
+
+    // The web shell page, reached within the console, shows that same session.
+    await page.getByRole('link', { name: 'Open in its own page' }).click();
+    await page.waitForURL(/\/device-view\/webssh\?sn=/);
+    await termRow(/^after-interrupt\s*$/).waitFor();
+    // The device view stays mounted, hidden, under its tag: only the visible terminal counts.
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]:visible').waitFor();
+    await page.goBack();
+    await page.getByTestId('tab-shell').waitFor();
   });
 
   it('uploads a file and downloads it back with the same SHA-256, with progress', async () => {
@@ -220,7 +262,7 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.screenshot({ path: path.join(shots, 'device-view-live-control.png') });
   });
 
-  it('opens the web shell page (/device-view/webssh) with its own session', async () => {
+  it('opens the web shell page (/device-view/webssh) in a freshly loaded console', async () => {
     await page.goto(`${ts.server.url}/user/device-view/webssh?sn=${SN}`);
     await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
     await page.getByTestId('shell-terminal').click();
@@ -230,16 +272,36 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
   });
 
   it('shows the reconnect banner while the console socket is down and resumes the session after', async () => {
+    await page.getByTestId('shell-terminal').click();
+    await page.keyboard.type('cd sdcard');
+    await page.keyboard.press('Enter');
+    await termRow(/^shell@view-0001:\/sdcard\$\s*$/).waitFor();
     const opens = await termRow(/^Connected to /).count();
     ts.server.gateway.reconnectConsoles();
     await page.getByTestId('shell-disconnected').getByText('Connection disconnected, reconnecting...').waitFor();
     await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor({ timeout: 40_000 });
     expect(await page.getByTestId('shell-disconnected').count()).toBe(0);
-    await termRow(/^Connected to /).nth(opens).waitFor();
+    // Re-attached to the same session (no new one announced), which kept its directory.
+    expect(await termRow(/^Connected to /).count()).toBe(opens);
     await page.getByTestId('shell-terminal').click();
     await page.keyboard.type('echo back again');
     await page.keyboard.press('Enter');
     await termRow(/^back again\s*$/).waitFor();
+    await page.keyboard.type('pwd');
+    await page.keyboard.press('Enter');
+    await termRow(/^\/sdcard\s*$/).waitFor();
+
+    // Closing the session on request; Enter starts a new one, back at the root.
+    await page.getByTestId('shell-close').click();
+    await page.locator('[data-testid="shell-terminal"][data-status="ended"]').waitFor();
+    await termRow(/The shell session was closed\. Press Enter to start a new session\./).waitFor();
+    await page.getByTestId('shell-terminal').click();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
+    await expect.poll(() => termRow(/^Connected to /).count()).toBe(opens + 1);
+    await page.keyboard.type('pwd');
+    await page.keyboard.press('Enter');
+    await termRow(/^\/\s*$/).waitFor();
   });
   it('says the equipment is offline, and a held command is delivered when the device returns', async () => {
     await page.goto(`${ts.server.url}/user/device-view/index?sn=${SN}&tab=remote`);
@@ -266,6 +328,8 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.getByTestId('tab-whitelist').click();
     await page.getByTestId('whitelist-input').fill('com.pos.payment，com.mdm.kiosk com.pos.scanner');
     await page.getByRole('button', { name: 'Set whitelist' }).click();
+    // Setting replaces the device's whitelist, so it asks first.
+    await page.getByTestId('confirm-whitelist-set').click();
     for (const name of ['com.pos.payment', 'com.mdm.kiosk', 'com.pos.scanner']) await page.getByTestId('whitelist-current').getByText(name, { exact: true }).waitFor();
   });
 });

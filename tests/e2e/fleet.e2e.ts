@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from '../../agent/simulator/fleet.ts';
+import { simulatedBackend } from '../../agent/simulator/simulated-backend.ts';
+import { simulatedStreams } from '../../agent/simulator/video-source.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
 import { startTestFleet } from '../support/fleet.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
@@ -68,6 +70,23 @@ describe('fleet views in Chromium: live list, bulk reboot, live view', () => {
     expect(await summary.getAttribute('data-ok')).toBe(String(FLEET_SIZE));
     expect(await summary.textContent()).toBe(`${FLEET_SIZE} of ${FLEET_SIZE} done: ${FLEET_SIZE} succeeded, 0 failed`);
     expect(await page.getByTestId('outcome').first().locator('[data-result="0"]').count()).toBe(1);
+    // The results panel is virtualised: scroll it through and read every outcome row it shows on the way.
+    const rows = await page.evaluate(async () => {
+      const scroller = document.querySelector('[data-testid=outcome]')?.parentElement?.parentElement;
+      const seen = new Map<string, string>();
+      if (!scroller) return [];
+      const painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      for (let top = 0; ; top += Math.max(1, Math.floor(scroller.clientHeight / 2))) {
+        scroller.scrollTop = top;
+        await painted();
+        for (const el of document.querySelectorAll('[data-testid=outcome]')) seen.set(el.getAttribute('data-sn') ?? '', el.querySelector('[data-result]')?.getAttribute('data-result') ?? '');
+        if (top >= scroller.scrollHeight) break;
+      }
+      return [...seen];
+    });
+    expect(rows).toHaveLength(FLEET_SIZE);
+    expect(rows.map(([sn]) => sn).sort()).toEqual(fleet.devices.map((d) => d.sn).sort());
+    expect(rows.filter(([, result]) => result !== '0')).toEqual([]);
     await page.screenshot({ path: path.join(shots, 'fleet-bulk-reboot.png') });
   });
 
@@ -152,5 +171,106 @@ describe('fleet views in Chromium: live list, bulk reboot, live view', () => {
     } finally {
       await fallback.close();
     }
+  });
+  /**
+   * Opens the live view of an online Android device whose support flags give it a camera and a
+   * microphone. For an Android simulated device the flags depend on its serial alone, so the test reads
+   * them as the device does.
+   */
+  async function openLiveWithCamera(p: Page): Promise<string> {
+    await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
+    await p.goto(`${ts.server.url}/user/device-management/index`);
+    await p.getByTestId('device-total').getByText(`${FLEET_SIZE} devices`).waitFor();
+    const rows = p.locator('tbody tr[data-online=online][data-system=android]');
+    await rows.first().waitFor();
+    const info = { model: 'P10', systemType: 'android', systemVersion: 'Android 13', imageVersion: '241001.01', networkType: 2 } as const;
+    for (const sn of await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-sn') ?? ''))) {
+      const { support } = await simulatedBackend(sn, info, Date.now).systemInfo();
+      if (!support.camera || !support.mic) continue;
+      await p.locator(`tbody tr[data-sn="${sn}"]`).getByRole('button', { name: 'Live view' }).click();
+      await p.getByTestId('live-view').waitFor();
+      return sn;
+    }
+    throw new Error('no online Android device with a camera and a microphone on this page');
+  }
+
+  /** Frames shown and the picture's decoded size, on whichever path the player chose. */
+  const picture = (p: Page) =>
+    p.evaluate(() => {
+      const stats = document.querySelector('[data-testid=live-stats]');
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=live-canvas]');
+      const video = document.querySelector<HTMLVideoElement>('[data-testid=live-video]');
+      const webcodecs = stats?.getAttribute('data-path') === 'webcodecs';
+      return {
+        shown: Number(stats?.getAttribute('data-shown') ?? 0),
+        width: webcodecs ? (canvas?.width ?? 0) : (video?.videoWidth ?? 0),
+        height: webcodecs ? (canvas?.height ?? 0) : (video?.videoHeight ?? 0),
+      };
+    });
+
+  it('switches to the front camera (a picture of its own, still decoding) and plays the device\'s voice', async (ctx) => {
+    const decodable = await page.evaluate(() => typeof VideoDecoder !== 'undefined' || (typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported('video/mp4; codecs="avc1.42E01E"')));
+    if (!decodable) {
+      process.stdout.write('\n[fleet e2e] THIS CHROMIUM CANNOT DECODE H.264: camera switch NOT verified\n\n');
+      ctx.skip();
+    }
+    const sn = await openLiveWithCamera(page);
+    const stats = page.getByTestId('live-stats');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=live-stats]')?.getAttribute('data-shown') ?? 0) >= 10, undefined, { timeout: 20_000 });
+    const screen = await picture(page);
+    expect(screen).toMatchObject({ width: 320, height: 240 });
+
+    await page.getByTestId('live-view').getByText('Front camera').click();
+    await stats.and(page.locator('[data-camera=front]')).waitFor({ timeout: 20_000 });
+    // A new player for the new stream: its frames decode, at the front camera's portrait size.
+    await page.waitForFunction(
+      () => {
+        const stats = document.querySelector('[data-testid=live-stats]');
+        const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=live-canvas]');
+        const video = document.querySelector<HTMLVideoElement>('[data-testid=live-video]');
+        const webcodecs = stats?.getAttribute('data-path') === 'webcodecs';
+        const height = webcodecs ? canvas?.height : video?.videoHeight;
+        return Number(stats?.getAttribute('data-shown') ?? 0) >= 10 && height === 320;
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    const front = await picture(page);
+    expect(front).toMatchObject({ width: 240, height: 320 });
+    expect(front.shown).toBeGreaterThanOrEqual(10);
+    expect(simulatedStreams.of(sn).at(-1)).toBe('front');
+    expect(ts.server.gateway.streams.streamCount).toBe(1);
+    process.stdout.write(`[fleet e2e] camera switch on ${sn}: screen ${screen.width}x${screen.height} -> front ${front.width}x${front.height}, ${front.shown} frames shown since\n`);
+
+    const audioDecoder = await page.evaluate(() => typeof AudioDecoder !== 'undefined');
+    await page.getByTestId('live-view').getByRole('switch', { name: 'Voice' }).click();
+    if (!audioDecoder) {
+      process.stdout.write('\n[fleet e2e] THIS CHROMIUM HAS NO WebCodecs AudioDecoder: voice decoding NOT verified\n\n');
+      await page.getByTestId('live-voice-problem').and(page.locator('[data-problem=noAudioDecoder]')).waitFor();
+    } else {
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid=live-stats]')?.getAttribute('data-audio') ?? 0) >= 10, undefined, { timeout: 20_000 });
+      const voiceFrames = Number(await stats.getAttribute('data-audio'));
+      expect(voiceFrames).toBeGreaterThan(0);
+      expect(await stats.textContent()).toContain('voice');
+      // Turning voice on kept the same stream: no second encode on the device.
+      expect(ts.server.gateway.streams.streamCount).toBe(1);
+      process.stdout.write(`[fleet e2e] voice on ${sn}: ${voiceFrames} Opus frames decoded, ${await stats.textContent()}\n`);
+    }
+    await page.screenshot({ path: path.join(shots, 'fleet-live-camera-voice.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => ts.server.gateway.streams.streamCount).toBe(0);
+  });
+
+  it('reboots the device from the live view after a confirmation, through the device command path', async () => {
+    const sn = await openLiveWithCamera(page);
+    const device = fleet.devices.find((d) => d.sn === sn);
+    if (!device) throw new Error(`${sn} is not a simulated device`);
+    await page.getByTestId('live-reboot').click();
+    await page.getByText(`Reboot ${sn}? It will go offline for a short while.`).waitFor();
+    await page.getByTestId('live-reboot-confirm').click();
+    // The simulated device acts on Reboot by going away for rebootDownMs (1 s here) and coming back.
+    await expect.poll(() => device.loggedIn, { interval: 20, timeout: 10_000 }).toBe(false);
+    await expect.poll(() => device.loggedIn, { interval: 100, timeout: 20_000 }).toBe(true);
+    await page.keyboard.press('Escape');
   });
 });

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_UNSUPPORTED, STREAM_UNSUPPORTED } from '../../agent/ops/screen-stream.ts';
+import { opusPackets } from '../../agent/simulator/ogg-opus.ts';
 import { accessUnits } from '../../agent/simulator/video-source.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { ChunkFlag, Command, type Envelope, OnlineState, ProtocolEngine, Result, type StartStreamReply } from '../../protocol/index.ts';
+import { ChunkFlag, Command, type Envelope, NO_CAMERA_MESSAGE, OnlineState, ProtocolEngine, Result, type StartStreamReply, StreamRefusal } from '../../protocol/index.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const CLIP = path.resolve('agent/simulator/assets/main-320x240-30fps.h264');
+const VOICE = path.resolve('agent/simulator/assets/voice-48k-mono.opus');
 
 /**
  * The real agent's live view over real sockets: AGENT_STREAM_CMD is a command that cats the simulator's
@@ -22,6 +24,7 @@ describe('agent live view from a capture command', () => {
   const agents: ChildProcess[] = [];
   const dirs: string[] = [];
   let inputLog = '';
+  let streamLog = '';
 
   const startAgent = async (sn: string, env: Record<string, string>) => {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-stream-'));
@@ -49,8 +52,11 @@ describe('agent live view from a capture command', () => {
     const inputs = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-input-')), 'inputs.txt');
     dirs.push(path.dirname(inputs));
     inputLog = inputs;
+    streamLog = path.join(path.dirname(inputs), 'streams.txt');
     await startAgent(`AGSTREAM-${process.pid}`, {
-      AGENT_STREAM_CMD: `cat '${CLIP}'`,
+      // Records the picture it was asked for, then prints the clip.
+      AGENT_STREAM_CMD: `echo "$STREAM_QUALITY $STREAM_CAMERA" >> '${streamLog}'; cat '${CLIP}'`,
+      AGENT_AUDIO_CMD: `cat '${VOICE}'`,
       AGENT_STREAM_SIZE: '320x240',
       // Stands in for xdotool or ydotool: records what it was asked to do.
       AGENT_INPUT_CMD: `echo "$INPUT_ACTION $INPUT_X $INPUT_Y $INPUT_X2 $INPUT_Y2 $INPUT_DURATION_MS $INPUT_KEY" >> '${inputs}'`,
@@ -79,6 +85,26 @@ describe('agent live view from a capture command', () => {
     expect(got.every((c, i) => Buffer.from(c.payload).equals(Buffer.from(units[i]?.bytes ?? [])))).toBe(true);
     const stopped = await lastValueFrom(consoleEngine.request(Command.StopStream, { sn: `AGSTREAM-${process.pid}`, data: { flowId } }));
     expect(stopped.reply.result).toBe(Result.Success);
+  });
+
+  it('passes the voice of AGENT_AUDIO_CMD through as Audio chunks to a console that asked, and refuses a camera the device lacks', async () => {
+    const sn = `AGSTREAM-${process.pid}`;
+    const packets = opusPackets(new Uint8Array(fs.readFileSync(VOICE))).packets;
+    const voice = firstValueFrom(consoleEngine.chunks$.pipe(filter((c) => (c.flags & ChunkFlag.Audio) !== 0), take(packets.length), toArray()));
+    const { reply } = await lastValueFrom(consoleEngine.request(Command.StartStream, { sn, data: { quality: 'sub', audio: true } }));
+    expect(reply).toMatchObject({ result: Result.Success, data: { camera: 'screen', audio: { codec: 'opus', sampleRate: 48000, channels: 1 } } });
+    const got = await voice;
+    expect(got.map((c) => c.seq)).toEqual(packets.map((_, i) => i));
+    expect(got.every((c, i) => Buffer.from(c.payload).equals(Buffer.from(packets[i] ?? [])))).toBe(true);
+    const flowId = (reply.data as StartStreamReply).flowId;
+    await lastValueFrom(consoleEngine.request(Command.StopStream, { sn, data: { flowId } }));
+    expect(fs.readFileSync(streamLog, 'utf8')).toContain('sub screen\n');
+    // The support flag's rule: a camera is /dev/video0, which a test machine lacks.
+    if (!fs.existsSync('/dev/video0')) {
+      const front = await lastValueFrom(consoleEngine.request(Command.StartStream, { sn, data: { quality: 'main', camera: 'front' } }));
+      expect(front.reply).toMatchObject({ result: Result.Fail, data: { message: NO_CAMERA_MESSAGE, reason: StreamRefusal.noCamera } });
+      expect(ts.server.gateway.streams.streamCount).toBe(0);
+    }
   });
 
   it('runs AGENT_INPUT_CMD for live control, with the picture fractions as pixels of the stream size', async () => {

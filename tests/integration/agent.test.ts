@@ -57,7 +57,7 @@ describe('device agent on this Linux machine', () => {
       env: {
         ...process.env,
         AGENT_FILE_ROOT: fileRoot,
-        AGENT_SHELL_TIMEOUT_MS: '2000',
+        AGENT_SHELL_TIMEOUT_MS: '2000', // idle limit of a session, and the cap of one line-mode command
         AGENT_GATEWAY_URL: ts.server.deviceSocketUrl,
         AGENT_SN: sn,
         AGENT_ENROLL_KEY: ts.server.seeded.enrollKey,
@@ -122,6 +122,28 @@ describe('device agent on this Linux machine', () => {
     const slow = await run('sleep 5; echo never');
     expect(slow.reply.data).toMatchObject({ exitCode: 124 });
     expect(slow.text).toContain('timed out');
+
+    // The console's terminal: one shell on a pseudo-terminal, keystrokes sent as typed, state kept between lines.
+    const term = newFlowId('sh');
+    let screen = '';
+    const termSub = consoleEngine.flow(term).subscribe((e) => {
+      const o = e.data as Partial<ShellOutput> | undefined;
+      if (e.result === undefined && typeof o?.output === 'string') screen += o.output;
+    });
+    const shell = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId: term, data }))).reply;
+    const shows = (re: RegExp) => expect.poll(() => re.test(screen), { timeout: 10_000 }).toBe(true);
+    expect(await shell({ op: 'open', raw: true, cols: 80, rows: 24 })).toMatchObject({ result: Result.Success, data: { raw: true, offset: expect.any(Number) } });
+    // $((...)) is expanded by the shell, so what matches is output, never the echo of the typing.
+    await shell({ op: 'write', data: 'cd /tmp && echo A$((1+1)):$(pwd)\r' });
+    await shows(/A2:\/tmp/);
+    await shell({ op: 'write', data: 'echo B$((2+2)):$(pwd)\r' });
+    await shows(/B4:\/tmp/);
+    expect(await shell({ op: 'resize', cols: 101, rows: 33 })).toMatchObject({ result: Result.Success });
+    await shell({ op: 'write', data: 'stty size\r' });
+    await shows(/[\r\n]33 101\r/);
+    expect(await shell({ op: 'close' })).toMatchObject({ result: Result.Success });
+    expect(await shell({ op: 'write', data: 'x' })).toMatchObject({ result: Result.Fail });
+    termSub.unsubscribe();
 
     expect((await run('mkdir incoming')).reply.data).toMatchObject({ exitCode: 0 });
     const bytes = new Uint8Array(200_000).map((_, i) => (i * 13) & 0xff);

@@ -10,6 +10,7 @@ import {
   fileFromDevice,
   lastFileEvent,
   LINUX_CANNOT,
+  LINUX_REFUSED_COMMANDS,
   MAX_DELETE,
   newFlowId,
   ProtocolEngine,
@@ -99,7 +100,7 @@ describe('device operations over real sockets against simulated devices', () => 
     expect((await output('pwd')).text).toBe('/sdcard\n');
     expect((await output('ls')).text).toContain('Download/');
     await ask(Command.Shell, 'OPS-ANDROID', { op: 'resize', cols: 120, rows: 40 }, flowId);
-    expect((await output('stty size')).text).toContain('rows 40; columns 120;');
+    expect((await output('stty size')).text).toBe('40 120\n'); // rows then columns, as stty prints them
     expect((await output('nosuchcmd')).reply.data).toMatchObject({ exitCode: 127 });
     expect(await ask(Command.Shell, 'OPS-ANDROID', { op: 'input', line: '   ' }, flowId)).toMatchObject({ result: Result.MessageError });
   });
@@ -163,10 +164,13 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(await ask(Command.ClearData, 'OPS-ANDROID')).toMatchObject({ result: 0 });
     expect(await ask(Command.Daemon, 'OPS-ANDROID', { packageName: 'com.pos.payment', enabled: true })).toMatchObject({ result: 0 });
     expect(await ask(Command.FactoryReset, 'OPS-ANDROID')).toMatchObject({ result: 0 });
+    // The one list of what Linux devices cannot do (protocol/catalogue/commands.ts); a Linux terminal resets.
     for (const msgId of [Command.Whitelist, Command.Daemon, Command.Uninstall, Command.ClearData, Command.ClearCache]) {
+      expect(LINUX_REFUSED_COMMANDS.has(msgId)).toBe(true);
       expect(await ask(msgId, 'OPS-LINUX', { action: 'get', packageName: 'x' })).toMatchObject({ result: Result.Fail, data: { message: LINUX_CANNOT } });
     }
     expect(await ask(Command.FactoryReset, 'OPS-LINUX')).toMatchObject({ result: 0 });
+    expect(await ask(Command.Reboot, 'OPS-LINUX')).toMatchObject({ result: 0 });
   });
 
   it('answers 5 for an offline device and refuses callers without the permission or outside the scope', async () => {
@@ -198,8 +202,11 @@ describe('device operations over real sockets against simulated devices', () => 
     } finally {
       outside.stop();
     }
+    // The previous test rebooted it: going offline is only seen once it is back from that.
+    await linux.waitLoggedIn();
+    const offline = firstValueFrom(consoleEngine.messages$.pipe(filter((e) => e.msgId === Command.DevicePresence && e.sn === 'OPS-LINUX' && (e.data as { onlineState: number }).onlineState === 2)));
     linux.stop();
-    await firstValueFrom(consoleEngine.messages$.pipe(filter((e) => e.msgId === Command.DevicePresence && e.sn === 'OPS-LINUX' && (e.data as { onlineState: number }).onlineState === 2)));
+    await offline;
     expect(await ask(Command.SystemInfo, 'OPS-LINUX')).toMatchObject({ result: Result.DeviceOffline });
     linux.start();
     await linux.waitLoggedIn();

@@ -22,7 +22,10 @@ interface DeviceRow {
 }
 type Page = { total: number; list: DeviceRow[] };
 
-async function addDevice(ts: TestServer, sn: string, orgId: number, fields: { model?: string; online?: boolean; system?: string } = {}): Promise<void> {
+/** Entity fields a test device may be given beyond the basic ones. */
+type EntityFields = { imei?: string; network_type?: number; manufacturer?: string; location?: string; battery?: number | null; mcu_version?: string; uptime?: number };
+
+async function addDevice(ts: TestServer, sn: string, orgId: number, fields: { model?: string; online?: boolean; system?: string; entity?: EntityFields } = {}): Promise<void> {
   await ts.server.db
     .insertInto('devices')
     .values({
@@ -35,6 +38,7 @@ async function addDevice(ts: TestServer, sn: string, orgId: number, fields: { mo
       image_version: '',
       online_state: fields.online ? OnlineState.Online : OnlineState.Offline,
       created_at: Date.now(),
+      ...fields.entity,
     })
     .execute();
 }
@@ -123,6 +127,37 @@ for (const target of targets) {
       const closed = new Promise<number>((r) => raw.once('close', (code: number) => r(code)));
       await admin.ok('POST', '/device/allocate', { sns: ['FIELDS2'], orgId: childId });
       expect(await closed).toBe(1001);
+    });
+
+    it('filters by IMEI, network type, manufacturer, location, MCU version and battery, within scope, and sorts by plain columns', async () => {
+      // Entity fields for the new filters: two in the root, one in the child organisation, which the
+      // root's filters reach (its scope includes the child) and the child's reach only for its own.
+      await addDevice(ts, 'ENT-A', rootId, { entity: { imei: '356999000000001', network_type: 2, manufacturer: 'Acme Devices', location: 'Shenzhen Nanshan', battery: 15, mcu_version: 'v1.03', uptime: 50 } });
+      await addDevice(ts, 'ENT-B', rootId, { entity: { imei: '356999000000002', network_type: 1, manufacturer: 'Globex', location: 'Hangzhou Xihu', battery: 80, mcu_version: 'v2.00', uptime: 500 } });
+      await addDevice(ts, 'ENT-C', childId, { entity: { imei: '356999000000003', network_type: 2, manufacturer: 'ACME devices', location: 'shenzhen futian', battery: 40, mcu_version: 'v1.10', uptime: 5 } });
+      const sns = async (c: Client, body: object) => (await c.ok<Page>('POST', '/device/list', { pageSize: 100, ...body })).list.map((d) => d.sn).sort();
+      expect(await sns(admin, { imei: '999000000002' })).toEqual(['ENT-B']);
+      expect(await sns(admin, { sn: 'ENT-', networkType: 2 })).toEqual(['ENT-A', 'ENT-C']);
+      expect(await sns(admin, { manufacturer: 'acme' })).toEqual(['ENT-A', 'ENT-C']);
+      expect(await sns(admin, { location: 'SHENZHEN' })).toEqual(['ENT-A', 'ENT-C']);
+      expect(await sns(admin, { location: 'shenzhen', networkType: 2, manufacturer: 'acme', imei: '35699900' })).toEqual(['ENT-A', 'ENT-C']);
+      expect(await sns(admin, { mcuVersion: 'v1.' })).toEqual(['ENT-A', 'ENT-C']);
+      // Devices that never reported a battery do not match a battery bound.
+      expect(await sns(admin, { batteryMax: 40 })).toEqual(['ENT-A', 'ENT-C']);
+      // A LIKE wildcard in the text is taken literally.
+      expect(await sns(admin, { manufacturer: '%' })).toEqual([]);
+      // The child's scope holds only its own devices, whatever the filter.
+      expect(await sns(child, { manufacturer: 'acme' })).toEqual(['ENT-C']);
+      expect(await sns(child, { imei: '999000000001' })).toEqual([]);
+      // Control by query takes the same filters.
+      expect((await admin.ok<{ sns: string[] }>('POST', '/device/select', { sn: 'ENT-', networkType: 1 })).sns).toEqual(['ENT-B']);
+      // Sorting by plain columns, on the server.
+      expect(await admin.ok<Page>('POST', '/device/list', { sn: 'ENT-', networkType: 2, sortField: 'uptime', sortOrder: 'asc' }).then((p) => p.list.map((d) => d.sn))).toEqual(['ENT-C', 'ENT-A']);
+      expect(await admin.ok<Page>('POST', '/device/list', { imei: '3569990', sortField: 'mcuVersion', sortOrder: 'asc' }).then((p) => p.list.map((d) => d.sn))).toEqual(['ENT-A', 'ENT-C', 'ENT-B']);
+      // Invalid values are refused, not ignored.
+      for (const bad of [{ networkType: 7 }, { batteryMax: 101 }, { batteryMax: -1 }, { imei: 'x'.repeat(65) }, { location: 'x'.repeat(257) }, { sortField: 'support_flags' }, { sortField: 'storage' }]) {
+        expect(await admin.call('POST', '/device/list', bad), JSON.stringify(bad)).toMatchObject({ code: 40001 });
+      }
     });
   });
 }

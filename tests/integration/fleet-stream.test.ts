@@ -1,10 +1,10 @@
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessUnits, videoClip } from '../../agent/simulator/video-source.ts';
+import { accessUnits, videoClip, voiceClip } from '../../agent/simulator/video-source.ts';
 import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import type { DeviceSession } from '../../agent/device-session.ts';
-import { ChunkFlag, Command, encodeChunk, type Envelope, ProtocolEngine, Result, type StartStreamReply, systemClock } from '../../protocol/index.ts';
+import { ChunkFlag, Command, encodeChunk, type Envelope, NO_CAMERA_MESSAGE, ProtocolEngine, Result, type StartStreamReply, StreamRefusal, systemClock } from '../../protocol/index.ts';
 import { type FrameSink, StreamFanout, type StreamConsole, Viewer } from '../../server/gateway/stream-fanout.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -128,6 +128,16 @@ describe('simulated video source', () => {
       expect((first?.bytes[4] as number) & 0x1f).toBe(7); // SPS
       expect(clip.units.filter((u) => u.key).length).toBe(8);
     }
+    // The cameras' clips: 2 s at 15 fps, a key frame with SPS and PPS every 8 pictures.
+    for (const camera of ['front', 'back'] as const) {
+      for (const quality of ['main', 'sub'] as const) {
+        const clip = videoClip(quality, camera);
+        expect(clip.units.length).toBe(clip.fps * 2);
+        expect(clip.units[0]?.key).toBe(true);
+        expect((clip.units[0]?.bytes[4] as number) & 0x1f).toBe(7);
+        expect(clip.units.filter((u) => u.key).length).toBe(4);
+      }
+    }
     // A stream of two units with 3-byte start codes splits the same way.
     const bytes = new Uint8Array([0, 0, 1, 0x67, 1, 0, 0, 1, 0x68, 2, 0, 0, 1, 0x65, 3, 0, 0, 1, 0x41, 4]);
     expect(accessUnits(bytes).map((u) => [u.key, u.bytes.length])).toEqual([
@@ -140,6 +150,8 @@ describe('simulated video source', () => {
 describe('live view through the gateway: two consoles watch one simulated device', () => {
   let ts: TestServer;
   let device: DeviceSession;
+  // A simulated Linux terminal: its support flags say no camera and no microphone.
+  let linux: DeviceSession;
   const consoles: ProtocolEngine[] = [];
 
   beforeAll(async () => {
@@ -154,8 +166,19 @@ describe('live view through the gateway: two consoles watch one simulated device
       rebootDownMs: 100,
       telemetry: false,
     });
+    linux = createVirtualDevice({
+      gatewayUrl: ts.server.deviceSocketUrl,
+      sn: 'LIVELX',
+      enrollKey: ts.server.seeded.enrollKey,
+      info: { model: 'L1 Gateway', systemType: 'linux', systemVersion: 'Linux 6.1.7', imageVersion: '241001.01', networkType: 1 },
+      transport: wsTransport(),
+      clock: systemClock,
+      rebootDownMs: 100,
+      telemetry: false,
+    });
     device.start();
-    await device.waitLoggedIn();
+    linux.start();
+    await Promise.all([device.waitLoggedIn(), linux.waitLoggedIn()]);
     const login = await loginAsAdmin(ts);
     for (let i = 0; i < 2; i++) {
       const engine = new ProtocolEngine({
@@ -170,6 +193,7 @@ describe('live view through the gateway: two consoles watch one simulated device
   afterAll(async () => {
     for (const c of consoles) c.stop();
     device?.dispose();
+    linux?.dispose();
     await ts?.stop();
   });
 
@@ -201,6 +225,54 @@ describe('live view through the gateway: two consoles watch one simulated device
     await firstValueFrom(two.chunks(flowId).pipe(take(3), toArray()));
     await lastValueFrom(two.request(Command.StopStream, { sn: 'LIVE1', data: { flowId } }));
     expect(ts.server.gateway.streams.streamCount).toBe(0);
+  });
+
+  it('streams each camera as its own stream with its own picture, and voice only to the console that asked', async () => {
+    const [one, two] = consoles as [ProtocolEngine, ProtocolEngine];
+    const startOn = async (engine: ProtocolEngine, data: unknown) => (await lastValueFrom(engine.request(Command.StartStream, { sn: 'LIVE1', data }))).reply;
+    const screen = await startOn(one, { quality: 'main' });
+    const front = await startOn(two, { quality: 'main', camera: 'front', audio: true });
+    expect(screen).toMatchObject({ result: Result.Success, data: { camera: 'screen', width: 320, height: 240 } });
+    expect(front).toMatchObject({ result: Result.Success, data: { camera: 'front', width: 240, height: 320, fps: 15, audio: { codec: 'opus', sampleRate: 48000, channels: 1 } } });
+    const screenFlow = (screen.data as StartStreamReply).flowId;
+    const frontFlow = (front.data as StartStreamReply).flowId;
+    expect(frontFlow).not.toBe(screenFlow);
+    expect(ts.server.gateway.streams.streamCount).toBe(2);
+
+    // The front camera's picture is its own clip: its key frames are that clip's, none of the screen's.
+    const keysOf = (camera: 'screen' | 'front') => videoClip('main', camera).units.filter((u) => u.key).map((u) => Buffer.from(u.bytes).toString('hex'));
+    const frontVideo = await firstValueFrom(two.chunks(frontFlow).pipe(filter((c) => (c.flags & ChunkFlag.KeyFrame) !== 0)));
+    expect(keysOf('front')).toContain(Buffer.from(frontVideo.payload).toString('hex'));
+    expect(keysOf('screen')).not.toContain(Buffer.from(frontVideo.payload).toString('hex'));
+    // Voice reaches the console that asked, one Opus packet of the clip per chunk, counted on its own.
+    const voice = await firstValueFrom(two.chunks(frontFlow).pipe(filter((c) => (c.flags & ChunkFlag.Audio) !== 0), take(5), toArray()));
+    const packets = voiceClip().packets.map((p) => Buffer.from(p).toString('hex'));
+    for (const c of voice) expect(packets).toContain(Buffer.from(c.payload).toString('hex'));
+    expect(voice.map((c) => c.seq - (voice[0]?.seq ?? 0))).toEqual([0, 1, 2, 3, 4]);
+
+    // Console one joins the front camera without voice: its chunks on that flow are all video.
+    const joined = await startOn(one, { quality: 'main', camera: 'front' });
+    expect((joined.data as StartStreamReply).flowId).toBe(frontFlow);
+    const seenByOne = await firstValueFrom(one.chunks(frontFlow).pipe(take(20), toArray()));
+    expect(seenByOne.every((c) => (c.flags & ChunkFlag.Audio) === 0)).toBe(true);
+    // Then turns voice on: same flow, and voice arrives.
+    await startOn(one, { quality: 'main', camera: 'front', audio: true });
+    await firstValueFrom(one.chunks(frontFlow).pipe(filter((c) => (c.flags & ChunkFlag.Audio) !== 0)));
+    expect(ts.server.gateway.streams.streamCount).toBe(2);
+
+    for (const [engine, flowId] of [[one, screenFlow], [one, frontFlow], [two, frontFlow]] as const) await lastValueFrom(engine.request(Command.StopStream, { sn: 'LIVE1', data: { flowId } }));
+    expect(ts.server.gateway.streams.streamCount).toBe(0);
+  });
+
+  it('refuses a camera on a device whose support flags say it has none, and streams its screen without voice', async () => {
+    const [one] = consoles as [ProtocolEngine];
+    const cam = await lastValueFrom(one.request(Command.StartStream, { sn: 'LIVELX', data: { quality: 'main', camera: 'back' } }));
+    expect(cam.reply).toMatchObject({ result: Result.Fail, data: { message: NO_CAMERA_MESSAGE, reason: StreamRefusal.noCamera } });
+    expect(ts.server.gateway.streams.streamCount).toBe(0);
+    const screen = await lastValueFrom(one.request(Command.StartStream, { sn: 'LIVELX', data: { quality: 'sub', audio: true } }));
+    expect(screen.reply.result).toBe(Result.Success);
+    expect((screen.reply.data as StartStreamReply).audio).toBeUndefined();
+    await lastValueFrom(one.request(Command.StopStream, { sn: 'LIVELX', data: { flowId: (screen.reply.data as StartStreamReply).flowId } }));
   });
 
   it('sends live control input to the device and refuses malformed input', async () => {

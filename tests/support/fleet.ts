@@ -1,4 +1,6 @@
+import type { DeviceSession } from '../../agent/device-session.ts';
 import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
+import { createVirtualDevice, type VirtualDeviceOptions } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { systemClock } from '../../protocol/index.ts';
 import type { TestServer } from './server.ts';
@@ -31,4 +33,34 @@ export async function startFleetAt(gateway: { deviceSocketUrl: string; enrollKey
   fleet.start();
   await Promise.all(fleet.devices.map((d) => d.waitLoggedIn()));
   return fleet;
+}
+
+/**
+ * Simulated devices with the given serials (one Android model, its own test's names), enrolled on a test
+ * server and logged in. `into` receives each device as it is made, so a test's afterAll disposes of them
+ * even if a login fails; `tuning` speeds up reconnects for tests that drop devices.
+ */
+export async function startVirtualDevices(
+  ts: TestServer,
+  sns: readonly string[],
+  into: DeviceSession[],
+  opts: Pick<VirtualDeviceOptions, 'tuning'> & { readonly systemVersion?: string; readonly rebootDownMs?: number } = {},
+): Promise<void> {
+  const made: DeviceSession[] = [];
+  for (const sn of sns) {
+    const device = createVirtualDevice({
+      gatewayUrl: ts.server.deviceSocketUrl,
+      sn,
+      enrollKey: ts.server.seeded.enrollKey,
+      info: { model: 'P10', systemType: 'android', systemVersion: opts.systemVersion ?? 'Android 12', imageVersion: '241001.01', networkType: 2 },
+      transport: wsTransport(),
+      clock: systemClock,
+      rebootDownMs: opts.rebootDownMs ?? 1_000,
+      ...(opts.tuning ? { tuning: opts.tuning } : {}),
+    });
+    into.push(device);
+    made.push(device);
+    device.start();
+  }
+  await Promise.all(made.map((d) => d.waitLoggedIn()));
 }

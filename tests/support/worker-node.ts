@@ -22,15 +22,16 @@ export interface WorkerNode {
 
 /**
  * Starts a node of `workers` processes (1: a single server process) on the embedded database in
- * `dataDir`, on `port` (0: any free one), resolving once it prints its launcher lines.
+ * `dataDir` (unless `env` names a DATABASE_URL), on `port` (0: any free one), resolving once it prints its
+ * launcher lines.
  */
-export async function startWorkerNode(dataDir: string, workers = 2, port = 0): Promise<WorkerNode> {
+export async function startWorkerNode(dataDir: string, workers = 2, port = 0, env: Record<string, string> = {}): Promise<WorkerNode> {
   const primary = spawn(process.execPath, [path.join(root, 'server/main.ts')], {
     cwd: root,
     // Its own process group, so a failed test can still end the primary and its workers together.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
+    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '', ...env },
   });
   let output = '';
   const text = await new Promise<string>((resolve, reject) => {

@@ -10,6 +10,7 @@ import * as m0008 from './0008-fleet-operations.ts';
 import * as m0009 from './0009-telemetry.ts';
 import * as m0010 from './0010-cards-and-commerce.ts';
 import * as m0011 from './0011-content.ts';
+import * as m0012 from './0012-device-holder.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-telemetry': m0009,
   '0010-cards-and-commerce': m0010,
   '0011-content': m0011,
+  '0012-device-holder': m0012,
 };

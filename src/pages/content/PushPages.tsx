@@ -1,9 +1,9 @@
 import { Badge, Button, Card, Checkbox, Group, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
-import { type Campaign, type ContentArea, type ContentItem, contentApi, followPushes, KIND_OF_AREA, type PushLogRow, type TargetEvent } from '../../api/content.ts';
+import { type Campaign, type CampaignEvent, type ContentArea, type ContentItem, contentApi, followPushes, KIND_OF_AREA, type PushLogRow, type PushStreamStatus, type TargetEvent } from '../../api/content.ts';
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
@@ -12,16 +12,34 @@ import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 
 const KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
+/** How long the push log waits to read page 1 again after a new push shows up: pushes starting together cost one read. */
+const REREAD_MS = 300;
 const AREA_OF_KIND = Object.fromEntries(Object.entries(KIND_OF_AREA).map(([a, k]) => [k, a])) as Record<string, ContentArea>;
 
 function label<V extends string | number>(members: readonly EnumMember<V>[], value: V): string {
   return labelOf(members, value)?.[currentLanguage] ?? String(value);
 }
 
+interface PushStreamHandlers {
+  readonly onCampaign?: (e: CampaignEvent) => void;
+  /** A change of a row the last list read does not hold. */
+  readonly onUnknownRow?: (e: TargetEvent) => void;
+  /** The stream (re)connected: changes made while it was down are not replayed, so the list is read again. */
+  readonly onLive?: () => void;
+}
+
+const rowKey = (r: { campaignId: number; sn: string }) => `${r.campaignId}:${r.sn}`;
+
 /** Per-device rows: the last list read, with the live changes from the push stream applied over it. */
-function usePushRows(campaignId: number | undefined, initial: readonly PushLogRow[] | undefined, onCampaign?: (state: string) => void) {
+function usePushRows(campaignId: number | undefined, initial: readonly PushLogRow[] | undefined, handlers: PushStreamHandlers = {}) {
   const [live, setLive] = useState<ReadonlyMap<string, TargetEvent>>(new Map());
   const [campaignState, setCampaignState] = useState<string>();
+  const [status, setStatus] = useState<PushStreamStatus>();
+  // The handlers and rows of the latest render, read by the one stream without reopening it.
+  const latest = useRef({ handlers, known: new Set<string>() });
+  useEffect(() => {
+    latest.current = { handlers, known: new Set((initial ?? []).map(rowKey)) };
+  });
   useEffect(() => {
     const stop = new AbortController();
     void followPushes(
@@ -29,20 +47,45 @@ function usePushRows(campaignId: number | undefined, initial: readonly PushLogRo
       (e) => {
         if (e.type === 'campaign') {
           setCampaignState(e.state);
-          onCampaign?.(e.state);
+          latest.current.handlers.onCampaign?.(e);
           return;
         }
-        setLive((m) => new Map(m).set(`${e.campaignId}:${e.sn}`, e));
+        setLive((m) => new Map(m).set(rowKey(e), e));
+        if (!latest.current.known.has(rowKey(e))) latest.current.handlers.onUnknownRow?.(e);
       },
       stop.signal,
-    ).catch(() => undefined);
+      {
+        onStatus: (s) => {
+          setStatus(s);
+          if (s === 'live') latest.current.handlers.onLive?.();
+        },
+      },
+    );
     return () => stop.abort();
-  }, [campaignId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [campaignId]);
   const rows = (initial ?? []).map((r) => {
-    const e = live.get(`${r.campaignId}:${r.sn}`);
-    return e ? { ...r, pushResult: e.pushResult, downloadState: e.downloadState, progress: e.progress, installResult: e.installResult, message: e.message } : r;
+    const e = live.get(rowKey(r));
+    // A list read newer than the last event of a row wins (it may have been read after a reconnect).
+    return e && e.updateTime >= r.updateTime ? { ...r, pushResult: e.pushResult, downloadState: e.downloadState, progress: e.progress, installResult: e.installResult, message: e.message, updateTime: e.updateTime } : r;
   });
-  return { rows, campaignState };
+  return { rows, campaignState, status };
+}
+
+/** The push stream's state: live, or the spec's reconnect text while it is down. */
+function StreamStatus({ status }: { status: PushStreamStatus | undefined }) {
+  const { t } = useTranslation();
+  if (status === 'reconnecting' || status === 'stopped') {
+    return (
+      <Badge color="orange" variant="dot" data-testid="push-stream-status" data-status={status}>
+        {t(status === 'stopped' ? 'content.streamStopped' : 'content.streamReconnecting')}
+      </Badge>
+    );
+  }
+  return (
+    <Badge color="teal" variant="dot" data-testid="push-stream-status" data-status={status ?? 'connecting'}>
+      {t('content.live')}
+    </Badge>
+  );
 }
 
 function PushTable({ rows }: { rows: readonly PushLogRow[] }) {
@@ -129,7 +172,8 @@ export function PushPage() {
       cancelled = true;
     };
   }, [shown]);
-  const live = usePushRows(campaign?.id, initial, () => campaign && void refresh(campaign.id).catch(() => undefined));
+  const reread = () => campaign && void refresh(campaign.id).catch(() => undefined);
+  const live = usePushRows(campaign?.id, initial, { onCampaign: reread, onLive: reread });
 
   useEffect(() => {
     contentApi.list(AREA_OF_KIND[kind] ?? 'img', { pageNum: 1, pageSize: 100 }).then((p) => setItems(p.list.filter((i) => i.type !== 'folder')), () => undefined);
@@ -149,11 +193,9 @@ export function PushPage() {
       })
       .catch(() => undefined);
     if (!res) return;
-    if (res.confirm === 'model') return setMismatch(res.mismatchCount ?? 0);
-    if (res.campaign) {
-      await refresh(res.campaign.id);
-      navigate(`/content-push/index?campaignId=${res.campaign.id}`, { replace: true });
-    }
+    if ('confirm' in res) return setMismatch(res.mismatchCount);
+    await refresh(res.campaign.id);
+    navigate(`/content-push/index?campaignId=${res.campaign.id}`, { replace: true });
   };
 
   const rows = live.rows;
@@ -187,9 +229,7 @@ export function PushPage() {
           <Group>
             <Text fw={600}>{t('content.campaign', { id: campaign.id })}</Text>
             <Badge data-testid="campaign-state">{t(`content.campaignStates.${live.campaignState ?? campaign.state}`)}</Badge>
-            <Badge color="teal" variant="dot">
-              {t('content.live')}
-            </Badge>
+            <StreamStatus status={live.status} />
             {campaign.state === 'awaiting_approval' && (
               <Button size="compact-sm" onClick={() => void contentApi.controlPush('approve', campaign.id).then(setCampaign, () => undefined)}>
                 {t('content.approve')}
@@ -244,17 +284,41 @@ export function PushLogPage() {
   const [query, setQuery] = useState<{ operationType?: string; sn?: string }>();
   const [page, setPage] = useState<Page<PushLogRow>>();
   const [error, setError] = useState('');
-  const live = usePushRows(undefined, page?.list);
+  // New pushes matching the query appear at the top: page 1 is read again when a push the page does not
+  // hold starts or reports (once per push, so a long push whose rows are below the page costs one read).
+  const [reads, setReads] = useState(0);
+  const checked = useRef(new Set<number>());
+  const rereadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const reread = () => {
+    if (rereadTimer.current === undefined) rereadTimer.current = setTimeout(() => ((rereadTimer.current = undefined), setReads((n) => n + 1)), REREAD_MS);
+  };
+  useEffect(() => () => clearTimeout(rereadTimer.current), []);
+  const onNewPush = (campaignId: number, sn?: string) => {
+    if (!query || pageNum !== 1 || checked.current.has(campaignId) || page?.list.some((r) => r.campaignId === campaignId)) return;
+    if (sn !== undefined && query.sn && query.sn !== sn) return;
+    checked.current.add(campaignId);
+    reread();
+  };
+  const live = usePushRows(undefined, page?.list, {
+    onUnknownRow: (e) => onNewPush(e.campaignId, e.sn),
+    onCampaign: (e) => e.state === 'running' && onNewPush(e.id),
+    onLive: () => query && reread(),
+  });
   const [campaigns, setCampaigns] = useState<Page<Campaign>>();
   const [campaignPage, setCampaignPage] = useState(1);
   useEffect(() => {
     contentApi.campaigns(campaignPage, 10).then(setCampaigns, () => undefined);
   }, [campaignPage]);
 
+  useEffect(() => checked.current.clear(), [query, pageNum, pageSize]);
   useEffect(() => {
     if (!query) return;
-    contentApi.pushLog({ pageNum, pageSize, ...query }).then(setPage, () => undefined);
-  }, [query, pageNum, pageSize]);
+    let cancelled = false;
+    contentApi.pushLog({ pageNum, pageSize, ...query }).then((p) => !cancelled && setPage(p), () => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [query, pageNum, pageSize, reads]);
 
   const search = () => {
     if (!operationType && !sn.trim()) return setError(t('content.logQueryRequired'));
@@ -268,6 +332,7 @@ export function PushLogPage() {
         {t('route.logManagement')}
       </Title>
       <Group mb="md" align="flex-end">
+        <StreamStatus status={live.status} />
         <Select label={t('content.operationType')} clearable data={KINDS.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))} value={operationType} onChange={setOperationType} data-testid="log-type" />
         <TextInput label={t('content.sn')} value={sn} onChange={(e) => setSn(e.currentTarget.value)} />
         <Button onClick={search} data-testid="log-search">

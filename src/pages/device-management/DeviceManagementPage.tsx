@@ -1,21 +1,28 @@
-import { Button, Group, Modal, Select, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Button, Group, Image, Modal, NumberInput, Select, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { Command, countryLabels, deviceStateLabels, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
+import { useLocation } from 'wouter';
+import { Command, countryLabels, DEVICE_TEXT_FILTERS, type DeviceTextFilter, deviceStateLabels, networkTypeLabels, OnlineState, onlineStateLabels, Result, systemTypeLabels } from '../../../protocol/index.ts';
 import type { DeviceSortField } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Organization, orgApi } from '../../api/orgs.ts';
 import { currentLanguage } from '../../i18n/index.ts';
+import { holds } from '../../router/menu.ts';
 import { session } from '../../state/session.ts';
 import { LiveView } from '../device-view/live/LiveView.tsx';
+import { guardedCommand } from '../device-view/remote/RemoteTab.tsx';
+import { captureScreenshot } from '../device-view/remote/screenshot.ts';
+import { SshConfigForm } from '../device-view/remote/SshConfigForm.tsx';
+import { deviceViewHref } from '../device-view/tab-access.ts';
 import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialogs.tsx';
 import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
-import { refusal, runGuarded } from './device-commands.ts';
+import { announce, refusal, runGuarded } from './device-commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
 import { liveStates } from './live-states.ts';
+import { ROW_ACTION_COMMAND, ROW_ACTION_TAB } from './row-actions.ts';
 
 const TABLE_WIDTH = CHECK_WIDTH + SN_WIDTH + COLUMNS.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
 
@@ -25,18 +32,28 @@ const OVERSCAN = 12;
 type Destructive = { readonly action: 'reboot' | 'clear' | 'reset'; readonly device: LiveDevice };
 const DESTRUCTIVE_COMMAND = { reboot: Command.Reboot, clear: Command.ClearData, reset: Command.FactoryReset } as const;
 
+const NO_TEXT: Readonly<Record<DeviceTextFilter, string>> = Object.fromEntries(DEVICE_TEXT_FILTERS.map((k) => [k, ''])) as Record<DeviceTextFilter, string>;
+
+/** The text filters the user typed, trimmed, without the empty ones. */
+function textFilters(text: Readonly<Record<DeviceTextFilter, string>>): Partial<Record<DeviceTextFilter, string>> {
+  return Object.fromEntries(DEVICE_TEXT_FILTERS.map((k) => [k, text[k].trim()]).filter(([, v]) => v !== ''));
+}
+
 /**
  * Device management (/device-management/index): the whole fleet in one virtualised list, filtered and
  * sorted on the server, with online state live from the gateway and the device actions of section 6.
  */
 export function DeviceManagementPage() {
   const { t } = useTranslation();
-  const permissions = useSnapshot(session).permissions;
-  const can = useCallback((key: string) => permissions.includes(key), [permissions]);
+  const [, navigate] = useLocation();
+  // The console's one permission check (holds: the admin role, or the key), kept stable across renders
+  // because every memoised row takes it.
+  const { roles, permissions } = useSnapshot(session);
+  const can = useCallback((key: string) => holds({ roles, permissions }, key), [roles, permissions]);
 
-  const [text, setText] = useState({ sn: '', model: '', imageVersion: '', remark: '' });
+  const [text, setText] = useState<Readonly<Record<DeviceTextFilter, string>>>(NO_TEXT);
   const [debounced] = useDebouncedValue(text, 300);
-  const [choice, setChoice] = useState<{ orgId?: number; onlineState?: number; deviceState?: number; systemType?: string; country?: string }>({});
+  const [choice, setChoice] = useState<{ orgId?: number; onlineState?: number; deviceState?: number; systemType?: string; country?: string; networkType?: number; batteryMax?: number }>({});
   const [orgs, setOrgs] = useState<readonly Organization[]>([]);
   useEffect(() => {
     orgApi.list(1, 100).then((p) => setOrgs(p.list), () => undefined);
@@ -44,10 +61,7 @@ export function DeviceManagementPage() {
   const [sort, setSort] = useState<{ field: DeviceSortField; order: 'asc' | 'desc' }>({ field: 'id', order: 'desc' });
   const query: RowsQuery = useMemo(
     () => ({
-      sn: debounced.sn.trim() || undefined,
-      model: debounced.model.trim() || undefined,
-      imageVersion: debounced.imageVersion.trim() || undefined,
-      remark: debounced.remark.trim() || undefined,
+      ...textFilters(debounced),
       ...choice,
       sortField: sort.field,
       sortOrder: sort.order,
@@ -62,6 +76,12 @@ export function DeviceManagementPage() {
   const [messageTo, setMessageTo] = useState<readonly LiveDevice[]>();
   const [confirm, setConfirm] = useState<Destructive>();
   const [live, setLive] = useState<LiveDevice>();
+  const [sshFor, setSshFor] = useState<LiveDevice>();
+  const [shot, setShot] = useState<{ readonly sn: string; readonly url: string }>();
+  const closeShot = () => {
+    if (shot) URL.revokeObjectURL(shot.url);
+    setShot(undefined);
+  };
 
   useEffect(() => liveStates.attach(), []);
   useEffect(() => setSelected(new Set()), [query]);
@@ -84,6 +104,11 @@ export function DeviceManagementPage() {
   }, []);
 
   const onAction = useCallback((action: RowAction, device: LiveDevice) => {
+    // Actions that talk to the device keep the list's refusals: offline, and what Linux cannot do.
+    const command = ROW_ACTION_COMMAND[action];
+    const why = command === undefined ? undefined : refusal(command, device);
+    const tab = ROW_ACTION_TAB[action];
+    if (tab) return why && command !== undefined ? announce(command, device.sn, Result.Fail, why) : navigate(deviceViewHref(device.sn, tab, { control: action === 'liveControl' }));
     switch (action) {
       case 'remark':
         return setEdit({ kind: 'remark', sns: [device.sn], initial: device.remark });
@@ -97,10 +122,18 @@ export function DeviceManagementPage() {
         if (why) return void runGuarded(action === 'message' ? Command.PushText : Command.StartStream, device);
         return action === 'message' ? setMessageTo([device]) : setLive(device);
       }
-      default:
+      // SSH debug and capture act as the device view's remote tab does, through its functions.
+      case 'ssh':
+      case 'capture':
+        if (why && command !== undefined) return announce(command, device.sn, Result.Fail, why);
+        if (action === 'ssh') return setSshFor(device);
+        return void captureScreenshot(device.sn, device.onlineState === OnlineState.Online).then((url) => url && setShot({ sn: device.sn, url }));
+      case 'reboot':
+      case 'clear':
+      case 'reset':
         return setConfirm({ action, device });
     }
-  }, []);
+  }, [navigate]);
 
   const toggleSort = (field: DeviceSortField) =>
     setSort((s) => (s.field === field ? { field, order: s.order === 'desc' ? 'asc' : 'desc' } : { field, order: 'desc' }));
@@ -120,8 +153,8 @@ export function DeviceManagementPage() {
         {t('route.deviceManagement')}
       </Title>
       <Group mb="sm" gap="xs" align="flex-end">
-        {(['sn', 'model', 'imageVersion', 'remark'] as const).map((k) => (
-          <TextInput key={k} w={130} label={t(`fleet.filter.${k}`)} value={text[k]} onChange={(e) => setText({ ...text, [k]: e.currentTarget.value })} />
+        {DEVICE_TEXT_FILTERS.map((k) => (
+          <TextInput key={k} w={130} label={t(`fleet.filter.${k}`)} value={text[k]} onChange={(e) => setText({ ...text, [k]: e.currentTarget.value })} data-testid={`filter-${k}`} />
         ))}
         <Select
           w={150}
@@ -136,7 +169,17 @@ export function DeviceManagementPage() {
         <Select w={120} label={t('fleet.col.deviceState')} value={choice.deviceState === undefined ? 'all' : String(choice.deviceState)} data={options(deviceStateLabels)} onChange={choose('deviceState', true)} allowDeselect={false} />
         <Select w={120} label={t('fleet.col.systemType')} value={choice.systemType ?? 'all'} data={options(systemTypeLabels)} onChange={choose('systemType', false)} allowDeselect={false} />
         <Select w={120} label={t('fleet.col.country')} value={choice.country ?? 'all'} data={options(countryLabels)} onChange={choose('country', false)} allowDeselect={false} />
-        <Button variant="default" onClick={() => (setText({ sn: '', model: '', imageVersion: '', remark: '' }), setChoice({}))}>
+        <Select w={120} label={t('fleet.col.networkType')} value={choice.networkType === undefined ? 'all' : String(choice.networkType)} data={options(networkTypeLabels)} onChange={choose('networkType', true)} allowDeselect={false} data-testid="filter-networkType" />
+        <NumberInput
+          w={120}
+          label={t('fleet.filter.batteryMax')}
+          min={0}
+          max={100}
+          suffix="%"
+          value={choice.batteryMax ?? ''}
+          onChange={(v) => setChoice((c) => ({ ...c, batteryMax: typeof v === 'number' ? Math.max(0, Math.min(100, Math.round(v))) : undefined }))}
+        />
+        <Button variant="default" onClick={() => (setText(NO_TEXT), setChoice({}))}>
           {t('fleet.filter.reset')}
         </Button>
       </Group>
@@ -227,6 +270,21 @@ export function DeviceManagementPage() {
         onClose={() => setMessageTo(undefined)}
         onSend={(m) => messageTo?.forEach((d) => void runGuarded(Command.PushText, d, m.title ? m : { text: m.text }))}
       />
+      <Modal opened={sshFor !== undefined} onClose={() => setSshFor(undefined)} title={sshFor ? t('fleet.ssh.title', { sn: sshFor.sn }) : ''} centered>
+        {sshFor && (
+          <SshConfigForm
+            sn={sshFor.sn}
+            apply={(config) => {
+              const device = sshFor;
+              setSshFor(undefined);
+              void guardedCommand({ sn: device.sn, online: device.onlineState === OnlineState.Online, linux: device.systemType === 'linux', msgId: Command.ChangeSshConfig, data: config });
+            }}
+          />
+        )}
+      </Modal>
+      <Modal opened={shot !== undefined} onClose={closeShot} title={shot ? t('fleet.capture.title', { sn: shot.sn }) : ''} size="auto" centered>
+        {shot && <Image src={shot.url} alt={t('fleet.capture.title', { sn: shot.sn })} data-testid="row-screenshot" maw={360} />}
+      </Modal>
       <Modal opened={live !== undefined} onClose={() => setLive(undefined)} title={live ? t('fleet.live.title', { sn: live.sn }) : ''} size="auto" centered>
         {live && <LiveView sn={live.sn} />}
       </Modal>

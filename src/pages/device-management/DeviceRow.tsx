@@ -5,8 +5,12 @@ import { Link } from 'wouter';
 import { countryLabels, deviceStateLabels, type EnumMember, labelOf, networkTypeLabels, OnlineState, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
 import type { Device } from '../../api/devices.ts';
 import { formatDateTime } from '../../format/date.ts';
+import { deviceViewHref } from '../device-view/tab-access.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { liveStates, useLiveOnlineState } from './live-states.ts';
+import { DANGEROUS_ACTIONS, menuActions, type RowAction } from './row-actions.ts';
+
+export type { RowAction } from './row-actions.ts';
 
 /** Height of one row in pixels: fixed, so the virtualiser never has to measure 10,000 rows. */
 export const ROW_HEIGHT = 40;
@@ -42,8 +46,6 @@ export const cellStyle = (width: number): React.CSSProperties => ({
 // Actions sit right after the serial rather than in a sticky last column: a sticky cell per row is a
 // composited layer per row, and re-layerising them on every live change cost more than the rest.
 export const actionsCell: React.CSSProperties = { overflow: 'visible' };
-
-export type RowAction = 'remark' | 'allocate' | 'country' | 'message' | 'reboot' | 'clear' | 'reset' | 'liveView';
 
 /** A device with its live online state, as actions see it. */
 export type LiveDevice = Device & { readonly onlineState: number };
@@ -95,7 +97,7 @@ const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, ca
       <Table.Td style={cellStyle(SN_WIDTH)}>{device.sn}</Table.Td>
       <Table.Td style={{ ...cellStyle(ACTIONS_WIDTH), ...actionsCell }}>
         <Group gap={4} wrap="nowrap">
-          <Anchor component={Link} href={`/device-view/index?sn=${encodeURIComponent(device.sn)}`} size="sm">
+          <Anchor component={Link} href={deviceViewHref(device.sn)} size="sm">
             {t('fleet.action.view')}
           </Anchor>
           {can('device_reboot') && (
@@ -116,20 +118,11 @@ const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, ca
                 </ActionIcon>
               </Menu.Target>
               <Menu.Dropdown>
-                {can('device_remark') && <Menu.Item onClick={act('remark')}>{t('fleet.action.remark')}</Menu.Item>}
-                {can('device_allocate') && <Menu.Item onClick={act('allocate')}>{t('fleet.action.allocate')}</Menu.Item>}
-                {can('device_country') && <Menu.Item onClick={act('country')}>{t('fleet.action.country')}</Menu.Item>}
-                {can('device_message') && <Menu.Item onClick={act('message')}>{t('fleet.action.message')}</Menu.Item>}
-                {can('device_clear') && (
-                  <Menu.Item color="red" onClick={act('clear')}>
-                    {t('fleet.action.clear')}
+                {menuActions(can).map((action) => (
+                  <Menu.Item key={action} color={DANGEROUS_ACTIONS.has(action) ? 'red' : undefined} onClick={act(action)} data-testid={`row-action-${action}`}>
+                    {t(`fleet.action.${action}`)}
                   </Menu.Item>
-                )}
-                {can('device_reset') && (
-                  <Menu.Item color="red" onClick={act('reset')}>
-                    {t('fleet.action.reset')}
-                  </Menu.Item>
-                )}
+                ))}
               </Menu.Dropdown>
             </Menu>
           ) : (
@@ -220,7 +213,7 @@ export const DeviceRow = memo(function DeviceRow({ top, width, device, selected,
   );
 });
 
-/** Column headers after the checkbox and SN, in cell order, with the server sort field where sortable. */
+/** Column headers after the checkbox and SN, in cell order, with the server sort field where sortable (every plain column: DEVICE_SORT_FIELDS). */
 export const COLUMNS: readonly { readonly key: string; readonly sort?: string; readonly width: number }[] = [
   { key: 'model', sort: 'model', width: 110 },
   { key: 'org', sort: 'orgName', width: 130 },
@@ -228,26 +221,26 @@ export const COLUMNS: readonly { readonly key: string; readonly sort?: string; r
   { key: 'deviceState', sort: 'deviceState', width: 100 },
   { key: 'country', sort: 'country', width: 100 },
   { key: 'imageVersion', sort: 'imageVersion', width: 120 },
-  { key: 'mcuVersion', width: 110 },
-  { key: 'systemType', width: 100 },
+  { key: 'mcuVersion', sort: 'mcuVersion', width: 110 },
+  { key: 'systemType', sort: 'systemType', width: 100 },
   { key: 'systemVersion', sort: 'systemVersion', width: 130 },
   { key: 'installDate', sort: 'installDate', width: 110 },
-  { key: 'uptime', width: 90 },
+  { key: 'uptime', sort: 'uptime', width: 90 },
   { key: 'latestOnlineTime', sort: 'latestOnlineTime', width: 170 },
   { key: 'offlineTime', sort: 'offlineTime', width: 170 },
-  { key: 'location', width: 140 },
-  { key: 'networkType', width: 100 },
-  { key: 'imei', width: 150 },
-  { key: 'basebandVersion', width: 140 },
-  { key: 'bluetoothMac', width: 150 },
-  { key: 'wlanMac', width: 150 },
+  { key: 'location', sort: 'location', width: 140 },
+  { key: 'networkType', sort: 'networkType', width: 100 },
+  { key: 'imei', sort: 'imei', width: 150 },
+  { key: 'basebandVersion', sort: 'basebandVersion', width: 140 },
+  { key: 'bluetoothMac', sort: 'bluetoothMac', width: 150 },
+  { key: 'wlanMac', sort: 'wlanMac', width: 150 },
   { key: 'battery', sort: 'battery', width: 80 },
-  { key: 'manufacturer', width: 120 },
-  { key: 'gnssModel', width: 110 },
-  { key: 'lteModel', width: 110 },
-  { key: 'hardwareId', width: 130 },
-  { key: 'terminalVersion', width: 130 },
+  { key: 'manufacturer', sort: 'manufacturer', width: 120 },
+  { key: 'gnssModel', sort: 'gnssModel', width: 110 },
+  { key: 'lteModel', sort: 'lteModel', width: 110 },
+  { key: 'hardwareId', sort: 'hardwareId', width: 130 },
+  { key: 'terminalVersion', sort: 'terminalVersion', width: 130 },
   { key: 'storage', width: 150 },
   { key: 'supportFlags', width: 110 },
-  { key: 'remark', width: 180 },
+  { key: 'remark', sort: 'remark', width: 180 },
 ];

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { ANDROID_ONLY_COMMANDS, Command, type Envelope, OnlineState, Result, type ResultCode } from '../../../protocol/index.ts';
+import { Command, type Envelope, OnlineState, refusedOnSystem, Result, type ResultCode } from '../../../protocol/index.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { i18next } from '../../i18n/index.ts';
 import { resultText, sendDeviceCommand } from '../../realtime/commands.ts';
@@ -8,13 +8,9 @@ import { ClickGuard } from './click-guard.ts';
 /** One guard for the whole console, so the list and remote management share it. */
 export const clickGuard = new ClickGuard();
 
-// Live view and control are offered on Linux too: the agent streams and takes input through its capture and
-// input hooks, and says so plainly when they are not set (docs/DECISIONS.md, fleet).
-const LINUX_REFUSED: ReadonlySet<number> = new Set([...ANDROID_ONLY_COMMANDS, Command.FactoryReset]);
-
 /** Why the console refuses a command before sending it, or undefined when it may be sent. */
 export function refusal(msgId: number, device: { systemType: string; onlineState: number }): string | undefined {
-  if (device.systemType === 'linux' && LINUX_REFUSED.has(msgId)) return i18next.t('fleet.msg.linux');
+  if (refusedOnSystem(msgId, device.systemType)) return i18next.t('fleet.msg.linux');
   if (device.onlineState !== OnlineState.Online) return i18next.t('fleet.msg.offline');
   return undefined;
 }
@@ -51,7 +47,7 @@ export async function runGuarded(msgId: number, device: { sn: string; systemType
     toast(false, i18next.t('fleet.msg.tooFrequent'));
     return undefined;
   }
-  const refused = check ? refusal(msgId, device) : device.systemType === 'linux' && LINUX_REFUSED.has(msgId) ? i18next.t('fleet.msg.linux') : undefined;
+  const refused = check ? refusal(msgId, device) : refusedOnSystem(msgId, device.systemType) ? i18next.t('fleet.msg.linux') : undefined;
   if (refused) {
     announce(msgId, device.sn, Result.Fail, refused);
     return undefined;

@@ -1,12 +1,14 @@
 import { Alert, Anchor, Badge, Group, Tabs, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeviceActivity } from './activity/DeviceActivity.tsx';
 import { useSnapshot } from 'valtio';
-import { Link, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { labelOf, OnlineState, onlineStateLabels } from '../../../protocol/index.ts';
 import { type Device, deviceApi } from '../../api/devices.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { presence } from '../../realtime/realtime.ts';
+import { useCan } from '../../state/permissions.ts';
 import { FilesTab } from './files/FilesTab.tsx';
 import { BaseInfoTab, SystemConfigTab, SystemInfoTab, WholeTestTab } from './info/InfoTabs.tsx';
 import { LiveView } from './live/LiveView.tsx';
@@ -14,16 +16,13 @@ import { LogsTab } from './logs/LogsTab.tsx';
 import { RemoteTab } from './remote/RemoteTab.tsx';
 import { RuntimeTab } from './runtime/RuntimeTab.tsx';
 import { ShellTerminal } from './shell/ShellTerminal.tsx';
+import { chooseTab, deviceViewHref, type Tab, visibleTabs } from './tab-access.ts';
 import { WhitelistTab } from './whitelist/WhitelistTab.tsx';
 
-const TABS = ['base', 'system', 'runtime', 'wholeTest', 'remote', 'files', 'config', 'shell', 'whitelist', 'logs'] as const;
-type Tab = (typeof TABS)[number];
-
-/** The serial and tab of the page's query (?sn=...&tab=...). */
-export function useDeviceQuery(): { sn: string; tab: Tab } {
+/** The serial and the requested tab of the page's query (?sn=...&tab=...); the tab is checked against the user's tabs by the page. */
+export function useDeviceQuery(): { sn: string; tab: string | null } {
   const q = new URLSearchParams(useSearch());
-  const tab = q.get('tab');
-  return { sn: q.get('sn') ?? '', tab: (TABS as readonly string[]).includes(tab ?? '') ? (tab as Tab) : 'base' };
+  return { sn: q.get('sn') ?? '', tab: q.get('tab') };
 }
 
 /** The device row (model, system type, online state) behind a serial, kept live by presence. */
@@ -44,11 +43,19 @@ export function useDeviceRow(sn: string): { device: Device | undefined; online: 
   return { device, online: (live ?? device?.onlineState) === OnlineState.Online };
 }
 
-/** Device view (/device-view/index?sn=): the tabs of devices-and-commerce section 2 for one device. */
+/**
+ * Device view (/device-view/index?sn=&tab=): the tabs of devices-and-commerce section 2 for one device,
+ * each shown only to a user holding its permission key (tab-access.ts). The tab lives in the address, so
+ * the list can open a chosen tab and a reload keeps it.
+ */
 export function DeviceViewPage() {
   const { t } = useTranslation();
-  const { sn, tab: initial } = useDeviceQuery();
-  const [tab, setTab] = useState<Tab>(initial);
+  const { sn, tab: requested } = useDeviceQuery();
+  const [, navigate] = useLocation();
+  const can = useCan();
+  const tabs = visibleTabs(can);
+  const tab = chooseTab(requested, tabs);
+  const setTab = (next: Tab) => navigate(deviceViewHref(sn, next), { replace: true });
   const { device, online } = useDeviceRow(sn);
   if (!sn) return <Alert color="orange">{t('deviceView.noSn')}</Alert>;
   const linux = device?.systemType === 'linux';
@@ -76,9 +83,15 @@ export function DeviceViewPage() {
           {t('deviceView.offline')}
         </Alert>
       )}
-      <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted={false}>
+      <DeviceActivity sn={sn} />
+      {tab === undefined && (
+        <Alert color="orange" data-testid="device-no-tabs">
+          {t('deviceView.noTabs')}
+        </Alert>
+      )}
+      <Tabs value={tab ?? null} onChange={(v) => v && setTab(v as Tab)} keepMounted={false}>
         <Tabs.List mb="md">
-          {TABS.map((k) => (
+          {tabs.map((k) => (
             <Tabs.Tab key={k} value={k} data-testid={`tab-${k}`}>
               {t(`deviceView.tabs.${k}`)}
             </Tabs.Tab>
@@ -94,10 +107,11 @@ export function DeviceViewPage() {
           <RuntimeTab sn={sn} online={online} />
         </Tabs.Panel>
         <Tabs.Panel value="wholeTest">
-          <WholeTestTab sn={sn} online={online} />
+          <WholeTestTab sn={sn} online={online} can={can} />
         </Tabs.Panel>
         <Tabs.Panel value="remote">
-          <RemoteTab sn={sn} online={online} linux={linux} live={<LiveView sn={sn} />} />
+          {/* Without the live view key the live view is not mounted at all, so it cannot start a stream. */}
+          <RemoteTab sn={sn} online={online} linux={linux} live={can('device_live_view') ? <LiveView sn={sn} /> : null} />
         </Tabs.Panel>
         <Tabs.Panel value="files">
           <FilesTab sn={sn} online={online} />

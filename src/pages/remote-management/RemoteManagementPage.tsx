@@ -1,13 +1,14 @@
-import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { Link } from 'wouter';
-import { Command, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels } from '../../../protocol/index.ts';
-import { deviceApi, type DeviceFilter } from '../../api/devices.ts';
+import type { PushStarted } from '../../../protocol/api/campaigns.ts';
+import { Command, DownloadState, downloadStateLabels, InstallResult, installResultLabels, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels } from '../../../protocol/index.ts';
+import { type ContentArea, contentApi, type ContentItem, followPushes } from '../../api/content.ts';
+import { cleanFilter, deviceApi, type DeviceFilter } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -17,11 +18,10 @@ import { MessageDialog } from '../device-management/DeviceDialogs.tsx';
 import { clickGuard } from '../device-management/device-commands.ts';
 import { useDeviceRows } from '../device-management/device-rows.ts';
 import { liveStates, useLiveOnlineState } from '../device-management/live-states.ts';
-import { BulkRun, type Outcome, parsePackages, useBulkRun } from './bulk-run.ts';
+import { BulkRun, linuxAmong, parsePackages } from './bulk-run.ts';
+import { type PushOutcome, type PushPlan, PushRun, type RunResults, useRunResults } from './push-run.ts';
 
 const ROW = 36;
-/** Most serials handed to the push dialog in its link; a larger choice is made again there by query. */
-const MAX_LINKED_SNS = 200;
 
 /** The bulk actions of remote management (devices-and-commerce section 6) and the command key each needs. */
 const ACTIONS = {
@@ -32,6 +32,21 @@ const ACTIONS = {
   whitelist: { msgId: Command.Whitelist, key: 'device_whitelist', danger: false },
 } as const;
 type ActionName = keyof typeof ACTIONS;
+
+/** The pushes of remote management (devices-and-commerce section 6), the content area each picks from and its push key. */
+const PUSHES = {
+  firmware: { area: 'img', key: 'img_push', listKey: 'img_list' },
+  app: { area: 'app', key: 'app_push', listKey: 'app_list' },
+  file: { area: 'file', key: 'file_push', listKey: 'file_list' },
+} as const satisfies Record<string, { area: ContentArea; key: string; listKey: string }>;
+type PushKind = keyof typeof PUSHES;
+
+/** The server calls a push run makes. */
+const pushPorts = {
+  start: contentApi.startPush,
+  readLog: (campaignId: number, pageNum: number, pageSize: number) => contentApi.pushLog({ campaignId, pageNum, pageSize }),
+  follow: followPushes,
+};
 
 function PickRow({ sn, model, systemType, onlineState, checked, onCheck }: { sn: string; model: string; systemType: string; onlineState: number; checked: boolean; onCheck: (on: boolean) => void }) {
   const state = useLiveOnlineState(sn, onlineState);
@@ -50,10 +65,11 @@ function PickRow({ sn, model, systemType, onlineState, checked, onCheck }: { sn:
   );
 }
 
-function OutcomeBadge({ outcome }: { outcome: Outcome }) {
+function OutcomeBadge({ outcome }: { outcome: PushOutcome }) {
   const { t } = useTranslation();
   if (outcome.state === 'waiting') return <Badge color="gray">{t('fleet.remote.waiting')}</Badge>;
   if (outcome.state === 'sent') return <Badge color="blue">{t('fleet.remote.sent')}</Badge>;
+  if (outcome.state === 'pushing') return <PushingBadge outcome={outcome} />;
   const label = labelOf(resultLabels, outcome.result)?.[currentLanguage] ?? String(outcome.result);
   return (
     <Badge color={outcome.result === Result.Success ? 'green' : 'red'} data-result={outcome.result} title={outcome.message}>
@@ -62,12 +78,32 @@ function OutcomeBadge({ outcome }: { outcome: Outcome }) {
   );
 }
 
-/** The live results of a bulk run: one row per device, filled in as results arrive. */
-function ResultsPanel({ run, onRetry, onClear }: { run: BulkRun; onRetry: () => void; onClear: () => void }) {
+/** A push under way on one device: a failed attempt the campaign retries, installing, or the download state. */
+function PushingBadge({ outcome }: { outcome: Extract<PushOutcome, { state: 'pushing' }> }) {
   const { t } = useTranslation();
-  useBulkRun(run);
+  const { downloadState, installResult, progress } = outcome;
+  const retrying = downloadState === DownloadState.Failed || downloadState === DownloadState.UpgradeFailed || installResult === InstallResult.Failure;
+  const text = retrying
+    ? t('fleet.remote.pushRetrying')
+    : installResult === InstallResult.Installing
+      ? labelOf(installResultLabels, installResult)?.[currentLanguage]
+      : `${labelOf(downloadStateLabels, downloadState as 0)?.[currentLanguage] ?? downloadState}${downloadState === DownloadState.Downloading ? ` ${progress}%` : ''}`;
+  return (
+    <Badge color={retrying ? 'orange' : 'blue'} data-push-state={downloadState} title={outcome.message}>
+      {text}
+    </Badge>
+  );
+}
+
+/** The live results of a bulk run or a push: one row per device, filled in as results arrive. */
+function ResultsPanel({ run, retrying, onRetry, onClear }: { run: RunResults; retrying: boolean; onRetry: () => void; onClear: () => void }) {
+  const { t } = useTranslation();
+  useRunResults(run);
   const [onlyFailed, setOnlyFailed] = useState(false);
   const s = run.summary;
+  // A command is retried once every device has answered; a failed push is final (its campaign's own
+  // retries are spent), so its devices can be pushed again while others are still waiting to come online.
+  const canRetry = !retrying && s.failed > 0 && (run instanceof PushRun || s.done >= s.total);
   const shown = onlyFailed ? run.failed : run.sns;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 10 });
@@ -75,13 +111,27 @@ function ResultsPanel({ run, onRetry, onClear }: { run: BulkRun; onRetry: () => 
   return (
     <Card withBorder mt="md">
       <Group justify="space-between" mb="xs">
-        <Title order={5}>{t('fleet.remote.results')}</Title>
+        <Group gap="xs">
+          <Title order={5}>{t('fleet.remote.results')}</Title>
+          {run instanceof PushRun && (
+            <>
+              <Text size="sm" data-testid="push-run" data-campaigns={run.campaigns.join(',')}>
+                {t('fleet.remote.pushOf', { name: run.plan.contentName, kind: t(`content.kinds.${run.plan.kind}`) })}
+              </Text>
+              {run.streamStatus === 'reconnecting' && (
+                <Badge color="orange" variant="dot" data-testid="push-stream-status">
+                  {t('content.streamReconnecting')}
+                </Badge>
+              )}
+            </>
+          )}
+        </Group>
         <Text size="sm" data-testid="bulk-summary" data-total={s.total} data-done={s.done} data-ok={s.ok} data-failed={s.failed}>
           {t('fleet.remote.summary', { done: s.done, total: s.total, ok: s.ok, failed: s.failed })}
         </Text>
         <Group gap="xs">
           <Checkbox size="xs" label={t('fleet.remote.onlyFailed')} checked={onlyFailed} onChange={(e) => setOnlyFailed(e.currentTarget.checked)} />
-          <Button size="compact-sm" variant="light" disabled={s.failed === 0 || s.done < s.total} onClick={onRetry} data-testid="retry-failed">
+          <Button size="compact-sm" variant="light" disabled={!canRetry} onClick={onRetry} data-testid="retry-failed">
             {t('fleet.remote.retryFailed', { count: s.failed })}
           </Button>
           <Button size="compact-sm" variant="default" onClick={onClear}>
@@ -124,9 +174,32 @@ export function RemoteManagementPage() {
   const [messageFor, setMessageFor] = useState<readonly string[]>();
   const [whitelistFor, setWhitelistFor] = useState<readonly string[]>();
   const [whitelist, setWhitelist] = useState({ action: 'set', packages: '', error: '' });
-  const [run, setRun] = useState<BulkRun>();
+  const [run, setRun] = useState<BulkRun | PushRun>();
+  const [pushKind, setPushKind] = useState<PushKind | undefined>();
+  const [pushItems, setPushItems] = useState<readonly ContentItem[]>([]);
+  const [pushContentId, setPushContentId] = useState<string | null>(null);
+  const [pushAsk, setPushAsk] = useState<{ plan: PushPlan; target: PushTarget; count: number; model?: number }>();
+  const [retrying, setRetrying] = useState(false);
 
   useEffect(() => liveStates.attach(), []);
+  // A push run follows its stream until it leaves the panel.
+  useEffect(() => () => (run instanceof PushRun ? run.dispose() : undefined), [run]);
+  // Choosing content needs its list as well as its push key.
+  const pushKinds = (Object.keys(PUSHES) as PushKind[]).filter((k) => permissions.includes(PUSHES[k].key) && permissions.includes(PUSHES[k].listKey));
+  const kind = pushKind ?? pushKinds[0];
+  useEffect(() => {
+    setPushContentId(null);
+    setPushItems([]);
+    if (!kind) return;
+    let cancelled = false;
+    contentApi.list(PUSHES[kind].area, { pageNum: 1, pageSize: 100 }).then(
+      (p) => !cancelled && setPushItems(p.list.filter((i) => i.type !== 'folder')),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [kind]);
   useEffect(() => setSelected(new Set()), [filter]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -160,13 +233,49 @@ export function RemoteManagementPage() {
   };
 
   const execute = (action: ActionName, sns: readonly string[], data?: unknown) => {
-    const next = new BulkRun(engine(), ACTIONS[action].msgId, sns, data);
+    const msgId = ACTIONS[action].msgId;
+    // Linux devices are refused before sending when the command is one they cannot do (bulk-run.ts).
+    void linuxAmong(msgId, filter, deviceApi.select)
+      .catch(() => new Set<string>())
+      .then((linux) => {
+        const next = new BulkRun(engine(), msgId, sns, data, linux);
+        setRun(next);
+        next.start();
+      });
+  };
+
+  /** Asks before a push: the devices are the selection, or the query itself (resolved by the server when it starts). */
+  const choosePush = () => {
+    if (!clickGuard.allow('bulk:push')) return toast(t('fleet.msg.tooFrequent'));
+    const item = pushItems.find((i) => String(i.id) === pushContentId);
+    if (!kind || !item) return;
+    if ((byQuery ? total : selected.size) === 0) return toast(t('fleet.remote.noDevices'));
+    const target: PushTarget = byQuery ? { query: cleanFilter({ ...filter }) } : { sns: [...selected] };
+    setPushAsk({ plan: { kind, contentId: item.id, contentName: `${item.name} ${item.version || item.versionName}`.trim() }, target, count: byQuery ? total : selected.size });
+  };
+
+  /** Starts the campaign; the server runs the checks before start and answers a model mismatch with a question. */
+  const startPush = async (ask: NonNullable<typeof pushAsk>, confirmModelMismatch: boolean) => {
+    setPushAsk(undefined);
+    const reply = await contentApi.startPush({ kind: ask.plan.kind, contentId: ask.plan.contentId, ...ask.target, confirmModelMismatch }).catch(() => undefined);
+    if (!reply) return;
+    if ('confirm' in reply) return setPushAsk({ ...ask, model: reply.mismatchCount });
+    follow(ask.plan, reply);
+  };
+
+  const follow = (plan: PushPlan, started: PushStarted) => {
+    const next = new PushRun(plan, started, pushPorts);
     setRun(next);
     next.start();
   };
 
-  // The content area's push dialog, with the chosen devices when the selection fits in a link.
-  const pushHref = (kind: string) => `/content-push/index?kind=${kind}${!byQuery && selected.size > 0 && selected.size <= MAX_LINKED_SNS ? `&sns=${[...selected].join(',')}` : ''}`;
+  const retry = async () => {
+    if (!run) return;
+    if (!(run instanceof PushRun)) return execute(actionOf(run.msgId), run.failed, run.data);
+    setRetrying(true);
+    await run.retryFailed().catch(() => undefined);
+    setRetrying(false);
+  };
   const pendingLabel = pending ? t(`fleet.action.${pending.action === 'reset' ? 'reset' : pending.action}`) : '';
 
   return (
@@ -269,25 +378,47 @@ export function RemoteManagementPage() {
         </div>
       )}
 
-      <Card withBorder mt="md" data-testid="push-entry">
-        <Title order={5}>{t('fleet.remote.pushTitle')}</Title>
-        <Text size="sm" c="dimmed" mb="xs">
-          {t('fleet.remote.pushHint')}
-        </Text>
-        <Group gap="md">
-          <Anchor component={Link} href={pushHref('firmware')}>
-            {t('fleet.remote.pushFirmware')}
-          </Anchor>
-          <Anchor component={Link} href={pushHref('app')}>
-            {t('fleet.remote.pushApp')}
-          </Anchor>
-          <Anchor component={Link} href={pushHref('file')}>
-            {t('fleet.remote.pushFile')}
-          </Anchor>
-        </Group>
-      </Card>
+      {pushKinds.length > 0 && kind && (
+        <Card withBorder mt="md" data-testid="push-entry">
+          <Title order={5}>{t('fleet.remote.pushTitle')}</Title>
+          <Text size="sm" c="dimmed" mb="xs">
+            {t('fleet.remote.pushHint')}
+          </Text>
+          <Group gap="sm" align="flex-end">
+            <SegmentedControl value={kind} onChange={(v) => setPushKind(v as PushKind)} data={pushKinds.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))} data-testid="push-kind" />
+            <Select
+              w={320}
+              aria-label={t('fleet.remote.pushContent')}
+              placeholder={t('fleet.remote.pushContent')}
+              data={pushItems.map((i) => ({ value: String(i.id), label: `${i.name} ${i.version || i.versionName}`.trim() }))}
+              value={pushContentId}
+              onChange={setPushContentId}
+              searchable
+              nothingFoundMessage={t('fleet.remote.pushNoContent')}
+              data-testid="push-content-select"
+            />
+            <Button size="sm" variant="light" disabled={!pushContentId} onClick={choosePush} data-testid="bulk-push">
+              {t('fleet.remote.pushStart')}
+            </Button>
+          </Group>
+        </Card>
+      )}
 
-      {run && <ResultsPanel run={run} onRetry={() => execute(actionOf(run.msgId), run.failed, run.data)} onClear={() => setRun(undefined)} />}
+      {run && <ResultsPanel run={run} retrying={retrying} onRetry={() => void retry()} onClear={() => setRun(undefined)} />}
+      <ConfirmDialog
+        opened={pushAsk !== undefined}
+        title={t('fleet.remote.pushTitle')}
+        message={
+          pushAsk
+            ? pushAsk.model !== undefined
+              ? t('fleet.remote.pushModelMismatch', { count: pushAsk.model })
+              : t('fleet.remote.pushConfirm', { name: pushAsk.plan.contentName, count: pushAsk.count })
+            : ''
+        }
+        onConfirm={() => pushAsk && void startPush(pushAsk, pushAsk.model !== undefined)}
+        onCancel={() => setPushAsk(undefined)}
+        confirmTestId="confirm-push"
+      />
 
       <ConfirmDialog
         opened={pending !== undefined}
@@ -340,6 +471,9 @@ export function RemoteManagementPage() {
     </>
   );
 }
+
+/** The devices of a push: serials of the selection, or the list's filter for the server to resolve. */
+type PushTarget = { readonly sns: string[] } | { readonly query: DeviceFilter };
 
 function actionOf(msgId: number): ActionName {
   return (Object.keys(ACTIONS) as ActionName[]).find((a) => ACTIONS[a].msgId === msgId) ?? 'reboot';

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
-import { type Envelope, Result, type ResultCode } from '../../../protocol/index.ts';
+import { type DeviceListFilter, type Envelope, LINUX_CANNOT, LINUX_REFUSED_COMMANDS, Result, type ResultCode } from '../../../protocol/index.ts';
 import type { EngineClient } from '../../../workers/engine-client.ts';
+import { RunPublisher } from './run-publisher.ts';
 
 /** Commands in flight at once: enough to finish 1,000 devices in a few round trips, few enough not to flood the socket. */
 export const BULK_WINDOW = 200;
@@ -24,21 +24,29 @@ export class BulkRun {
   readonly data: unknown;
   readonly sns: readonly string[];
   readonly #outcomes = new Map<string, Outcome>();
-  readonly #listeners = new Set<() => void>();
+  readonly #publisher = new RunPublisher();
   #next = 0;
   #inFlight = 0;
-  #version = 0;
-  #frame = 0;
   #summary: BulkSummary;
   readonly #engine: Pick<EngineClient, 'request'>;
+  /** The serials this run sends to: all of them but those refused before sending. */
+  readonly #toSend: readonly string[];
 
-  constructor(engine: Pick<EngineClient, 'request'>, msgId: number, sns: readonly string[], data?: unknown) {
+  /**
+   * `linux` names the serials known to be Linux devices: when the command is one of
+   * LINUX_REFUSED_COMMANDS they are refused here, before anything is sent, with the spec's text as their
+   * outcome (the device would answer the same).
+   */
+  constructor(engine: Pick<EngineClient, 'request'>, msgId: number, sns: readonly string[], data?: unknown, linux: ReadonlySet<string> = new Set()) {
     this.#engine = engine;
     this.msgId = msgId;
     this.sns = sns;
     this.data = data;
+    const refused = LINUX_REFUSED_COMMANDS.has(msgId) ? sns.filter((sn) => linux.has(sn)) : [];
     for (const sn of sns) this.#outcomes.set(sn, { state: 'waiting' });
-    this.#summary = { total: sns.length, done: 0, ok: 0, failed: 0 };
+    for (const sn of refused) this.#outcomes.set(sn, { state: 'done', result: Result.Fail, message: LINUX_CANNOT });
+    this.#toSend = refused.length === 0 ? sns : sns.filter((sn) => !linux.has(sn));
+    this.#summary = { total: sns.length, done: refused.length, ok: 0, failed: refused.length };
   }
 
   start(): void {
@@ -46,8 +54,8 @@ export class BulkRun {
   }
 
   #pump(): void {
-    while (this.#inFlight < BULK_WINDOW && this.#next < this.sns.length) {
-      const sn = this.sns[this.#next++] as string;
+    while (this.#inFlight < BULK_WINDOW && this.#next < this.#toSend.length) {
+      const sn = this.#toSend[this.#next++] as string;
       this.#inFlight++;
       this.#outcomes.set(sn, { state: 'sent' });
       let settled = false;
@@ -58,7 +66,7 @@ export class BulkRun {
         this.#outcomes.set(sn, { state: 'done', result, message });
         const s = this.#summary;
         this.#summary = { ...s, done: s.done + 1, ok: s.ok + (result === Result.Success ? 1 : 0), failed: s.failed + (result === Result.Success ? 0 : 1) };
-        this.#changed();
+        this.#publisher.changed();
         this.#pump();
       };
       this.#engine.request(this.msgId, { sn, data: this.data }).subscribe({
@@ -68,17 +76,7 @@ export class BulkRun {
         error: (err: unknown) => settle(Result.Fail, err instanceof Error ? err.message : String(err)),
       });
     }
-    this.#changed();
-  }
-
-  #changed(): void {
-    this.#version++;
-    if (this.#frame !== 0) return;
-    const publish = () => {
-      this.#frame = 0;
-      for (const l of this.#listeners) l();
-    };
-    this.#frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(publish) : (setTimeout(publish, 16) as unknown as number);
+    this.#publisher.changed();
   }
 
   outcome(sn: string): Outcome {
@@ -98,26 +96,28 @@ export class BulkRun {
   }
 
   get version(): number {
-    return this.#version;
+    return this.#publisher.version;
   }
 
   subscribe(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#publisher.subscribe(listener);
   }
+}
+
+/**
+ * The Linux devices among those a bulk command reaches, for its pre-check: asked of the server only when
+ * the command is one Linux devices cannot do. `filter` is the page's query, which the selection is always
+ * within; `select` is the device API's control-by-query call. It resolves at most 10,000 serials; Linux
+ * devices beyond that are sent the command and refuse it themselves, with the same text.
+ */
+export async function linuxAmong(msgId: number, filter: DeviceListFilter, select: (f: DeviceListFilter) => Promise<{ sns: readonly string[] }>): Promise<ReadonlySet<string>> {
+  if (!LINUX_REFUSED_COMMANDS.has(msgId) || (filter.systemType !== undefined && filter.systemType !== 'linux')) return new Set();
+  return new Set((await select({ ...filter, systemType: 'linux' })).sns);
 }
 
 function messageOf(reply: Envelope): string | undefined {
   const m = (reply.data as { message?: unknown } | undefined)?.message;
   return typeof m === 'string' ? m : undefined;
-}
-
-/** Re-renders on the run's per-frame publications; returns its version. */
-export function useBulkRun(run: BulkRun | undefined): number {
-  return useSyncExternalStore(
-    (l) => run?.subscribe(l) ?? (() => undefined),
-    () => run?.version ?? 0,
-  );
 }
 
 /** Package names from a comma list; Chinese commas and spaces count as commas (devices-and-commerce section 5). */

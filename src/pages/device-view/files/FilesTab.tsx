@@ -8,6 +8,7 @@ import { askDevice, clickAllowed, deviceFile, replyMessage, saveBytes, toastErro
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../../format/date.ts';
+import { useCan } from '../../../state/permissions.ts';
 import { useRealtimeOpen } from '../use-realtime-open.ts';
 import { formatBytes } from '../format.ts';
 
@@ -25,9 +26,13 @@ function nextTransfer(label: string, e: DeviceFileEvent): Transfer | undefined {
   return { label, bytes: e.bytes, total: e.total, resuming: e.kind === 'resuming' };
 }
 
-/** File transfer tab: browse the device's file root, upload and download with progress, delete at most 100. */
+/**
+ * File transfer tab: browse the device's file root, upload and download with progress, delete at most
+ * 100. Export and delete show only under their own keys (devices-and-commerce section 6).
+ */
 export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
   const { t } = useTranslation();
+  const can = useCan();
   const [dir, setDir] = useState('');
   const [entries, setEntries] = useState<readonly FileEntry[]>([]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -139,12 +144,16 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
               </Button>
             )}
           </FileButton>
-          <Button size="xs" variant="light" onClick={() => void download()} disabled={transfer !== undefined} data-testid="file-download">
-            {t('deviceView.files.download')}
-          </Button>
-          <Button size="xs" color="red" variant="light" onClick={() => (selected.size ? setConfirmDelete(true) : notifications.show({ color: 'orange', message: t('deviceView.files.selectAtLeastOne'), autoClose: TOAST_MS }))}>
-            {t('deviceView.files.delete')}
-          </Button>
+          {can('device_file_export') && (
+            <Button size="xs" variant="light" onClick={() => void download()} disabled={transfer !== undefined} data-testid="file-download">
+              {t('deviceView.files.download')}
+            </Button>
+          )}
+          {can('device_file_delete') && (
+            <Button size="xs" color="red" variant="light" onClick={() => (selected.size ? setConfirmDelete(true) : notifications.show({ color: 'orange', message: t('deviceView.files.selectAtLeastOne'), autoClose: TOAST_MS }))} data-testid="file-delete">
+              {t('deviceView.files.delete')}
+            </Button>
+          )}
         </Group>
       </Group>
       {transfer && (

@@ -166,22 +166,27 @@ interface Check {
 
 const verdict = (reply: Parameters<typeof replyMessage>[0]) => ({ ok: reply.result === Result.Success, message: replyMessage(reply) });
 
-/** Runs each read-only command once, in order, reporting every check as it completes. */
-async function runWholeTest(sn: string, onCheck: (check: Check) => void): Promise<void> {
-  const steps: [string, () => Promise<{ ok: boolean; message: string }>][] = [
-    ['base', async () => verdict(await askDevice(Command.BaseInfo, sn))],
-    ['system', async () => verdict(await askDevice(Command.SystemInfo, sn))],
-    ['runtime', async () => verdict(await askDevice(Command.RuntimeQuery, sn, { limit: 5 }))],
-    ['files', async () => verdict(await askDevice(Command.FileList, sn, { path: '' }))],
+/**
+ * Runs each read-only command once, in order, reporting every check as it completes. A check whose
+ * permission key the user lacks is left out rather than run into a certain refusal.
+ */
+async function runWholeTest(sn: string, can: (...keys: string[]) => boolean, onCheck: (check: Check) => void): Promise<void> {
+  const steps: [string, string, () => Promise<{ ok: boolean; message: string }>][] = [
+    ['base', 'device_base_info', async () => verdict(await askDevice(Command.BaseInfo, sn))],
+    ['system', 'device_system_info', async () => verdict(await askDevice(Command.SystemInfo, sn))],
+    ['runtime', 'device_runtime', async () => verdict(await askDevice(Command.RuntimeQuery, sn, { limit: 5 }))],
+    ['files', 'device_file', async () => verdict(await askDevice(Command.FileList, sn, { path: '' }))],
     [
       'screenshot',
+      'device_capture',
       async () => {
         const done = await lastValueFrom(deviceFile(sn, Command.Screenshot));
         return done.kind === 'done' ? verdict(done.reply) : { ok: false, message: '' };
       },
     ],
   ];
-  for (const [key, step] of steps) {
+  for (const [key, permission, step] of steps) {
+    if (!can(permission)) continue;
     const started = performance.now();
     try {
       const r = await step();
@@ -193,14 +198,14 @@ async function runWholeTest(sn: string, onCheck: (check: Check) => void): Promis
 }
 
 /** Whole test: runs each read-only command once and reports pass or fail with its round trip. */
-export function WholeTestTab({ sn, online }: { sn: string; online: boolean }) {
+export function WholeTestTab({ sn, online, can }: { sn: string; online: boolean; can: (...keys: string[]) => boolean }) {
   const { t } = useTranslation();
   const [checks, setChecks] = useState<readonly Check[]>([]);
   const [running, setRunning] = useState(false);
   const run = async () => {
     setRunning(true);
     setChecks([]);
-    await runWholeTest(sn, (check) => setChecks((c) => [...c, check]));
+    await runWholeTest(sn, can, (check) => setChecks((c) => [...c, check]));
     setRunning(false);
   };
   return (

@@ -4,13 +4,25 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom } from 'rxjs';
 import { useSnapshot } from 'valtio';
-import { Command, type ControlKey, type RemoteControlRequest, Result, type StartStreamReply, type StreamQuality } from '../../../../protocol/index.ts';
+import {
+  Command,
+  type ControlKey,
+  type RemoteControlRequest,
+  Result,
+  type StartStreamReply,
+  type StreamCamera,
+  StreamRefusal,
+  type StreamQuality,
+} from '../../../../protocol/index.ts';
 import { TOAST_MS } from '../../../api/request.ts';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { engine } from '../../../realtime/realtime.ts';
 import { resultText } from '../../../realtime/commands.ts';
 import { session } from '../../../state/session.ts';
+import { guardedCommand } from '../remote/RemoteTab.tsx';
 import { canDecodeH264, LivePlayer, type LivePath, type LiveStats } from './live-player.ts';
 import { picturePoint } from './picture-point.ts';
+import { canDecodeOpus, VoicePlayer } from './voice-player.ts';
 import { useRealtimeOpen } from '../use-realtime-open.ts';
 
 const SCALES = ['0.5', '0.75', '1'] as const;
@@ -21,6 +33,14 @@ const STATS_EVERY_MS = 500;
 
 type Status = 'idle' | 'starting' | 'playing' | 'failed';
 
+const CAMERA_LABEL: Record<StreamCamera, string> = { screen: 'fleet.live.cameraScreen', front: 'fleet.live.cameraFront', back: 'fleet.live.cameraBack' };
+
+/** Why a start failed, in the user's language where the device gave a known reason. */
+function refusalText(reply: { result?: number; data?: unknown }, t: (key: string) => string): string {
+  if ((reply.data as { reason?: unknown } | undefined)?.reason === StreamRefusal.noCamera) return t('fleet.live.noCamera');
+  return resultText(reply.result as Parameters<typeof resultText>[0], reply.data);
+}
+
 interface Props {
   readonly sn: string;
 }
@@ -28,26 +48,37 @@ interface Props {
 /**
  * Live view of one device (devices-and-commerce section 2): the device's H.264 stream through the
  * gateway, decoded by WebCodecs onto a canvas where the browser supports the stream's configuration and
- * by jmuxer into a video element otherwise, with start and stop, main or sub stream, rotate, full screen, scale and live
- * control (tap, swipe, keys as RemoteControl). Fills its container, so it works in a tab, a dialog or
- * a page of its own.
+ * by jmuxer into a video element otherwise, with start and stop, main or sub stream, the screen or a
+ * camera, voice (Opus through WebCodecs' AudioDecoder, off until switched on: browsers play sound only
+ * after a user gesture), rotate, full screen, scale, live control (tap, swipe, keys as RemoteControl)
+ * and a confirmed reboot. Fills its container, so it works in a tab, a dialog or a page of its own.
  */
 export function LiveView({ sn }: Props) {
   const { t } = useTranslation();
   const permissions = useSnapshot(session).permissions;
   const mayControl = permissions.includes('device_live_control');
+  const mayReboot = permissions.includes('device_reboot');
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const playerRef = useRef<LivePlayer | undefined>(undefined);
+  const voiceRef = useRef<VoicePlayer | undefined>(undefined);
+  const audioContextRef = useRef<AudioContext | undefined>(undefined);
   const flowRef = useRef<string | undefined>(undefined);
   const [status, setStatus] = useState<Status>('idle');
   const [reason, setReason] = useState('');
   const [quality, setQuality] = useState<StreamQuality>('main');
+  const [camera, setCamera] = useState<StreamCamera>('screen');
+  const [voice, setVoice] = useState(false);
+  // The stream has no voice (the device sent none) or this browser cannot decode it.
+  const [voiceProblem, setVoiceProblem] = useState<'noVoice' | 'noAudioDecoder'>();
+  const [voiceFrames, setVoiceFrames] = useState(0);
+  const [confirmReboot, setConfirmReboot] = useState(false);
   const [meta, setMeta] = useState<StartStreamReply>();
   const [rotation, setRotation] = useState(0);
   const [scale, setScale] = useState<(typeof SCALES)[number]>('1');
-  const [control, setControl] = useState(false);
+  // The device list's "live control" action opens the view with control already on (?control=1).
+  const [control, setControl] = useState(() => mayControl && new URLSearchParams(window.location.search).get('control') === '1');
   const [stats, setStats] = useState<LiveStats>({ fps: 0, latencyMs: undefined, fed: 0, shown: 0, path: undefined });
   const [path, setPath] = useState<LivePath>();
   // The browser had a decoder API but neither WebCodecs nor MSE accepted this stream's configuration.
@@ -57,24 +88,47 @@ export function LiveView({ sn }: Props) {
   // Bumped by every stop, so a start whose reply arrives after a stop (or unmount) stops its own flow.
   const generation = useRef(0);
 
+  const stopVoice = useCallback(() => {
+    voiceRef.current?.dispose();
+    voiceRef.current = undefined;
+  }, []);
+
+  /** Plays the voice of a started stream, when it has voice and the user switched it on. */
+  const startVoice = useCallback((info: StartStreamReply) => {
+    stopVoice();
+    const context = audioContextRef.current;
+    if (!info.audio) return setVoiceProblem('noVoice');
+    // Voice is on (this runs only then), so no context means this browser has no Web Audio.
+    if (!context || !canDecodeOpus()) return setVoiceProblem('noAudioDecoder');
+    setVoiceProblem(undefined);
+    voiceRef.current = new VoicePlayer(context, engine().chunks$, info.flowId, info.audio);
+  }, [stopVoice]);
+
   const stop = useCallback(() => {
     generation.current++;
+    stopVoice();
     playerRef.current?.dispose();
     playerRef.current = undefined;
     const flowId = flowRef.current;
     flowRef.current = undefined;
     if (flowId) engine().request(Command.StopStream, { sn, data: { flowId } }).subscribe({ error: () => undefined });
     setStatus('idle');
-  }, [sn]);
+  }, [sn, stopVoice]);
+
+  // The choices last made, for starts and restarts (kept beside the state the controls show).
+  const qualityRef = useRef<StreamQuality>('main');
+  const cameraRef = useRef<StreamCamera>('screen');
+  const voiceOnRef = useRef(false);
+  const ask = useCallback(() => ({ quality: qualityRef.current, camera: cameraRef.current, audio: voiceOnRef.current }), []);
 
   const start = useCallback(
-    async (q: StreamQuality) => {
+    async () => {
       stop();
       const mine = generation.current;
       setStatus('starting');
       try {
-        const { reply } = await lastValueFrom(engine().request(Command.StartStream, { sn, data: { quality: q } }));
-        if (reply.result !== Result.Success) throw new Error(resultText(reply.result, reply.data));
+        const { reply } = await lastValueFrom(engine().request(Command.StartStream, { sn, data: ask() }));
+        if (reply.result !== Result.Success) throw new Error(refusalText(reply, t));
         const info = reply.data as StartStreamReply;
         const video = videoRef.current;
         const canvas = canvasRef.current;
@@ -98,30 +152,75 @@ export function LiveView({ sn }: Props) {
             setUndecodable(true);
           },
         });
+        if (voiceOnRef.current) startVoice(info);
         setStatus('playing');
       } catch (err) {
         setReason(err instanceof Error ? err.message : String(err));
         setStatus('failed');
       }
     },
-    [sn, stop],
+    [sn, stop, startVoice, t, ask],
   );
 
   // Started once the console socket is open (a page opened straight on this view gets here first), and
   // again after it reconnects: the gateway drops a socket's viewers with it.
   const connected = useRealtimeOpen();
-  // The quality chosen last, for a restart after a reconnect (kept beside the state the control shows).
-  const qualityRef = useRef<StreamQuality>('main');
   useEffect(() => {
     // Starting the stream is the external effect this component exists for; its status follows it.
-    if (decodable && connected) void start(qualityRef.current);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the status shown is the stream's, set as it starts
+    if (decodable && connected) void start();
     return stop;
   }, [decodable, connected, start, stop]);
 
   useEffect(() => {
-    const timer = setInterval(() => playerRef.current && setStats(playerRef.current.stats), STATS_EVERY_MS);
+    const timer = setInterval(() => {
+      if (playerRef.current) setStats(playerRef.current.stats);
+      if (voiceRef.current) setVoiceFrames(voiceRef.current.stats.decoded);
+    }, STATS_EVERY_MS);
     return () => clearInterval(timer);
   }, []);
+
+  // The audio context outlives stream restarts (a new one would need another gesture); closed with the view.
+  useEffect(
+    () => () => {
+      void audioContextRef.current?.close().catch(() => undefined);
+      audioContextRef.current = undefined;
+    },
+    [],
+  );
+
+  /**
+   * The voice switch. The audio context is created (or resumed) here, inside the click, because browsers
+   * let sound play only from a user gesture. A running stream is not restarted: StartStream on the same
+   * stream only changes whether the gateway sends this viewer its voice.
+   */
+  const toggleVoice = (on: boolean) => {
+    voiceOnRef.current = on;
+    setVoice(on);
+    setVoiceProblem(undefined);
+    setVoiceFrames(0);
+    if (on && typeof AudioContext !== 'undefined') {
+      audioContextRef.current ??= new AudioContext({ sampleRate: 48000, latencyHint: 'interactive' });
+      void audioContextRef.current.resume().catch(() => undefined);
+    }
+    if (!on) stopVoice();
+    if (status !== 'playing' || !flowRef.current) return;
+    const mine = generation.current;
+    engine()
+      .request(Command.StartStream, { sn, data: ask() })
+      .subscribe({
+        next: (e) => {
+          if (e.kind !== 'result' || mine !== generation.current || !voiceOnRef.current) return;
+          if (e.reply.result === Result.Success) startVoice(e.reply.data as StartStreamReply);
+          else notifications.show({ color: 'red', message: refusalText(e.reply, t), autoClose: TOAST_MS });
+        },
+        error: (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : String(err), autoClose: TOAST_MS }),
+      });
+  };
+
+  // The remote tab's command path (offline and repeated-click guards, the outcome toasted); the gateway
+  // answers result 5 itself for a device gone offline, and Reboot is not Android-only.
+  const reboot = () => void guardedCommand({ sn, online: true, linux: false, msgId: Command.Reboot });
 
   const send = (data: RemoteControlRequest) =>
     engine()
@@ -165,7 +264,7 @@ export function LiveView({ sn }: Props) {
             {t('fleet.live.stop')}
           </Button>
         ) : (
-          <Button size="xs" onClick={() => void start(quality)} disabled={!decodable}>
+          <Button size="xs" onClick={() => void start()} disabled={!decodable}>
             {t('fleet.live.start')}
           </Button>
         )}
@@ -179,9 +278,22 @@ export function LiveView({ sn }: Props) {
           onChange={(v) => {
             qualityRef.current = v as StreamQuality;
             setQuality(v as StreamQuality);
-            if (status === 'playing') void start(v as StreamQuality);
+            if (status === 'playing') void start();
           }}
         />
+        <SegmentedControl
+          size="xs"
+          value={camera}
+          data-testid="live-camera"
+          data={(['screen', 'front', 'back'] as const).map((value) => ({ value, label: t(CAMERA_LABEL[value]) }))}
+          onChange={(v) => {
+            cameraRef.current = v as StreamCamera;
+            setCamera(v as StreamCamera);
+            // A failed camera start may be retried with another choice, so restart from failed too.
+            if (status === 'playing' || status === 'failed') void start();
+          }}
+        />
+        <Switch size="xs" label={t('fleet.live.voice')} checked={voice} onChange={(e) => toggleVoice(e.currentTarget.checked)} data-testid="live-voice" />
         <Button size="xs" variant="default" onClick={() => setRotation((r) => (r + 90) % 360)}>
           {t('fleet.live.rotate')}
         </Button>
@@ -191,7 +303,28 @@ export function LiveView({ sn }: Props) {
         <Text size="xs">{t('fleet.live.scale')}</Text>
         <SegmentedControl size="xs" value={scale} data={[...SCALES]} onChange={(v) => setScale(v as (typeof SCALES)[number])} />
         {mayControl && <Switch size="xs" label={t('fleet.live.control')} checked={control} onChange={(e) => setControl(e.currentTarget.checked)} />}
+        {mayReboot && (
+          <Button size="xs" variant="light" color="orange" onClick={() => setConfirmReboot(true)} data-testid="live-reboot">
+            {t('deviceView.remote.reboot')}
+          </Button>
+        )}
       </Group>
+      <ConfirmDialog
+        opened={confirmReboot}
+        title={t('deviceView.remote.reboot')}
+        message={t('deviceView.remote.rebootConfirm', { sn })}
+        onCancel={() => setConfirmReboot(false)}
+        onConfirm={() => {
+          setConfirmReboot(false);
+          reboot();
+        }}
+        confirmTestId="live-reboot-confirm"
+      />
+      {voice && voiceProblem && (
+        <Alert color="yellow" data-testid="live-voice-problem" data-problem={voiceProblem}>
+          {t(`fleet.live.${voiceProblem}`)}
+        </Alert>
+      )}
       {(!decodable || undecodable) && (
         <Alert color="yellow" data-testid="live-no-decoder">
           {t('fleet.live.noDecoder')}
@@ -212,10 +345,22 @@ export function LiveView({ sn }: Props) {
               {t(`fleet.live.${key}`)}
             </Button>
           ))}
-        <Text size="xs" c="dimmed" data-testid="live-stats" data-fps={stats.fps} data-latency={stats.latencyMs ?? ''} data-fed={stats.fed} data-shown={stats.shown} data-path={stats.path ?? ''}>
+        <Text
+          size="xs"
+          c="dimmed"
+          data-testid="live-stats"
+          data-fps={stats.fps}
+          data-latency={stats.latencyMs ?? ''}
+          data-fed={stats.fed}
+          data-shown={stats.shown}
+          data-path={stats.path ?? ''}
+          data-audio={voiceFrames}
+          data-camera={meta?.camera ?? 'screen'}
+        >
           {status === 'playing' ? t('fleet.live.playing') : status === 'starting' ? t('fleet.live.starting') : t('fleet.live.idle')} · {t('fleet.live.fps', { fps: stats.fps })}
           {stats.latencyMs !== undefined && ` · ${t('fleet.live.latency', { ms: Math.round(stats.latencyMs) })}`}
           {stats.path && ` · ${t(stats.path === 'webcodecs' ? 'fleet.live.pathWebCodecs' : 'fleet.live.pathMse')}`}
+          {voice && !voiceProblem && ` · ${t('fleet.live.voiceFrames', { count: voiceFrames })}`}
         </Text>
       </Group>
     </Stack>

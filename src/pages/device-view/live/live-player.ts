@@ -115,7 +115,8 @@ export class LivePlayer {
     this.#fps = fps;
     this.#frameMs = 1000 / fps;
     this.#subs.push(
-      source.chunks$.pipe(filter((c) => c.flowId === flowId)).subscribe((c) => this.#receive(c)),
+      // Voice shares the flow (chunks flagged Audio); the voice player takes those.
+      source.chunks$.pipe(filter((c) => c.flowId === flowId && (c.flags & ChunkFlag.Audio) === 0)).subscribe((c) => this.#receive(c)),
       source.batches$.subscribe((batch) => {
         if (batch.some((env) => env.msgId === Command.StopStream && env.flowId === flowId)) events.onEnded();
       }),

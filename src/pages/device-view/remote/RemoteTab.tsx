@@ -1,9 +1,8 @@
-import { Button, Card, Group, Image, NumberInput, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Image, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { lastValueFrom } from 'rxjs';
-import { ANDROID_ONLY_COMMANDS, type AppInfo, type AppListReply, Command, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
-import { askDevice, clickAllowed, deviceFile, deviceOpsApi, type PendingCommand, toastError, toastReply } from '../../../api/device-ops.ts';
+import { type AppInfo, type AppListReply, Command, LINUX_REFUSED_COMMANDS, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
+import { askDevice, clickAllowed, deviceOpsApi, type PendingCommand, toastError, toastReply } from '../../../api/device-ops.ts';
 import { formatDateTime } from '../../../format/date.ts';
 import { resultText } from '../../../realtime/commands.ts';
 import { engine } from '../../../realtime/realtime.ts';
@@ -12,6 +11,9 @@ import { notifications } from '@mantine/notifications';
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { i18next } from '../../../i18n/index.ts';
+import { useCan } from '../../../state/permissions.ts';
+import { captureScreenshot } from './screenshot.ts';
+import { SshConfigForm } from './SshConfigForm.tsx';
 
 /** How long a command chosen for later waits for its device. */
 const HOLD_SECONDS = 86_400;
@@ -27,7 +29,7 @@ interface Pending {
  * are refused, and the outcome is toasted.
  */
 export async function guardedCommand(opts: { sn: string; online: boolean; linux: boolean; msgId: number; data?: unknown; holdSeconds?: number }): Promise<boolean> {
-  if (opts.linux && ANDROID_ONLY_COMMANDS.has(opts.msgId)) {
+  if (opts.linux && LINUX_REFUSED_COMMANDS.has(opts.msgId)) {
     notifications.show({ color: 'red', message: i18next.t('deviceView.linuxCannot'), autoClose: TOAST_MS });
     return false;
   }
@@ -101,14 +103,17 @@ function HeldCommands({ sn, online }: { sn: string; online: boolean }) {
   );
 }
 
-/** Remote tab: live view when built, screenshot, and the device actions of the spec with confirmations. */
+/**
+ * Remote tab: live view (when the caller may watch), screenshot, and the device actions of the spec,
+ * destructive ones after a confirmation. Each action shows only to a user holding its permission key.
+ */
 export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boolean; linux: boolean; live: ReactNode }) {
   const { t } = useTranslation();
+  const can = useCan();
   const [pending, setPending] = useState<Pending>();
   const [shot, setShot] = useState<string>();
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
-  const [ssh, setSsh] = useState({ enabled: false, port: 22 });
   const [ota, setOta] = useState<OtaListReply>();
   const [apps, setApps] = useState<readonly AppInfo[]>();
   const [hold, setHold] = useState(false);
@@ -124,28 +129,26 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
   );
 
   const screenshot = async () => {
-    if (!online) return toastReply({ msgId: Command.Screenshot, result: Result.DeviceOffline });
-    if (!clickAllowed(`shot:${sn}`)) return;
-    try {
-      const done = await lastValueFrom(deviceFile(sn, Command.Screenshot));
-      if (done.kind === 'done' && done.file) setShot(URL.createObjectURL(new Blob([done.file.bytes.slice().buffer], { type: done.file.mime })));
-      else if (done.kind === 'done') toastReply(done.reply);
-    } catch (err) {
-      toastError(err);
-    }
+    const url = await captureScreenshot(sn, online);
+    if (url) setShot(url);
   };
 
+  // OTA packages need the system info key and apps the app key: ask only for what the user may see.
+  const mayOta = can('device_system_info');
+  const mayApps = can('device_app');
   const loadLists = async () => {
     if (!online) return toastReply({ msgId: Command.OtaList, result: Result.DeviceOffline });
     try {
-      const [o, a] = await Promise.all([askDevice(Command.OtaList, sn), askDevice(Command.AppList, sn)]);
-      if (o.result === Result.Success) setOta(o.data as OtaListReply);
-      else toastReply(o);
-      if (a.result === Result.Success) setApps((a.data as AppListReply).apps);
+      const [o, a] = await Promise.all([mayOta ? askDevice(Command.OtaList, sn) : undefined, mayApps ? askDevice(Command.AppList, sn) : undefined]);
+      if (o?.result === Result.Success) setOta(o.data as OtaListReply);
+      else if (o) toastReply(o);
+      if (a?.result === Result.Success) setApps((a.data as AppListReply).apps);
     } catch (err) {
       toastError(err);
     }
   };
+  const mayMessage = can('device_message');
+  const maySsh = can('device_ssh');
 
   return (
     <Stack>
@@ -157,44 +160,58 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
           </Title>
           <Switch mb="sm" label={t('deviceView.remote.hold')} checked={hold} onChange={(e) => setHold(e.currentTarget.checked)} data-testid="hold-switch" />
           <Group gap="xs">
-            <Button size="xs" onClick={() => confirm('deviceView.remote.reboot', t('deviceView.remote.rebootConfirm', { sn }), Command.Reboot)}>
-              {t('deviceView.remote.reboot')}
-            </Button>
-            <Button size="xs" color="red" onClick={() => confirm('deviceView.remote.reset', t('deviceView.remote.resetConfirm', { sn }), Command.FactoryReset)}>
-              {t('deviceView.remote.reset')}
-            </Button>
-            <Button size="xs" variant="light" onClick={() => confirm('deviceView.remote.clearData', t('deviceView.remote.clearDataConfirm', { sn }), Command.ClearData)}>
-              {t('deviceView.remote.clearData')}
-            </Button>
-            <Button size="xs" variant="light" onClick={() => void cmd(Command.ClearCache)}>
-              {t('deviceView.remote.clearCache')}
-            </Button>
-            <Button size="xs" variant="light" onClick={() => void screenshot()} data-testid="screenshot-button">
-              {t('deviceView.remote.screenshot')}
-            </Button>
-            <Button size="xs" variant="default" onClick={() => void loadLists()}>
-              {t('deviceView.remote.ota')} / {t('deviceView.remote.apps')}
-            </Button>
+            {can('device_reboot') && (
+              <Button size="xs" onClick={() => confirm('deviceView.remote.reboot', t('deviceView.remote.rebootConfirm', { sn }), Command.Reboot)} data-testid="remote-reboot">
+                {t('deviceView.remote.reboot')}
+              </Button>
+            )}
+            {can('device_reset') && (
+              <Button size="xs" color="red" onClick={() => confirm('deviceView.remote.reset', t('deviceView.remote.resetConfirm', { sn }), Command.FactoryReset)} data-testid="remote-reset">
+                {t('deviceView.remote.reset')}
+              </Button>
+            )}
+            {can('device_clear') && (
+              <>
+                <Button size="xs" variant="light" onClick={() => confirm('deviceView.remote.clearData', t('deviceView.remote.clearDataConfirm', { sn }), Command.ClearData)} data-testid="remote-clear-data">
+                  {t('deviceView.remote.clearData')}
+                </Button>
+                <Button size="xs" variant="light" onClick={() => confirm('deviceView.remote.clearCache', t('deviceView.remote.clearCacheConfirm', { sn }), Command.ClearCache)} data-testid="remote-clear-cache">
+                  {t('deviceView.remote.clearCache')}
+                </Button>
+              </>
+            )}
+            {can('device_capture') && (
+              <Button size="xs" variant="light" onClick={() => void screenshot()} data-testid="screenshot-button">
+                {t('deviceView.remote.screenshot')}
+              </Button>
+            )}
+            {(mayOta || mayApps) && (
+              <Button size="xs" variant="default" onClick={() => void loadLists()}>
+                {[mayOta && t('deviceView.remote.ota'), mayApps && t('deviceView.remote.apps')].filter(Boolean).join(' / ')}
+              </Button>
+            )}
           </Group>
           <Stack gap="xs" mt="md">
-            <Text fw={500}>{t('deviceView.remote.message')}</Text>
-            <TextInput label={t('deviceView.remote.messageTitle')} value={title} maxLength={64} onChange={(e) => setTitle(e.currentTarget.value)} />
-            <Textarea label={t('deviceView.remote.messageText')} value={text} maxLength={2000} onChange={(e) => setText(e.currentTarget.value)} />
-            <Group>
-              <Button size="xs" disabled={!text.trim()} onClick={() => void cmd(Command.PushText, { title, text })}>
-                {t('deviceView.remote.send')}
-              </Button>
-            </Group>
-            <Text fw={500} mt="sm">
-              {t('deviceView.remote.ssh')}
-            </Text>
-            <Group align="end">
-              <Switch label={t('deviceView.remote.sshEnabled')} checked={ssh.enabled} onChange={(e) => setSsh({ ...ssh, enabled: e.currentTarget.checked })} />
-              <NumberInput w={120} label={t('deviceView.remote.sshPort')} min={1} max={65535} value={ssh.port} onChange={(v) => setSsh({ ...ssh, port: Number(v) || 22 })} />
-              <Button size="xs" onClick={() => void cmd(Command.ChangeSshConfig, ssh)}>
-                {t('deviceView.remote.apply')}
-              </Button>
-            </Group>
+            {mayMessage && (
+              <>
+                <Text fw={500}>{t('deviceView.remote.message')}</Text>
+                <TextInput label={t('deviceView.remote.messageTitle')} value={title} maxLength={64} onChange={(e) => setTitle(e.currentTarget.value)} />
+                <Textarea label={t('deviceView.remote.messageText')} value={text} maxLength={2000} onChange={(e) => setText(e.currentTarget.value)} />
+                <Group>
+                  <Button size="xs" disabled={!text.trim()} onClick={() => void cmd(Command.PushText, { title, text })}>
+                    {t('deviceView.remote.send')}
+                  </Button>
+                </Group>
+              </>
+            )}
+            {maySsh && (
+              <>
+                <Text fw={500} mt="sm">
+                  {t('deviceView.remote.ssh')}
+                </Text>
+                <SshConfigForm sn={sn} apply={(config) => void cmd(Command.ChangeSshConfig, config)} />
+              </>
+            )}
           </Stack>
         </Card>
         <Card withBorder>

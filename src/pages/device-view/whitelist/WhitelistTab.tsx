@@ -14,6 +14,8 @@ export function WhitelistTab({ sn, online, linux }: { sn: string; online: boolea
   const [text, setText] = useState('');
   const [current, setCurrent] = useState<readonly string[]>();
   const [confirmCancel, setConfirmCancel] = useState(false);
+  // The packages a confirmed 'set' will send; setting replaces the device's whole whitelist.
+  const [confirmSet, setConfirmSet] = useState<readonly string[]>();
   if (linux) return <Alert color="gray">{t('deviceView.linuxCannot')}</Alert>;
 
   const read = async () => {
@@ -26,9 +28,13 @@ export function WhitelistTab({ sn, online, linux }: { sn: string; online: boolea
       toastError(err);
     }
   };
-  const set = async () => {
+  const askSet = () => {
     const packages = parsePackageList(text);
     if (packages.length === 0) return notifications.show({ color: 'orange', message: t('deviceView.whitelist.invalid'), autoClose: TOAST_MS });
+    setConfirmSet(packages);
+  };
+  const set = async (packages: readonly string[]) => {
+    setConfirmSet(undefined);
     if (await guardedCommand({ sn, online, linux, msgId: Command.Whitelist, data: { action: 'set', packages } })) void read();
   };
   const cancel = async () => {
@@ -46,7 +52,7 @@ export function WhitelistTab({ sn, online, linux }: { sn: string; online: boolea
     <>
       <Textarea label={t('deviceView.whitelist.packages')} value={text} onChange={(e) => setText(e.currentTarget.value)} autosize minRows={3} data-testid="whitelist-input" />
       <Group mt="sm">
-        <Button size="xs" onClick={() => void set()}>
+        <Button size="xs" onClick={askSet}>
           {t('deviceView.whitelist.set')}
         </Button>
         <Button size="xs" color="red" variant="light" onClick={() => setConfirmCancel(true)}>
@@ -74,6 +80,15 @@ export function WhitelistTab({ sn, online, linux }: { sn: string; online: boolea
           )}
         </div>
       )}
+      <ConfirmDialog
+        opened={confirmSet !== undefined}
+        title={t('deviceView.whitelist.set')}
+        message={t('deviceView.whitelist.setConfirm', { sn, count: confirmSet?.length ?? 0, packages: confirmSet?.join(', ') ?? '' })}
+        danger
+        onConfirm={() => confirmSet && void set(confirmSet)}
+        onCancel={() => setConfirmSet(undefined)}
+        confirmTestId="confirm-whitelist-set"
+      />
       <ConfirmDialog opened={confirmCancel} title={t('deviceView.whitelist.cancel')} message={t('deviceView.whitelist.cancelConfirm')} danger onConfirm={() => void cancel()} onCancel={() => setConfirmCancel(false)} />
     </>
   );

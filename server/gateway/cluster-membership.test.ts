@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../protocol/testing/fake-clock.ts';
+import { Subject } from '../bus/bus.ts';
+import { InProcessBus } from '../bus/in-process-bus.ts';
+import type { DeviceHolders, ReleasedDevice } from '../devices/device-holders.ts';
+import { ClusterMembership } from './cluster-membership.ts';
+
+/** Holders that record what they were asked to release and release one device per dead node. */
+function recordingHolders() {
+  const calls: string[] = [];
+  const holders = {
+    release: async (nodes: readonly string[]) => {
+      calls.push(`release ${nodes.join(',')}`);
+      return nodes.map((n): ReleasedDevice => ({ sn: `${n}-dev`, orgId: 1 }));
+    },
+    releaseAllBut: async (alive: readonly string[], loggedInBefore: number) => {
+      calls.push(`releaseAllBut ${[...alive].sort().join(',')} before ${loggedInBefore}`);
+      return [];
+    },
+  } as unknown as DeviceHolders;
+  return { holders, calls };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('cluster membership', () => {
+  it('beats, hears the others, and releases the devices of a node silent for longer than the limit, once', async () => {
+    const clock = new FakeClock(1_000);
+    const bus = new InProcessBus();
+    const { holders, calls } = recordingHolders();
+    const released: string[] = [];
+    const me = new ClusterMembership({ bus, nodeId: 'me', clock, holders, beatMs: 100, deadMs: 300, onReleased: (d) => released.push(...d.map((x) => x.sn)), log: { warn: () => undefined, info: () => undefined } });
+    const beats: string[] = [];
+    bus.subscribe(Subject.nodeAlive, (m) => beats.push(String(m.node)));
+    me.start();
+    expect(beats).toEqual(['me']);
+    // Two other nodes beat; one of them stops.
+    bus.publish(Subject.nodeAlive, { node: 'a' });
+    bus.publish(Subject.nodeAlive, { node: 'b' });
+    for (let t = 0; t < 5; t++) {
+      clock.advance(100);
+      bus.publish(Subject.nodeAlive, { node: 'b' });
+    }
+    await flush();
+    expect(me.alive().sort()).toEqual(['b', 'me']);
+    expect(calls).toContain('release a');
+    expect(released).toEqual(['a-dev']);
+    // The first sweep, a dead-node window after start, spares logins made since this node started.
+    expect(calls).toContain('releaseAllBut b,me before 1000');
+    clock.advance(1_000);
+    await flush();
+    expect(calls.filter((c) => c.startsWith('release a'))).toHaveLength(1);
+    expect(calls.filter((c) => c.startsWith('releaseAllBut'))).toHaveLength(1);
+    await me.stop();
+  });
+
+  it('forgets a node that says goodbye, without releasing its devices', async () => {
+    const clock = new FakeClock(0);
+    const bus = new InProcessBus();
+    const { holders, calls } = recordingHolders();
+    const me = new ClusterMembership({ bus, nodeId: 'me', clock, holders, beatMs: 100, deadMs: 300, onReleased: () => undefined, log: { warn: () => undefined, info: () => undefined } });
+    me.start();
+    bus.publish(Subject.nodeAlive, { node: 'a' });
+    bus.publish(Subject.nodeAlive, { node: 'a', leaving: true });
+    clock.advance(1_000);
+    await flush();
+    expect(calls.filter((c) => c.startsWith('release '))).toEqual([]);
+    const goodbyes: unknown[] = [];
+    bus.subscribe(Subject.nodeAlive, (m) => goodbyes.push(m));
+    await me.stop();
+    expect(goodbyes).toEqual([{ node: 'me', leaving: true }]);
+  });
+});

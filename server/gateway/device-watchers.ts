@@ -1,0 +1,81 @@
+import { Command, type Envelope } from '../../protocol/index.ts';
+import { type Bus, Subject } from '../bus/bus.ts';
+import type { ConsoleLink } from './console-endpoint.ts';
+
+/** A command's outcome as consoles watching its device hear it (command 196612). */
+export interface CommandOutcome {
+  readonly msgId: number;
+  readonly result: number;
+  /** Who sent it: an account name, or 'platform' for the server's own work (campaigns, held commands). */
+  readonly by: string;
+  readonly time: number;
+}
+
+/**
+ * Consoles watching a device (a device view is open) hear the outcome of every command sent to it, by
+ * anyone, on any node: an operator sees that a colleague just rebooted the device in front of them.
+ * Outcomes carry no reply data, which stays with the requester (file lists, logs, shell output).
+ */
+export class DeviceWatchers {
+  readonly #bus: Bus;
+  readonly #nodeId: string;
+  readonly #watchers = new Map<string, Set<ConsoleLink>>();
+  readonly #busSubs = new Map<string, () => void>();
+
+  constructor(bus: Bus, nodeId: string) {
+    this.#bus = bus;
+    this.#nodeId = nodeId;
+  }
+
+  /** Starts or stops `link` watching `sn` (its permission and scope are checked by the caller). */
+  watch(link: ConsoleLink, sn: string, on: boolean): void {
+    let set = this.#watchers.get(sn);
+    if (on) {
+      if (!set) {
+        set = new Set();
+        this.#watchers.set(sn, set);
+        if (this.#bus.shared) {
+          this.#busSubs.set(
+            sn,
+            this.#bus.subscribe(Subject.deviceOutcome(sn), (m) => {
+              if (m.node !== this.#nodeId) this.#deliver(sn, m.outcome as CommandOutcome, undefined);
+            }),
+          );
+        }
+      }
+      set.add(link);
+    } else if (set?.delete(link) && set.size === 0) {
+      this.#forget(sn);
+    }
+  }
+
+  /** Stops every watch of a console that went away. */
+  consoleGone(link: ConsoleLink): void {
+    for (const [sn, set] of this.#watchers) if (set.delete(link) && set.size === 0) this.#forget(sn);
+  }
+
+  /**
+   * A command to `sn` ended; every watcher but the requester (`origin`) hears it. On the command hot path:
+   * nothing is allocated unless someone may be watching (here, or on another node of a cluster).
+   */
+  commandEnded(sn: string, msgId: number, result: number, by: string, time: number, origin: ConsoleLink | undefined): void {
+    const local = this.#watchers.has(sn);
+    if (!local && !this.#bus.shared) return;
+    const outcome: CommandOutcome = { msgId, result, by, time };
+    if (local) this.#deliver(sn, outcome, origin);
+    if (this.#bus.shared) this.#bus.publish(Subject.deviceOutcome(sn), { node: this.#nodeId, outcome: { ...outcome } });
+  }
+
+  #deliver(sn: string, outcome: CommandOutcome, origin: ConsoleLink | undefined): void {
+    const set = this.#watchers.get(sn);
+    if (!set) return;
+    const env: Envelope = { msgId: Command.DeviceCommandOutcome, sn, data: outcome };
+    for (const link of set) if (link !== origin) link.peer.send(env, true);
+  }
+
+  #forget(sn: string): void {
+    this.#watchers.delete(sn);
+    this.#busSubs.get(sn)?.();
+    this.#busSubs.delete(sn);
+  }
+}

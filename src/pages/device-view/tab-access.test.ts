@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { permissionCatalogue } from '../../../protocol/index.ts';
+import { chooseTab, deviceViewHref, TAB_KEYS, TABS, visibleTabs } from './tab-access.ts';
+
+/** The console's permission check over a fixed key list (any one of the keys). */
+const holding =
+  (...held: string[]) =>
+  (...keys: string[]) =>
+    keys.some((k) => held.includes(k));
+
+describe('device view tab access', () => {
+  it('gates every tab by catalogued keys only', () => {
+    const catalogued = new Set(permissionCatalogue.map((p) => p.key));
+    for (const tab of TABS) {
+      expect(TAB_KEYS[tab].length, tab).toBeGreaterThan(0);
+      for (const key of TAB_KEYS[tab]) expect(catalogued.has(key), `${tab}: ${key}`).toBe(true);
+    }
+  });
+
+  it('shows a role only the tabs of the keys it holds, in order', () => {
+    expect(visibleTabs(holding('device_list', 'device_base_info', 'device_capture'))).toEqual(['base', 'wholeTest', 'remote', 'logs']);
+    expect(visibleTabs(holding('device_shell', 'device_file'))).toEqual(['wholeTest', 'files', 'shell']);
+    expect(visibleTabs(holding('device_list'))).toEqual([]);
+    expect(visibleTabs(() => true)).toEqual([...TABS]);
+  });
+
+  it('opens the tab asked for when visible, else the first visible one', () => {
+    expect(chooseTab('files', ['base', 'files'])).toBe('files');
+    expect(chooseTab('shell', ['base', 'files'])).toBe('base');
+    expect(chooseTab(null, ['runtime'])).toBe('runtime');
+    expect(chooseTab('base', [])).toBeUndefined();
+  });
+
+  it('links to a device, with the tab when given', () => {
+    expect(deviceViewHref('A B/1')).toBe('/device-view/index?sn=A%20B%2F1');
+    expect(deviceViewHref('SN1', 'shell')).toBe('/device-view/index?sn=SN1&tab=shell');
+    expect(deviceViewHref('SN1', 'remote', { control: true })).toBe('/device-view/index?sn=SN1&tab=remote&control=1');
+  });
+});
