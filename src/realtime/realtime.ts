@@ -1,4 +1,4 @@
-import { proxy } from 'valtio';
+import { proxy, useSnapshot } from 'valtio';
 import { Command, type ConnectionState, type Envelope, OnlineState } from '../../protocol/index.ts';
 import { EngineClient } from '../../workers/engine-client.ts';
 import type { BridgePort, FromWorker, ToWorker } from '../../workers/bridge-protocol.ts';
@@ -13,8 +13,17 @@ export function whenTokenRejected(handler: () => void): void {
   onRejected = handler;
 }
 
-/** Live online state by device serial, as pushed by the gateway; overrides what a list page loaded. */
-export const presence = proxy<{ bySn: Record<string, number>; changes: number }>({ bySn: {}, changes: 0 });
+/**
+ * Live online state by serial, as pushed by the gateway; overrides what a page loaded. `epoch` counts the
+ * socket's openings: the gateway sends no snapshot, so a page that loaded rows before the latest opening
+ * may have missed changes and loads them again when it moves (`usePresenceEpoch`).
+ */
+export const presence = proxy<{ bySn: Record<string, number>; changes: number; epoch: number }>({ bySn: {}, changes: 0, epoch: 0 });
+
+/** The number of times the console socket has opened; a page keys its loading on it. */
+export function usePresenceEpoch(): number {
+  return useSnapshot(presence).epoch;
+}
 
 let client: EngineClient | undefined;
 
@@ -24,6 +33,11 @@ export function engine(): EngineClient {
     const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' });
     client = new EngineClient(worker as unknown as BridgePort<FromWorker, ToWorker>);
     client.connection$.subscribe((state) => {
+      if (state.status === 'open' && realtimeState.status !== 'open') {
+        // What was heard before the socket went down may be stale now: pages load again instead.
+        presence.bySn = {};
+        presence.epoch++;
+      }
       realtimeState.status = state.status;
       if (state.status === 'stopped' && state.reason === 'rejected') onRejected?.();
     });

@@ -10,7 +10,7 @@ import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { type RemoteControlRequest, systemClock, type TransportFactory } from '../../protocol/index.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
-import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const SN = 'VIEW-0001';
 const shots = path.resolve('test-results');
@@ -302,6 +302,31 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.keyboard.type('pwd');
     await page.keyboard.press('Enter');
     await termRow(/^\/\s*$/).waitFor();
+  });
+  it('shows a change made before its console socket opened: the page loads again when the socket opens', async () => {
+    // The console socket is held back (its worker's script is not served yet), so the device goes offline
+    // between the page's first load and the socket opening: the gateway's presence event is never heard,
+    // and only loading again can show it.
+    const late = await page.context().newPage();
+    let release: (() => void) | undefined;
+    await late.route(/engine\.worker-[^/]*\.js$/, (route) => {
+      release = () => void route.continue();
+    });
+    await late.goto(`${ts.server.url}/user/device-view/index?sn=${SN}`);
+    await late.getByTestId('device-online').getByText('Online').waitFor();
+    device.stop();
+    const { token } = await loginAsAdmin(ts);
+    await expect
+      .poll(async () => (await api<{ list: { onlineState: number }[] }>(ts.server.url, 'POST', '/device/list', { token, body: { pageNum: 1, pageSize: 10, sn: SN } })).data?.list[0]?.onlineState)
+      .toBe(2);
+    await expect.poll(() => release !== undefined).toBe(true);
+    release?.();
+    await late.unroute(/engine\.worker-[^/]*\.js$/);
+    await late.getByTestId('device-offline').getByText('The equipment is offline').waitFor();
+    device.start();
+    await device.waitLoggedIn();
+    await late.getByTestId('device-online').getByText('Online').waitFor();
+    await late.close();
   });
   it('says the equipment is offline, and a held command is delivered when the device returns', async () => {
     await page.goto(`${ts.server.url}/user/device-view/index?sn=${SN}&tab=remote`);

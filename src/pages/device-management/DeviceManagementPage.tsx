@@ -10,6 +10,7 @@ import type { DeviceSortField } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Organization, orgApi } from '../../api/orgs.ts';
 import { currentLanguage } from '../../i18n/index.ts';
+import { usePresenceEpoch } from '../../realtime/realtime.ts';
 import { holds } from '../../router/menu.ts';
 import { session } from '../../state/session.ts';
 import { LiveView } from '../device-view/live/LiveView.tsx';
@@ -84,6 +85,16 @@ export function DeviceManagementPage() {
   };
 
   useEffect(() => liveStates.attach(), []);
+  // The gateway sends no snapshot: after the socket (re)opens, the rows and their states load again.
+  const epoch = usePresenceEpoch();
+  const seenEpoch = useRef(epoch);
+  const { reload } = rows;
+  useEffect(() => {
+    if (epoch === seenEpoch.current) return;
+    seenEpoch.current = epoch;
+    liveStates.reset();
+    reload();
+  }, [epoch, reload]);
   useEffect(() => setSelected(new Set()), [query]);
 
   const scrollRef = useRef<HTMLDivElement>(null);

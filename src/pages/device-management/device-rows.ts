@@ -43,11 +43,13 @@ export function useDeviceRows(query: RowsQuery) {
   );
   const total = counted?.key === key ? counted.total : undefined;
 
+  // Loads again the blocks that were loaded (the rows on screen), or the first one.
   const reload = useCallback(() => {
+    const shown = [...blocks.current.keys()];
     generation.current++;
     blocks.current = new Map();
     loading.current = new Set();
-    load(0);
+    for (const block of shown.length > 0 ? shown : [0]) load(block);
   }, [load]);
 
   useEffect(() => reload(), [reload]);

@@ -37,6 +37,14 @@ class LiveStates {
     if (this.#pending.size > 0 && this.#frame === 0) this.#frame = requestAnimationFrame(() => this.#publish());
   }
 
+  /** Forgets every heard state (the socket reopened, changes may have been missed); rows show what they load next. */
+  reset(): void {
+    const heard = [...this.#state.keys()];
+    this.#state.clear();
+    for (const sn of heard) for (const listener of this.#listeners.get(sn) ?? []) listener();
+    for (const listener of this.#anyListeners) listener();
+  }
+
   #publish(): void {
     this.#frame = 0;
     for (const sn of this.#pending) for (const listener of this.#listeners.get(sn) ?? []) listener();

@@ -7,7 +7,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { labelOf, OnlineState, onlineStateLabels } from '../../../protocol/index.ts';
 import { type Device, deviceApi } from '../../api/devices.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { presence } from '../../realtime/realtime.ts';
+import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
 import { useCan } from '../../state/permissions.ts';
 import { FilesTab } from './files/FilesTab.tsx';
 import { BaseInfoTab, SystemConfigTab, SystemInfoTab, WholeTestTab } from './info/InfoTabs.tsx';
@@ -29,6 +29,7 @@ export function useDeviceQuery(): { sn: string; tab: string | null } {
 export function useDeviceRow(sn: string): { device: Device | undefined; online: boolean } {
   const [device, setDevice] = useState<Device>();
   const live = useSnapshot(presence).bySn[sn];
+  const epoch = usePresenceEpoch();
   useEffect(() => {
     if (!sn) return;
     let cancelled = false;
@@ -39,7 +40,7 @@ export function useDeviceRow(sn: string): { device: Device | undefined; online: 
     return () => {
       cancelled = true;
     };
-  }, [sn]);
+  }, [sn, epoch]);
   return { device, online: (live ?? device?.onlineState) === OnlineState.Online };
 }
 

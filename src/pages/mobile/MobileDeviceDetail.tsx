@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { resultText, runDeviceCommand, sendDeviceCommand } from '../../realtime/commands.ts';
-import { presence } from '../../realtime/realtime.ts';
+import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
 import { useCan } from '../../state/permissions.ts';
 
 /** The phone layout's device detail (/device-view/index?sn=): facts, live state, reboot and a text message. */
@@ -20,6 +20,7 @@ export function MobileDeviceDetail() {
   const can = useCan();
   const sn = new URLSearchParams(useSearch()).get('sn') ?? '';
   const live = useSnapshot(presence).bySn[sn];
+  const epoch = usePresenceEpoch();
   const [device, setDevice] = useState<Device | null>();
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState<'reboot' | 'message'>();
@@ -35,7 +36,7 @@ export function MobileDeviceDetail() {
     return () => {
       cancelled = true;
     };
-  }, [sn]);
+  }, [sn, epoch]);
 
   if (device === undefined) return null;
   if (device === null) {

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
@@ -8,7 +8,7 @@ import { labelOf, OnlineState, onlineStateLabels } from '../../../protocol/index
 import { type Device, deviceApi } from '../../api/devices.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { presence } from '../../realtime/realtime.ts';
+import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
 
 // A phone shows about six cards at once; twenty per fetch keeps scrolling smooth without many calls.
 const PAGE_SIZE = 20;
@@ -17,6 +17,7 @@ const PAGE_SIZE = 20;
 export function MobileDeviceList() {
   const { t } = useTranslation();
   const live = useSnapshot(presence).bySn;
+  const epoch = usePresenceEpoch();
   const [filter, setFilter] = useState('');
   const [sn] = useDebouncedValue(filter.trim(), 300);
   const [state, setState] = useState('all');
@@ -24,21 +25,27 @@ export function MobileDeviceList() {
   const [list, setList] = useState<Device[]>();
   const [total, setTotal] = useState(0);
 
+  const shownEpoch = useRef(epoch);
   useEffect(() => {
     let cancelled = false;
     const onlineState = state === 'all' ? undefined : Number(state);
-    deviceApi.list({ pageNum: pages, pageSize: PAGE_SIZE, sn: sn || undefined, onlineState }).then(
-      (page) => {
+    // After the socket reopens every page shown loads again (what was heard may be stale); otherwise only the new page.
+    const again = shownEpoch.current !== epoch;
+    shownEpoch.current = epoch;
+    const numbers = again ? Array.from({ length: pages }, (_, i) => i + 1) : [pages];
+    Promise.all(numbers.map((pageNum) => deviceApi.list({ pageNum, pageSize: PAGE_SIZE, sn: sn || undefined, onlineState }))).then(
+      (loaded) => {
         if (cancelled) return;
-        setTotal(page.total);
-        setList((old) => (pages === 1 ? [...page.list] : [...(old ?? []), ...page.list]));
+        const rows = loaded.flatMap((page) => page.list);
+        setTotal(loaded[loaded.length - 1]?.total ?? 0);
+        setList((old) => (again || pages === 1 ? rows : [...(old ?? []), ...rows]));
       },
       () => undefined,
     );
     return () => {
       cancelled = true;
     };
-  }, [sn, state, pages]);
+  }, [sn, state, pages, epoch]);
 
   const stateLabel = (v: number) => labelOf(onlineStateLabels, v as 1 | 2)?.[currentLanguage] ?? String(v);
   return (

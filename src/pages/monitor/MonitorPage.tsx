@@ -5,7 +5,7 @@ import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { OnlineState } from '../../../protocol/index.ts';
 import { type Device, deviceApi } from '../../api/devices.ts';
-import { presence, realtimeState } from '../../realtime/realtime.ts';
+import { presence, realtimeState, usePresenceEpoch } from '../../realtime/realtime.ts';
 import classes from './MonitorPage.module.css';
 import { wallCounts } from './wall.ts';
 
@@ -31,6 +31,7 @@ async function loadWall(): Promise<{ devices: Device[]; total: number }> {
 export function MonitorPage() {
   const { t } = useTranslation();
   const live = useSnapshot(presence).bySn;
+  const epoch = usePresenceEpoch();
   const { status } = useSnapshot(realtimeState);
   const [wall, setWall] = useState<{ devices: Device[]; total: number }>();
   const [serverOnline, setServerOnline] = useState<number>();
@@ -45,7 +46,7 @@ export function MonitorPage() {
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [epoch]);
 
   const counts = useMemo(() => (wall ? wallCounts(wall.devices, wall.total, live, serverOnline) : undefined), [wall, live, serverOnline]);
   const needle = filter.trim().toLowerCase();
