@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { lastValueFrom } from 'rxjs';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -54,6 +55,26 @@ async function bareWsEchoServer(): Promise<{ url: string; close: () => void }> {
   wss.on('connection', (ws) => ws.on('message', (d: Buffer) => ws.send(d.toString())));
   await new Promise((r) => wss.once('listening', r));
   return { url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}`, close: () => wss.close() };
+}
+
+/**
+ * Samples what the gateway allocates during each measured round-trip window (BENCH_HEAP_SAMPLE=<dir>),
+ * freed objects included; with BENCH_HEAP_SAMPLE_SURVIVORS=1 only what outlived a scavenge, which is what
+ * a scavenge pause copies. Open the .heapprofile in Chrome DevTools' Memory panel.
+ */
+async function startAllocationSampling(): Promise<{ stop: (file: string) => Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !env.BENCH_HEAP_SAMPLE_SURVIVORS });
+  return {
+    stop: async (file) => {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 /** Size of the file moved through the gateway: big enough for many windows, small enough for a quick run. */
@@ -241,8 +262,10 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
         const ours = [undefined, client.child.pid, ...swarms.all.map((s) => s.child.pid)];
         const schedBefore = ours.map(schedStat);
         let cpu = process.cpuUsage();
+        const sampler = env.BENCH_HEAP_SAMPLE ? await startAllocationSampling() : undefined;
         const rtt = await client.next('latencies', { kind: 'paced', over: 'console', rate, seconds: SECONDS, sns });
         const rttCpu = process.cpuUsage(cpu);
+        if (sampler) await sampler.stop(path.join(String(env.BENCH_HEAP_SAMPLE), `gateway-rtt-${rate}.heapprofile`));
         const sched = ours.map((pid, k) => {
           const after = schedStat(pid);
           return { onCpu: after.onCpu - (schedBefore[k]?.onCpu ?? 0), waiting: after.waiting - (schedBefore[k]?.waiting ?? 0) };
