@@ -262,9 +262,17 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.screenshot({ path: path.join(shots, 'device-view-live-control.png') });
   });
 
-  it('opens the web shell page (/device-view/webssh) in a freshly loaded console', async () => {
+  it('opens the web shell page (/device-view/webssh) in a freshly loaded console, re-attached to the session from before the reload', async () => {
     await page.goto(`${ts.server.url}/user/device-view/webssh?sn=${SN}`);
     await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
+    // The tab remembered its shell flow: what the session printed before the reload is back (the device's
+    // backlog), no new session was announced, and the working directory is the one it had.
+    await termRow(/^after-interrupt\s*$/).waitFor();
+    expect(await termRow(/^Connected to /).count()).toBe(0);
+    const before = await termRow(/^\/sdcard\s*$/).count();
+    await page.keyboard.type('pwd');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => termRow(/^\/sdcard\s*$/).count()).toBe(before + 1);
     await page.getByTestId('shell-terminal').click();
     await page.keyboard.type('uname -r');
     await page.keyboard.press('Enter');
@@ -273,9 +281,10 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
 
   it('shows the reconnect banner while the console socket is down and resumes the session after', async () => {
     await page.getByTestId('shell-terminal').click();
-    await page.keyboard.type('cd sdcard');
+    // A directory the session was not in yet, so the prompt below proves the keys reached the device.
+    await page.keyboard.type('cd /sdcard/Download');
     await page.keyboard.press('Enter');
-    await termRow(/^shell@view-0001:\/sdcard\$\s*$/).waitFor();
+    await termRow(/^shell@view-0001:\/sdcard\/Download\$\s*$/).waitFor();
     const opens = await termRow(/^Connected to /).count();
     ts.server.gateway.reconnectConsoles();
     await page.getByTestId('shell-disconnected').getByText('Connection disconnected, reconnecting...').waitFor();
@@ -289,7 +298,7 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await termRow(/^back again\s*$/).waitFor();
     await page.keyboard.type('pwd');
     await page.keyboard.press('Enter');
-    await termRow(/^\/sdcard\s*$/).waitFor();
+    await termRow(/^\/sdcard\/Download\s*$/).waitFor();
 
     // Closing the session on request; Enter starts a new one, back at the root.
     await page.getByTestId('shell-close').click();

@@ -30,6 +30,30 @@ export const LEAVE_GRACE_MS = 5 * 60_000;
 /** One write request carries at most this much; the device takes 64 Ki characters. */
 const WRITE_CHUNK = 16 * 1024;
 
+/**
+ * A tab remembers each device's shell flow (sessionStorage survives a reload, not a closed tab), so a
+ * reload re-attaches to the session the device still runs, backlog and working directory included,
+ * instead of leaving it to idle out while a new one starts.
+ */
+const flowStore = {
+  key: (sn: string) => `dcc.shell-flow.${sn}`,
+  get(sn: string): string | undefined {
+    try {
+      return sessionStorage.getItem(this.key(sn)) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  set(sn: string, flowId: string | undefined): void {
+    try {
+      if (flowId) sessionStorage.setItem(this.key(sn), flowId);
+      else sessionStorage.removeItem(this.key(sn));
+    } catch {
+      // Storage refused (private mode, quota): the shell works, a reload starts a new session.
+    }
+  },
+};
+
 const red = (text: string) => `\x1b[31m${text}\x1b[0m`;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -40,7 +64,10 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  */
 class DeviceShell {
   readonly #sn: string;
-  readonly #flowId = newFlowId('sh');
+  #flowId: string;
+  #flowSub: Subscription | undefined;
+  /** The flow came from before a reload: the first open re-attaches, or starts afresh if the device refuses. */
+  #restored: boolean;
   readonly #terminal = new Terminal({ convertEol: true, cursorBlink: true, fontSize: 13, scrollback: 5000, theme: { background: '#1e1e1e' } });
   readonly #fit = new FitAddon();
   /** xterm opens into this element once; views lend it a place in the page. */
@@ -72,18 +99,16 @@ class DeviceShell {
   constructor(sn: string, onDisposed: () => void) {
     this.#sn = sn;
     this.#onDisposed = onDisposed;
+    const kept = flowStore.get(sn);
+    this.#flowId = kept ?? newFlowId('sh');
+    this.#restored = kept !== undefined;
+    this.#attached = this.#restored;
     this.#host.style.height = '100%';
     this.#terminal.loadAddon(this.#fit);
     shellViews[sn] = { status: 'connecting' };
     const client = engine();
+    this.#follow();
     this.#subs.push(
-      client
-        .flow(this.#flowId)
-        .pipe(filter((e) => e.msgId === Command.Shell && e.result === undefined))
-        .subscribe((e) => {
-          const out = e.data as Partial<ShellOutput> | undefined;
-          if (typeof out?.output === 'string') this.#output(out as ShellOutput);
-        }),
       client.connection$.subscribe((state) => {
         if (state.status === 'open') {
           if (!this.#wasOnline) void this.#open();
@@ -106,6 +131,18 @@ class DeviceShell {
       () => input.dispose(),
       () => resized.dispose(),
     );
+  }
+
+  // The device's output on this shell's flow.
+  #follow(): void {
+    this.#flowSub?.unsubscribe();
+    this.#flowSub = engine()
+      .flow(this.#flowId)
+      .pipe(filter((e) => e.msgId === Command.Shell && e.result === undefined))
+      .subscribe((e) => {
+        const out = e.data as Partial<ShellOutput> | undefined;
+        if (typeof out?.output === 'string') this.#output(out as ShellOutput);
+      });
   }
 
   /** Shows the terminal in `view` until the returned function is called; the newest view wins. */
@@ -156,6 +193,8 @@ class DeviceShell {
     clearTimeout(this.#resizeTimer);
     clearTimeout(this.#leaveTimer);
     if (this.#attached) void askDevice(Command.Shell, this.#sn, { op: 'close' }, this.#flowId).catch(() => undefined);
+    flowStore.set(this.#sn, undefined);
+    this.#flowSub?.unsubscribe();
     this.#subs.forEach((s) => s.unsubscribe());
     this.#disposers.forEach((d) => d());
     this.#terminal.dispose();
@@ -173,11 +212,22 @@ class DeviceShell {
     this.#setView({ status: 'connecting' });
     if (!this.#attached) terminal.writeln(i18next.t('deviceView.shell.connecting', { sn: this.#sn }));
     this.#heldOutput = [];
+    let afresh = false;
     try {
       const since = this.#attached ? this.#cursor.received : undefined;
       const reply = await askDevice(Command.Shell, this.#sn, { op: 'open', cols: terminal.cols, rows: terminal.rows, raw: true, since }, this.#flowId);
       if (this.#disposed) return;
       const data = reply.data as Partial<ShellOpenReply> | undefined;
+      const restoring = this.#restored;
+      this.#restored = false;
+      if (restoring && reply.result !== Result.Success) {
+        // The flow from before the reload is not ours any more (or the device dropped it): a new session.
+        this.#flowId = newFlowId('sh');
+        this.#follow();
+        this.#attached = false;
+        afresh = true;
+        return;
+      }
       if (reply.result !== Result.Success || typeof data?.prompt !== 'string' || typeof data.cwd !== 'string') {
         this.#info = undefined;
         this.#attached = false;
@@ -188,6 +238,7 @@ class DeviceShell {
       const resumed = this.#attached;
       this.#info = info;
       this.#attached = true;
+      flowStore.set(this.#sn, this.#flowId);
       this.#raw = info.raw === true;
       // A device terminal sends its own line ends; line mode's output is plain text with bare newlines.
       terminal.options.convertEol = !this.#raw;
@@ -212,6 +263,7 @@ class DeviceShell {
       this.#heldOutput = undefined;
       held.forEach((o) => this.#output(o));
     }
+    if (afresh) await this.#open();
   }
 
   #output(o: ShellOutput): void {
@@ -227,6 +279,7 @@ class DeviceShell {
   #ended(reason: ShellEndReason): void {
     this.#info = undefined;
     this.#attached = false;
+    flowStore.set(this.#sn, undefined);
     this.#cursor.reset();
     this.#writeQueue = '';
     this.#terminal.write(`\r\n\x1b[33m${i18next.t(`deviceView.shell.ended.${reason}`)} ${i18next.t('deviceView.shell.restart')}\x1b[0m\r\n`);
