@@ -151,6 +151,26 @@ describe('the agent leaving', () => {
     await exited;
     await expect.poll(() => alive(sleeper), { timeout: 5000 }).toBe(false);
   });
+
+  it('leaves no terminal behind when it is killed outright (SIGKILL), where it has no say', async () => {
+    const main = path.join(tmp, 'killed-agent.ts');
+    fs.writeFileSync(
+      main,
+      [
+        `import { LinuxShellProvider } from ${JSON.stringify(path.resolve('agent/ops/shell.ts'))};`,
+        `const s = new LinuxShellProvider({ allowed: true, cwd: ${JSON.stringify(tmp)}, timeoutMs: 60_000 }).open(80, 24);`,
+        `s.startTerminal({ output: () => undefined, ended: () => undefined });`,
+        `s.write('sleep 29.43\\r');`,
+        `setInterval(() => undefined, 1000);`,
+      ].join('\n'),
+    );
+    const agent = spawn(process.execPath, [main], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => agent.once('exit', resolve));
+    const sleeper = await processWithArgs('sleep 29.43');
+    agent.kill('SIGKILL');
+    await exited;
+    await expect.poll(() => alive(sleeper), { timeout: 5000 }).toBe(false);
+  });
 });
 
 describe('shell sessions over a real pseudo-terminal', () => {

@@ -90,23 +90,25 @@ function childrenOf(pid: number): number[] {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-let scriptPath: string | null | undefined;
-/** util-linux `script` on PATH, looked up once; null when the machine has none. */
-function findScript(): string | null {
-  if (scriptPath === undefined) {
-    scriptPath = null;
+const onPath = new Map<string, string | null>();
+/** A program on PATH, looked up once; null when the machine has none. */
+function findProgram(name: string): string | null {
+  let found = onPath.get(name);
+  if (found === undefined) {
+    found = null;
     for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
-      const candidate = path.join(dir || '.', 'script');
+      const candidate = path.join(dir || '.', name);
       try {
         fs.accessSync(candidate, fs.constants.X_OK);
-        scriptPath = candidate;
+        found = candidate;
         break;
       } catch {
         // not here
       }
     }
+    onPath.set(name, found);
   }
-  return scriptPath;
+  return found;
 }
 
 /** Terminals still running; their shells are detached from the agent, so the agent's exit kills them itself. */
@@ -141,9 +143,15 @@ export class ScriptPty {
     else env.PS1 = `${os.userInfo().username}@${os.hostname()}$ `;
     // The size is set from inside, before the shell starts, so its first prompt already fits.
     const inner = `stty cols ${opts.cols} rows ${opts.rows} 2>/dev/null; exec ${quote(shell)} -i`;
-    const script = findScript();
+    const script = findProgram('script');
     if (!script) throw new Error('This device has no util-linux script command, which its shell terminal needs');
-    this.#child = spawn(script, ['-qfec', inner, '/dev/null'], { cwd: opts.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const args = ['-qfec', inner, '/dev/null'];
+    // The agent kills its terminals when it exits; when it is killed outright, util-linux setpriv (which
+    // execs script, keeping the pid) has the kernel kill script too, and its shell hangs up with the terminal.
+    const setpriv = findProgram('setpriv');
+    this.#child = setpriv
+      ? spawn(setpriv, ['--pdeathsig', 'KILL', '--', script, ...args], { cwd: opts.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(script, args, { cwd: opts.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     livePtys.add(this);
     if (!exitHooked) {
       exitHooked = true;
