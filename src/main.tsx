@@ -6,11 +6,11 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './i18n/index.ts';
 import { AppTheme } from './layout/AppTheme.tsx';
-import { LOGIN_STORAGE_KEY } from './state/session.ts';
+import { LOGIN_PAGE_URL, LOGIN_STORAGE_KEY } from './state/session.ts';
 
 // A login or logout in another tab changes the login entry: this tab goes to /login and reloads.
 window.addEventListener('storage', (e) => {
-  if (e.key === LOGIN_STORAGE_KEY) window.location.replace('/user/login');
+  if (e.key === LOGIN_STORAGE_KEY) window.location.replace(LOGIN_PAGE_URL);
 });
 
 const root = document.getElementById('root');

@@ -83,7 +83,7 @@ export function MobileShell({ route }: { route: ShellRoute }) {
                 >
                   {t('mobile.desktop')}
                 </Menu.Item>
-                <Menu.Item onClick={() => void logout().finally(() => navigate('/login'))}>{t('mobile.logout')}</Menu.Item>
+                <Menu.Item onClick={() => void logout()}>{t('mobile.logout')}</Menu.Item>
               </Menu.Dropdown>
             </Menu>
           </Group>

@@ -78,7 +78,7 @@ export function NavBar({ route }: { route: ShellRoute }) {
             <Menu.Item onClick={openPasswordDialog} data-testid="change-password">
               {t('password.title')}
             </Menu.Item>
-            <Menu.Item onClick={() => void logout().finally(() => navigate('/login'))}>{t('shell.logout')}</Menu.Item>
+            <Menu.Item onClick={() => void logout()}>{t('shell.logout')}</Menu.Item>
           </Menu.Dropdown>
         </Menu>
         <ActionIcon variant="subtle" color="gray" onClick={() => setSettingsOpened(true)} aria-label={t('settings.open')} data-testid="settings-open">

@@ -7,7 +7,7 @@ import { languageCode } from '../i18n/language.ts';
 import { connectRealtime, disconnectRealtime, whenTokenRejected } from '../realtime/realtime.ts';
 import { startUnreadPolling, stopUnreadPolling } from './notices.ts';
 import { remind } from './remind.ts';
-import { endSession, session, setUser } from './session.ts';
+import { endSession, LOGIN_PAGE_URL, session, setUser } from './session.ts';
 
 let loading: Promise<void> | undefined;
 
@@ -52,13 +52,18 @@ function forgetSession(): void {
   endSession();
 }
 
-/** Logs out on the server and here; the socket closes first (so its 'session ended' is not news) and the open tabs are forgotten. */
+/**
+ * Logs out on the server and here; the socket closes first (so its 'session ended' is not news), then
+ * the login page loads afresh: the next account to log in in this tab finds nothing of this session in
+ * memory (shell terminals and their output, live views, kept pages).
+ */
 export async function logout(): Promise<void> {
   disconnectRealtime();
   try {
     await authApi.logout();
   } finally {
     forgetSession();
+    window.location.replace(LOGIN_PAGE_URL);
   }
 }
 

@@ -3,6 +3,8 @@ import { deleteCookie, readCookie, writeCookie } from './cookies.ts';
 
 /** Cookie holding the session token (platform-core section 4). */
 export const TOKEN_COOKIE = 'Admin-Token';
+/** The login page, loaded afresh (not routed to) when a session ends, so nothing of it stays in memory. */
+export const LOGIN_PAGE_URL = '/user/login';
 /** localStorage entry whose change in another tab logs this tab out. */
 export const LOGIN_STORAGE_KEY = 'login-stamp';
 

@@ -366,4 +366,21 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
     await page.getByTestId('confirm-whitelist-set').click();
     for (const name of ['com.pos.payment', 'com.mdm.kiosk', 'com.pos.scanner']) await page.getByTestId('whitelist-current').getByText(name, { exact: true }).waitFor();
   });
+
+  it('logs out to a freshly loaded login page; the next login in the tab gets a shell of its own', async () => {
+    await page.getByTestId('tab-shell').click();
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
+    await page.evaluate(() => void ((window as unknown as { beforeLogout?: boolean }).beforeLogout = true));
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/user\/login$/);
+    // A new document: nothing of the session (its terminals and their output) is left in memory.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { beforeLogout?: boolean }).beforeLogout ?? 'gone')).toBe('gone');
+    const { token } = await loginAsAdmin(ts);
+    await page.context().addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);
+    await page.goto(`${ts.server.url}/user/device-view/webssh?sn=${SN}`);
+    await page.locator('[data-testid="shell-terminal"][data-status="open"]').waitFor();
+    // The tab's remembered flow belonged to the previous login: this one announces a session of its own.
+    await termRow(/^Connected to /).waitFor();
+  });
 });

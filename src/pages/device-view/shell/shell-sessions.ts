@@ -6,6 +6,8 @@ import { Command, newFlowId, Result, type ShellEndReason, type ShellExitReply, t
 import { askDevice, replyMessage } from '../../../api/device-ops.ts';
 import { i18next } from '../../../i18n/index.ts';
 import { engine } from '../../../realtime/realtime.ts';
+import { session } from '../../../state/session.ts';
+import { shellFlowStore } from './shell-flow-store.ts';
 import { OutputCursor } from './shell-output.ts';
 
 export type ShellStatus = 'connecting' | 'open' | 'disconnected' | 'no-info' | 'ended';
@@ -30,29 +32,11 @@ export const LEAVE_GRACE_MS = 5 * 60_000;
 /** One write request carries at most this much; the device takes 64 Ki characters. */
 const WRITE_CHUNK = 16 * 1024;
 
-/**
- * A tab remembers each device's shell flow (sessionStorage survives a reload, not a closed tab), so a
- * reload re-attaches to the session the device still runs, backlog and working directory included,
- * instead of leaving it to idle out while a new one starts.
- */
-const flowStore = {
-  key: (sn: string) => `dcc.shell-flow.${sn}`,
-  get(sn: string): string | undefined {
-    try {
-      return sessionStorage.getItem(this.key(sn)) ?? undefined;
-    } catch {
-      return undefined;
-    }
-  },
-  set(sn: string, flowId: string | undefined): void {
-    try {
-      if (flowId) sessionStorage.setItem(this.key(sn), flowId);
-      else sessionStorage.removeItem(this.key(sn));
-    } catch {
-      // Storage refused (private mode, quota): the shell works, a reload starts a new session.
-    }
-  },
-};
+// Where a reload finds the flow to re-attach to (shell-flow-store.ts); the login is the session token.
+const flowStore = shellFlowStore(
+  () => (typeof sessionStorage === 'undefined' ? undefined : sessionStorage),
+  () => session.token ?? '',
+);
 
 const red = (text: string) => `\x1b[31m${text}\x1b[0m`;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
