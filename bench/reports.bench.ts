@@ -184,7 +184,7 @@ async function benchOne(db: 'sqlite' | 'postgres'): Promise<{ timings: ReportTim
       // PostgreSQL plans from statistics; a freshly bulk-loaded table has none until analysed.
       await sql`analyze`.execute(server.db);
     }
-    const { token } = await loginAsAdmin({ server, config, stop: async () => undefined });
+    const { token } = await loginAsAdmin({ server });
     const get = async (url: string) => {
       const res = await fetch(`${server.url}${url}`, { headers: { 'X-Token': token } });
       const body = (await res.json()) as { code: number; message: string };

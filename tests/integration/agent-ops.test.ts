@@ -3,11 +3,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
+import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { wsTransport } from '../../agent/ws-transport.ts';
 import { type AppListReply, Command, type OtaListReply, ProtocolEngine, Result } from '../../protocol/index.ts';
-import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
 
 // The real agent (`npm run agent`) as a child process, against a real server over real sockets: the
 // device commands beyond shell and files, push of a file it downloads itself, and its telemetry.
@@ -39,14 +38,9 @@ describe('device agent: commands, pushes and telemetry on this Linux machine', (
 
   beforeAll(async () => {
     ts = await startTestServer('sqlite');
-    const login = await loginAsAdmin(ts);
-    token = login.token;
-    consoleEngine = new ProtocolEngine({
-      url: () => `${ts.server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
-      transport: wsTransport(),
-    });
-    consoleEngine.start();
-    await firstValueFrom(consoleEngine.connection$.pipe(filter((s) => s.status === 'open')));
+    const opened = await openAdminConsole(ts.server);
+    token = opened.login.token;
+    consoleEngine = opened.engine;
     agent = spawn(process.execPath, [path.resolve('agent/agent-cli.ts')], {
       env: {
         ...process.env,

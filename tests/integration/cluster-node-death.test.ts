@@ -4,8 +4,7 @@ import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Fleet } from '../../agent/simulator/fleet.ts';
-import { wsTransport } from '../../agent/ws-transport.ts';
-import { Command, type Envelope, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
+import { Command, type Envelope, OnlineState, Result } from '../../protocol/index.ts';
 import { Subject } from '../../server/bus/bus.ts';
 import { loadConfig } from '../../server/config.ts';
 import { DeviceHolders } from '../../server/devices/device-holders.ts';
@@ -13,7 +12,7 @@ import { type RunningServer, startServer } from '../../server/server.ts';
 import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
 import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
 import { startFleetAt } from '../support/fleet.ts';
-import { loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { openAdminConsole, TEST_ADMIN_PASSWORD } from '../support/server.ts';
 import { startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
 
 // Issue 5: "a node's death marks its devices offline within one heartbeat window". Node A runs in a child
@@ -63,13 +62,7 @@ describe.skipIf(!available)('a cluster node that dies', () => {
     expect(new Set(held.map((r) => r.node_id)).size).toBe(1);
 
     // A console on node B, which will hear the devices go.
-    const login = await loginAsAdmin({ server: b } as TestServer);
-    const engine = new ProtocolEngine({
-      url: () => `${b.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
-      transport: wsTransport(),
-    });
-    engine.start();
-    await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
+    const { engine } = await openAdminConsole(b);
     const offline = new Set<string>();
     const allOffline = firstValueFrom(
       engine.messages$.pipe(

@@ -13,7 +13,6 @@ import {
   lastFileEvent,
   newFlowId,
   OnlineState,
-  ProtocolEngine,
   Result,
   type ShellOutput,
   systemClock,
@@ -23,7 +22,7 @@ import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
 import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
-import { api, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { api, openAdminConsole, TEST_ADMIN_PASSWORD } from '../support/server.ts';
 
 const available = await clusterServicesAvailable('cluster test');
 
@@ -77,16 +76,7 @@ describe.skipIf(!available)('two server nodes sharing PostgreSQL and NATS', () =
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  const consoleOn = async (node: RunningServer) => {
-    const login = await loginAsAdmin({ server: node } as TestServer);
-    const engine = new ProtocolEngine({
-      url: () => `${node.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
-      transport: wsTransport(),
-    });
-    engine.start();
-    await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
-    return { engine, login };
-  };
+  const consoleOn = (node: RunningServer) => openAdminConsole(node);
 
   it('a console on node B commands a device connected to node A', async () => {
     const { engine } = await consoleOn(nodeB);

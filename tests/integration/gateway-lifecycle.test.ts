@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { filter, firstValueFrom, lastValueFrom, toArray, takeUntil, timer } from 'rxjs';
+import { filter, lastValueFrom, toArray, takeUntil, timer } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { wsTransport } from '../../agent/ws-transport.ts';
 import { CloseCode, Command, type Envelope, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
-import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
 
 // Issue 5: revocable device secrets, results reaching every console that watches a device, and a
 // graceful shutdown that lets commands in flight finish and leaves every device recorded offline.
@@ -31,16 +30,7 @@ async function rawDevice(ts: TestServer, sn: string, creds: string, answerAfterM
   return { ws, secret: (reply.data as { secret?: string }).secret ?? '' };
 }
 
-async function consoleOf(ts: TestServer): Promise<ProtocolEngine> {
-  const login = await loginAsAdmin(ts);
-  const engine = new ProtocolEngine({
-    url: () => `${ts.server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
-    transport: wsTransport(),
-  });
-  engine.start();
-  await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
-  return engine;
-}
+const consoleOf = async (ts: TestServer): Promise<ProtocolEngine> => (await openAdminConsole(ts.server)).engine;
 
 describe('device secrets and watching consoles', () => {
   let ts: TestServer;

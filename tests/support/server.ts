@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { filter, firstValueFrom } from 'rxjs';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { ProtocolEngine } from '../../protocol/index.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
@@ -13,6 +16,9 @@ export interface TestServer {
   readonly config: Config;
   stop(): Promise<void>;
 }
+
+/** What logging in needs of a server: a test server, or a node a test started itself. */
+export type ServerOf = Pick<TestServer, 'server'>;
 
 /** Starts a server on a free port with a throwaway database (SQLite in a temp dir, or a fresh PostgreSQL schema). */
 export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
@@ -66,19 +72,31 @@ export async function api<T>(base: string, method: 'GET' | 'POST' | 'DELETE', ur
 }
 
 /** Logs in as admin, solving the captcha the way a person reading the image would. */
-export async function loginAsAdmin(ts: TestServer): Promise<{ token: string; accountId: number; orgId: number }> {
+export async function loginAsAdmin(ts: ServerOf): Promise<{ token: string; accountId: number; orgId: number }> {
   return loginAs(ts, 'admin', TEST_ADMIN_PASSWORD);
 }
 
 /** Logs in as any account with its typed password, solving the captcha as {@link loginAsAdmin} does. */
-export async function loginAs(ts: TestServer, account: string, password: string): Promise<{ token: string; accountId: number; orgId: number }> {
+export async function loginAs(ts: ServerOf, account: string, password: string): Promise<{ token: string; accountId: number; orgId: number }> {
   const res = await tryLogin(ts, account, password);
   if (res.code !== 20000) throw new Error(`login as ${account} failed: ${res.message}`);
   return { token: res.data.token, accountId: res.data.id, orgId: res.data.org.id };
 }
 
+/** A console engine on a server's realtime socket, logged in as admin, once the socket is open. */
+export async function openAdminConsole(server: RunningServer): Promise<{ engine: ProtocolEngine; login: { token: string; accountId: number; orgId: number } }> {
+  const login = await loginAsAdmin({ server });
+  const engine = new ProtocolEngine({
+    url: () => `${server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
+    transport: wsTransport(),
+  });
+  engine.start();
+  await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
+  return { engine, login };
+}
+
 /** One login attempt with a solved captcha; the whole envelope, for tests that expect a refusal. */
-export async function tryLogin(ts: TestServer, account: string, password: string) {
+export async function tryLogin(ts: ServerOf, account: string, password: string) {
   const base = ts.server.url;
   const captcha = await api<{ id: string }>(base, 'GET', '/login/captcha');
   const answer = ts.server.captcha.peekForTest(captcha.data.id) ?? '';
