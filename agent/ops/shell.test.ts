@@ -131,45 +131,41 @@ describe('Linux shell on a pseudo-terminal', () => {
 });
 
 describe('the agent leaving', () => {
-  it('kills the terminals it started, which are detached from it, when it exits', async () => {
-    // A small agent stand-in: opens a terminal, starts a job in it, and exits on SIGTERM as the agent does.
-    const main = path.join(tmp, 'leaving-agent.ts');
+  /**
+   * A small agent stand-in that opens a terminal and starts `sleep <seconds>` in it (a number no other
+   * test uses, to find the process), exiting on SIGTERM as the agent does; resolves once the job runs.
+   */
+  const standInWithJob = async (seconds: string) => {
+    const main = path.join(tmp, `agent-${seconds}.ts`);
     fs.writeFileSync(
       main,
       [
         `import { LinuxShellProvider } from ${JSON.stringify(path.resolve('agent/ops/shell.ts'))};`,
         `const s = new LinuxShellProvider({ allowed: true, cwd: ${JSON.stringify(tmp)}, timeoutMs: 60_000 }).open(80, 24);`,
         `s.startTerminal({ output: () => undefined, ended: () => undefined });`,
-        `s.write('sleep 29.41\\r');`,
+        `s.write('sleep ${seconds}\\r');`,
         `process.on('SIGTERM', () => process.exit(0));`,
-      ].join('\n'),
-    );
-    const agent = spawn(process.execPath, [main], { stdio: 'ignore' });
-    const exited = new Promise((resolve) => agent.once('exit', resolve));
-    const sleeper = await processWithArgs('sleep 29.41');
-    agent.kill('SIGTERM');
-    await exited;
-    await expect.poll(() => alive(sleeper), { timeout: 5000 }).toBe(false);
-  });
-
-  it('leaves no terminal behind when it is killed outright (SIGKILL), where it has no say', async () => {
-    const main = path.join(tmp, 'killed-agent.ts');
-    fs.writeFileSync(
-      main,
-      [
-        `import { LinuxShellProvider } from ${JSON.stringify(path.resolve('agent/ops/shell.ts'))};`,
-        `const s = new LinuxShellProvider({ allowed: true, cwd: ${JSON.stringify(tmp)}, timeoutMs: 60_000 }).open(80, 24);`,
-        `s.startTerminal({ output: () => undefined, ended: () => undefined });`,
-        `s.write('sleep 29.43\\r');`,
         `setInterval(() => undefined, 1000);`,
       ].join('\n'),
     );
     const agent = spawn(process.execPath, [main], { stdio: 'ignore' });
     const exited = new Promise((resolve) => agent.once('exit', resolve));
-    const sleeper = await processWithArgs('sleep 29.43');
+    const job = await processWithArgs(`sleep ${seconds}`);
+    return { agent, exited, job };
+  };
+
+  it('kills the terminals it started, which are detached from it, when it exits', async () => {
+    const { agent, exited, job } = await standInWithJob('29.41');
+    agent.kill('SIGTERM');
+    await exited;
+    await expect.poll(() => alive(job), { timeout: 5000 }).toBe(false);
+  });
+
+  it('leaves no terminal behind when it is killed outright (SIGKILL), where it has no say', async () => {
+    const { agent, exited, job } = await standInWithJob('29.43');
     agent.kill('SIGKILL');
     await exited;
-    await expect.poll(() => alive(sleeper), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => alive(job), { timeout: 5000 }).toBe(false);
   });
 });
 
