@@ -239,26 +239,30 @@ const voiceLoop = (clip: VoiceClip): LoopSource => ({
   payload: (i) => ({ bytes: clip.packets[i] as Uint8Array, flags: ChunkFlag.Audio }),
 });
 
-/** Inputs a simulated device keeps, newest last, so a test can see what reached it. */
-const INPUTS_KEPT = 20;
+/** What a simulated device keeps of what reached it, newest last, so a test can see it. */
+const KEPT_PER_DEVICE = 20;
+
+/** The last {@link KEPT_PER_DEVICE} things each simulated device received, by serial; only devices that received one take room. */
+class RecentBySn<T> {
+  readonly bySn = new Map<string, T[]>();
+
+  record(sn: string, item: T): void {
+    const list = this.bySn.get(sn) ?? [];
+    list.push(item);
+    if (list.length > KEPT_PER_DEVICE) list.shift();
+    this.bySn.set(sn, list);
+  }
+
+  of(sn: string): readonly T[] {
+    return this.bySn.get(sn) ?? [];
+  }
+}
 
 /**
- * What simulated devices in this process received as RemoteControl, by serial (the last 20 each). There
- * is no screen to touch, so this record is the device's side of live control: end-to-end tests assert
- * on it. Only devices that received input take room.
+ * What simulated devices in this process received as RemoteControl. There is no screen to touch, so this
+ * record is the device's side of live control: end-to-end tests assert on it.
  */
-export const simulatedInputs = {
-  bySn: new Map<string, RemoteControlRequest[]>(),
-  record(sn: string, input: RemoteControlRequest): void {
-    const list = this.bySn.get(sn) ?? [];
-    list.push(input);
-    if (list.length > INPUTS_KEPT) list.shift();
-    this.bySn.set(sn, list);
-  },
-  of(sn: string): readonly RemoteControlRequest[] {
-    return this.bySn.get(sn) ?? [];
-  },
-};
+export const simulatedInputs = new RecentBySn<RemoteControlRequest>();
 
 /** The support flags a simulated stream obeys (the device's own, as its SystemInfo reports them). */
 export interface StreamSupport {
@@ -268,19 +272,8 @@ export interface StreamSupport {
   readonly mic: boolean;
 }
 
-/** Camera streams each simulated device started, newest last (the last 20 each), for end-to-end tests. */
-export const simulatedStreams = {
-  bySn: new Map<string, StreamCamera[]>(),
-  record(sn: string, camera: StreamCamera): void {
-    const list = this.bySn.get(sn) ?? [];
-    list.push(camera);
-    if (list.length > INPUTS_KEPT) list.shift();
-    this.bySn.set(sn, list);
-  },
-  of(sn: string): readonly StreamCamera[] {
-    return this.bySn.get(sn) ?? [];
-  },
-};
+/** Camera streams each simulated device started, for end-to-end tests. */
+export const simulatedStreams = new RecentBySn<StreamCamera>();
 
 /**
  * Live-view command handlers of a simulated device: StartStream loops the clip of the asked quality and
