@@ -1,7 +1,7 @@
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessUnits, videoClip, voiceClip } from '../../agent/simulator/video-source.ts';
-import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
+import { createVirtualDevice, type VirtualDeviceOptions } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import { ChunkFlag, Command, encodeChunk, type Envelope, NO_CAMERA_MESSAGE, ProtocolEngine, Result, type StartStreamReply, StreamRefusal, systemClock } from '../../protocol/index.ts';
@@ -156,26 +156,10 @@ describe('live view through the gateway: two consoles watch one simulated device
 
   beforeAll(async () => {
     ts = await startTestServer('sqlite');
-    device = createVirtualDevice({
-      gatewayUrl: ts.server.deviceSocketUrl,
-      sn: 'LIVE1',
-      enrollKey: ts.server.seeded.enrollKey,
-      info: { model: 'P10', systemType: 'android', systemVersion: 'Android 13', imageVersion: '241001.01', networkType: 2 },
-      transport: wsTransport(),
-      clock: systemClock,
-      rebootDownMs: 100,
-      telemetry: false,
-    });
-    linux = createVirtualDevice({
-      gatewayUrl: ts.server.deviceSocketUrl,
-      sn: 'LIVELX',
-      enrollKey: ts.server.seeded.enrollKey,
-      info: { model: 'L1 Gateway', systemType: 'linux', systemVersion: 'Linux 6.1.7', imageVersion: '241001.01', networkType: 1 },
-      transport: wsTransport(),
-      clock: systemClock,
-      rebootDownMs: 100,
-      telemetry: false,
-    });
+    const simulated = (sn: string, info: VirtualDeviceOptions['info']) =>
+      createVirtualDevice({ gatewayUrl: ts.server.deviceSocketUrl, sn, enrollKey: ts.server.seeded.enrollKey, info, transport: wsTransport(), clock: systemClock, rebootDownMs: 100, telemetry: false });
+    device = simulated('LIVE1', { model: 'P10', systemType: 'android', systemVersion: 'Android 13', imageVersion: '241001.01', networkType: 2 });
+    linux = simulated('LIVELX', { model: 'L1 Gateway', systemType: 'linux', systemVersion: 'Linux 6.1.7', imageVersion: '241001.01', networkType: 1 });
     device.start();
     linux.start();
     await Promise.all([device.waitLoggedIn(), linux.waitLoggedIn()]);
