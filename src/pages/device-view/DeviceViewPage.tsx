@@ -1,13 +1,9 @@
 import { Alert, Anchor, Badge, Group, Tabs, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeviceActivity } from './activity/DeviceActivity.tsx';
-import { useSnapshot } from 'valtio';
 import { Link, useLocation, useSearch } from 'wouter';
 import { labelOf, OnlineState, onlineStateLabels } from '../../../protocol/index.ts';
-import { type Device, deviceApi } from '../../api/devices.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
 import { useCan } from '../../state/permissions.ts';
 import { FilesTab } from './files/FilesTab.tsx';
 import { BaseInfoTab, SystemConfigTab, SystemInfoTab, WholeTestTab } from './info/InfoTabs.tsx';
@@ -17,31 +13,13 @@ import { RemoteTab } from './remote/RemoteTab.tsx';
 import { RuntimeTab } from './runtime/RuntimeTab.tsx';
 import { ShellTerminal } from './shell/ShellTerminal.tsx';
 import { chooseTab, deviceViewHref, type Tab, visibleTabs } from './tab-access.ts';
+import { useDeviceRow } from './use-device-row.ts';
 import { WhitelistTab } from './whitelist/WhitelistTab.tsx';
 
 /** The serial and the requested tab of the page's query (?sn=...&tab=...); the tab is checked against the user's tabs by the page. */
 export function useDeviceQuery(): { sn: string; tab: string | null } {
   const q = new URLSearchParams(useSearch());
   return { sn: q.get('sn') ?? '', tab: q.get('tab') };
-}
-
-/** The device row (model, system type, online state) behind a serial, kept live by presence. */
-export function useDeviceRow(sn: string): { device: Device | undefined; online: boolean } {
-  const [device, setDevice] = useState<Device>();
-  const live = useSnapshot(presence).bySn[sn];
-  const epoch = usePresenceEpoch();
-  useEffect(() => {
-    if (!sn) return;
-    let cancelled = false;
-    deviceApi.list({ pageNum: 1, pageSize: 10, sn }).then(
-      (p) => !cancelled && setDevice(p.list.find((d) => d.sn === sn)),
-      () => undefined,
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [sn, epoch]);
-  return { device, online: (live ?? device?.onlineState) === OnlineState.Online };
 }
 
 /**

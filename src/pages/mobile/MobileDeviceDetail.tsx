@@ -1,45 +1,30 @@
 import { Badge, Button, Card, Group, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
 import { Link, useSearch } from 'wouter';
 import { Command, labelOf, OnlineState, onlineStateLabels, Result, systemTypeLabels } from '../../../protocol/index.ts';
-import { type Device, deviceApi } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { resultText, runDeviceCommand, sendDeviceCommand } from '../../realtime/commands.ts';
-import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
 import { useCan } from '../../state/permissions.ts';
+import { useDeviceRow } from '../device-view/use-device-row.ts';
 
 /** The phone layout's device detail (/device-view/index?sn=): facts, live state, reboot and a text message. */
 export function MobileDeviceDetail() {
   const { t } = useTranslation();
   const can = useCan();
   const sn = new URLSearchParams(useSearch()).get('sn') ?? '';
-  const live = useSnapshot(presence).bySn[sn];
-  const epoch = usePresenceEpoch();
-  const [device, setDevice] = useState<Device | null>();
+  const { device, online } = useDeviceRow(sn);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState<'reboot' | 'message'>();
   const [message, setMessage] = useState('');
   const [messageError, setMessageError] = useState<string>();
 
-  useEffect(() => {
-    let cancelled = false;
-    deviceApi.list({ pageNum: 1, pageSize: 10, sn }).then(
-      (page) => !cancelled && setDevice(page.list.find((d) => d.sn === sn) ?? null),
-      () => !cancelled && setDevice(null),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [sn, epoch]);
-
-  if (device === undefined) return null;
-  if (device === null) {
+  if (device === undefined && sn) return null;
+  if (!device) {
     return (
       <Stack>
         <Text c="dimmed">{t('mobile.noDevice')}</Text>
@@ -50,7 +35,6 @@ export function MobileDeviceDetail() {
     );
   }
 
-  const online = (live ?? device.onlineState) === OnlineState.Online;
   const label = <V extends string | number>(list: readonly { value: V; zh: string; en: string }[], v: V) => labelOf(list, v)?.[currentLanguage] ?? String(v);
   const reboot = async () => {
     setConfirm(false);

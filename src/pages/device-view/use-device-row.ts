@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { OnlineState } from '../../../protocol/index.ts';
+import { type Device, deviceApi } from '../../api/devices.ts';
+import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
+
+/**
+ * The device row (model, system type, online state) behind a serial, kept live by presence and loaded
+ * again when the console socket reopens: undefined while it loads, null when the caller's scope has no
+ * such device (or the list could not be read).
+ */
+export function useDeviceRow(sn: string): { device: Device | null | undefined; online: boolean } {
+  const [device, setDevice] = useState<Device | null>();
+  const live = useSnapshot(presence).bySn[sn];
+  const epoch = usePresenceEpoch();
+  useEffect(() => {
+    if (!sn) return;
+    let cancelled = false;
+    deviceApi.list({ pageNum: 1, pageSize: 10, sn }).then(
+      (p) => !cancelled && setDevice(p.list.find((d) => d.sn === sn) ?? null),
+      () => !cancelled && setDevice(null),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [sn, epoch]);
+  return { device, online: (live ?? device?.onlineState) === OnlineState.Online };
+}
