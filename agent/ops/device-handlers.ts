@@ -19,7 +19,7 @@ import {
 } from '../../protocol/index.ts';
 import type { CommandHandler, CommandOutcome, DeviceSession } from '../device-session.ts';
 import type { FileStore } from './file-store.ts';
-import { PathEscapeError } from './file-store.ts';
+import { PathEscapeError, validName } from './file-store.ts';
 import type { ShellProvider } from './shell.ts';
 import { ShellSessions } from './shell-sessions.ts';
 
@@ -144,8 +144,9 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       if (!name || typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return bad('name and size are required');
       const folder = await backend.files.stat(dir);
       if (!folder || folder.type !== 'folder') return fail(`No such folder: ${dir}`);
-      // Check the name before any byte travels (throws PathEscapeError for '..' and separators).
-      if (name.includes('/') || name === '..' || name === '.') throw new PathEscapeError(name);
+      // Check the name before any byte travels, with the same rule the store writes by (PathEscapeError
+      // for '..', separators and NUL bytes): a name refused only at the write left the console waiting.
+      validName(name);
       return jobs.run(flowId, req, async (job) => {
         const received = new Promise<ReceivedFile>((resolve, reject) => {
           uploads.set(flowId, { size, resolve });

@@ -4,8 +4,9 @@ import type { FileEntry } from '../../protocol/index.ts';
 
 /** A path that would leave the device's file root, or is not a valid path at all. */
 export class PathEscapeError extends Error {
-  constructor(p: string) {
-    super(`Path is outside the file root: ${p.slice(0, 200)}`);
+  constructor(p: string, why = 'Path is outside the file root') {
+    // NUL bytes shown escaped: the message travels to the console and into logs.
+    super(`${why}: ${p.slice(0, 200).replaceAll('\0', '\\0')}`);
     this.name = 'PathEscapeError';
   }
 }
@@ -15,7 +16,8 @@ export class PathEscapeError extends Error {
  * NUL bytes and backslashes are refused (a Windows-style separator would be a second way to spell `..`).
  */
 export function rootSegments(p: string): string[] {
-  if (typeof p !== 'string' || p.length > 4096 || p.includes('\0') || p.includes('\\')) throw new PathEscapeError(String(p));
+  if (typeof p === 'string' && p.includes('\0')) throw new PathEscapeError(p, 'Path may not contain a NUL byte');
+  if (typeof p !== 'string' || p.length > 4096 || p.includes('\\')) throw new PathEscapeError(String(p));
   const out: string[] = [];
   for (const seg of p.split('/')) {
     if (seg === '' || seg === '.') continue;
@@ -39,7 +41,11 @@ export interface FileStore {
   remove(p: string): Promise<void>;
 }
 
-function validName(name: string): string {
+/**
+ * A file name to create inside a folder: one path segment, no separators, no NUL byte. Throws
+ * {@link PathEscapeError}; the upload handler calls it before any byte travels.
+ */
+export function validName(name: string): string {
   const segs = rootSegments(name);
   if (segs.length !== 1 || segs[0] !== name) throw new PathEscapeError(name);
   return name;

@@ -169,4 +169,18 @@ describe('device agent on this Linux machine', () => {
       data: { message: 'Linux devices cannot do this' },
     });
   });
+
+  it('refuses at once (result 2) an upload whose name holds a NUL byte, before any byte travels', async () => {
+    // Asked on its own flow without the transfer helper: the device must answer the request itself, with
+    // no `ready` first. Before the fix it said `ready` and waited for bytes that a console never sends
+    // for a name it cannot write, so the console only ever saw the command time out.
+    const stages: unknown[] = [];
+    const flowId = newFlowId('up');
+    const sub = consoleEngine.flow(flowId).subscribe((e) => stages.push((e.data as { stage?: unknown } | undefined)?.stage));
+    const reply = (await lastValueFrom(consoleEngine.request(Command.FileUpload, { sn, flowId, data: { path: '', name: 'a\0b.txt', size: 3 } }))).reply;
+    sub.unsubscribe();
+    expect(reply).toMatchObject({ result: Result.MessageError, data: { message: 'Path may not contain a NUL byte: a\\0b.txt' } });
+    expect(stages).not.toContain('ready');
+    expect(fs.readdirSync(fileRoot).some((n) => n.startsWith('a'))).toBe(false);
+  });
 });
