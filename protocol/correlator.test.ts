@@ -43,4 +43,21 @@ describe('Correlator shared by many senders', () => {
     expect(handlers.filter((h) => h.heard[0]?.startsWith('error'))).toHaveLength(500);
     expect(clock.pendingTimers).toBe(0);
   });
+
+  it('takes a reply only from the owner the request was registered with; another sender cannot settle it', () => {
+    const clock = new FakeClock(0);
+    const c = new Correlator(clock);
+    const sentToB = recorder();
+    const socketA = {};
+    const socketB = {};
+    c.register('x', 1, 1_000, sentToB, socketB);
+    // Socket A answers, progress or final, with B's id: ignored, and B's request still waits.
+    expect(c.resolve({ msgId: 1, cid: 'x', result: 6 }, socketA)).toBe(false);
+    expect(c.resolve({ msgId: 1, cid: 'x', result: 0, data: 'forged' }, socketA)).toBe(false);
+    expect(c.resolve({ msgId: 1, cid: 'x', result: 0 })).toBe(false);
+    expect(sentToB.heard).toEqual([]);
+    expect(c.has('x')).toBe(true);
+    expect(c.resolve({ msgId: 1, cid: 'x', result: 0 }, socketB)).toBe(true);
+    expect(sentToB.heard).toEqual(['result 0']);
+  });
 });

@@ -15,6 +15,8 @@ interface Pending {
   readonly handlers: PendingHandlers;
   readonly timeoutMs: number;
   deadline: number;
+  /** Who alone may answer (the socket or device the request went to); undefined: anyone. */
+  readonly owner: unknown;
 }
 
 /**
@@ -73,19 +75,26 @@ export class Correlator {
     return this.#pending.has(cid);
   }
 
-  /** Starts waiting for the reply to `cid`; the handlers hear exactly one of result or error. */
-  register(cid: string, msgId: number, timeoutMs: number, handlers: PendingHandlers): void {
+  /**
+   * Starts waiting for the reply to `cid`; the handlers hear exactly one of result or error. With an
+   * `owner`, only a reply resolved with that same owner counts: one correlator serves many sockets,
+   * and a peer must not answer a request sent to another.
+   */
+  register(cid: string, msgId: number, timeoutMs: number, handlers: PendingHandlers, owner?: unknown): void {
     if (this.#pending.has(cid)) throw new Error(`Duplicate correlation id ${cid}`);
     const deadline = this.#clock.now() + timeoutMs;
-    this.#pending.set(cid, { msgId, handlers, timeoutMs, deadline });
+    this.#pending.set(cid, { msgId, handlers, timeoutMs, deadline, owner });
     this.#enqueue(cid, timeoutMs, deadline);
   }
 
-  /** Routes a reply to its pending request; returns false when no request waits for it. */
-  resolve(reply: Envelope): boolean {
+  /**
+   * Routes a reply to its pending request; returns false when no request waits for it, or when the
+   * request has an owner and `from` is not it (the reply is ignored: the request still waits).
+   */
+  resolve(reply: Envelope, from?: unknown): boolean {
     if (reply.cid === undefined) return false;
     const entry = this.#pending.get(reply.cid);
-    if (!entry) return false;
+    if (!entry || (entry.owner !== undefined && entry.owner !== from)) return false;
     if (reply.result === Result.Pushing) {
       // Progress restarts the timeout: a long push is alive as long as it reports.
       entry.deadline = this.#clock.now() + entry.timeoutMs;

@@ -18,6 +18,7 @@ import type { DeviceInfo, DeviceRepository } from '../devices/repository.ts';
 import { parseDeviceDetails } from '../devices/details.ts';
 import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
+import { randomId } from './random-ids.ts';
 import type { StreamFanout } from './stream-fanout.ts';
 
 /** Where a device socket is: connected, then logged in after its login message (command 1). */
@@ -48,10 +49,16 @@ export class DeviceLink {
     this.lastRx = clock.now();
   }
 
-  /** Routes a device's reply to the command waiting for it; false when none does. */
+  /**
+   * Routes a device's reply to the command waiting for it; false when none does. Only a command sent on
+   * this socket: the correlator is shared by every device, and a device answering another's cid (of
+   * another organisation, say) must not settle that command with forged data.
+   */
   resolve(reply: Envelope): boolean {
-    if (reply.cid !== undefined && reply.result !== Result.Pushing) this.waiting?.delete(reply.cid);
-    return this.commands.resolve(reply);
+    const cid = reply.cid;
+    if (cid === undefined || !this.commands.resolve(reply, this)) return false;
+    if (reply.result !== Result.Pushing) this.waiting?.delete(cid);
+    return true;
   }
 
   /** Fails every command still waiting for this link (it closed). */
@@ -64,15 +71,15 @@ export class DeviceLink {
 
 // Timed-out commands leave their ids in `waiting`; past this many, the ids no longer pending are dropped.
 const WAITING_PRUNE_AT = 256;
-let nextCid = 0;
 
 /**
- * Sends a command to a connected device under a fresh gateway correlation id; `handlers` hear its
- * progress and final reply, result 5 if the device goes away, or a timeout.
+ * Sends a command to a connected device under a fresh, random gateway correlation id; `handlers` hear
+ * its progress and final reply, result 5 if the device goes away, or a timeout. Only this link's socket
+ * may answer it (see {@link DeviceLink.resolve}).
  */
 export function commandDevice(link: DeviceLink, req: Envelope, timeoutMs: number, handlers: PendingHandlers): void {
-  const cid = `g${(nextCid++).toString(36)}`;
-  link.commands.register(cid, req.msgId, timeoutMs, handlers);
+  const cid = `g${randomId()}`;
+  link.commands.register(cid, req.msgId, timeoutMs, handlers, link);
   if (!link.peer.send({ msgId: req.msgId, cid, sn: link.sn, flowId: req.flowId, data: req.data })) {
     link.commands.cancel(cid);
     handlers.error(new ConnectionLostError());

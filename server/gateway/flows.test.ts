@@ -75,3 +75,39 @@ describe('XFER-4 flows outlive a console socket for its session', () => {
     expect(flows.get('up-1')).toMatchObject({ sn: 'DEV1', session: 'session-a' });
   });
 });
+
+describe('only the device a flow joins may feed it', () => {
+  it('a device cannot feed another device\'s flow on its own node', () => {
+    const { flows } = table();
+    const owner = consoleOf('session-a');
+    flows.bind('sh-1', 'DEV1', owner.link);
+    expect(flows.toConsole('sh-1', 'INTRUDER', { env: output })).toBe(false);
+    expect(owner.got).toEqual([]);
+    expect(flows.toConsole('sh-1', 'DEV1', { env: output })).toBe(true);
+    expect(owner.got).toHaveLength(1);
+  });
+
+  it('across nodes: a stale route on the device\'s node does not reach the console that now holds the flow id', () => {
+    // Node B once relayed flow sh-1 of device OLD (held there) to a console on node A; that console is
+    // gone and node A has since given sh-1 to another console, for device NEW.
+    const published: { subject: string; message: Record<string, unknown> }[] = [];
+    const bus: Bus = { shared: true, publish: (subject, message) => void published.push({ subject, message }), subscribe: () => () => undefined, close: async () => undefined };
+    const nodeB = new FlowTable(new Map<string, DeviceLink>(), bus);
+    nodeB.bindRemote('sh-1', 'OLD', 'A');
+    const nodeA = new FlowTable(new Map<string, DeviceLink>(), bus);
+    const holder = consoleOf('session-new');
+    nodeA.bind('sh-1', 'NEW', holder.link);
+
+    // OLD's output on sh-1 travels to node A, which drops it: the flow there joins NEW.
+    expect(nodeB.toConsole('sh-1', 'OLD', { env: output })).toBe(true);
+    expect(published).toHaveLength(1);
+    nodeA.fromBusToConsole(published[0]?.message ?? {});
+    // A relayed message without the device (a node of the previous release) is dropped as well.
+    nodeA.fromBusToConsole({ flowId: 'sh-1', env: output });
+    expect(holder.got).toEqual([]);
+
+    // NEW's own output, relayed by its node, arrives.
+    nodeA.fromBusToConsole({ flowId: 'sh-1', sn: 'NEW', env: output });
+    expect(holder.got).toHaveLength(1);
+  });
+});

@@ -118,7 +118,8 @@ export class FlowTable {
     if (!route || route.sn !== sn) return false;
     if (route.console) deliver(route.console.peer, p);
     else if (route.node !== undefined) {
-      if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, ...p });
+      // The device goes with its traffic: the console's node checks it is the flow's (fromBusToConsole).
+      if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, sn, ...p });
     }
     // Detached: dropped. The device's transfer re-begins when the console asks again.
     return true;
@@ -133,11 +134,15 @@ export class FlowTable {
     if (p) deliver(link.peer, p);
   }
 
-  /** Traffic another node relayed for a console here. */
+  /**
+   * Traffic another node relayed for a console here, from the device the flow joins only. The device's
+   * node may hold an old route for a flow id this node has since given to another console (and device):
+   * without the check, that device would feed the other console's flow.
+   */
   fromBusToConsole(m: BusMessage): void {
     const route = this.#routes.get(String(m.flowId));
     const p = payloadOf(m);
-    if (route?.console && p) deliver(route.console.peer, p);
+    if (route?.console && route.sn === m.sn && p) deliver(route.console.peer, p);
   }
 
   /** Detaches every flow of a console that went away; its session may take them back for FLOW_GRACE_MS. */

@@ -30,6 +30,7 @@ import { DeviceAdmissionGate } from './device-admission.ts';
 import { FlowSubject, FlowTable } from './flows.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 import { StreamFanout } from './stream-fanout.ts';
+import { randomId } from './random-ids.ts';
 import { GatewayMetrics } from '../metrics/metrics.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
@@ -95,8 +96,11 @@ export class Gateway {
   readonly streams = new StreamFanout({
     command: (sn, msgId, data, opts) => this.command(sn, msgId, data, opts),
     orgOf: (sn) => (this.#devices.get(sn)?.loggedIn ? this.#devices.get(sn)?.orgId : undefined),
+    findDevice: async (sn) => {
+      const row = await this.#deps.devices.findBySn(sn);
+      return row && { orgId: row.org_id, online: row.online_state === OnlineState.Online };
+    },
   });
-  #nextRemote = 0;
   /** Consoles watching devices, told the outcome of every command sent to them. */
   readonly #watchers: DeviceWatchers;
   /** Beats and dead-node sweeps, in a cluster only. */
@@ -170,17 +174,11 @@ export class Gateway {
       }),
       deps.bus.subscribe(FlowSubject.toConsole(deps.nodeId), (m) => this.#flows.fromBusToConsole(m)),
       deps.bus.subscribe(Subject.nodeReplies(deps.nodeId), (m) => {
-        this.#remote.resolve({ msgId: Number(m.msgId), cid: String(m.cid), result: Number(m.result) as ResultCode, data: m.data });
+        // A reply counts only for the device its command was forwarded to (#routeRemote registers the sn).
+        this.#remote.resolve({ msgId: Number(m.msgId), cid: String(m.cid), result: Number(m.result) as ResultCode, data: m.data }, String(m.sn));
       }),
       // Live view across nodes: the node holding a device fans its stream out to watching nodes (stream-fanout.ts).
-      this.streams.joinCluster({
-        bus: deps.bus,
-        nodeId: deps.nodeId,
-        findDevice: async (sn) => {
-          const row = await deps.devices.findBySn(sn);
-          return row && { orgId: row.org_id, online: row.online_state === OnlineState.Online };
-        },
-      }),
+      this.streams.joinCluster({ bus: deps.bus, nodeId: deps.nodeId }),
     );
   }
 
@@ -193,8 +191,8 @@ export class Gateway {
   /** Forwards a console's command to the node holding the device; false when this node is alone. */
   #routeRemote(req: Envelope, handlers: PendingHandlers): boolean {
     if (!this.#deps.bus.shared || !req.sn) return false;
-    const cid = `${this.#deps.nodeId}.${(this.#nextRemote++).toString(36)}`;
-    this.#remote.register(cid, req.msgId, this.#deps.commandTimeoutMs ?? 30_000, handlers);
+    const cid = `${this.#deps.nodeId}.${randomId()}`;
+    this.#remote.register(cid, req.msgId, this.#deps.commandTimeoutMs ?? 30_000, handlers, req.sn);
     this.#deps.bus.publish(Subject.deviceCommand(req.sn), { from: this.#deps.nodeId, cid, msgId: req.msgId, flowId: req.flowId, data: req.data });
     return true;
   }
@@ -202,7 +200,7 @@ export class Gateway {
   /** Runs a command another node forwarded for a device held here, and publishes its replies back. */
   #serveRemote(link: DeviceLink, m: BusMessage): void {
     const reply = (result: ResultCode, data?: unknown) =>
-      this.#deps.bus.publish(Subject.nodeReplies(String(m.from)), { cid: m.cid, msgId: m.msgId, result, data });
+      this.#deps.bus.publish(Subject.nodeReplies(String(m.from)), { cid: m.cid, sn: link.sn, msgId: m.msgId, result, data });
     if (!link.loggedIn) return reply(Result.DeviceNotLoggedIn);
     const req: Envelope = { msgId: Number(m.msgId), flowId: typeof m.flowId === 'string' ? m.flowId : undefined, data: m.data };
     // A flow opened from another node: the device's flow traffic goes back to that node's console.

@@ -46,18 +46,19 @@ function twoNodes() {
   const bus = new TestBus();
   let now = 0;
   const deviceCommands: { msgId: number; flowId: string }[] = [];
+  const findDevice = async (sn: string) => (sn === 'DEV1' ? { orgId: 7, online: true } : undefined);
   const a = new StreamFanout({
     command: async (sn, msgId, _data, opts) => {
       deviceCommands.push({ msgId, flowId: opts.flowId });
       return { msgId, sn, result: Result.Success, data: msgId === Command.StartStream ? { flowId: opts.flowId, quality: 'main', codec: 'h264', width: 320, height: 240, fps: 30 } : undefined };
     },
     orgOf: (sn) => (sn === 'DEV1' ? 7 : undefined),
+    findDevice,
     lagBytes: 1000,
   });
-  const b = new StreamFanout({ command: () => Promise.reject(new Error('B holds no device')), orgOf: () => undefined, lagBytes: 1000 });
-  const findDevice = async (sn: string) => (sn === 'DEV1' ? { orgId: 7, online: true } : undefined);
-  const leaveA = a.joinCluster({ bus: bus.node, nodeId: 'A', findDevice, now: () => now });
-  const leaveB = b.joinCluster({ bus: bus.node, nodeId: 'B', findDevice, now: () => now });
+  const b = new StreamFanout({ command: () => Promise.reject(new Error('B holds no device')), orgOf: () => undefined, findDevice, lagBytes: 1000 });
+  const leaveA = a.joinCluster({ bus: bus.node, nodeId: 'A', now: () => now });
+  const leaveB = b.joinCluster({ bus: bus.node, nodeId: 'B', now: () => now });
   const start = (fanout: StreamFanout, c: StreamConsole) =>
     new Promise<{ result: number; data: unknown }>((resolve) => fanout.fromConsole(c, { msgId: Command.StartStream, sn: 'DEV1', data: { quality: 'main' } }, (result, data) => resolve({ result, data })));
   return { bus, a, b, deviceCommands, start, advance: (ms: number) => (now += ms), leaveB, stop: () => (leaveA(), leaveB()) };
@@ -148,6 +149,7 @@ function oneNode() {
       return { msgId, sn, result: Result.Success, data: msgId === Command.StartStream ? { flowId: opts.flowId, quality: 'main', camera, codec: 'h264', width: 320, height: 240, fps: 30 } : undefined };
     },
     orgOf: (sn) => (sn === 'DEV1' ? 7 : undefined),
+    findDevice: async (sn) => (sn === 'DEV1' ? { orgId: 7, online: true } : undefined),
     lagBytes: 1000,
   });
   const start = (c: StreamConsole, data: Record<string, unknown>) =>
@@ -238,4 +240,38 @@ describe('LIVE-3 voice frames', () => {
     expect(flagsOf(v.sink.frames)).toEqual([ChunkFlag.Audio]);
     stop();
   });
+});
+
+describe('LIVE-1 refusals do not tell whether another organisation\'s device exists', () => {
+  // Organisation 7's viewer. HERE-7 is connected to this node; HERE-8 too, in organisation 8; AWAY-8 is
+  // online on another node; OFF-8 and OFF-7 are offline; NOBODY does not exist.
+  const rows: Record<string, { orgId: number; online: boolean }> = {
+    'HERE-7': { orgId: 7, online: true },
+    'HERE-8': { orgId: 8, online: true },
+    'AWAY-8': { orgId: 8, online: true },
+    'OFF-8': { orgId: 8, online: false },
+    'OFF-7': { orgId: 7, online: false },
+  };
+  const connected: Record<string, number> = { 'HERE-7': 7, 'HERE-8': 8 };
+  const fanout = (shared: boolean) => {
+    const f = new StreamFanout({
+      command: async (sn, msgId, _data, opts) => ({ msgId, sn, result: Result.Success, data: { flowId: opts.flowId, quality: 'main', codec: 'h264', width: 320, height: 240, fps: 30 } }),
+      orgOf: (sn) => connected[sn],
+      findDevice: async (sn) => rows[sn],
+    });
+    if (shared) f.joinCluster({ bus: new TestBus().node, nodeId: 'A' });
+    return f;
+  };
+  const answerTo = (f: StreamFanout, sn: string) =>
+    new Promise<{ result: number; data: unknown }>((resolve) => f.fromConsole(viewer(), { msgId: Command.StartStream, sn, data: { quality: 'main' } }, (result, data) => resolve({ result, data })));
+  const refused = { result: Result.Fail, data: { message: 'Permission denied or Session expire' } };
+
+  for (const shared of [false, true]) {
+    it(`LIVE-1 ${shared ? 'in a cluster' : 'on a lone node'}: an unknown serial and another organisation's device, online or not, get the same refusal; only the caller's own offline device is 5`, async () => {
+      const f = fanout(shared);
+      for (const sn of ['NOBODY', 'HERE-8', 'AWAY-8', 'OFF-8']) expect(await answerTo(f, sn), sn).toEqual(refused);
+      expect((await answerTo(f, 'OFF-7')).result).toBe(Result.DeviceOffline);
+      expect((await answerTo(f, 'HERE-7')).result).toBe(Result.Success);
+    });
+  }
 });

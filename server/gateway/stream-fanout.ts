@@ -14,6 +14,7 @@ import type { Bus, BusMessage } from '../bus/bus.ts';
 import { Message } from '../http/envelope.ts';
 import { registerCommandPermission } from './command-permissions.ts';
 import type { ConsoleLink } from './console-endpoint.ts';
+import { randomId } from './random-ids.ts';
 
 /**
  * Bytes a viewer's socket may have queued before its frames are dropped. About a second of the main
@@ -137,11 +138,10 @@ const REMOTE_START_MS = 10_000;
 export const STREAM_WATCH_EVERY_MS = 10_000;
 export const STREAM_WATCH_EXPIRY_MS = 3 * STREAM_WATCH_EVERY_MS;
 
-/** What the fan-out needs of the cluster: the bus, this node's id, and a device's organisation and state from the database. */
+/** What the fan-out needs of the cluster: the bus and this node's id. */
 export interface StreamCluster {
   readonly bus: Bus;
   readonly nodeId: string;
-  readonly findDevice: (sn: string) => Promise<{ readonly orgId: number; readonly online: boolean } | undefined>;
   /** Wall clock for watch expiry (Date.now by default). */
   readonly now?: () => number;
 }
@@ -151,6 +151,8 @@ export interface StreamFanoutDeps {
   readonly command: (sn: string, msgId: number, data: unknown, opts: { flowId: string; timeoutMs?: number }) => Promise<Envelope>;
   /** The organisation of a device connected to this node; undefined when it is not connected here. */
   readonly orgOf: (sn: string) => number | undefined;
+  /** A device's organisation and state from the database (for a device not connected here); undefined when unknown. */
+  readonly findDevice: (sn: string) => Promise<{ readonly orgId: number; readonly online: boolean } | undefined>;
   readonly lagBytes?: number;
 }
 
@@ -185,7 +187,6 @@ export class StreamFanout {
   readonly #deps: StreamFanoutDeps;
   readonly #byKey = new Map<string, LiveStream>();
   readonly #byFlow = new Map<string, LiveStream>();
-  #nextFlow = 0;
   #cluster: StreamCluster | undefined;
   /** Mirrors waiting for the holding node's answer, by stream key. */
   readonly #pendingStarts = new Map<string, (reply: Envelope) => void>();
@@ -270,14 +271,20 @@ export class StreamFanout {
         () => answer(Result.Fail),
       );
     if (orgId === undefined) {
-      // Not connected here: offline, or held by another node of the cluster, which mirrors it here.
-      const cluster = this.#cluster;
-      if (!cluster) return answer(Result.DeviceOffline);
-      cluster.findDevice(sn).then((row) => {
-        if (!row?.online) return answer(Result.DeviceOffline);
-        if (!console.scope.has(row.orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
+      // Not connected here: offline, or held by another node of the cluster, which mirrors it here. As for
+      // every console command (CMD-1), a device outside the caller's scope gets the same refusal as an
+      // unknown serial, online or not: no answer may tell that another organisation's device exists.
+      this.#deps.findDevice(sn).then((row) => {
+        if (!row || !console.scope.has(row.orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
         // The device may have connected here meanwhile: then it is an ordinary stream.
-        void settle(this.#join(console, this.#deps.orgOf(sn) === undefined ? this.#mirror(cluster, sn, quality, camera) : this.#stream(sn, quality, camera), audio));
+        const here = this.#deps.orgOf(sn);
+        if (here !== undefined) {
+          if (!console.scope.has(here)) return answer(Result.Fail, { message: Message.PermissionDenied });
+          return void settle(this.#join(console, this.#stream(sn, quality, camera), audio));
+        }
+        const cluster = this.#cluster;
+        if (!row.online || !cluster) return answer(Result.DeviceOffline);
+        void settle(this.#join(console, this.#mirror(cluster, sn, quality, camera), audio));
       }, () => answer(Result.Fail));
       return;
     }
@@ -290,7 +297,8 @@ export class StreamFanout {
     const key = streamKey(sn, quality, camera);
     const existing = this.#byKey.get(key);
     if (existing && !existing.mirror) return existing;
-    const flowId = `lv${(this.#nextFlow++).toString(36)}`;
+    // Random, like the gateway's correlation ids: a flow id says nothing of other devices' streams.
+    const flowId = `lv${randomId()}`;
     // The screen is asked as before (no camera field), so a device that predates cameras still streams it.
     const started = this.#deps.command(sn, Command.StartStream, camera === 'screen' ? { quality } : { quality, camera }, { flowId, timeoutMs: 10_000 });
     const created: LiveStream = { sn, quality, camera, flowId, viewers: new Map(existing?.viewers), started, reply: undefined, remotes: new Map(), mirror: false };

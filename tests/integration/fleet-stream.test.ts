@@ -71,6 +71,7 @@ describe('live view fan-out', () => {
         : { msgId, sn, result: Result.Success };
     },
     orgOf: (sn) => (sn === 'DEV1' ? 7 : undefined),
+    findDevice: async (sn) => (sn === 'DEV1' ? { orgId: 7, online: true } : sn === 'GONE' ? { orgId: 7, online: false } : undefined),
     lagBytes: 1000,
   });
   const viewer = (permissions: string[], scope: number[]): StreamConsole & { sink: FakeSink } => ({ permissions: new Set(permissions), scope: new Set(scope), sink: new FakeSink() });
@@ -103,10 +104,12 @@ describe('live view fan-out', () => {
     expect(fanout.streamCount).toBe(0);
   });
 
-  it('refuses viewers without the key or outside scope, and answers 5 for a device not connected here', async () => {
+  it('refuses viewers without the key or outside scope, and answers 5 for an offline device of the scope', async () => {
     expect((await start(viewer([], [7]))).result).toBe(Result.Fail);
     expect((await start(viewer(['device_live_view'], [8]))).result).toBe(Result.Fail);
     expect((await start(viewer(['device_live_view'], [7]), 'GONE'))).toMatchObject({ result: Result.DeviceOffline });
+    expect((await start(viewer(['device_live_view'], [8]), 'GONE'))).toMatchObject({ result: Result.Fail });
+    expect((await start(viewer(['device_live_view'], [7]), 'NOBODY'))).toMatchObject({ result: Result.Fail });
   });
 
   it('tells viewers when the device goes away', async () => {
