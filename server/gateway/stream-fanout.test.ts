@@ -242,7 +242,7 @@ describe('LIVE-3 voice frames', () => {
   });
 });
 
-describe('LIVE-1 refusals do not tell whether another organisation\'s device exists', () => {
+describe('live view refusals do not tell whether another organisation\'s device exists', () => {
   // Organisation 7's viewer. HERE-7 is connected to this node; HERE-8 too, in organisation 8; AWAY-8 is
   // online on another node; OFF-8 and OFF-7 are offline; NOBODY does not exist.
   const rows: Record<string, { orgId: number; online: boolean }> = {
@@ -267,7 +267,7 @@ describe('LIVE-1 refusals do not tell whether another organisation\'s device exi
   const refused = { result: Result.Fail, data: { message: 'Permission denied or Session expire' } };
 
   for (const shared of [false, true]) {
-    it(`LIVE-1 ${shared ? 'in a cluster' : 'on a lone node'}: an unknown serial and another organisation's device, online or not, get the same refusal; only the caller's own offline device is 5`, async () => {
+    it(`${shared ? 'in a cluster' : 'on a lone node'}: an unknown serial and another organisation's device, online or not, get the same refusal; only the caller's own offline device is 5`, async () => {
       const f = fanout(shared);
       for (const sn of ['NOBODY', 'HERE-8', 'AWAY-8', 'OFF-8']) expect(await answerTo(f, sn), sn).toEqual(refused);
       expect((await answerTo(f, 'OFF-7')).result).toBe(Result.DeviceOffline);
