@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonCodec, msgpackCodec, MAX_FRAME_BYTES } from './codec.ts';
+import { Packr } from 'msgpackr';
+import { jsonCodec, msgpackCodec, MAX_FRAME_BYTES, MAX_NESTING, msgpackNestedDeeperThan, nestedDeeperThan } from './codec.ts';
 import type { Envelope } from './envelope.ts';
 import { DecodeError } from './errors.ts';
 import type { ResultCode } from './catalogue/enums.ts';
@@ -84,5 +85,50 @@ describe('codecs', () => {
     expect(() => jsonCodec.decode('{"msgId":"1"}')).toThrow(DecodeError);
     expect(() => jsonCodec.decode('{"msgId":1,"result":9}')).toThrow(DecodeError);
     expect(() => jsonCodec.decode('[]')).toThrow(DecodeError);
+  });
+});
+
+describe('nesting cap', () => {
+  const key = (s: string) => [0xa0 + s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
+  // {msgId: 1, data: [[...[1]...]]} with `arrays` arrays, so the frame nests arrays + 1 levels. Written
+  // by hand: encoders overflow the stack on such values before the decoder is ever reached.
+  const jsonFrame = (arrays: number) => `{"msgId":1,"data":${'['.repeat(arrays)}1${']'.repeat(arrays)}}`;
+  const msgpackFrame = (arrays: number) => new Uint8Array([0x82, ...key('msgId'), 0x01, ...key('data'), ...new Array<number>(arrays).fill(0x91), 0x01]);
+
+  for (const [name, codec, frame] of [
+    ['json', jsonCodec, jsonFrame],
+    ['msgpack', msgpackCodec, msgpackFrame],
+  ] as const) {
+    it(`ENV-5 ${name}: accepts ${MAX_NESTING} levels and refuses one more with a decode error`, () => {
+      const env = codec.decode(frame(MAX_NESTING - 1));
+      expect(nestedDeeperThan(env, MAX_NESTING)).toBe(false);
+      expect(nestedDeeperThan(env, MAX_NESTING - 1)).toBe(true);
+      expect(() => codec.decode(frame(MAX_NESTING))).toThrow(new DecodeError(`Frame nested deeper than ${MAX_NESTING} levels`));
+    });
+
+    it(`ENV-5 ${name}: a frame nested 5,000 and 500,000 levels deep is a decode error, not a stack overflow`, () => {
+      for (const depth of [5_000, 500_000]) {
+        expect(() => codec.decode(frame(depth))).toThrow(new DecodeError(`Frame nested deeper than ${MAX_NESTING} levels`));
+      }
+    });
+  }
+
+  it('ENV-5 json: deep nesting inside a string is only text', () => {
+    const text = '['.repeat(5_000);
+    expect(jsonCodec.decode(`{"msgId":1,"data":"${text}"}`)).toEqual({ msgId: 1, data: text });
+  });
+
+  it('ENV-5 msgpack: the byte scan measures every value as deep as the decoded value is', () => {
+    const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+    const leaf = fc.oneof(fc.jsonValue({ maxDepth: 0 }), fc.uint8Array({ maxLength: 300 }), fc.string({ maxLength: 300 }), fc.double(), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }));
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('tree'), { maxLength: 20 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('tree'), { maxKeys: 20 })),
+    }));
+    fc.assert(
+      fc.property(tree, fc.integer({ min: 0, max: 8 }), (value, max) => {
+        expect(msgpackNestedDeeperThan(packr.pack(value), max)).toBe(nestedDeeperThan(value, max));
+      }),
+      runs,
+    );
   });
 });

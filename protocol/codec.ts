@@ -1,7 +1,10 @@
 import { Packr } from 'msgpackr';
 import type { Envelope } from './envelope.ts';
 import { DecodeError } from './errors.ts';
+import { MAX_NESTING, msgpackNestedDeeperThan, nestedDeeperThan } from './nesting.ts';
 import type { Frame } from './transport.ts';
+
+export { MAX_NESTING, msgpackNestedDeeperThan, nestedDeeperThan } from './nesting.ts';
 
 /** WebSocket subprotocols; JSON text frames are the spec-compatible default. */
 export const Subprotocol = {
@@ -53,6 +56,8 @@ export function toEnvelope(value: unknown): Envelope {
   return rec as unknown as Envelope;
 }
 
+const TOO_DEEP = `Frame nested deeper than ${MAX_NESTING} levels`;
+
 function refuseProto(key: string, value: unknown): unknown {
   if (key === '__proto__') throw new DecodeError('Forbidden key __proto__');
   return value;
@@ -77,6 +82,9 @@ export const jsonCodec: Codec = {
       if (err instanceof DecodeError) throw err;
       throw new DecodeError('Malformed JSON', { cause: err });
     }
+    // JSON.parse itself copes with any depth, but the value could not be sent on (ENV-5). A frame of n
+    // levels needs 2n characters, so short frames, the most common, skip the walk.
+    if (frame.length > 2 * MAX_NESTING && nestedDeeperThan(parsed, MAX_NESTING)) throw new DecodeError(TOO_DEEP);
     return toEnvelope(parsed);
   },
 };
@@ -90,6 +98,9 @@ export const msgpackCodec: Codec = {
   decode(frame) {
     if (typeof frame === 'string') throw new DecodeError('Expected a binary frame');
     if (frame.byteLength > MAX_FRAME_BYTES) throw new DecodeError('Frame too large');
+    // Before msgpackr, which recurses per level and would overflow the stack (ENV-5). A frame of n
+    // levels needs n bytes, so short frames skip the scan.
+    if (frame.byteLength > MAX_NESTING && msgpackNestedDeeperThan(frame, MAX_NESTING)) throw new DecodeError(TOO_DEEP);
     let value: unknown;
     try {
       value = packr.unpack(frame);
