@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiCode, ApiError, Message } from './envelope.ts';
@@ -12,6 +13,36 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
     global: false,
     errorResponseBuilder: () => new ApiError(ApiCode.TooFrequent, Message.TooFrequent),
   });
+}
+
+/**
+ * The client as limits see it: an IPv4 address as it is, an IPv6 address by its /64. One subscriber or
+ * host usually holds a whole /64, so keying by the full address would give one attacker 2^64 budgets.
+ * (Behind a reverse proxy every client has the proxy's address; see docs/DECISIONS.md.)
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail] = ip.replace(/%.*$/, '').split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  // An embedded IPv4 address (::1.2.3.4) takes two groups.
+  const width = (parts: string[]) => parts.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const front = groups(head);
+  const back = groups(tail);
+  const all = tail === undefined ? front : [...front, ...Array<string>(8 - width(front) - width(back)).fill('0'), ...back];
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * Route config for a per-address budget, counted in the onRequest hook (before the body is read) and
+ * answered with 'You click too frequently！' when spent.
+ */
+export function perAddressLimit(max: number, timeWindow: number): { rateLimit: RateLimitOptions } {
+  return { rateLimit: { hook: 'onRequest', max, timeWindow, keyGenerator: (req) => addressKey(req.ip) } };
 }
 
 /** The same state-changing call may repeat this many times within HOT_ACTION_WINDOW_MS. */

@@ -4,12 +4,17 @@ import path from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { ProtocolEngine } from '../../protocol/index.ts';
+import { keepCaptchaAnswersForTests } from '../../server/auth/captcha.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { freshPgSchema, TEST_PG_URL } from './databases.ts';
 
 export const TEST_ADMIN_PASSWORD = 'Test_pass_1';
+
+// Servers started in a test process keep the answers of the captchas they draw, so that tests can play a
+// person reading the image (RunningServer.captcha.peekForTest); a production process never keeps them.
+keepCaptchaAnswersForTests();
 
 export interface TestServer {
   readonly server: RunningServer;
