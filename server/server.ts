@@ -6,6 +6,7 @@ import { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { DeviceRepository } from './devices/repository.ts';
+import { requestLogOptions } from './http/request-log.ts';
 import { DEVICE_SOCKET_PATH, Gateway } from './gateway/gateway.ts';
 import { randomUUID } from 'node:crypto';
 import type { Bus } from './bus/bus.ts';
@@ -104,7 +105,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     dataDir: config.dataDir,
     telemetry: config.telemetry,
     orgCreateLimit: config.orgCreateLimit,
-    logger: opts.logger ? { level: 'info' } : false,
+    // Request URLs, error texts and messages are logged with secrets redacted (server/http/request-log.ts).
+    logger: opts.logger ? requestLogOptions : false,
   });
   logTo.app = app;
   gateway.attach(app.server);

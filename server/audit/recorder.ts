@@ -30,6 +30,8 @@ export const READ_ONLY_POSTS: ReadonlySet<string> = new Set([
   '/device/list',
   '/device/select',
   '/operation-log/list',
+  // Checks the caller's own password (the console's twin of GET /org/authorizationPassword/{password}).
+  '/org/authorizationPassword',
 ]);
 
 export const LOGIN_PATH = '/login/userLogin';

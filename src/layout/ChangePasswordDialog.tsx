@@ -35,8 +35,9 @@ export function ChangePasswordDialog() {
     setErrors(found);
     if (Object.values(found).some(Boolean) || !user) return;
     // The spec's call takes only the new password; the old one is checked first with the account's own
-    // authorisation-password call.
-    const oldOk = await request<boolean>({ method: 'GET', url: `/org/authorizationPassword/${await hashPassword(values.old)}` }).catch(() => false);
+    // authorisation-password call, in the body of its POST twin: the spec's GET puts the hash in the URL,
+    // where request logs and proxies keep it.
+    const oldOk = await request<boolean>({ method: 'POST', url: '/org/authorizationPassword', data: { password: await hashPassword(values.old) } }).catch(() => false);
     if (!oldOk) {
       setErrors({ old: t('password.oldWrong') });
       return;
