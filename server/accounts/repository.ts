@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { hashSecret, verifySecret } from '../auth/password.ts';
 import type { Db } from '../db/database.ts';
 
@@ -14,9 +15,14 @@ export interface NewAccountInput {
   readonly now: number;
 }
 
-/** True when an account name is taken. Names are unique as typed, as login matches them. */
+/**
+ * True when an account name is taken, ignoring case: "Admin" beside "admin" would pass for it in every
+ * list. Login still matches the name as typed; the unique index on lower(account) (migration 0014) settles
+ * a race between two creations.
+ */
 export async function accountNameTaken(db: Db, account: string): Promise<boolean> {
-  return (await db.selectFrom('accounts').select('id').where('account', '=', account).executeTakeFirst()) !== undefined;
+  const row = await db.selectFrom('accounts').select('id').where(sql<boolean>`lower(account) = ${account.toLowerCase()}`).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Inserts an account; `db` may be a transaction, which is why the password comes already hashed. */

@@ -208,6 +208,23 @@ export class OrgRepository {
     return row?.login_account_id ?? undefined;
   }
 
+  /** The role of the organisation's login account, if it has one. */
+  async loginRoleOf(id: number): Promise<number | undefined> {
+    const row = await this.#db
+      .selectFrom('organisations')
+      .innerJoin('accounts', 'accounts.id', 'organisations.login_account_id')
+      .select('accounts.role_id')
+      .where('organisations.id', '=', id)
+      .executeTakeFirst();
+    return row?.role_id;
+  }
+
+  /** The roles held by the organisation's own accounts (its login account and the others). */
+  async rolesHeldIn(id: number): Promise<number[]> {
+    const rows = await this.#db.selectFrom('accounts').select('role_id').distinct().where('org_id', '=', id).execute();
+    return rows.map((r) => r.role_id);
+  }
+
   async dependents(id: number): Promise<OrgDependents> {
     // Ids start at 1, so 0 excludes nothing for an organisation without a login account.
     const loginId = (await this.loginAccountOf(id)) ?? 0;

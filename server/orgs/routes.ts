@@ -10,8 +10,8 @@ import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, HASHED_PASSWORD, idOf, idParams } from '../http/validation.ts';
-import { requireAssignableRole } from '../permits/assignable.ts';
-import { callerFacts } from '../permits/grants.ts';
+import { requireAssignableRole, requireCoversHolders } from '../permits/assignable.ts';
+import { callerFacts, canAssign } from '../permits/grants.ts';
 import type { RoleRepository } from '../permits/repository.ts';
 import type { OrgDetail, OrgFields, OrgRepository } from './repository.ts';
 import * as s from './schemas.ts';
@@ -53,6 +53,14 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
     const body = req.body;
     const caller = callerOf(req);
     return ok(await orgs.list({ scope: caller.scope, scopeCoversAll: caller.scopeCoversAll, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim() }));
+  });
+
+  // The roles the caller may give a new organisation's login account (the add dialog's role field). Served
+  // under org_list, as /permit/getAllRole needs role_list, which an organisation manager may not hold.
+  app.get('/org/loginRoles', { config }, async (req) => {
+    const facts = await callerFacts(deps.db, callerOf(req));
+    const roles = await deps.roles.all(facts);
+    return ok(roles.filter((r) => canAssign(facts, { ...r, permissions: new Set(r.permissionList) })));
   });
 
   app.post<{ Body: s.AddBody }>('/org/add', { config: hot, schema: { body: s.addBody } }, async (req) => ok(await addOrg(deps, callerOf(req), req.body)));
@@ -149,16 +157,16 @@ async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Prom
   requireInScope(caller, parentId);
   const fields = cleanFields(body);
   const account = newAccountName(body.account);
-  // Without a choice the new organisation's login account gets the creator's own role.
-  const roleId = body.roleId ?? (await callerFacts(deps.db, caller)).roleId;
-  await requireAssignableRole(deps.db, deps.roles, caller, roleId);
+  // The login account's role is always chosen (the schema requires it), never inherited from the creator,
+  // and only among the roles the creator may grant: no more keys than the creator holds.
+  await requireAssignableRole(deps.db, deps.roles, caller, body.roleId);
   const result = await deps.orgs.create({
     ...fields,
     name: cleanText(body.name, 'Name', true),
     parentId,
     account,
     passwordHash: await hashSecret(body.password),
-    roleId,
+    roleId: body.roleId,
     now: deps.clock.now(),
     limit: deps.orgCreateLimit,
   });
@@ -174,8 +182,14 @@ async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody)
   if (body.id === caller.orgId && (body.expireTime !== undefined || body.roleId !== undefined)) {
     throw new ApiError(ApiCode.Forbidden, OrgMessage.OwnOrganisation);
   }
+  // The expiry is every account's of the organisation and the role is its login account's: changing
+  // either edits accounts, which needs every key they hold (a lesser manager cannot re-role a more
+  // privileged login down to a role it may then take over with a password reset).
+  if (body.expireTime !== undefined) await requireCoversHolders(deps.db, deps.roles, caller, await deps.orgs.rolesHeldIn(body.id));
   if (body.roleId !== undefined) {
-    if ((await deps.orgs.loginAccountOf(body.id)) === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+    const loginRole = await deps.orgs.loginRoleOf(body.id);
+    if (loginRole === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+    await requireCoversHolders(deps.db, deps.roles, caller, [loginRole]);
     await requireAssignableRole(deps.db, deps.roles, caller, body.roleId);
   }
   await deps.orgs.update(body.id, cleanFields(body), body.roleId);
@@ -197,7 +211,10 @@ async function deleteOrg(deps: OrgRouteDeps, caller: Caller, id: number): Promis
 async function resetOrgPassword(deps: OrgRouteDeps, caller: Caller, body: s.PasswordBody): Promise<void> {
   requireBelowCaller(caller, body.id);
   const loginId = await deps.orgs.loginAccountOf(body.id);
-  if (loginId === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+  const loginRole = await deps.orgs.loginRoleOf(body.id);
+  if (loginId === undefined || loginRole === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+  // A reset hands the login to the caller: refused when the login holds a key the caller does not.
+  await requireCoversHolders(deps.db, deps.roles, caller, [loginRole]);
   await setAccountPassword(deps.db, loginId, body.password, deps.clock.now());
   // A reset is how a parent takes an organisation's login back: whoever held the old password is out.
   await deps.sessions.endAllFor(loginId);

@@ -21,7 +21,7 @@ export const listBody = {
 export const addBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['name', 'account', 'password'],
+  required: ['name', 'account', 'password', 'roleId'],
   properties: {
     parentId: field.id,
     name: field.text,
@@ -80,7 +80,8 @@ export interface AddBody extends Descriptive {
   name: string;
   account: string;
   password: string;
-  roleId?: number;
+  /** The login account's role, chosen explicitly (docs/DECISIONS.md, grant rules). */
+  roleId: number;
 }
 
 export interface UpdateBody extends Descriptive {

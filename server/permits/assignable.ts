@@ -1,7 +1,7 @@
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError } from '../http/envelope.ts';
-import { callerFacts, canAssign } from './grants.ts';
+import { callerFacts, canAssign, coversRole } from './grants.ts';
 import type { RoleRepository } from './repository.ts';
 
 /** Refusal when a role is unknown, not visible, or grants more than the caller holds. */
@@ -11,4 +11,19 @@ export const ROLE_NOT_ASSIGNABLE = 'You cannot assign this role';
 export async function requireAssignableRole(db: Db, roles: RoleRepository, caller: Caller, roleId: number): Promise<void> {
   const role = await roles.facts(roleId);
   if (!role || !canAssign(await callerFacts(db, caller), role)) throw new ApiError(ApiCode.Forbidden, ROLE_NOT_ASSIGNABLE);
+}
+
+/** Refusal when an existing account holds a permission the caller lacks. */
+export const ACCOUNT_MORE_PRIVILEGED = 'You cannot change an account with permissions you do not hold';
+
+/**
+ * Checks that the caller holds every key of each role in `roleIds`, the roles of accounts it is about to
+ * edit or take over (an organisation's login account on a password reset, say).
+ */
+export async function requireCoversHolders(db: Db, roles: RoleRepository, caller: Caller, roleIds: Iterable<number>): Promise<void> {
+  const facts = await callerFacts(db, caller);
+  for (const roleId of new Set(roleIds)) {
+    const role = await roles.facts(roleId);
+    if (!role || !coversRole(facts, role)) throw new ApiError(ApiCode.Forbidden, ACCOUNT_MORE_PRIVILEGED);
+  }
 }

@@ -67,3 +67,12 @@ export function canAssign(facts: CallerFacts, role: RoleFacts): boolean {
 export function canManage(facts: CallerFacts, role: RoleFacts): boolean {
   return role.name !== ADMIN_ROLE && ownsRole(facts, role) && canGrant(facts, role.name, role.permissions);
 }
+
+/**
+ * The caller holds every key the role confers (the admin role: only its own holders). Editing, resetting
+ * the password of, or re-roling an account that holds the role needs this, so that nobody takes over an
+ * account more privileged than themselves.
+ */
+export function coversRole(facts: CallerFacts, role: Pick<RoleFacts, 'name' | 'permissions'>): boolean {
+  return canGrant(facts, role.name, role.permissions);
+}

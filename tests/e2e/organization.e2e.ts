@@ -17,6 +17,10 @@ describe('organisation management in Chromium', () => {
     await page.locator('input[name=name]').fill('Acme Logistics');
     await page.locator('input[name=account]').fill('acmeadmin');
     await page.locator('input[name=password]').fill('Acme_pass1');
+    // The login account's role is chosen explicitly (only roles the admin may give are offered).
+    await page.getByText('Choose the role of the login account').waitFor();
+    await page.getByTestId('org-role').click();
+    await page.getByRole('option', { name: 'admin', exact: true }).click();
     await page.getByTestId('org-save').click();
     await row().waitFor();
     expect((await tryLogin(ts, 'acmeadmin', 'Acme_pass1')).code).toBe(20000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { CloseCode, OnlineState, ProtocolEngine } from '../../protocol/index.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
-import { type Client, client, createAccount, createOrg, createRole } from '../support/console-api.ts';
+import { adminRoleId, type Client, client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer, tryLogin } from '../support/server.ts';
 
@@ -138,7 +138,7 @@ for (const target of targets) {
     });
 
     it('validates bodies, naming the field, and refuses emoji and empty names', async () => {
-      const body = { name: 'Valid', account: unique('valid'), password: clientPasswordHash('Valid_pw1') };
+      const body = { name: 'Valid', account: unique('valid'), password: clientPasswordHash('Valid_pw1'), roleId: await adminRoleId(admin) };
       expect(await admin.call('POST', '/org/add', { ...body, colour: 'red' })).toMatchObject({ code: 40001, message: expect.stringContaining('colour') });
       expect(await admin.call('POST', '/org/add', { ...body, name: 'x'.repeat(129) })).toMatchObject({ code: 40001, message: expect.stringContaining('name') });
       expect(await admin.call('POST', '/org/add', { ...body, parentId: '1' })).toMatchObject({ code: 40001, message: expect.stringContaining('parentId') });
@@ -231,7 +231,7 @@ for (const target of targets) {
         expect(await mine.c.call('DELETE', '/org/del', { id: other })).toMatchObject(DENIED);
         expect(await mine.c.call('POST', '/org/restpassword', { id: other, password: clientPasswordHash('Stolen_pw1') })).toMatchObject(DENIED);
         expect(await mine.c.call('GET', `/org/report/${other}`)).toMatchObject(DENIED);
-        expect(await mine.c.call('POST', '/org/add', { name: 'Cuckoo', account: unique('cuckoo'), password: clientPasswordHash('Cuckoo_pw1'), parentId: other })).toMatchObject(DENIED);
+        expect(await mine.c.call('POST', '/org/add', { name: 'Cuckoo', account: unique('cuckoo'), password: clientPasswordHash('Cuckoo_pw1'), parentId: other, roleId: await adminRoleId(mine.c) })).toMatchObject(DENIED);
       }
       expect(await mine.c.call('GET', `/org/kitoutUser/${sibling.accountId}`)).toMatchObject(DENIED);
       // Its own expiry and role are set from above; its contact details are its own.
@@ -252,10 +252,11 @@ for (const target of targets) {
       await createAccount(admin, holderName, 'Holder_pw1', withIt);
       const lacking = client(ts, (await loginAs(ts, lackingName, 'Lacking_pw1')).token);
       const holder = client(ts, (await loginAs(ts, holderName, 'Holder_pw1')).token);
-      const victim = await orgWithLogin(platformId);
+      // The victim's login holds no key the holder lacks, so the holder may also reset its password.
+      const victim = await orgWithLogin(platformId, withIt);
       const calls = (orgId: number, accountId: number): [string, string, unknown?][] => [
         ['POST', '/org/list', { pageNum: 1, pageSize: 10 }],
-        ['POST', '/org/add', { name: unique('Matrix '), account: unique('matrix'), password: clientPasswordHash('Matrix_pw1') }],
+        ['POST', '/org/add', { name: unique('Matrix '), account: unique('matrix'), password: clientPasswordHash('Matrix_pw1'), roleId: withIt }],
         ['POST', '/org/update', { id: orgId, remark: 'seen' }],
         ['POST', '/org/freeze', { id: orgId, freezeState: 2 }],
         ['GET', `/org/getOrg/${orgId}`],
@@ -285,7 +286,7 @@ for (const target of targets) {
     it('refuses organisations past ORG_CREATE_LIMIT with the spec message', async () => {
       const admin = client(ts, (await loginAsAdmin(ts)).token);
       await createOrg(admin, { name: 'Only one', account: 'onlyone', password: 'Only_pw1' });
-      const res = await admin.call('POST', '/org/add', { name: 'One too many', account: 'toomany', password: clientPasswordHash('Many_pw1') });
+      const res = await admin.call('POST', '/org/add', { name: 'One too many', account: 'toomany', password: clientPasswordHash('Many_pw1'), roleId: await adminRoleId(admin) });
       expect(res).toMatchObject({ code: 40001, message: LIMIT_MESSAGE });
       expect((await tryLogin(ts, 'toomany', 'Many_pw1')).code).toBe(40002);
     });

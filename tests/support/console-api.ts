@@ -41,8 +41,19 @@ export interface OrgInput {
   readonly roleId?: number;
 }
 
-/** Creates an organisation with its login account through the API and returns its id. */
+/**
+ * Creates an organisation with its login account through the API and returns its id. The login account's
+ * role is `roleId`, or else the admin role (which only an admin may give: pass a roleId otherwise).
+ */
 export async function createOrg(c: Client, org: OrgInput): Promise<number> {
-  const { password, ...rest } = org;
-  return (await c.ok<{ id: number }>('POST', '/org/add', { ...rest, password: clientPasswordHash(password) })).id;
+  const { password, roleId, ...rest } = org;
+  return (await c.ok<{ id: number }>('POST', '/org/add', { ...rest, roleId: roleId ?? (await adminRoleId(c)), password: clientPasswordHash(password) })).id;
+}
+
+/** The admin role's id, from the roles the caller may give a new organisation's login account. */
+export async function adminRoleId(c: Client): Promise<number> {
+  const roles = await c.ok<{ id: number; name: string }[]>('GET', '/org/loginRoles');
+  const admin = roles.find((r) => r.name === 'admin');
+  if (!admin) throw new Error('the caller may not give the admin role: pass a roleId');
+  return admin.id;
 }

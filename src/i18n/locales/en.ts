@@ -153,6 +153,8 @@ export const en = {
     name: 'Name',
     parent: 'Parent organisation',
     account: 'Login account',
+    role: 'Login account role',
+    roleRequired: 'Choose the role of the login account',
     contact: 'Contact person',
     phone: 'Phone',
     devices: 'Devices',

@@ -155,6 +155,8 @@ export const zh: Messages = {
     name: '名称',
     parent: '上级组织',
     account: '登录账号',
+    role: '登录账号角色',
+    roleRequired: '请选择登录账号的角色',
     contact: '联系人',
     phone: '电话',
     devices: '设备',

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hashPassword } from '../../api/auth.ts';
 import type { Page } from '../../api/devices.ts';
-import { type Organization, orgApi } from '../../api/orgs.ts';
+import { type LoginRole, type Organization, orgApi } from '../../api/orgs.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { checkAccount, checkPassword } from '../../validation/login-rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -20,10 +20,12 @@ interface Draft {
   account: string;
   password: string;
   parentId: string;
+  /** The login account's role: chosen every time, from the roles the caller may give (docs/DECISIONS.md). */
+  roleId: string;
   contactPerson: string;
   phone: string;
 }
-const emptyDraft: Draft = { name: '', account: '', password: '', parentId: '', contactPerson: '', phone: '' };
+const emptyDraft: Draft = { name: '', account: '', password: '', parentId: '', roleId: '', contactPerson: '', phone: '' };
 
 /** Orders organisations as a tree (parents before children) with each one's depth. */
 function asTree(list: readonly Organization[]): { org: Organization; depth: number }[] {
@@ -53,6 +55,7 @@ export function OrganizationPage() {
   const [page, setPage] = useState<Page<Organization>>();
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
+  const [loginRoles, setLoginRoles] = useState<readonly LoginRole[]>([]);
   const [confirm, setConfirm] = useState<{ org: Organization; action: 'delete' | 'freeze' }>();
 
   const load = useCallback(() => {
@@ -72,6 +75,7 @@ export function OrganizationPage() {
     if (account) e.account = t(account);
     const password = checkPassword(d.password);
     if (password) e.password = t(password);
+    if (!d.roleId) e.roleId = t('org.roleRequired');
     setErrors(e);
     return Object.keys(e).length === 0;
   };
@@ -83,6 +87,7 @@ export function OrganizationPage() {
         name: d.name.trim(),
         account: d.account.trim(),
         password: await hashPassword(d.password),
+        roleId: Number(d.roleId),
         ...(d.parentId ? { parentId: Number(d.parentId) } : {}),
         ...(d.contactPerson.trim() ? { contactPerson: d.contactPerson.trim() } : {}),
         ...(d.phone.trim() ? { phone: d.phone.trim() } : {}),
@@ -104,6 +109,13 @@ export function OrganizationPage() {
     await call.then(() => done(t('org.done')), () => undefined);
   };
 
+  const openAdd = () => {
+    setErrors({});
+    setDraft(emptyDraft);
+    // Fetched on each opening: the roles the caller may give change as roles are edited.
+    orgApi.loginRoles().then(setLoginRoles, () => setLoginRoles([]));
+  };
+
   const rows = asTree(page?.list ?? []);
   const field = (key: keyof Draft) => ({
     value: draft?.[key] ?? '',
@@ -121,7 +133,7 @@ export function OrganizationPage() {
       </Title>
       <Group mb="md">
         <TextInput placeholder={t('org.search')} value={filter} onChange={(e) => (setFilter(e.currentTarget.value), setPageNum(1))} />
-        <Button onClick={() => (setErrors({}), setDraft(emptyDraft))} data-testid="org-add">
+        <Button onClick={openAdd} data-testid="org-add">
           {t('org.add')}
         </Button>
       </Group>
@@ -188,6 +200,16 @@ export function OrganizationPage() {
             />
             <TextInput label={t('org.account')} name="account" {...field('account')} />
             <PasswordInput label={t('login.password')} name="password" {...field('password')} />
+            <Select
+              label={t('org.role')}
+              withAsterisk
+              data={loginRoles.map((r) => ({ value: String(r.id), label: r.name }))}
+              value={draft?.roleId || null}
+              error={errors.roleId}
+              onChange={(v) => setDraft((d) => d && { ...d, roleId: v ?? '' })}
+              data-testid="org-role"
+              comboboxProps={{ withinPortal: true }}
+            />
             <TextInput label={t('org.contact')} name="contactPerson" {...field('contactPerson')} />
             <TextInput label={t('org.phone')} name="phone" {...field('phone')} />
             <Group justify="flex-end">
