@@ -3,7 +3,7 @@ import { request } from './request.ts';
 export interface Captcha {
   readonly enabled: boolean;
   readonly id: string;
-  /** data: URL of the code image. */
+  /** data: URL of the code image (a GIF). */
   readonly image: string;
 }
 

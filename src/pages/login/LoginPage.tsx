@@ -90,7 +90,8 @@ export function LoginPage() {
                     src={captcha.image}
                     alt={t('login.code')}
                     title={t('login.refreshCode')}
-                    w={120}
+                    // The server draws a 200x70 GIF.
+                    w={143}
                     h={50}
                     mt={24}
                     style={{ cursor: 'pointer' }}
