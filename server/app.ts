@@ -21,6 +21,8 @@ import { registerDocumentRoutes } from './documents/routes.ts';
 import { ApiCode, ApiError } from './http/envelope.ts';
 import { registerGuard } from './http/guard.ts';
 import { schemaErrorFormatter } from './http/validation.ts';
+import { registerJsonBody } from './http/json-body.ts';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/errors.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerContentArea } from './content/area.ts';
 import { OrgRepository } from './orgs/repository.ts';
@@ -69,10 +71,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (err instanceof ApiError) return reply.status(200).send({ code: err.code, data: null, message: err.message });
     if (err.validation) return reply.status(200).send({ code: ApiCode.BadRequest, data: null, message: err.message });
     if (err.statusCode && err.statusCode < 500) return reply.status(err.statusCode).send({ code: ApiCode.BadRequest, data: null, message: err.message });
+    // The database restarting or failing over: the pool reconnects by itself, the caller may retry.
+    if (isDatabaseUnavailable(err)) {
+      req.log.error({ err }, 'database unavailable');
+      return reply.status(503).send({ code: ApiCode.Internal, data: null, message: DATABASE_UNAVAILABLE });
+    }
     req.log.error({ err }, 'request failed');
     return reply.status(500).send({ code: ApiCode.Internal, data: null, message: 'Error' });
   });
 
+  registerJsonBody(app);
   await registerOpenApi(app);
   await registerRateLimit(app);
   registerOperationRecorder(app, { db: deps.db, clock: deps.clock });

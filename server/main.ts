@@ -11,7 +11,7 @@ import { startServer } from './server.ts';
 const config = loadConfig();
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const server: LaunchedNode =
-  config.gatewayWorkers > 1 ? await startNodeWorkers(config, { log }) : await startServer(config, { logger: process.env.LOG_REQUESTS === '1' });
+  config.gatewayWorkers > 1 ? await startNodeWorkers(config, { log }) : await startServer(config, { logger: process.env.LOG_REQUESTS === '1' ? true : { level: 'warn' } });
 
 log(`Console:   ${server.url}/user/`);
 if (config.gatewayWorkers > 1) log(`Workers:   ${config.gatewayWorkers} processes on port ${new URL(server.url).port} (GATEWAY_WORKERS)`);

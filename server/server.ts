@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import { CaptchaStore } from './auth/captcha.ts';
 import { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
-import { type Db, openDatabase } from './db/database.ts';
+import { type Db, type DatabaseLog, openDatabase } from './db/database.ts';
 import { DeviceRepository } from './devices/repository.ts';
 import { requestLogOptions } from './http/request-log.ts';
 import { DEVICE_SOCKET_PATH, Gateway } from './gateway/gateway.ts';
@@ -43,7 +43,8 @@ export interface WorkerRole {
 export interface StartOptions {
   readonly clock?: Clock;
   readonly pgSchema?: string;
-  readonly logger?: boolean;
+  /** true: the request log; pino options (a level, a stream) for less or elsewhere; absent: no log. */
+  readonly logger?: boolean | { readonly level?: string; readonly stream?: { write(line: string): void } };
   /** Set in a worker process: the database is migrated and seeded already, and the bus is given. */
   readonly worker?: WorkerRole;
 }
@@ -53,8 +54,8 @@ export interface StartOptions {
  * NATS) marking every device offline, since no device is connected to this node yet. In a cluster other
  * nodes hold devices, so their online flags stay as they are. Returns the open database.
  */
-export async function prepareNode(config: Config, clock: Clock, pgSchema?: string): Promise<{ db: Db; seeded: SeedResult }> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: pgSchema ?? config.databaseSchema });
+export async function prepareNode(config: Config, clock: Clock, pgSchema?: string, log?: DatabaseLog): Promise<{ db: Db; seeded: SeedResult }> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: pgSchema ?? config.databaseSchema, log });
   const seeded = await seed(db, clock, config.adminPassword);
   await seedCardInventory(db, clock);
   if (!config.natsUrl) await new DeviceRepository(db).markAllOffline(clock.now());
@@ -64,22 +65,22 @@ export async function prepareNode(config: Config, clock: Clock, pgSchema?: strin
 /** Opens the database, migrates, seeds (unless a worker), and listens with the API, console and gateway. */
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
-  const { db, seeded } = opts.worker
-    ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema ?? config.databaseSchema, migrate: false }), seeded: opts.worker.seeded }
-    : await prepareNode(config, clock, opts.pgSchema);
-  const devices = new DeviceRepository(db);
-  const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);
-  const bus: Bus =
-    opts.worker?.bus ?? (config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new InProcessBus());
-  const sessions = new SessionStore(db, clock, config.sessionTtlMs);
-  const captcha = new CaptchaStore(clock, bus);
-  // The gateway exists before the HTTP app so that routes can command devices; it logs through the app's
-  // logger once that exists.
+  // The database and the gateway exist before the HTTP app (routes command devices); they log through
+  // the app's logger once that exists.
   const logTo: { app?: FastifyInstance } = {};
   const log = {
     warn: (obj: object, msg: string) => logTo.app?.log.warn(obj, msg),
     info: (obj: object, msg: string) => logTo.app?.log.info(obj, msg),
   };
+  const { db, seeded } = opts.worker
+    ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema ?? config.databaseSchema, migrate: false, log }), seeded: opts.worker.seeded }
+    : await prepareNode(config, clock, opts.pgSchema, log);
+  const devices = new DeviceRepository(db);
+  const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);
+  const bus: Bus =
+    opts.worker?.bus ?? (config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, log) : new InProcessBus());
+  const sessions = new SessionStore(db, clock, config.sessionTtlMs);
+  const captcha = new CaptchaStore(clock, bus);
   const gateway = new Gateway({
     db,
     devices,
@@ -106,7 +107,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     telemetry: config.telemetry,
     orgCreateLimit: config.orgCreateLimit,
     // Request URLs, error texts and messages are logged with secrets redacted (server/http/request-log.ts).
-    logger: opts.logger ? requestLogOptions : false,
+    logger: opts.logger ? { ...requestLogOptions, ...(opts.logger === true ? {} : opts.logger) } : false,
   });
   logTo.app = app;
   gateway.attach(app.server);

@@ -16,7 +16,7 @@ if (!nodeId || !enrollKey || !process.send) throw new Error('worker-main.ts is s
 
 const config = loadConfig();
 const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new IpcBus(primaryPort());
-const server = await startServer(config, { logger: process.env.LOG_REQUESTS === '1', worker: { nodeId, bus, seeded: { enrollKey, generatedPassword: undefined } } });
+const server = await startServer(config, { logger: process.env.LOG_REQUESTS === '1' ? true : { level: 'warn' }, worker: { nodeId, bus, seeded: { enrollKey, generatedPassword: undefined } } });
 
 const cap = workerSocketCap();
 if (cap !== undefined) server.app.server.maxConnections = cap;

@@ -23,14 +23,56 @@ export interface DatabaseTarget {
    * racing for the migration lock at start-up would only wait on each other.
    */
   readonly migrate?: boolean;
+  /**
+   * Where a lost PostgreSQL connection is reported. Without a listener such a connection's error event
+   * ended the process; with one, the pool drops the connection and opens a new one when next needed.
+   */
+  readonly log?: DatabaseLog;
+}
+
+/** The part of a logger the database needs. */
+export interface DatabaseLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** PostgreSQL's application_name (63 bytes at most): names the schema too, so an operator, or a test, can tell a node's connections apart. */
+export function applicationName(pgSchema: string | undefined): string {
+  return `device-control-center${pgSchema ? `:${pgSchema}` : ''}`.slice(0, 63);
+}
+
+/**
+ * A pg pool that survives its connections dying (a database restart, a failover, an administrator's
+ * pg_terminate_backend). pg reports a dead idle connection on the pool and a dead checked-out one on
+ * the client; both are `error` events, which end the process when nobody listens. The queries in
+ * flight fail on their own (the routes answer code 50000, see server/db/errors.ts), and the pool opens
+ * new connections for the next ones, so the node recovers by itself when the database is back.
+ */
+function resilientPool(target: DatabaseTarget & { databaseUrl: string }): pg.Pool {
+  const log = target.log ?? { warn: (obj: object, msg: string) => console.warn(msg, obj) };
+  const pool = new pg.Pool({
+    connectionString: target.databaseUrl,
+    options: target.pgSchema ? `-c search_path=${target.pgSchema}` : undefined,
+    application_name: applicationName(target.pgSchema),
+    max: 10,
+    // While the database is unreachable a request waits this long for a connection, then answers 50000,
+    // instead of hanging for the operating system's TCP timeout.
+    connectionTimeoutMillis: 10_000,
+    // Finds connections a failover left half-open, which would otherwise wait forever on a dead peer.
+    keepAlive: true,
+  });
+  const lost = (err: Error) => log.warn({ err: { message: err.message, code: (err as Error & { code?: unknown }).code } }, 'database connection lost');
+  // An idle connection's error reaches the pool (and is logged once, here). A checked-out one's reaches
+  // only its client: the query it was running fails and is reported with the request.
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
 }
 
 /** Opens the configured database and applies every pending migration (unless told not to). */
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   let db: Db;
   if (target.databaseUrl) {
-    const options = target.pgSchema ? `-c search_path=${target.pgSchema}` : undefined;
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.databaseUrl, options, max: 10 }) }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool({ ...target, databaseUrl: target.databaseUrl }) }) });
   } else {
     fs.mkdirSync(target.dataDir, { recursive: true });
     db = new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(target.dataDir, 'control-center.sqlite')) });

@@ -1,5 +1,6 @@
 import { Country, type DeviceListFilter, NetworkType, SystemType } from '../../protocol/index.ts';
 import { SORTABLE, type SortField } from './repository.ts';
+import { MAX_PAGE_NUM } from '../http/paging.ts';
 
 /** Most serials one allocate, country or remark call takes, and most one "control by query" resolves. */
 export const MAX_SNS = 10_000;
@@ -35,7 +36,7 @@ export const listBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    pageNum: { type: 'integer', minimum: 1, default: 1 },
+    pageNum: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUM, default: 1 },
     pageSize: { type: 'integer', enum: [10, 20, 30, 40, 50, 100], default: 10 },
     sortField: { type: 'string', enum: Object.keys(SORTABLE) },
     sortOrder: { type: 'string', enum: ['asc', 'desc'] },

@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import { PAGE_SIZES } from './paging.ts';
+import { MAX_PAGE_NUM, PAGE_SIZES } from './paging.ts';
 import { ApiCode, ApiError } from './envelope.ts';
 
 /** The console sends the lowercase hex SHA-256 of a typed password (docs/DECISIONS.md). */
@@ -18,9 +18,13 @@ export const field = {
   epochMs: { type: ['integer', 'null'], minimum: 0 },
 } as const;
 
-/** pageNum and pageSize as every list call takes them (platform-core section 9). */
+/**
+ * pageNum and pageSize as every list call takes them (platform-core section 9). pageNum has the same
+ * ceiling as on the query string (paging.ts): 1e18 is an integer to JSON Schema, but its offset
+ * overflows the database's 64-bit integers and the call failed with 500.
+ */
 export const pagingProperties = {
-  pageNum: { type: 'integer', minimum: 1, default: 1 },
+  pageNum: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUM, default: 1 },
   pageSize: { type: 'integer', enum: [...PAGE_SIZES], default: 10 },
 } as const;
 

@@ -6,7 +6,7 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import { ProtocolEngine } from '../../protocol/index.ts';
 import { keepCaptchaAnswersForTests } from '../../server/auth/captcha.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { type RunningServer, startServer } from '../../server/server.ts';
+import { type RunningServer, type StartOptions, startServer } from '../../server/server.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { freshPgSchema, TEST_PG_URL } from './databases.ts';
 
@@ -26,7 +26,7 @@ export interface TestServer {
 export type ServerOf = Pick<TestServer, 'server'>;
 
 /** Starts a server on a free port with a throwaway database (SQLite in a temp dir, or a fresh PostgreSQL schema). */
-export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}, start: Pick<StartOptions, 'logger'> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dcc-test-'));
   const pgSchema = db === 'postgres' ? await freshPgSchema() : undefined;
   const config = loadConfig({
@@ -41,7 +41,7 @@ export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env:
   });
   let server: RunningServer;
   try {
-    server = await startServer(config, { pgSchema: pgSchema?.schema });
+    server = await startServer(config, { pgSchema: pgSchema?.schema, ...start });
   } catch (err) {
     // A schema left behind holds Kysely's migration tables, and Kysely's migrator looks for those in
     // every schema: one leftover makes every later PostgreSQL run fail to migrate.

@@ -1,0 +1,138 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { lastValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import { Command, type ProtocolEngine, Result } from '../../protocol/index.ts';
+import type { BusMessage } from '../../server/bus/bus.ts';
+import { NatsBus } from '../../server/bus/nats-bus.ts';
+import { startVirtualDevices } from '../support/fleet.ts';
+import { loginAsAdmin, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
+
+/**
+ * Losing NATS must not end a node: it goes on alone (its own bus messages delivered on the node, logins
+ * and devices served), says so in its log, and rejoins by itself when NATS is back. The NATS server is
+ * this test's own process on a free port; the shared one on 4222 is never touched.
+ */
+const NATS_SERVER = '/usr/sbin/nats-server';
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const address = srv.address();
+  await new Promise((resolve) => srv.close(resolve));
+  if (typeof address !== 'object' || !address) throw new Error('no port');
+  return address.port;
+}
+
+/** A nats-server of this test only, listening once the promise resolves. */
+async function startNats(port: number): Promise<ChildProcess> {
+  const proc = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    proc.stderr?.on('data', (b: Buffer) => {
+      output += b.toString();
+      if (output.includes('Server is ready')) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`nats-server exited (${String(code)}): ${output}`)));
+  });
+  return proc;
+}
+
+async function kill(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGKILL');
+  await exited;
+}
+
+describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
+  let port = 0;
+  let nats: ChildProcess | undefined;
+  let ts: TestServer;
+  let peer: NatsBus;
+  let consoleEngine: ProtocolEngine | undefined;
+  const devices: DeviceSession[] = [];
+  const logged: { msg: string }[] = [];
+  const prefix = `outage${process.pid}`;
+
+  beforeAll(async () => {
+    port = await freePort();
+    nats = await startNats(port);
+    const url = `nats://127.0.0.1:${port}`;
+    ts = await startTestServer('sqlite', { NATS_URL: url, NATS_PREFIX: prefix }, { logger: { level: 'warn', stream: { write: (line: string) => void logged.push(JSON.parse(line) as { msg: string }) } } });
+    // Another node of the cluster, as far as the bus goes.
+    peer = await NatsBus.connect(url, 'outage-peer', prefix, { warn: () => undefined });
+  });
+
+  afterAll(async () => {
+    for (const d of devices) d.stop();
+    consoleEngine?.stop();
+    await peer?.close().catch(() => undefined);
+    await ts?.stop();
+    if (nats) await kill(nats);
+  });
+
+  it('goes on alone while NATS is down, delivering its own bus messages, and rejoins when it is back', async () => {
+    const bus = ts.server.gateway.bus;
+    if (!(bus instanceof NatsBus)) throw new Error('the node is not on NATS');
+    const here: BusMessage[] = [];
+    const there: BusMessage[] = [];
+    bus.subscribe('outage.check', (m) => here.push(m));
+    peer.subscribe('outage.check', (m) => there.push(m));
+    // Both subscriptions are on the NATS server before anything is published.
+    await Promise.all([bus.flush(), peer.flush()]);
+
+    // Before: the node and its peer hear each other.
+    bus.publish('outage.check', { n: 1 });
+    await vi.waitFor(() => expect(there).toEqual([{ n: 1 }]));
+    expect(here).toEqual([{ n: 1 }]);
+
+    if (nats) await kill(nats);
+    await vi.waitFor(() => expect(logged.map((l) => l.msg)).toContain('NATS connection lost: bus messages stay on this node until it is back'), { timeout: 10_000 });
+
+    // During: its own subscribers hear it at once; the peer cannot.
+    bus.publish('outage.check', { n: 2 });
+    expect(here).toEqual([{ n: 1 }, { n: 2 }]);
+    // A login, a device logging in and a command to it all work on this node alone.
+    const { engine } = await openAdminConsole(ts.server);
+    consoleEngine = engine;
+    await startVirtualDevices(ts, [`OUTAGE-${process.pid}`], devices);
+    const reply = (await lastValueFrom(engine.request(Command.BaseInfo, { sn: `OUTAGE-${process.pid}` }))).reply;
+    expect(reply.result).toBe(Result.Success);
+    expect((await loginAsAdmin(ts)).token).toBeTruthy();
+
+    // After: NATS is back on the same address; the node reconnects by itself, subscriptions and all.
+    nats = await startNats(port);
+    await vi.waitFor(() => expect(logged.map((l) => l.msg)).toContain('NATS connection back: bus messages reach the cluster again'), { timeout: 15_000 });
+    await vi.waitFor(
+      async () => {
+        peer.publish('outage.check', { n: 3 });
+        await peer.flush();
+        expect(here).toContainEqual({ n: 3 });
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    bus.publish('outage.check', { n: 4 });
+    await vi.waitFor(() => expect(there).toContainEqual({ n: 4 }));
+    // What the node said while alone stayed on the node.
+    expect(there).not.toContainEqual({ n: 2 });
+  });
+
+  it('closes without waiting for a NATS that is gone', async () => {
+    const lonely = await NatsBus.connect(`nats://127.0.0.1:${port}`, 'outage-lonely', prefix, { warn: () => undefined });
+    const lost = new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (!lonely.connected) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 20);
+    });
+    if (nats) await kill(nats);
+    await lost;
+    await lonely.close();
+    nats = await startNats(port);
+  });
+});
