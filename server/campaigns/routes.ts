@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { PushStartReply, PushStartRequest } from '../../protocol/api/campaigns.ts';
 import { type Clock, DownloadState, FirmwareType, InstallResult, PushResult } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
+import { currentOrgTree } from '../accounts/org-scope.ts';
 import { ContentArea, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceRepository } from '../devices/repository.ts';
@@ -153,7 +154,8 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (item.item_type === FirmwareType.Mcu && devices.some((d) => /apollo/i.test(d.model))) throw new ApiError(ApiCode.BadRequest, PushMessage.Apollo);
       const mismatched = devices.filter((d) => item.model && d.model !== item.model).map((d) => d.sn);
       if (mismatched.length > 0 && !body.confirmModelMismatch) return ok<PushStartReply>({ confirm: 'model', mismatched: mismatched.slice(0, 100), mismatchCount: mismatched.length });
-      const coupons = await couponInfo(db, item.org_id);
+      // The starter's organisation pays, whoever owns the firmware (see org_id below).
+      const coupons = await couponInfo(db, caller.orgId);
       if (coupons.balance < devices.length) throw new ApiError(ApiCode.BadRequest, `${CouponMessage.NotEnough} (${coupons.balance} left, ${devices.length} needed)`);
     }
     const now = clock.now();
@@ -161,7 +163,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const c = await trx
         .insertInto('push_campaigns')
         .values({
-          org_id: item.org_id,
+          // A campaign belongs to, and is billed to, the organisation of the account that starts it: the
+          // content's owner may be a child organisation, which must neither pay for nor see this push.
+          org_id: caller.orgId,
           account_id: caller.accountId,
           content_id: item.id,
           kind: item.kind,
@@ -260,7 +264,10 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (c.state === CampaignState.Cancelled || c.state === CampaignState.Finished) throw new ApiError(ApiCode.BadRequest, PushMessage.NotRunning);
       const item = await itemInScope(db, caller, c.kind, c.content_id);
       const known = new Set((await db.selectFrom('push_targets').select('sn').where('campaign_id', '=', c.id).where('sn', 'in', req.body.sns).execute()).map((r) => r.sn));
-      const fresh = await db.selectFrom('devices').select(['sn', 'system_type']).where('org_id', 'in', [...caller.scope]).where('sn', 'in', [...new Set(req.body.sns)].filter((sn) => !known.has(sn))).execute();
+      // Only devices of the campaign's own organisation (and below): that organisation pays for them and sees
+      // them in its push log, so a parent adding to a child's campaign cannot bring in its own devices.
+      const campaignScope = (await currentOrgTree(db)).scopeOf(c.org_id);
+      const fresh = await db.selectFrom('devices').select(['sn', 'system_type']).where('org_id', 'in', [...campaignScope]).where('sn', 'in', [...new Set(req.body.sns)].filter((sn) => !known.has(sn))).execute();
       if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, PushMessage.SystemType);
       if (c.kind === 'firmware' && fresh.length > 0) {
         const open = await db.selectFrom('push_targets').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).executeTakeFirstOrThrow();
