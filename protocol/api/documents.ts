@@ -12,9 +12,11 @@ export interface DocumentSummary {
   readonly id: number;
   readonly title: string;
   readonly updateTime: number;
+  /** True when the caller may edit and delete it: its organisation owns it (or one above the owner does). */
+  readonly editable: boolean;
 }
 
-export interface DocumentDetail extends DocumentSummary {
+export interface DocumentDetail extends Omit<DocumentSummary, 'editable'> {
   /** Sanitised HTML. */
   readonly content: string;
   readonly categoryId: number;
@@ -25,7 +27,9 @@ export interface CategoryAuthoringNode {
   readonly id: number;
   readonly nameZh: string;
   readonly nameEn: string;
-  readonly children: readonly { id: number; nameZh: string; nameEn: string }[];
+  /** True when the caller may rename, delete and add to it (documents of a subcategory too); a subcategory has its parent's owner. */
+  readonly editable: boolean;
+  readonly children: readonly { id: number; nameZh: string; nameEn: string; editable: boolean }[];
 }
 
 export type DocumentFormat = 'markdown' | 'html';

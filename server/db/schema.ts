@@ -186,6 +186,8 @@ export interface DocumentCategoryTable {
   name_zh: Generated<string>;
   name_en: Generated<string>;
   update_time: number;
+  /** The owning organisation (migration 0013); a subcategory has its parent's. Null only for a row nobody owns. */
+  org_id: number | null;
 }
 
 /** A document of a second-level category, in Chinese and English; content is sanitised HTML. */
@@ -201,6 +203,8 @@ export interface DocumentTable {
   format: Generated<string>;
   source_zh: Generated<string>;
   source_en: Generated<string>;
+  /** The owning organisation: always its category's (migration 0013). */
+  org_id: number | null;
 }
 
 /** One state-changing API call: who, where, what, on which target, the envelope code answered, and when. */

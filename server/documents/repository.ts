@@ -1,5 +1,24 @@
 import type { CategoryAuthoringNode, CategoryNode, DocumentDetail, DocumentFormat, DocumentSource, DocumentSummary } from '../../protocol/api/documents.ts';
+import { orgIdIn } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
+
+/**
+ * Whose documents a caller sees and edits. Owners are organisations; `all` means every organisation (a
+ * platform caller), so queries need no owner filter.
+ */
+export interface DocumentAudience {
+  /** Owners whose categories and documents the caller reads. */
+  readonly visible: { readonly all: boolean; readonly ids: ReadonlySet<number> };
+  /** True when the caller may change what `orgId` owns. */
+  editable(orgId: number | null): boolean;
+}
+
+/** A category as the routes check it: its place in the tree and its owner. */
+export interface CategoryRow {
+  readonly id: number;
+  readonly parentId: number | null;
+  readonly orgId: number | null;
+}
 
 /** Language values (platform-core section 4): 1 Chinese, 2 English. */
 export const LANGUAGE_ZH = 1;
@@ -36,8 +55,8 @@ export class DocumentRepository {
   }
 
   /** First-level categories with their second-level children, in creation order. */
-  async tree(language: number): Promise<CategoryNode[]> {
-    const rows = await this.db.selectFrom('document_categories').select(['id', 'parent_id', 'name_zh', 'name_en']).orderBy('id').execute();
+  async tree(language: number, audience: DocumentAudience): Promise<CategoryNode[]> {
+    const rows = await this.#categories(audience).select(['id', 'parent_id', 'name_zh', 'name_en']).orderBy('id').execute();
     const top = new Map<number, { id: number; name: string; children: { id: number; name: string }[] }>();
     for (const r of rows) if (r.parent_id === null) top.set(r.id, { id: r.id, name: inLanguage(language, r.name_zh, r.name_en), children: [] });
     for (const r of rows) {
@@ -47,16 +66,18 @@ export class DocumentRepository {
   }
 
   /** The tree with both names of every category, in creation order. */
-  async authoringTree(): Promise<CategoryAuthoringNode[]> {
-    const rows = await this.db.selectFrom('document_categories').select(['id', 'parent_id', 'name_zh', 'name_en']).orderBy('id').execute();
-    const top = new Map<number, { id: number; nameZh: string; nameEn: string; children: { id: number; nameZh: string; nameEn: string }[] }>();
-    for (const r of rows) if (r.parent_id === null) top.set(r.id, { id: r.id, nameZh: r.name_zh, nameEn: r.name_en, children: [] });
-    for (const r of rows) if (r.parent_id !== null) top.get(r.parent_id)?.children.push({ id: r.id, nameZh: r.name_zh, nameEn: r.name_en });
+  async authoringTree(audience: DocumentAudience): Promise<CategoryAuthoringNode[]> {
+    const rows = await this.#categories(audience).select(['id', 'parent_id', 'name_zh', 'name_en', 'org_id']).orderBy('id').execute();
+    type Child = { id: number; nameZh: string; nameEn: string; editable: boolean };
+    const top = new Map<number, { id: number; nameZh: string; nameEn: string; editable: boolean; children: Child[] }>();
+    for (const r of rows) if (r.parent_id === null) top.set(r.id, { id: r.id, nameZh: r.name_zh, nameEn: r.name_en, editable: audience.editable(r.org_id), children: [] });
+    for (const r of rows) if (r.parent_id !== null) top.get(r.parent_id)?.children.push({ id: r.id, nameZh: r.name_zh, nameEn: r.name_en, editable: audience.editable(r.org_id) });
     return [...top.values()];
   }
 
-  async source(id: number): Promise<DocumentSource | undefined> {
-    const r = await this.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+  /** The document as its authors wrote it, when the caller may read it. */
+  async source(id: number, audience: DocumentAudience): Promise<DocumentSource | undefined> {
+    const r = await this.#documents(audience).selectAll().where('id', '=', id).executeTakeFirst();
     if (!r) return undefined;
     // Documents written before sources were kept: their HTML is their source.
     const legacy = r.source_zh === '' && r.source_en === '';
@@ -72,10 +93,18 @@ export class DocumentRepository {
     };
   }
 
-  async category(id: number): Promise<{ id: number; parentId: number | null } | undefined> {
-    const row = await this.db.selectFrom('document_categories').select(['id', 'parent_id']).where('id', '=', id).executeTakeFirst();
-    return row && { id: row.id, parentId: row.parent_id };
+  /** The category when the caller may read it; undefined when it does not exist or is another's to see. */
+  async category(id: number, audience: DocumentAudience): Promise<CategoryRow | undefined> {
+    const row = await this.#categories(audience).select(['id', 'parent_id', 'org_id']).where('id', '=', id).executeTakeFirst();
+    return row && { id: row.id, parentId: row.parent_id, orgId: row.org_id };
   }
+
+  /** The owner of a document the caller may read; undefined when it does not exist or is another's to see. */
+  async documentOwner(id: number, audience: DocumentAudience): Promise<{ orgId: number | null } | undefined> {
+    const row = await this.#documents(audience).select('org_id').where('id', '=', id).executeTakeFirst();
+    return row && { orgId: row.org_id };
+  }
+
 
   async childCount(id: number): Promise<number> {
     const row = await this.db
@@ -95,10 +124,10 @@ export class DocumentRepository {
     return Number(row.n);
   }
 
-  async createCategory(fields: CategoryFields, now: number): Promise<number> {
+  async createCategory(fields: CategoryFields, orgId: number, now: number): Promise<number> {
     const { id } = await this.db
       .insertInto('document_categories')
-      .values({ parent_id: fields.parentId, name_zh: fields.nameZh, name_en: fields.nameEn, update_time: now })
+      .values({ parent_id: fields.parentId, name_zh: fields.nameZh, name_en: fields.nameEn, update_time: now, org_id: orgId })
       .returning('id')
       .executeTakeFirstOrThrow();
     return id;
@@ -117,18 +146,17 @@ export class DocumentRepository {
   }
 
   /** The category's documents in the caller's language, in creation order. */
-  async list(categoryId: number, language: number): Promise<DocumentSummary[]> {
-    const rows = await this.db
-      .selectFrom('documents')
-      .select(['id', 'title_zh', 'title_en', 'update_time'])
+  async list(categoryId: number, language: number, audience: DocumentAudience): Promise<DocumentSummary[]> {
+    const rows = await this.#documents(audience)
+      .select(['id', 'title_zh', 'title_en', 'update_time', 'org_id'])
       .where('category_id', '=', categoryId)
       .orderBy('id')
       .execute();
-    return rows.map((r) => ({ id: r.id, title: inLanguage(language, r.title_zh, r.title_en), updateTime: Number(r.update_time) }));
+    return rows.map((r) => ({ id: r.id, title: inLanguage(language, r.title_zh, r.title_en), updateTime: Number(r.update_time), editable: audience.editable(r.org_id) }));
   }
 
-  async detail(id: number, language: number): Promise<DocumentDetail | undefined> {
-    const r = await this.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+  async detail(id: number, language: number, audience: DocumentAudience): Promise<DocumentDetail | undefined> {
+    const r = await this.#documents(audience).selectAll().where('id', '=', id).executeTakeFirst();
     if (!r) return undefined;
     // Title and content each fall back on their own, so a half-translated document still shows whole.
     return {
@@ -140,26 +168,35 @@ export class DocumentRepository {
     };
   }
 
-  async documentExists(id: number): Promise<boolean> {
-    return (await this.db.selectFrom('documents').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-  }
-
-  async createDocument(fields: DocumentFields, now: number): Promise<number> {
-    const { id } = await this.db.insertInto('documents').values(toRow(fields, now)).returning('id').executeTakeFirstOrThrow();
+  /** A document belongs to its category's organisation, so `orgId` is always the category's. */
+  async createDocument(fields: DocumentFields, orgId: number, now: number): Promise<number> {
+    const { id } = await this.db.insertInto('documents').values(toRow(fields, orgId, now)).returning('id').executeTakeFirstOrThrow();
     return id;
   }
 
-  async updateDocument(id: number, fields: DocumentFields, now: number): Promise<void> {
-    await this.db.updateTable('documents').set(toRow(fields, now)).where('id', '=', id).execute();
+  async updateDocument(id: number, fields: DocumentFields, orgId: number, now: number): Promise<void> {
+    await this.db.updateTable('documents').set(toRow(fields, orgId, now)).where('id', '=', id).execute();
   }
 
   async deleteDocument(id: number): Promise<void> {
     await this.db.deleteFrom('documents').where('id', '=', id).execute();
   }
+
+  // Reads go through these two, so nothing another organisation may not see is ever read by id alone.
+  #categories(audience: DocumentAudience) {
+    const q = this.db.selectFrom('document_categories');
+    return audience.visible.all ? q : q.where(orgIdIn(this.db, 'org_id', audience.visible.ids));
+  }
+
+  #documents(audience: DocumentAudience) {
+    const q = this.db.selectFrom('documents');
+    return audience.visible.all ? q : q.where(orgIdIn(this.db, 'org_id', audience.visible.ids));
+  }
 }
 
-function toRow(f: DocumentFields, now: number) {
+function toRow(f: DocumentFields, orgId: number, now: number) {
   return {
+    org_id: orgId,
     category_id: f.categoryId,
     title_zh: f.titleZh,
     title_en: f.titleEn,

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
 import type { Clock } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
+import { currentOrgTree } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { hotAction } from '../http/rate-limit.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf, idParams } from '../http/validation.ts';
 import { sanitizeNotice } from '../notices/routes.ts';
 import type { DocumentFormat } from '../../protocol/api/documents.ts';
-import { DocumentRepository } from './repository.ts';
+import { type CategoryRow, type DocumentAudience, DocumentRepository } from './repository.ts';
 import * as s from './schemas.ts';
 
 /** Permission key of the document library (platform-core section 2, /document-library/index). */
@@ -23,6 +25,7 @@ export const DocumentMessage = {
   NotSecondLevel: 'Documents belong to a second-level category',
   HasChildren: 'The category still has subcategories',
   HasDocuments: 'The category still has documents',
+  OtherOwner: 'A category and its subcategories belong to one organisation',
 } as const;
 
 export interface DocumentRouteDeps {
@@ -49,6 +52,32 @@ function bilingual(zh: string, en: string, label: string, missing: string): { zh
   return both;
 }
 
+/**
+ * Whose documents a caller sees and edits. Every category and document belongs to an organisation; the
+ * platform's belong to the root. A caller reads what its own organisation, the organisations above it
+ * (the platform among them) and those below it own, and edits, with the authoring key, only what its
+ * organisation or one below it owns: so platform documents only the platform, and never a sibling's.
+ */
+export async function documentAudience(db: Db, caller: Caller): Promise<DocumentAudience> {
+  const canAuthor = caller.permissions.has(DOCUMENT_MANAGE_PERMISSION);
+  const editable = (orgId: number | null) => canAuthor && orgId !== null && caller.scope.has(orgId);
+  if (caller.scopeCoversAll) return { visible: { all: true, ids: caller.scope }, editable };
+  const { tree } = await currentOrgTree(db);
+  const ids = new Set(caller.scope);
+  // Bounded by the number of organisations, so a corrupt cycle cannot loop for ever.
+  for (let id = tree.parentOf.get(caller.orgId), steps = 0; id !== null && id !== undefined && steps <= tree.parentOf.size; steps++) {
+    ids.add(id);
+    id = tree.parentOf.get(id);
+  }
+  return { visible: { all: false, ids }, editable };
+}
+
+/** The owner of something the caller may change; refuses what it may read but does not own (40003, as a missing key would be). */
+function ownerToEdit(audience: DocumentAudience, orgId: number | null): number {
+  if (orgId === null || !audience.editable(orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  return orgId;
+}
+
 /** Document library (platform-core section 7, /archives-*): reading in the caller's language, authoring under its own key. */
 export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRouteDeps): void {
   const config = { permission: DOCUMENT_PERMISSION };
@@ -57,41 +86,61 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   const docs = new DocumentRepository(deps.db);
   const params = { params: idParams('id') };
 
-  app.get('/archives-category/first-and-second-tree', { config }, async (req) => ok(await docs.tree(callerOf(req).language)));
+  const audienceOf = (req: Parameters<typeof callerOf>[0]) => documentAudience(deps.db, callerOf(req));
+  /** A category the caller may read (40004 otherwise, as if it did not exist). */
+  const readableCategory = async (id: number, audience: DocumentAudience): Promise<CategoryRow> => {
+    const found = await docs.category(id, audience);
+    if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
+    return found;
+  };
+  /** A category the caller may change: readable (40004) and owned by its organisation or one below (40003). */
+  const editableCategory = async (id: number, audience: DocumentAudience): Promise<CategoryRow & { orgId: number }> => {
+    const found = await readableCategory(id, audience);
+    return { ...found, orgId: ownerToEdit(audience, found.orgId) };
+  };
+  const editableDocument = async (id: number, audience: DocumentAudience): Promise<void> => {
+    const found = await docs.documentOwner(id, audience);
+    if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
+    ownerToEdit(audience, found.orgId);
+  };
+
+  app.get('/archives-category/first-and-second-tree', { config }, async (req) => ok(await docs.tree(callerOf(req).language, await audienceOf(req))));
 
   app.get<{ Params: { id: string } }>('/archives-document/list/:id', { config, schema: params }, async (req) => {
     const id = idOf(req.params.id);
-    if (!(await docs.category(id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
-    return ok(await docs.list(id, callerOf(req).language));
+    const audience = await audienceOf(req);
+    await readableCategory(id, audience);
+    return ok(await docs.list(id, callerOf(req).language, audience));
   });
 
   app.get<{ Params: { id: string } }>('/archives-document/detail/:id', { config, schema: params }, async (req) => {
-    const found = await docs.detail(idOf(req.params.id), callerOf(req).language);
+    const found = await docs.detail(idOf(req.params.id), callerOf(req).language, await audienceOf(req));
     if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
     return ok(found);
   });
 
   const read = { permission: DOCUMENT_MANAGE_PERMISSION };
-  app.get('/archives-category/manage-tree', { config: read }, async () => ok(await docs.authoringTree()));
+  app.get('/archives-category/manage-tree', { config: read }, async (req) => ok(await docs.authoringTree(await audienceOf(req))));
 
   app.get<{ Params: { id: string } }>('/archives-document/source/:id', { config: read, schema: params }, async (req) => {
-    const found = await docs.source(idOf(req.params.id));
+    const found = await docs.source(idOf(req.params.id), await audienceOf(req));
     if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
     return ok(found);
   });
 
   app.post<{ Body: s.SaveCategoryBody }>('/archives-category/save', { config: manage, schema: { body: s.saveCategoryBody } }, async (req) => {
     const body = req.body;
+    const audience = await audienceOf(req);
     const names = bilingual(body.nameZh, body.nameEn, 'Name', DocumentMessage.NameRequired);
     const parentId = body.parentId ?? null;
-    if (parentId !== null) {
-      const parent = await docs.category(parentId);
-      if (!parent) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
-      if (parent.parentId !== null || parentId === body.id) throw new ApiError(ApiCode.BadRequest, DocumentMessage.TooDeep);
-    }
+    // A subcategory belongs to its parent's organisation, so adding one is changing the parent.
+    const parent = parentId === null ? undefined : await editableCategory(parentId, audience);
+    if (parent && (parent.parentId !== null || parentId === body.id)) throw new ApiError(ApiCode.BadRequest, DocumentMessage.TooDeep);
     const fields = { parentId, nameZh: names.zh, nameEn: names.en };
-    if (body.id === undefined) return ok({ id: await docs.createCategory(fields, clock.now()) });
-    if (!(await docs.category(body.id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
+    if (body.id === undefined) return ok({ id: await docs.createCategory(fields, parent ? parent.orgId : callerOf(req).orgId, clock.now()) });
+    const current = await editableCategory(body.id, audience);
+    // Moving a category keeps one owner per tree: its documents stay its organisation's.
+    if (parent && parent.orgId !== current.orgId) throw new ApiError(ApiCode.BadRequest, DocumentMessage.OtherOwner);
     // Moving a category must keep the tree at two levels and every document in a second-level category.
     if (parentId !== null && (await docs.childCount(body.id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.TooDeep);
     if (parentId === null && (await docs.documentCount(body.id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.HasDocuments);
@@ -101,7 +150,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
 
   app.delete<{ Params: { id: string } }>('/archives-category/del/:id', { config: manage, schema: params }, async (req) => {
     const id = idOf(req.params.id);
-    if (!(await docs.category(id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
+    await editableCategory(id, await audienceOf(req));
     if ((await docs.childCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.HasChildren);
     if ((await docs.documentCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.HasDocuments);
     await docs.deleteCategory(id);
@@ -110,10 +159,11 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
 
   app.post<{ Body: s.SaveDocumentBody }>('/archives-document/save', { config: manage, schema: { body: s.saveDocumentBody } }, async (req) => {
     const body = req.body;
+    const audience = await audienceOf(req);
     const titles = bilingual(body.titleZh, body.titleEn, 'Title', DocumentMessage.TitleRequired);
     const format = body.format ?? 'html';
-    const category = await docs.category(body.categoryId);
-    if (!category) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
+    if (body.id !== undefined) await editableDocument(body.id, audience);
+    const category = await editableCategory(body.categoryId, audience);
     if (category.parentId === null) throw new ApiError(ApiCode.BadRequest, DocumentMessage.NotSecondLevel);
     const fields = {
       categoryId: body.categoryId,
@@ -125,15 +175,15 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
       sourceZh: body.contentZh,
       sourceEn: body.contentEn,
     };
-    if (body.id === undefined) return ok({ id: await docs.createDocument(fields, clock.now()) });
-    if (!(await docs.documentExists(body.id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
-    await docs.updateDocument(body.id, fields, clock.now());
+    // A document is its category's organisation's, also after a move between two categories the caller owns.
+    if (body.id === undefined) return ok({ id: await docs.createDocument(fields, category.orgId, clock.now()) });
+    await docs.updateDocument(body.id, fields, category.orgId, clock.now());
     return ok({ id: body.id });
   });
 
   app.delete<{ Params: { id: string } }>('/archives-document/del/:id', { config: manage, schema: params }, async (req) => {
     const id = idOf(req.params.id);
-    if (!(await docs.documentExists(id))) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
+    await editableDocument(id, await audienceOf(req));
     await docs.deleteDocument(id);
     return ok(null);
   });

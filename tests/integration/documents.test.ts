@@ -120,7 +120,12 @@ for (const target of targets) {
       const authorAccount = unique('author');
       await createOrg(admin, { name: unique('Org '), account: authorAccount, password: 'Author_pw1', roleId: authorRole });
       const author = client(ts, (await loginAs(ts, authorAccount, 'Author_pw1')).token);
-      await author.ok('POST', '/archives-document/save', { categoryId: child, titleZh: '作者', titleEn: 'By author', contentZh: '', contentEn: 'x' });
+      // The key lets an author write in its own organisation's categories, never in the platform's.
+      const write2 = await author.call('POST', '/archives-document/save', { categoryId: child, titleZh: '作者', titleEn: 'By author', contentZh: '', contentEn: 'x' });
+      expect(write2.code).toBe(40003);
+      const ownTop = (await author.ok<{ id: number }>('POST', '/archives-category/save', { parentId: null, nameZh: '自有', nameEn: 'Own' })).id;
+      const ownChild = (await author.ok<{ id: number }>('POST', '/archives-category/save', { parentId: ownTop, nameZh: '自有子', nameEn: 'Own sub' })).id;
+      await author.ok('POST', '/archives-document/save', { categoryId: ownChild, titleZh: '作者', titleEn: 'By author', contentZh: '', contentEn: 'x' });
       // Any session may choose its language.
       await plain.ok('POST', '/common/modify-language', { languageType: 1 });
     });

@@ -11,6 +11,7 @@ import * as m0009 from './0009-telemetry.ts';
 import * as m0010 from './0010-cards-and-commerce.ts';
 import * as m0011 from './0011-content.ts';
 import * as m0012 from './0012-device-holder.ts';
+import * as m0013 from './0013-document-owner.ts';
 import * as m0014 from './0014-account-names-ignore-case.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0010-cards-and-commerce': m0010,
   '0011-content': m0011,
   '0012-device-holder': m0012,
+  '0013-document-owner': m0013,
   '0014-account-names-ignore-case': m0014,
 };

@@ -121,11 +121,14 @@ export function DocumentAdminPage() {
                 defaultOpened
                 childrenOffset={16}
                 rightSection={
-                  <CategoryActions
-                    onAdd={() => openCategory({ parentId: top.id, nameZh: '', nameEn: '' })}
-                    onEdit={() => openCategory({ id: top.id, parentId: null, nameZh: top.nameZh, nameEn: top.nameEn })}
-                    onDelete={() => setPending({ kind: 'category', id: top.id, name: nameOf(top) })}
-                  />
+                  // Another organisation's category (the platform's, a parent's) is shown for reading only.
+                  top.editable && (
+                    <CategoryActions
+                      onAdd={() => openCategory({ parentId: top.id, nameZh: '', nameEn: '' })}
+                      onEdit={() => openCategory({ id: top.id, parentId: null, nameZh: top.nameZh, nameEn: top.nameEn })}
+                      onDelete={() => setPending({ kind: 'category', id: top.id, name: nameOf(top) })}
+                    />
+                  )
                 }
               >
                 {top.children.map((child) => (
@@ -136,10 +139,12 @@ export function DocumentAdminPage() {
                     onClick={() => setSelected(child.id)}
                     data-category={child.id}
                     rightSection={
-                      <CategoryActions
-                        onEdit={() => openCategory({ id: child.id, parentId: top.id, nameZh: child.nameZh, nameEn: child.nameEn })}
-                        onDelete={() => setPending({ kind: 'category', id: child.id, name: nameOf(child) })}
-                      />
+                      child.editable && (
+                        <CategoryActions
+                          onEdit={() => openCategory({ id: child.id, parentId: top.id, nameZh: child.nameZh, nameEn: child.nameEn })}
+                          onDelete={() => setPending({ kind: 'category', id: child.id, name: nameOf(child) })}
+                        />
+                      )
                     }
                   />
                 ))}
@@ -153,7 +158,7 @@ export function DocumentAdminPage() {
               <Text fw={600}>{selectedName ? nameOf(selectedName) : t('authoring.document.documents')}</Text>
               <Button
                 size="xs"
-                disabled={selected === undefined}
+                disabled={!selectedName?.editable}
                 onClick={() => (setError(undefined), setDoc({ categoryId: selected ?? 0, titleZh: '', titleEn: '', contentZh: '', contentEn: '', format: 'markdown' }))}
                 data-testid="document-add"
               >
@@ -176,14 +181,21 @@ export function DocumentAdminPage() {
                       <Table.Td>{d.title}</Table.Td>
                       <Table.Td>{formatDateTime(d.updateTime)}</Table.Td>
                       <Table.Td>
-                        <Group gap="xs" justify="flex-end">
-                          <Button size="xs" variant="subtle" onClick={() => void editDocument(d.id)}>
-                            {t('authoring.document.edit')}
-                          </Button>
-                          <Button size="xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'document', id: d.id, title: d.title })}>
-                            {t('authoring.document.delete')}
-                          </Button>
-                        </Group>
+                        {/* The server refuses changes to documents the caller's organisation does not own; none are offered. */}
+                        {d.editable ? (
+                          <Group gap="xs" justify="flex-end">
+                            <Button size="xs" variant="subtle" onClick={() => void editDocument(d.id)}>
+                              {t('authoring.document.edit')}
+                            </Button>
+                            <Button size="xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'document', id: d.id, title: d.title })}>
+                              {t('authoring.document.delete')}
+                            </Button>
+                          </Group>
+                        ) : (
+                          <Text size="xs" c="dimmed" ta="right" data-testid="document-read-only">
+                            {t('authoring.document.readOnly')}
+                          </Text>
+                        )}
                       </Table.Td>
                     </Table.Tr>
                   ))}
