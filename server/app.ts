@@ -53,6 +53,8 @@ export interface AppDeps {
   readonly telemetry: TelemetrySettings;
   /** Most organisations below the root (ORG_CREATE_LIMIT); undefined for no limit. */
   readonly orgCreateLimit?: number | undefined;
+  /** PAYMENT_SANDBOX=on: Alipay goes to the sandbox, which payment administrators may complete. */
+  readonly paymentSandbox?: boolean;
   readonly logger?: FastifyServerOptions['logger'];
 }
 
@@ -99,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReportRoutes(app, { db, clock, telemetry: deps.telemetry, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
-  registerSimRoutes(app, { db, clock });
+  registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
 
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

@@ -33,6 +33,11 @@ export interface Config {
   readonly deviceAdmissionRate: number;
   /** How often a node beats on a shared bus; three missed beats and the others mark its devices offline. */
   readonly clusterBeatMs: number;
+  /**
+   * PAYMENT_SANDBOX=on: Alipay payments go to an in-process sandbox that payment administrators may complete
+   * without money (demos). Off by default: with no real payment adapter, orders are paid by offline transfer.
+   */
+  readonly paymentSandbox: boolean;
 }
 
 function schemaFrom(value: string | undefined): string | undefined {
@@ -70,5 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayWorkers: Math.max(1, intFrom(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     deviceAdmissionRate: intFrom(env.DEVICE_ADMISSION_RATE, 2_000, 'DEVICE_ADMISSION_RATE'),
     clusterBeatMs: Math.max(50, intFrom(env.CLUSTER_BEAT_MS, 5_000, 'CLUSTER_BEAT_MS')),
+    paymentSandbox: env.PAYMENT_SANDBOX === 'on',
   };
 }

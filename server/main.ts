@@ -23,6 +23,7 @@ if (server.seeded.generatedPassword) {
 }
 log(`Enrolment key of the platform organisation (for agents): ${server.seeded.enrollKey}`);
 if (!config.loginCaptcha) log('WARNING: LOGIN_CAPTCHA=off: the login verification code is not checked. Use only for automation.');
+if (config.paymentSandbox) log('WARNING: PAYMENT_SANDBOX=on: payment administrators can mark orders paid without money. Use only for demos.');
 
 let simulator: ChildProcess | undefined;
 if (config.simDevices > 0) {

@@ -57,6 +57,8 @@ export const permissionCatalogue: readonly PermissionEntry[] = [
   p('push_log_list', null, '推送日志', 'Push logs'),
   p('iso-bus_list', null, '激活码管理', 'Licences'),
   p('link-card-order_list', null, '订单查询', 'Orders'),
+  // Ours: completing sandbox payments (PAYMENT_SANDBOX=on) settles orders without money, so it is a key of its own.
+  p('payment_admin', 'link-card-order_list', '支付管理（沙箱结算）', 'Payment administration (sandbox settlement)'),
   p('order-requirements_list', null, '订单需求', 'Order demands'),
   p('report_manganer', null, '统计报表', 'Reports'),
   p('report_multiModelAnalyse', 'report_manganer', '多型号分析', 'Multi-model analysis'),

@@ -32,6 +32,8 @@ export const OrderMessage = {
   NotOffline: 'The order has no offline transfer to confirm',
   StaffOnly: 'Only platform staff confirm offline transfers',
   NotSandbox: 'Payments are completed by the payment service',
+  NoOnlinePayment: 'Online payment is not available: please pay by offline transfer',
+  PaymentAdminOnly: 'Only payment administrators of the platform complete sandbox payments',
   NotInvoiceable: 'Only paid orders that are not invoiced yet can be invoiced',
   VatFields: 'A special VAT invoice needs the tax code, bank, bank account, registered address and telephone',
   TaxCode: 'Tax code incorrect',
@@ -51,10 +53,20 @@ const CHINA_OFFSET_MS = 8 * 3_600_000;
 // Unified social credit code (18) or the older 15-20 character taxpayer number.
 const TAX_CODE = /^([0-9A-HJ-NPQRTUWXY]{18}|[0-9A-Z]{15,20})$/;
 
+/**
+ * Key of completing sandbox payments (catalogued, ours: the spec names no payment-administration key).
+ * Settling a sandbox trade stands in for money arriving, so it is the platform's to do, never the payer's.
+ */
+export const PAYMENT_ADMIN_PERMISSION = 'payment_admin';
+
 export interface OrderRouteDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly payment?: PaymentProvider;
+  /**
+   * The online payment provider; undefined when there is none (PAYMENT_SANDBOX off and no real adapter),
+   * and then orders are paid by offline transfer only.
+   */
+  readonly payment: PaymentProvider | undefined;
 }
 
 interface Line {
@@ -83,8 +95,7 @@ function newOrderNo(now: number): string {
 
 /** Orders, bills and payment (devices-and-commerce sections 3, 4 and 9); paths in docs/DECISIONS.md. */
 export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
-  const { db, clock } = deps;
-  const payment = deps.payment ?? new SandboxPayment();
+  const { db, clock, payment } = deps;
 
   /** Valid link cards of an organisation in a month: activated before its end, not expired before its start, not closed. */
   const validCards = (orgId: number, month: string) => {
@@ -104,6 +115,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, OrderMessage.NotFound);
     return row;
   };
+
+  /** Platform staff holding the payment-admin key: the only ones who may say a sandbox trade was paid. */
+  const mayCompleteSandbox = async (caller: Caller) => caller.permissions.has(PAYMENT_ADMIN_PERMISSION) && caller.orgId === (await platformOrgId(db));
 
   /** Marks an order paid and delivers what it bought, once: a second settlement of the same order does nothing. */
   const settle = async (orderNo: string, method: string, realAmount: number, by: string, tradeNo?: string) =>
@@ -237,14 +251,23 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       await db.updateTable('commerce_orders').set({ pay_method: 'offline', offline_pending: 1, real_amount: transfer }).where('id', '=', order.id).execute();
       return ok({ payMethod: 'offline', bank: COMPANY_BANK, amountText: formatAmount(order.amount) });
     }
+    if (!payment) throw new ApiError(ApiCode.BadRequest, OrderMessage.NoOnlinePayment);
     const trade = await payment.openTrade({ orderNo: order.order_no, amount: order.amount, subject: order.type });
     await db.updateTable('commerce_orders').set({ pay_method: 'alipay', trade_no: trade.tradeNo, offline_pending: 0 }).where('id', '=', order.id).execute();
     return ok({ payMethod: 'alipay', tradeNo: trade.tradeNo, payUrl: trade.payUrl, sandbox: payment.sandbox });
   });
 
+  // How the console offers payment: whether Alipay is there at all, whether it is the sandbox (shown as a
+  // badge where the user pays), and whether this caller may complete sandbox payments.
+  app.get('/payment/mode', { config: { permission: 'session' } }, async (req) => {
+    const caller = callerOf(req);
+    const sandbox = payment?.sandbox === true;
+    return ok({ online: payment !== undefined, sandbox, canSettle: sandbox && (await mayCompleteSandbox(caller)) });
+  });
+
   // What the payment service calls when a trade is paid; trusted only through the provider's signature.
   app.post<{ Body: Record<string, string> }>('/payment/notify', { config: { public: true }, schema: { body: s.notifyBody } }, async (req, reply) => {
-    const paid = payment.verifyNotification(req.body);
+    const paid = payment?.verifyNotification(req.body);
     if (!paid) return reply.type('text/plain').send('failure');
     const order = await db.selectFrom('commerce_orders').select(['amount', 'trade_no']).where('order_no', '=', paid.orderNo).executeTakeFirst();
     if (!order || order.trade_no !== paid.tradeNo || order.amount !== paid.amount) return reply.type('text/plain').send('failure');
@@ -253,9 +276,11 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   });
 
   // The sandbox stands in for the payer at Alipay: it posts the signed notification to our own notify route.
-  app.post<{ Body: { orderNo: string } }>('/payment/sandbox/pay', { config: { permission: 'session' }, schema: { body: s.orderNoBody } }, async (req) => {
+  // It settles an order without money, so it exists only when PAYMENT_SANDBOX=on and only for payment admins.
+  app.post<{ Body: { orderNo: string } }>('/payment/sandbox/pay', { config: { permission: PAYMENT_ADMIN_PERMISSION }, schema: { body: s.orderNoBody } }, async (req) => {
     const caller = callerOf(req);
     if (!(payment instanceof SandboxPayment)) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotSandbox);
+    if (!(await mayCompleteSandbox(caller))) throw new ApiError(ApiCode.Forbidden, OrderMessage.PaymentAdminOnly);
     const order = await orderInScope(req.body.orderNo, caller);
     if (order.trade_state !== PaymentState.NotPay || !order.trade_no) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotPayable);
     const res = await app.inject({ method: 'POST', url: '/payment/notify', payload: payment.notificationFor({ tradeNo: order.trade_no, orderNo: order.order_no, amount: order.amount }) });
@@ -276,8 +301,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
 
   app.post<{ Body: { orderNo: string } }>('/link-card-order/confirmOffline', { config: { permission: 'link-card-order_list' }, schema: { body: s.orderNoBody } }, async (req) => {
     const caller = callerOf(req);
-    const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
-    if (caller.orgId !== root?.id) throw new ApiError(ApiCode.Forbidden, OrderMessage.StaffOnly);
+    if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, OrderMessage.StaffOnly);
     const order = await orderInScope(req.body.orderNo, caller);
     if (order.trade_state !== PaymentState.NotPay || order.offline_pending !== 1) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotOffline);
     await settle(order.order_no, 'offline', order.real_amount, caller.account);
@@ -298,6 +322,12 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     await db.updateTable('commerce_orders').set({ invoiced: 1, invoice: JSON.stringify(invoice) }).where('id', 'in', orders.map((o) => o.id)).where('invoiced', '=', 0).execute();
     return ok(null);
   });
+}
+
+/** The platform organisation (the root): its accounts are platform staff. */
+async function platformOrgId(db: Db): Promise<number | undefined> {
+  const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
+  return root?.id;
 }
 
 /** What a paid order delivers: traffic raises the cards' quota and keeps it valid 3 years; renewals extend expiry. */

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Online payment goes through a provider adapter, as carriers do: the sandbox one by default, a real
- * Alipay adapter later without touching routes. The provider opens trades and verifies the notification
+ * Online payment goes through a provider adapter, as carriers do: the sandbox one when PAYMENT_SANDBOX=on
+ * (none otherwise), a real Alipay adapter later without touching routes. The provider opens trades and verifies the notification
  * the payment service sends when a trade is paid; the order service settles the order from that.
  */
 export interface PaymentProvider {

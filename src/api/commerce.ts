@@ -71,7 +71,15 @@ export type PayAnswer =
   | { readonly payMethod: 'alipay'; readonly tradeNo: string; readonly payUrl: string; readonly sandbox: boolean }
   | { readonly payMethod: 'offline'; readonly bank: { company: string; bank: string; account: string }; readonly amountText: string };
 
+/** How this server takes payment: online at all, through the sandbox, and whether the caller may complete sandbox trades. */
+export interface PaymentMode {
+  readonly online: boolean;
+  readonly sandbox: boolean;
+  readonly canSettle: boolean;
+}
+
 export const commerceApi = {
+  paymentMode: () => request<PaymentMode>({ method: 'GET', url: '/payment/mode' }),
   orders: (q: OrderQuery) => request<Page<Order>>({ method: 'GET', url: '/link-card-order/list', params: { ...q } }),
   bills: (q: OrderQuery) => request<Page<Order>>({ method: 'GET', url: '/link-card-bill/list', params: { ...q } }),
   monthly: (year: number) => request<{ year: number; list: MonthlyBill[] }>({ method: 'GET', url: '/link-card-bill/monthly', params: { year } }),

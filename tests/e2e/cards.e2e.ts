@@ -9,7 +9,8 @@ interface Card {
 }
 
 describe('SIM cards and directional groups in Chromium', () => {
-  const c = consolePage();
+  // Buying a licence pays through the sandbox, which exists only with PAYMENT_SANDBOX=on.
+  const c = consolePage({ PAYMENT_SANDBOX: 'on' });
 
   it('lists link cards, stops one and shows its new status', async () => {
     const { ts, page } = c;
@@ -159,6 +160,7 @@ describe('SIM cards and directional groups in Chromium', () => {
     await page.getByRole('button', { name: 'Buy codes' }).click();
     await page.getByRole('button', { name: 'Create order' }).click();
     // The pay-data screen opens on the new order; the sandbox stands in for Alipay.
+    await page.getByTestId('sandbox-badge').getByText('Sandbox').waitFor();
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.getByTestId('sandbox-pay').click();
     await page.waitForURL(/bill-query/);

@@ -11,13 +11,16 @@ export interface ConsolePage {
   signInAsAdmin(): Promise<string>;
 }
 
-/** Registers beforeAll/afterAll that start and stop a server and a browser page; read the fields inside tests. */
-export function consolePage(): ConsolePage {
+/**
+ * Registers beforeAll/afterAll that start and stop a server and a browser page; read the fields inside tests.
+ * `env` adds server settings (e.g. PAYMENT_SANDBOX=on for pages that pay).
+ */
+export function consolePage(env: Record<string, string> = {}): ConsolePage {
   let ts: TestServer | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
   beforeAll(async () => {
-    ts = await startTestServer('sqlite');
+    ts = await startTestServer('sqlite', env);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   });

@@ -1,10 +1,10 @@
-import { Alert, Button, Group, NumberInput, Paper, Radio, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NumberInput, Paper, Radio, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { simFormFactorLabels } from '../../../protocol/index.ts';
-import { AMOUNT_PATTERN, commerceApi, formatAmount, type NewOrder, type PayAnswer } from '../../api/commerce.ts';
+import { AMOUNT_PATTERN, commerceApi, formatAmount, type NewOrder, type PayAnswer, type PaymentMode } from '../../api/commerce.ts';
 import { checkPhone } from '../../../protocol/index.ts';
 import { identityMessageKey } from './identity-messages.ts';
 import { TOAST_MS } from '../../api/request.ts';
@@ -29,13 +29,30 @@ const thisMonth = () => {
 };
 const positive = (text: string) => /^[1-9][0-9]{0,5}$/.test(text.trim());
 
-/** Payment of one order: Alipay through the sandbox, or an offline transfer to the company account. */
+/**
+ * Payment of one order: Alipay (the sandbox when the server runs with PAYMENT_SANDBOX=on, badged as such so
+ * nobody takes it for a real payment), or an offline transfer to the company account.
+ */
 function PayPanel({ orderNo, amount, onPaid }: { orderNo: string; amount: number; onPaid: () => void }) {
   const { t } = useTranslation();
+  const [mode, setMode] = useState<PaymentMode>();
   const [method, setMethod] = useState<'alipay' | 'offline'>('alipay');
   const [answer, setAnswer] = useState<PayAnswer>();
   const [transfer, setTransfer] = useState('');
   const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    let live = true;
+    commerceApi.paymentMode().then((m) => {
+      if (!live) return;
+      setMode(m);
+      // Without an online provider only the offline transfer is there to choose.
+      if (!m.online) setMethod('offline');
+    }, () => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const start = (m: 'alipay' | 'offline') => {
     setMethod(m);
@@ -54,24 +71,36 @@ function PayPanel({ orderNo, amount, onPaid }: { orderNo: string; amount: number
   return (
     <Paper withBorder p="md">
       <Stack>
-        <Title order={4}>{t('cards.commerce.payTitle', { orderNo, amount: formatAmount(amount) })}</Title>
+        <Group gap="sm">
+          <Title order={4}>{t('cards.commerce.payTitle', { orderNo, amount: formatAmount(amount) })}</Title>
+          {mode?.sandbox && (
+            <Badge color="yellow" variant="filled" data-testid="sandbox-badge">
+              {t('cards.commerce.sandboxBadge')}
+            </Badge>
+          )}
+        </Group>
+        {mode?.sandbox && <Alert color="yellow">{t('cards.commerce.sandboxNote')}</Alert>}
+        {mode && !mode.online && <Alert color="gray">{t('cards.commerce.noOnlinePayment')}</Alert>}
         <Radio.Group value={method} onChange={(v) => start(v === 'offline' ? 'offline' : 'alipay')}>
           <Group>
-            <Radio value="alipay" label={t('cards.commerce.alipay')} />
+            <Radio value="alipay" label={t('cards.commerce.alipay')} disabled={mode?.online === false} />
             <Radio value="offline" label={t('cards.commerce.offline')} data-testid="pay-offline" />
           </Group>
         </Radio.Group>
-        {method === 'alipay' && (
+        {method === 'alipay' && mode?.online && (
           <>
             {!answer && <Button onClick={() => start('alipay')}>{t('cards.commerce.pay')}</Button>}
-            {answer?.payMethod === 'alipay' && answer.sandbox && (
-              <>
-                <Alert color="yellow">{t('cards.commerce.sandboxNote')}</Alert>
+            {answer?.payMethod === 'alipay' &&
+              answer.sandbox &&
+              (mode.canSettle ? (
                 <Button onClick={() => void commerceApi.sandboxPay(orderNo).then(onPaid, () => undefined)} data-testid="sandbox-pay">
                   {t('cards.commerce.sandboxPay')}
                 </Button>
-              </>
-            )}
+              ) : (
+                <Text size="sm" c="dimmed" data-testid="sandbox-admin-only">
+                  {t('cards.commerce.sandboxAdminOnly')}
+                </Text>
+              ))}
           </>
         )}
         {method === 'offline' && (
