@@ -46,7 +46,8 @@ describe('walking skeleton in Chromium: login, live device list, reboot', () => 
     await page.getByTestId('captcha-image').waitFor();
     // Reading the image is what a person does; the test reads the same answer from the server's store.
     const code = ts.server.captcha.peekForTest(captcha.data.id);
-    expect(code).toHaveLength(4);
+    // The spec asks for at least 4 characters; the server draws 5.
+    expect(code?.length).toBeGreaterThanOrEqual(4);
 
     await page.locator('input[name=account]').fill('admin');
     await page.locator('input[name=password]').fill(TEST_ADMIN_PASSWORD);
