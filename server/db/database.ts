@@ -60,7 +60,8 @@ function resilientPool(target: DatabaseTarget & { databaseUrl: string }): pg.Poo
     // Finds connections a failover left half-open, which would otherwise wait forever on a dead peer.
     keepAlive: true,
   });
-  const lost = (err: Error) => log.warn({ err: { message: err.message, code: (err as Error & { code?: unknown }).code } }, 'database connection lost');
+  // Not the error itself: pg-pool hangs the whole client on it (err.client), which a logger would walk.
+  const lost = (err: Error) => log.warn({ reason: err.message, code: (err as Error & { code?: unknown }).code }, 'database connection lost');
   // An idle connection's error reaches the pool (and is logged once, here). A checked-out one's reaches
   // only its client: the query it was running fails and is reported with the request.
   pool.on('error', lost);
