@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Command, MAX_NESTING } from '../../protocol/index.ts';
 import { dbTargets } from '../support/databases.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { adminLoginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
 
 /**
  * Numbers and shapes that pass a JSON schema's type check yet broke the server (answered 500): a page
@@ -102,3 +107,24 @@ for (const target of targets) {
     });
   });
 }
+
+describe('the launcher (npm start)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dcc-launcher-log-'));
+  let node: WorkerNode | undefined;
+  afterAll(async () => {
+    await node?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('logs an unexpected 500 with its error without LOG_REQUESTS, and no request lines', async () => {
+    node = await startWorkerNode(dataDir, 1, 0, { LOG_REQUESTS: '' });
+    const { token } = await adminLoginAt(node.url);
+    const file = new DatabaseSync(path.join(dataDir, 'control-center.sqlite'));
+    file.exec('drop table notice_deliveries');
+    file.close();
+    const res = await fetch(`${node.url}/notice/page?pageNum=1&pageSize=10`, { headers: { 'X-Token': token } });
+    expect(res.status).toBe(500);
+    await expect.poll(() => node?.output() ?? '').toMatch(/"level":50,.*notice_deliveries.*"msg":"request failed"/);
+    expect(node.output()).not.toContain('"msg":"incoming request"');
+  });
+});
