@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../protocol/index.ts';
+import { CaptchaStore } from '../../server/auth/captcha.ts';
+import type { BusMessage } from '../../server/bus/bus.ts';
+import { NatsBus } from '../../server/bus/nats-bus.ts';
 import { HASH_QUEUE, HASH_SLOTS } from '../../server/auth/password.ts';
 import { CAPTCHA_IMAGES_PER_MINUTE, LOGIN_ATTEMPTS_PER_MINUTE } from '../../server/auth/routes.ts';
 import { Message } from '../../server/http/envelope.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
+import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
 import { type Envelope, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 const TOO_FREQUENT = { code: 40029, message: Message.TooFrequent };
@@ -96,5 +102,28 @@ describe('login attempts and password hashing', () => {
     for (const r of refused) expect(r).toMatchObject(TOO_FREQUENT);
     // Once the burst is over, a real login goes through.
     expect((await attempt('127.0.0.6', 'admin', TEST_ADMIN_PASSWORD)).code).toBe(20000);
+  });
+});
+
+describe('captcha challenges between nodes', () => {
+  it('are answered on another node over NATS, where only the keyed hash travels', async (ctx) => {
+    if (!(await clusterServicesAvailable('captcha-over-NATS test'))) return ctx.skip();
+    const prefix = `captcha${randomUUID().slice(0, 8)}`;
+    const quiet = { warn: () => undefined };
+    const [busA, busB] = await Promise.all([NatsBus.connect(TEST_NATS_URL, 'captcha-a', prefix, quiet), NatsBus.connect(TEST_NATS_URL, 'captcha-b', prefix, quiet)]);
+    try {
+      const heard: BusMessage[] = [];
+      busB.subscribe('captcha.issued', (m) => heard.push(m));
+      const drew = new CaptchaStore(systemClock, busA);
+      const answers = new CaptchaStore(systemClock, busB);
+      const { id } = drew.issue('192.0.2.1') ?? { id: '' };
+      const text = drew.peekForTest(id) ?? '';
+      await expect.poll(() => heard.length).toBe(1);
+      await expect.poll(() => answers.openCount).toBe(1);
+      expect(JSON.stringify(heard[0]).toLowerCase()).not.toContain(text);
+      expect(answers.check(id, text)).toBe(true);
+    } finally {
+      await Promise.all([busA.close(), busB.close()]);
+    }
   });
 });
