@@ -89,10 +89,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerGuard(app, deps.db, deps.sessions);
   registerAuthRoutes(app, { ...deps, loginGuard: new LoginGuard(deps.clock) });
   registerDeviceRoutes(app, { devices: deps.devices, releaseDevice: (sn) => deps.gateway.releaseDevice(sn) });
-  const roles = new RoleRepository(deps.db);
+  // Writers of roles, accounts and organisations tell the gateway's consoles what changed (live rights).
+  const rights = deps.gateway.rights;
+  const roles = new RoleRepository(deps.db, rights);
   const { db, clock, sessions } = deps;
-  registerOrgRoutes(app, { db, clock, sessions, orgs: new OrgRepository(db), roles, orgCreateLimit: deps.orgCreateLimit });
-  registerPermitRoutes(app, { db, clock, sessions, roles, accounts: new AdminAccountRepository(db) });
+  registerOrgRoutes(app, { db, clock, sessions, orgs: new OrgRepository(db, rights), roles, orgCreateLimit: deps.orgCreateLimit });
+  registerPermitRoutes(app, { db, clock, sessions, roles, accounts: new AdminAccountRepository(db, rights) });
   registerNoticeRoutes(app, { db, clock });
   registerDocumentRoutes(app, { db, clock });
   registerLanguageRoute(app, db);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type TelemetrySettings, telemetrySettingsFrom } from './telemetry/ingest.ts';
+import { DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './gateway/command-limits.ts';
 
 /** Server settings, read once from the environment at start-up. */
 export interface Config {
@@ -33,6 +34,9 @@ export interface Config {
   readonly deviceAdmissionRate: number;
   /** How often a node beats on a shared bus; three missed beats and the others mark its devices offline. */
   readonly clusterBeatMs: number;
+  /** Console commands one session may send per second through a node's gateway (0: no limit), and in a burst. */
+  readonly consoleCommandRate: number;
+  readonly consoleCommandBurst: number;
   /**
    * PAYMENT_SANDBOX=on: Alipay payments go to an in-process sandbox that payment administrators may complete
    * without money (demos). Off by default: with no real payment adapter, orders are paid by offline transfer.
@@ -75,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayWorkers: Math.max(1, intFrom(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     deviceAdmissionRate: intFrom(env.DEVICE_ADMISSION_RATE, 2_000, 'DEVICE_ADMISSION_RATE'),
     clusterBeatMs: Math.max(50, intFrom(env.CLUSTER_BEAT_MS, 5_000, 'CLUSTER_BEAT_MS')),
+    consoleCommandRate: intFrom(env.CONSOLE_COMMAND_RATE, DEFAULT_CONSOLE_COMMAND_RATE, 'CONSOLE_COMMAND_RATE'),
+    consoleCommandBurst: intFrom(env.CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_BURST, 'CONSOLE_COMMAND_BURST'),
     paymentSandbox: env.PAYMENT_SANDBOX === 'on',
   };
 }

@@ -93,6 +93,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     clusterPresence: config.natsUrl !== undefined,
     nodeBeatMs: config.clusterBeatMs,
     nodeDeadMs: 3 * config.clusterBeatMs,
+    consoleCommandRate: config.consoleCommandRate,
+    consoleCommandBurst: config.consoleCommandBurst,
   });
   const app = await buildApp({
     db,

@@ -1,7 +1,7 @@
 import { ADMIN_ROLE, isPermission, permissionCatalogue } from '../../protocol/index.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
-import { currentOrgTree } from './org-scope.ts';
+import { currentOrgTree, type OrgTree } from './org-scope.ts';
 
 /** Who is making a call: the account, its role's permissions and the organisations it may reach. */
 export interface Caller {
@@ -23,8 +23,15 @@ export interface Caller {
   readonly customerType: number;
 }
 
+/** A caller as loaded, with what tells which changes touch its rights (server/gateway/console-rights.ts). */
+export interface LoadedCaller extends Caller {
+  readonly roleId: number;
+  /** The caller's organisation and its ancestors up to the root: freezing any of them ends its sessions. */
+  readonly orgPath: readonly number[];
+}
+
 /** Loads the caller behind a session, or undefined when its account is gone. */
-export async function loadCaller(db: Db, session: Session): Promise<Caller | undefined> {
+export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller | undefined> {
   const row = await db
     .selectFrom('accounts')
     .innerJoin('roles', 'roles.id', 'accounts.role_id')
@@ -65,7 +72,9 @@ export async function loadCaller(db: Db, session: Session): Promise<Caller | und
     nickname: row.nickname,
     orgId: row.org_id,
     orgName: row.org_name,
+    roleId: row.role_id,
     role: row.role,
+    orgPath: pathToRoot(tree.tree, row.org_id),
     permissions: new Set(permissions),
     scope,
     scopeCoversAll: tree.coversAll(scope),
@@ -74,4 +83,11 @@ export async function loadCaller(db: Db, session: Session): Promise<Caller | und
     language: row.language,
     customerType: row.customer_type,
   };
+}
+
+/** `orgId` and its ancestors, nearest first; bounded by the tree's size, so a corrupt cycle cannot loop. */
+function pathToRoot(tree: OrgTree, orgId: number): number[] {
+  const out: number[] = [];
+  for (let id: number | null | undefined = orgId; id !== null && id !== undefined && out.length <= tree.parentOf.size; id = tree.parentOf.get(id)) out.push(id);
+  return out;
 }

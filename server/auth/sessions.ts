@@ -45,7 +45,15 @@ export class SessionStore {
 
   /** The live session of a token, or undefined when unknown or expired. */
   async resolve(token: string): Promise<Session | undefined> {
-    const row = await this.#db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenDigest(token)).executeTakeFirst();
+    return this.byDigest(tokenDigest(token));
+  }
+
+  /**
+   * The session stored under a token's digest, or undefined when it ended or expired: what an open socket,
+   * which kept only the digest, checks when it reloads its rights.
+   */
+  async byDigest(tokenHash: string): Promise<Session | undefined> {
+    const row = await this.#db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     if (!row || row.expires_at <= this.#clock.now()) return undefined;
     return { tokenHash: row.token_hash, accountId: row.account_id, expiresAt: row.expires_at };
   }

@@ -22,6 +22,8 @@ export const Subject = {
   nodeReplies: (nodeId: string) => `node.${nodeId}.reply`,
   presence: 'presence',
   sessionEnded: 'session.ended',
+  /** Roles, accounts or organisations changed: consoles reload the rights they cached (server/accounts/rights-bus.ts). */
+  rightsChanged: 'rights.changed',
   /** Every node's beat (`{node}`), and its goodbye (`{node, leaving: true}`) on a graceful shutdown. */
   nodeAlive: 'node.alive',
   /** Outcomes of commands to a device, for consoles on other nodes that watch it. */

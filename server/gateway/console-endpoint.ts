@@ -17,21 +17,50 @@ import {
 import type { Caller } from '../accounts/caller.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { Message } from '../http/envelope.ts';
+import { type DangerousCommandGuard } from './command-limits.ts';
 import { commandPermissions } from './command-permissions.ts';
+import type { ConsoleRights, RightsHolder, SessionRights } from './console-rights.ts';
 import { commandDevice, type DeviceLink } from './device-endpoint.ts';
 import type { DeviceWatchers } from './device-watchers.ts';
 import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
 
-/** A logged-in console socket and the caller behind it. */
-export class ConsoleLink {
+/**
+ * A logged-in console socket and the session behind it. Its caller is the session's rights as this process
+ * last loaded them, never fixed at connect: a change to the account's role, organisation or session reaches
+ * it (console-rights.ts), and commands are checked against it one by one.
+ */
+export class ConsoleLink implements RightsHolder {
   readonly peer: Peer;
-  readonly caller: Caller;
+  #rights: SessionRights;
+  /** Set by serveConsole: lets go of what the lost rights had granted. */
+  onNarrowed: (before: Caller, after: Caller) => void = () => undefined;
 
-  constructor(peer: Peer, caller: Caller) {
+  constructor(peer: Peer, rights: SessionRights) {
     this.peer = peer;
-    this.caller = caller;
+    this.#rights = rights;
+  }
+
+  get caller(): Caller {
+    return this.#rights.caller;
+  }
+
+  get rights(): SessionRights {
+    return this.#rights;
+  }
+
+  /** @internal serveConsole, when the session's rights turned out to be another socket's copy. */
+  useRights(rights: SessionRights): void {
+    this.#rights = rights;
+  }
+
+  close(code: number, reason: string): void {
+    this.peer.ws.close(code, reason);
+  }
+
+  narrowed(before: Caller, after: Caller): void {
+    this.onNarrowed(before, after);
   }
 }
 
@@ -54,20 +83,64 @@ export interface ConsoleEndpointDeps {
   /** Consoles watching devices hear the outcome of every command sent to them. */
   readonly watchers?: DeviceWatchers;
   readonly now?: () => number;
+  /** The rights of this process's console sessions, checked per command. */
+  readonly rights: ConsoleRights;
+  /** Dangerous commands (reboot, factory reset, clear data) per device. */
+  readonly dangerous: DangerousCommandGuard;
 }
 
 /** The key a console needs to watch a device: the device list's own (it shows the same device). */
 const WATCH_PERMISSION = 'device_list';
 
-/** Runs one console socket: heartbeats, and commands routed to devices with their results routed back. */
-export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpointDeps): ConsoleLink {
-  const link = new ConsoleLink(new Peer(ws, deps.socket), caller);
+/** Keys whose flows (shell sessions, transfers) a console lets go of when it loses them. */
+const FLOW_PERMISSIONS = ['device_shell', 'device_file', 'device_file_export'] as const;
+const STREAM_PERMISSIONS = ['device_live_view', 'device_live_control'] as const;
+
+/** A reload of a session's rights failed (the database is away): the console reconnects and loads them afresh. */
+const RIGHTS_UNAVAILABLE = 1011;
+
+/**
+ * Runs one console socket: heartbeats, and commands routed to devices with their results routed back.
+ * `opened` is the session's rights as ConsoleRights.open gave them.
+ */
+export function serveConsole(ws: WebSocket, opened: SessionRights, deps: ConsoleEndpointDeps): ConsoleLink {
+  const link = new ConsoleLink(new Peer(ws, deps.socket), opened);
+  const rights = deps.rights.attach(opened, link);
+  // The session ended between the upgrade and now: attach closed the socket.
+  if (!rights) return link;
+  link.useRights(rights);
   deps.consoles.add(link);
+  const now = deps.now ?? Date.now;
   const answer = (req: Envelope, result: Envelope['result'], data?: unknown) =>
     link.peer.send({ msgId: req.msgId, cid: req.cid, sn: req.sn, result, data });
 
+  /**
+   * Runs `then` with the session's current rights: at once when no change touched them since they were
+   * loaded, after their reload when one did (so nothing is decided on rights a committed change took away),
+   * and not at all once the session is over (its socket is being closed).
+   */
+  const withRights = (then: (caller: Caller) => void): Promise<void> | undefined => {
+    const current = deps.rights.check(link.rights);
+    if (current === undefined) return undefined;
+    if (!(current instanceof Promise)) return void then(current);
+    return current.then((caller) => {
+      if (caller) then(caller);
+    });
+  };
+
+  // What the lost rights had granted is let go; asking again is checked against the new ones.
+  link.onNarrowed = (before, after) => {
+    const scopeShrank = !after.scopeCoversAll && [...before.scope].some((id) => !after.scope.has(id));
+    const lost = (keys: readonly string[]) => keys.some((k) => before.permissions.has(k) && !after.permissions.has(k));
+    if (scopeShrank || lost(STREAM_PERMISSIONS)) deps.streams?.consoleLinkGone(link);
+    if (scopeShrank || lost([WATCH_PERMISSION])) deps.watchers?.consoleGone(link);
+    if (scopeShrank || lost(FLOW_PERMISSIONS)) deps.flows.dropConsole(link);
+  };
+
+  const tooFrequent = (req: Envelope): void => void answer(req, Result.Fail, { message: Message.TooFrequent });
+
   // Synchronous for a device on this node (no promise per command); a promise when the database must tell.
-  const forward = (req: Envelope): Promise<void> | undefined => {
+  const forward = (req: Envelope, caller: Caller): Promise<void> | undefined => {
     if (req.msgId === Command.TransferBegin) {
       // Resuming or starting a transfer on a flow this console opened with a permitted command.
       const route = req.flowId === undefined ? undefined : deps.flows.get(req.flowId);
@@ -89,17 +162,22 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
     // tell offline (5) from unknown. Out-of-scope devices get the same answer as missing permission.
     const sn = req.sn;
     const target = deps.links.get(sn);
-    if (target) return void dispatch(req, sn, permission, target, target.orgId, false);
-    return deps.devices.findBySn(sn).then((row) => dispatch(req, sn, permission, undefined, row?.org_id, row?.online_state === OnlineState.Online));
+    if (target) return void dispatch(req, caller, sn, permission, target, target.orgId, false);
+    // Refused before the read when the key is missing: a caller without it costs the database nothing.
+    if (!caller.permissions.has(permission)) return void answer(req, Result.Fail, { message: Message.PermissionDenied });
+    return deps.devices.findBySn(sn).then((row) =>
+      // Checked again after the read: a change may have touched the session's rights meanwhile.
+      withRights((current) => dispatch(req, current, sn, permission, undefined, row?.org_id, row?.online_state === OnlineState.Online)),
+    );
   };
 
-  const dispatch = (req: Envelope, sn: string, permission: string, target: DeviceLink | undefined, orgId: number | undefined, remoteOnline: boolean): void => {
+  const dispatch = (req: Envelope, caller: Caller, sn: string, permission: string, target: DeviceLink | undefined, orgId: number | undefined, remoteOnline: boolean): void => {
     const started = Date.now();
     const outcome = (reply: Envelope) => {
       const result = reply.result ?? Result.Fail;
       deps.onOutcome?.(req.msgId, result, Date.now() - started);
       // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the device.
-      if (req.flowId === undefined) deps.watchers?.commandEnded(sn, req.msgId, result, caller.account, deps.now?.() ?? Date.now(), link);
+      if (req.flowId === undefined) deps.watchers?.commandEnded(sn, req.msgId, result, caller.account, now(), link);
     };
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       answer(req, Result.Fail, { message: Message.PermissionDenied });
@@ -127,11 +205,16 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
         answer(req, Result.DeviceNotLoggedIn);
         return;
       }
+      // Counted only when it would reach the device: an offline answer disrupts nothing.
+      if (!deps.dangerous.allow(sn, req.msgId, req.data, now())) return tooFrequent(req);
       commandDevice(target, req, deps.commandTimeoutMs, handlers);
       return;
     }
     // Not on this node: another node of the cluster may hold it (its row says online).
-    if (remoteOnline && deps.routeRemote(req, handlers)) return;
+    if (remoteOnline) {
+      if (!deps.dangerous.allow(sn, req.msgId, req.data, now())) return tooFrequent(req);
+      if (deps.routeRemote(req, handlers)) return;
+    }
     outcome({ msgId: req.msgId, result: Result.DeviceOffline });
     answer(req, Result.DeviceOffline);
   };
@@ -143,22 +226,25 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
       answer(req, Result.MessageError, { message: 'sn is required' });
       return;
     }
+    const watchers = deps.watchers;
     const on = (req.data as { watch?: unknown } | undefined)?.watch !== false;
     if (!on) {
-      deps.watchers.watch(link, sn, false);
+      watchers.watch(link, sn, false);
       answer(req, Result.Success);
       return;
     }
     const orgId = deps.links.get(sn)?.orgId ?? (await deps.devices.findBySn(sn))?.org_id;
-    if (!caller.permissions.has(WATCH_PERMISSION) || orgId === undefined || !caller.scope.has(orgId)) {
-      answer(req, Result.Fail, { message: Message.PermissionDenied });
-      return;
-    }
-    deps.watchers.watch(link, sn, true);
-    answer(req, Result.Success);
+    await withRights((caller) => {
+      if (!caller.permissions.has(WATCH_PERMISSION) || orgId === undefined || !caller.scope.has(orgId)) {
+        answer(req, Result.Fail, { message: Message.PermissionDenied });
+        return;
+      }
+      watchers.watch(link, sn, true);
+      answer(req, Result.Success);
+    });
   };
 
-  ws.on('message', (data: Buffer, isBinary: boolean) => {
+  const onMessage = (caller: Caller, data: Buffer, isBinary: boolean): void => {
     if (isBinary && data[0] === CHUNK_MAGIC) {
       // File bytes of a flow this console opened go to its device unchanged (the device checks the CRC).
       deps.flows.toDevice(peekChunkFlowId(data), link, { frame: data });
@@ -178,6 +264,8 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
       answer(env, Result.Success);
       return;
     }
+    // Every other message is a command, and costs the session one from its budget before any other work.
+    if (link.rights.budget?.take(now()) === false) return tooFrequent(env);
     if (deps.streams?.handles(env.msgId)) return deps.streams.fromConsoleLink(link, env, (result, data) => answer(env, result, data));
     if (env.msgId === Command.DeviceWatch) {
       watch(env).catch((err: unknown) => {
@@ -191,12 +279,31 @@ export function serveConsole(ws: WebSocket, caller: Caller, deps: ConsoleEndpoin
       answer(env, Result.Fail);
     };
     try {
-      forward(env)?.catch(failed);
+      forward(env, caller)?.catch(failed);
     } catch (err) {
       failed(err);
     }
+  };
+
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    const current = deps.rights.check(link.rights);
+    if (current === undefined) return;
+    if (!(current instanceof Promise)) return onMessage(current, data, isBinary);
+    // A change touched this session's rights: this message, and any arriving behind it, waits for their
+    // reload (promise callbacks run in order, before the socket's next message), so none is decided on
+    // rights the committed change took away.
+    current.then(
+      (caller) => {
+        if (caller) onMessage(caller, data, isBinary);
+      },
+      (err: unknown) => {
+        deps.log.warn({ err }, 'reloading console rights failed');
+        ws.close(RIGHTS_UNAVAILABLE, 'rights unavailable');
+      },
+    );
   });
   ws.on('close', () => {
+    deps.rights.detach(link.rights, link);
     deps.consoles.delete(link);
     deps.flows.dropConsole(link);
     deps.watchers?.consoleGone(link);

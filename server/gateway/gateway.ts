@@ -18,6 +18,7 @@ import {
 } from '../../protocol/index.ts';
 import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
 import { loadCaller } from '../accounts/caller.ts';
+import { RightsBus } from '../accounts/rights-bus.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceHolders, type ReleasedDevice } from '../devices/device-holders.ts';
@@ -25,6 +26,8 @@ import type { DeviceRepository } from '../devices/repository.ts';
 import { ClusterMembership } from './cluster-membership.ts';
 import { DeviceWatchers } from './device-watchers.ts';
 import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
+import { DangerousCommandGuard, DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './command-limits.ts';
+import { ConsoleRights } from './console-rights.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
 import { DeviceAdmissionGate } from './device-admission.ts';
 import { FlowSubject, FlowTable } from './flows.ts';
@@ -63,6 +66,9 @@ export interface GatewayDeps {
   /** Cluster beat period and the silence after which a node is dead (tests shorten them). */
   readonly nodeBeatMs?: number;
   readonly nodeDeadMs?: number;
+  /** Commands a console session may send per second, sustained and in a burst (CONSOLE_COMMAND_RATE/BURST); rate 0 for no limit. */
+  readonly consoleCommandRate?: number;
+  readonly consoleCommandBurst?: number;
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -113,9 +119,30 @@ export class Gateway {
   /** Connections and command outcomes of this node, for /metrics. */
   readonly metrics: GatewayMetrics;
   readonly #admissionGate: DeviceAdmissionGate;
+  /**
+   * Changes to roles, accounts and organisations, told to every node and worker process: writers call
+   * `rights.changed` after committing one (the repositories do), and consoles reload the rights it touches.
+   */
+  readonly rights: RightsBus;
+  /** The rights of this process's console sessions, checked per command. */
+  readonly #consoleRights: ConsoleRights;
+  readonly #dangerous = new DangerousCommandGuard();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.#consoleRights = new ConsoleRights({
+      // The session is read again too: one that ended where this process did not hear it is not revived.
+      load: async (session) => {
+        const live = await deps.sessions.byDigest(session.tokenHash);
+        return live && live.accountId === session.accountId ? loadCaller(deps.db, live) : undefined;
+      },
+      clock: deps.clock,
+      commandRate: deps.consoleCommandRate ?? DEFAULT_CONSOLE_COMMAND_RATE,
+      commandBurst: deps.consoleCommandBurst ?? DEFAULT_CONSOLE_COMMAND_BURST,
+      log: deps.log,
+    });
+    this.rights = new RightsBus(deps.bus, deps.nodeId);
+    this.rights.listen((change) => this.#consoleRights.invalidate(change));
     this.#admissionGate = new DeviceAdmissionGate(deps.deviceAdmissionsPerSecond ?? 0);
     this.metrics = new GatewayMetrics({
       devices: () => this.#devices.size,
@@ -183,9 +210,7 @@ export class Gateway {
   }
 
   #endSession(tokenHash: string): void {
-    for (const link of this.#consoles) {
-      if (link.caller.session.tokenHash === tokenHash) link.peer.ws.close(CloseCode.SessionEnded, 'session ended');
-    }
+    this.#consoleRights.endSession(tokenHash);
   }
 
   /** Forwards a console's command to the node holding the device; false when this node is alone. */
@@ -359,6 +384,8 @@ export class Gateway {
     await Promise.all(this.#offlineWrites);
     await this.#membership?.stop();
     for (const unsubscribe of [...this.#busSubs, ...this.#deviceSubs.values()]) unsubscribe();
+    this.rights.close();
+    this.#consoleRights.close();
     this.#wss.close();
   }
 
@@ -378,10 +405,10 @@ export class Gateway {
     const accountId = Number(url.searchParams.get('accountId'));
     (async () => {
       const session = token ? await this.#deps.sessions.resolve(token) : undefined;
-      const caller = session && session.accountId === accountId ? await loadCaller(this.#deps.db, session) : undefined;
-      if (!caller) return this.#refuse(req, socket, head, 'token invalid');
+      const rights = session && session.accountId === accountId ? await this.#consoleRights.open(session) : undefined;
+      if (!rights) return this.#refuse(req, socket, head, 'token invalid');
       this.#accept(req, socket, head, (ws) => {
-        serveConsole(ws, caller, {
+        serveConsole(ws, rights, {
           devices: this.#deps.devices,
           links: this.#devices,
           consoles: this.#consoles,
@@ -393,6 +420,8 @@ export class Gateway {
           onOutcome: (msgId, result, ms) => this.metrics.commandOutcome(msgId, result, ms),
           watchers: this.#watchers,
           now: () => this.#deps.clock.now(),
+          rights: this.#consoleRights,
+          dangerous: this.#dangerous,
           // The upgraded socket is the one under `ws` (handleUpgrade keeps it).
           socket,
         });

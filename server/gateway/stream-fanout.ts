@@ -221,8 +221,13 @@ export class StreamFanout {
     if (!found) {
       const ws = link.peer.ws;
       found = {
-        permissions: link.caller.permissions,
-        scope: link.caller.scope,
+        // Read at each use: a console's rights follow changes to its role and organisation (console-rights.ts).
+        get permissions() {
+          return link.caller.permissions;
+        },
+        get scope() {
+          return link.caller.scope;
+        },
         sink: {
           get bufferedAmount() {
             return ws.bufferedAmount;

@@ -3,6 +3,7 @@ import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql }
 import { OnlineState } from '../../protocol/index.ts';
 import { orgIdIn } from '../accounts/org-scope.ts';
 import { accountNameTaken, insertAccount } from '../accounts/repository.ts';
+import { noRightsNotifier, type RightsNotifier } from '../accounts/rights-bus.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -90,9 +91,12 @@ const newEnrollKey = () => randomBytes(24).toString('base64url');
 /** Organisations in the database. */
 export class OrgRepository {
   readonly #db: Db;
+  /** Told after every committed change to the tree, so open consoles' scopes and freezes follow it. */
+  readonly #rights: RightsNotifier;
 
-  constructor(db: Db) {
+  constructor(db: Db, rights: RightsNotifier = noRightsNotifier) {
     this.#db = db;
+    this.#rights = rights;
   }
 
   /** The parent of an organisation (null for a root), or undefined when it does not exist. */
@@ -147,7 +151,7 @@ export class OrgRepository {
   async create(input: NewOrg): Promise<CreateResult> {
     if (await accountNameTaken(this.#db, input.account)) return { refused: 'account-taken' };
     try {
-      return await this.#db.transaction().execute(async (trx) => {
+      const created = await this.#db.transaction().execute(async (trx) => {
         if (input.limit !== undefined) {
           await lockOrgCreation(trx);
           if ((await countBelowRoot(trx)) >= input.limit) return { refused: 'limit' } as const;
@@ -171,6 +175,9 @@ export class OrgRepository {
         await trx.updateTable('organisations').set({ login_account_id: accountId }).where('id', '=', org.id).execute();
         return { id: org.id };
       });
+      // The organisations above now reach the new one: their consoles' scopes grow (PRES-1).
+      if ('id' in created) await this.#rights.changed({ orgs: [input.parentId] });
+      return created;
     } catch (err) {
       // Two requests racing for the same account name: the unique constraint decides.
       if (isUniqueViolation(err)) return { refused: 'account-taken' };
@@ -196,10 +203,14 @@ export class OrgRepository {
         .where('id', '=', (eb) => eb.selectFrom('organisations').select('login_account_id').where('id', '=', id))
         .execute();
     });
+    // Its login account's role or its accounts' expiry may have changed.
+    await this.#rights.changed({ orgs: [id] });
   }
 
   async setFreezeState(id: number, state: number): Promise<void> {
     await this.#db.updateTable('organisations').set({ freeze_state: state }).where('id', '=', id).execute();
+    // A freeze ends the sessions of every account at or below it, open sockets included.
+    await this.#rights.changed({ orgs: [id] });
   }
 
   /** The organisation's own login account id, if it has one. */
@@ -254,6 +265,7 @@ export class OrgRepository {
       if (login?.login_account_id) await trx.deleteFrom('accounts').where('id', '=', login.login_account_id).execute();
       await trx.deleteFrom('organisations').where('id', '=', id).execute();
     });
+    await this.#rights.changed({ orgs: [id] });
   }
 
   async #deviceCountsByOrg(orgIds: number[]): Promise<Map<number, DeviceTotals>> {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Page } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
+import { noRightsNotifier, type RightsNotifier } from '../accounts/rights-bus.ts';
 import { effectivePermissions, type CallerFacts, type RoleFacts } from './grants.ts';
 
 export type { Page } from '../../protocol/index.ts';
@@ -62,9 +63,12 @@ export interface AccountChanges {
 /** Roles and their permission lists. */
 export class RoleRepository {
   readonly #db: Db;
+  /** Told after every committed change to a role, so open consoles of its holders reload their rights. */
+  readonly #rights: RightsNotifier;
 
-  constructor(db: Db) {
+  constructor(db: Db, rights: RightsNotifier = noRightsNotifier) {
     this.#db = db;
+    this.#rights = rights;
   }
 
   /** A role with its effective permissions, or undefined. */
@@ -119,6 +123,7 @@ export class RoleRepository {
       await trx.updateTable('roles').set({ name: input.name, summary: input.summary }).where('id', '=', id).execute();
       await replacePermissions(trx, id, input.permissions);
     });
+    await this.#rights.changed({ roles: [id] });
   }
 
   /** Number of accounts holding the role. */
@@ -134,6 +139,7 @@ export class RoleRepository {
   /** Deletes the role; its permission rows go with it (ON DELETE CASCADE). */
   async remove(id: number): Promise<void> {
     await this.#db.deleteFrom('roles').where('id', '=', id).execute();
+    await this.#rights.changed({ roles: [id] });
   }
 
   async #views(rows: { id: number; name: string; summary: string; org_id: number | null; creator: string | null }[]): Promise<RoleView[]> {
@@ -187,9 +193,12 @@ async function replacePermissions(db: Db, roleId: number, permissions: readonly 
 /** The admin accounts of an organisation. */
 export class AdminAccountRepository {
   readonly #db: Db;
+  /** Told after every committed change to an account, so its open consoles reload their rights. */
+  readonly #rights: RightsNotifier;
 
-  constructor(db: Db) {
+  constructor(db: Db, rights: RightsNotifier = noRightsNotifier) {
     this.#db = db;
+    this.#rights = rights;
   }
 
   /** One page of the accounts of `orgId`, newest first. */
@@ -251,9 +260,11 @@ export class AdminAccountRepository {
     };
     if (Object.keys(set).length === 0) return;
     await this.#db.updateTable('accounts').set(set).where('id', '=', id).execute();
+    await this.#rights.changed({ accounts: [id] });
   }
 
   async remove(id: number): Promise<void> {
     await this.#db.deleteFrom('accounts').where('id', '=', id).execute();
+    await this.#rights.changed({ accounts: [id] });
   }
 }

@@ -11,7 +11,7 @@ export interface Client {
   ok<T = unknown>(method: Method, url: string, body?: unknown): Promise<T>;
 }
 
-export function client(ts: TestServer, token: string): Client {
+export function client(ts: { readonly server: Pick<TestServer['server'], 'url'> }, token: string): Client {
   const call = <T>(method: Method, url: string, body?: unknown) => api<T>(ts.server.url, method, url, { token, body });
   return {
     call,
