@@ -109,7 +109,7 @@ describe('live rights on one node: changes reach console sockets already open', 
     await ts?.stop();
   });
 
-  it('a key removed from the role is refused on the next command, with the socket left open', async () => {
+  it('CMD-3 a key removed from the role is refused on the next command, with the socket left open', async () => {
     const role = await createRole(admin, unique('shrinks'), DEVICE_KEYS);
     const { engine } = await consoleOf(role);
     expect(await ask(engine, Command.BaseInfo, 'LIVE-ROOT')).toMatchObject({ result: Result.Success });
@@ -121,7 +121,7 @@ describe('live rights on one node: changes reach console sockets already open', 
     expect(await ask(engine, Command.Reboot, 'LIVE-ROOT')).toMatchObject({ result: Result.Success });
   });
 
-  it('an account moved to a role without device keys cannot reboot any more; moved back, it can', async () => {
+  it('CMD-3 an account moved to a role without device keys cannot reboot any more; moved back, it can', async () => {
     const { engine, id } = await consoleOf(withKeys);
     await admin.ok('POST', '/permit/updateAccount', { id, roleId: withoutKeys });
     const before = rootDevice.got.filter((m) => m === Command.Reboot).length;
@@ -131,7 +131,7 @@ describe('live rights on one node: changes reach console sockets already open', 
     expect(await ask(engine, Command.BaseInfo, 'LIVE-ROOT')).toMatchObject({ result: Result.Success });
   });
 
-  it("freezing an organisation closes its consoles and its children's with 4002; their commands never reach a device", async () => {
+  it("LIFE-3 freezing an organisation closes its consoles and its children's with 4002; their commands never reach a device", async () => {
     const parent = await createOrg(admin, { name: unique('Frozen '), account: unique('fp'), password: 'Frozen_pw1', roleId: withKeys });
     const childAccount = unique('fc');
     const child = await createOrg(admin, { name: unique('Frozen child '), account: childAccount, password: 'Frozen_pw1', parentId: parent, roleId: withKeys });
@@ -181,7 +181,7 @@ describe('live rights: an expired session', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('closes the console socket with 4002 when its session expires, idle or not', async () => {
+  it('LIFE-3 closes the console socket with 4002 when its session expires, idle or not', async () => {
     const device = await rawDevice(server.deviceSocketUrl, 'LIVE-EXPIRY', server.seeded.enrollKey);
     const engine = await openConsole(server.url, await loginAsAdmin({ server }));
     expect(await ask(engine, Command.BaseInfo, 'LIVE-EXPIRY')).toMatchObject({ result: Result.Success });
@@ -216,7 +216,7 @@ describe('command limits (CONSOLE_COMMAND_RATE, CONSOLE_COMMAND_BURST, dangerous
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("refuses a session's commands past its budget with 'You click too frequently！', and accepts them again as it refills", async () => {
+  it("CMD-4 refuses a session's commands past its budget with 'You click too frequently！', and accepts them again as it refills", async () => {
     const replies = await Promise.all(Array.from({ length: 30 }, () => ask(engine, Command.BaseInfo, 'LIMIT-A')));
     expect(replies.filter((r) => r.result === Result.Success)).toHaveLength(10);
     expect(replies.filter((r) => r.result !== Result.Success).every((r) => expect(r).toMatchObject(TOO_FREQUENT))).toBe(true);
@@ -227,7 +227,7 @@ describe('command limits (CONSOLE_COMMAND_RATE, CONSOLE_COMMAND_BURST, dangerous
     expect(later.filter((r) => r.result === Result.Success)).toHaveLength(5);
   });
 
-  it('accepts one reboot of a device per second, whoever asks; other devices are not held back', async () => {
+  it('CMD-4 accepts one reboot of a device per second, whoever asks; other devices are not held back', async () => {
     clock.advance(10_000);
     const [first, second, other] = await Promise.all([
       ask(engine, Command.Reboot, 'LIMIT-A'),
@@ -279,7 +279,7 @@ describe.skipIf(!clusterAvailable)('live rights across two nodes sharing Postgre
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  it('a change made through one node reaches a console on the other before the change is answered', async () => {
+  it('CMD-3 a change made through one node reaches a console on the other before the change is answered', async () => {
     const admin = clientAt(nodeA.url, (await loginAsAdmin({ server: nodeA })).token);
     const role = await createRole(admin, unique('cluster'), DEVICE_KEYS);
     const account = unique('cl');
@@ -325,7 +325,7 @@ describe('live rights across the worker processes of one node (GATEWAY_WORKERS=2
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('a key removed through one worker is refused on consoles of every worker', async () => {
+  it('CMD-3 a key removed through one worker is refused on consoles of every worker', async () => {
     const url = node?.url ?? '';
     const sn = fleet?.devices[0]?.sn ?? '';
     const adminLogin = await adminLoginAt(url);

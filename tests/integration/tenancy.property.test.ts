@@ -125,7 +125,7 @@ describe('tenancy property over console sockets', () => {
     return ws;
   };
 
-  it('a console commands exactly the devices of its subtree, organisations created after it opened included', async () => {
+  it('CMD-1 a console commands exactly the devices of its subtree, organisations created after it opened included', async () => {
     await fc.assert(
       fc.asyncProperty(treeArb, fc.nat(), async (parents, pick) => {
         const db = ts.server.db;
