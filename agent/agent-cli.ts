@@ -94,7 +94,7 @@ const session = new DeviceSession({
     [Command.Reboot, reboot],
     ...ops.handlers,
     // Every runtime sample a console asks for also goes to the platform as a runtime upload (command 4).
-    ...(runtimeQuery ? [[Command.RuntimeQuery, withRuntimeUpload(runtimeQuery)] as const] : []),
+    ...(runtimeQuery ? [[Command.RuntimeQuery, withRuntimeUpload(runtimeQuery, os.availableParallelism())] as const] : []),
     // With an uninstall hook the operator opts this terminal out of DOPS-7's refusal (README, agent settings).
     ...(cfg.uninstallCmd ? [[Command.Uninstall, linuxUninstallHandler(backend)] as const] : []),
     ...screen.handlers,

@@ -1,6 +1,6 @@
 import { BehaviorSubject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Command, type Envelope, parseStatusUpload, type RuntimeInfoReply, type StatusUpload } from '../../protocol/index.ts';
+import { Command, type Envelope, parseRuntimeInfo, parseStatusUpload, type RuntimeInfoReply, type StatusUpload } from '../../protocol/index.ts';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { reportStatus, runtimeUploadOf, type TelemetryPort } from './status-reporter.ts';
 
@@ -103,10 +103,20 @@ describe('status reporting of the agent', () => {
       processCount: 30,
       processes: Array.from({ length: 30 }, (_, i) => ({ pid: i + 1, name: `p${i}`, state: 'S' as const, cpu: 30 - i, rss: 4096 })),
     };
-    const upload = runtimeUploadOf(sample);
+    const upload = runtimeUploadOf(sample, 1);
     expect(upload).toMatchObject({ cpu: 12.5, memUsed: 600, memTotal: 1000 });
     expect(upload.processes).toHaveLength(20);
     expect(upload.processes[0]).toEqual({ pid: 1, name: 'p0', state: 'S', cpu: 30, memUsed: 4096 });
     expect(parseStatusUpload(upload)).toEqual({ cpu: 12.5, memUsed: 600, memTotal: 1000 });
+    expect(parseRuntimeInfo(upload)).toEqual(upload);
+  });
+
+  it("turns a process's share of one core into a share of the whole device, which the platform accepts", () => {
+    // A process keeping 6 of 8 cores busy is 600 % of one core in a runtime sample, 75 % of the device.
+    const sample: RuntimeInfoReply = { time: 1, cpu: 80, memory: { total: 1000, free: 400 }, processCount: 1, processes: [{ pid: 7, name: 'make', state: 'R', cpu: 600, rss: 4096 }] };
+    const upload = runtimeUploadOf(sample, 8);
+    expect(upload.processes[0]).toMatchObject({ cpu: 75 });
+    expect(parseRuntimeInfo(upload)).toEqual(upload);
+    expect(parseRuntimeInfo(runtimeUploadOf(sample, 1))?.processes[0]?.cpu).toBe(100);
   });
 });

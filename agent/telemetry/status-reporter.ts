@@ -4,6 +4,7 @@ import {
   Command,
   type Envelope,
   type LocationUpload,
+  MAX_PROCESS_NAME,
   Result,
   type RuntimeInfo,
   type RuntimeInfoReply,
@@ -77,14 +78,23 @@ export function reportStatus(port: TelemetryPort, clock: Clock, opts: StatusRepo
 /** How many processes a runtime upload carries: the platform keeps only the load figures, a person reads the top. */
 export const RUNTIME_UPLOAD_PROCESSES = 20;
 
-/** The runtime info upload (command 4) for a runtime sample the device took when asked (65614). */
-export function runtimeUploadOf(sample: RuntimeInfoReply, maxProcesses = RUNTIME_UPLOAD_PROCESSES): RuntimeInfo {
+const percent = (v: number) => (Number.isFinite(v) ? Math.min(100, Math.max(0, v)) : 0);
+
+/**
+ * The runtime info upload (command 4) for a runtime sample the device took when asked (65614). A
+ * sample's process CPU is a share of one core (0-100 x cores); the upload's is a share of the whole
+ * device (0-100, PROTOCOL.md Telemetry), so it is divided by the device's `cores`.
+ */
+export function runtimeUploadOf(sample: RuntimeInfoReply, cores: number, maxProcesses = RUNTIME_UPLOAD_PROCESSES): RuntimeInfo {
   const memTotal = Math.max(0, sample.memory.total);
+  const perCore = Math.max(1, Math.floor(cores) || 1);
   return {
-    cpu: Math.min(100, Math.max(0, sample.cpu)),
+    cpu: percent(sample.cpu),
     memUsed: Math.min(memTotal, Math.max(0, memTotal - sample.memory.free)),
     memTotal,
-    processes: sample.processes.slice(0, maxProcesses).map((p) => ({ pid: p.pid, name: p.name, state: p.state, cpu: p.cpu, memUsed: p.rss })),
+    processes: sample.processes
+      .slice(0, maxProcesses)
+      .map((p) => ({ pid: p.pid, name: p.name.slice(0, MAX_PROCESS_NAME) || String(p.pid), state: p.state, cpu: Math.round(percent(p.cpu / perCore) * 10) / 10, memUsed: Math.max(0, p.rss) })),
   };
 }
 
@@ -93,7 +103,7 @@ export function runtimeUploadOf(sample: RuntimeInfoReply, maxProcesses = RUNTIME
  * platform as a runtime info upload (command 4), once the reply is on the wire: the platform stores it
  * as a status sample, so what a person looked at is in the device's history too.
  */
-export function withRuntimeUpload(handler: CommandHandler): CommandHandler {
+export function withRuntimeUpload(handler: CommandHandler, cores: number): CommandHandler {
   return async (req, session) => {
     const outcome = await handler(req, session);
     if (outcome.result !== Result.Success) return outcome;
@@ -102,7 +112,7 @@ export function withRuntimeUpload(handler: CommandHandler): CommandHandler {
       ...outcome,
       afterReply: () => {
         outcome.afterReply?.();
-        sendQuietly(session, Command.RuntimeInfo, runtimeUploadOf(sample));
+        sendQuietly(session, Command.RuntimeInfo, runtimeUploadOf(sample, cores));
       },
     };
   };

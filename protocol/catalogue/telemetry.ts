@@ -1,4 +1,4 @@
-import type { ProcessStateCode } from './enums.ts';
+import { ProcessState, type ProcessStateCode } from './enums.ts';
 
 /**
  * Payloads of the device-to-platform telemetry messages (ours: the spec names status upload, location
@@ -18,12 +18,24 @@ export interface StatusUpload {
 
 /** One process of a runtime info report (command 4), with the spec's single-letter state. */
 export interface RuntimeProcess {
+  /** Positive integer. */
   readonly pid: number;
+  /** 1-256 characters. */
   readonly name: string;
   readonly state: ProcessStateCode;
+  /**
+   * Percent of the whole device's CPU, 0-100, like the status `cpu` (a device that measures per core, as
+   * 65614 does, divides by its core count), so the platform can check it without knowing the cores.
+   */
   readonly cpu: number;
+  /** Resident memory in bytes. */
   readonly memUsed: number;
 }
+
+/** A runtime info report lists at most this many processes (the 65614 limit). */
+export const MAX_RUNTIME_PROCESSES = 1_000;
+/** Longest process name a runtime info report may carry. */
+export const MAX_PROCESS_NAME = 256;
 
 /** Runtime info (command 4): the status fields plus the busiest processes. */
 export interface RuntimeInfo extends StatusUpload {
@@ -77,6 +89,7 @@ const isPercent = (v: unknown): v is number => typeof v === 'number' && Number.i
 const isBytes = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_BYTES;
 const record = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const processStates: ReadonlySet<unknown> = new Set<unknown>(Object.values(ProcessState));
 
 /** The status fields of `data`, or undefined when any is missing or out of range. */
 export function parseStatusUpload(data: unknown): StatusUpload | undefined {
@@ -84,6 +97,35 @@ export function parseStatusUpload(data: unknown): StatusUpload | undefined {
   if (!d || !isPercent(d.cpu) || !isBytes(d.memUsed) || !isBytes(d.memTotal) || d.memTotal <= 0 || d.memUsed > d.memTotal) return undefined;
   if (d.battery !== undefined && !isPercent(d.battery)) return undefined;
   return { cpu: d.cpu, memUsed: d.memUsed, memTotal: d.memTotal, ...(d.battery === undefined ? {} : { battery: d.battery }) };
+}
+
+/** One process of a runtime info report, or undefined when any field is missing or out of range. */
+function parseRuntimeProcess(value: unknown): RuntimeProcess | undefined {
+  const p = record(value);
+  if (!p) return undefined;
+  const { pid, name, state, cpu, memUsed } = p;
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid < 1) return undefined;
+  if (typeof name !== 'string' || name.length < 1 || name.length > MAX_PROCESS_NAME) return undefined;
+  if (!processStates.has(state) || !isPercent(cpu) || !isBytes(memUsed)) return undefined;
+  return { pid, name, state: state as ProcessStateCode, cpu, memUsed };
+}
+
+/**
+ * Runtime info (command 4): the status fields and `processes`, a list of at most
+ * {@link MAX_RUNTIME_PROCESSES} valid processes; undefined when anything is missing or out of range
+ * (one bad process refuses the whole report, as one bad status field does).
+ */
+export function parseRuntimeInfo(data: unknown): RuntimeInfo | undefined {
+  const status = parseStatusUpload(data);
+  const list = record(data)?.processes;
+  if (!status || !Array.isArray(list) || list.length > MAX_RUNTIME_PROCESSES) return undefined;
+  const processes: RuntimeProcess[] = [];
+  for (const item of list) {
+    const p = parseRuntimeProcess(item);
+    if (!p) return undefined;
+    processes.push(p);
+  }
+  return { ...status, processes };
 }
 
 /** A location upload, or undefined when coordinates or codes are invalid. */

@@ -155,10 +155,23 @@ export interface DeviceOrigin {
 
 /**
  * Handles one device-to-platform message; what it returns (or its promise resolves to) is the reply's data,
- * sent when the device asked with a cid. A handler that throws or rejects answers result 1. Handlers on
- * the ingest path return synchronously so an upload costs no promise.
+ * sent when the device asked with a cid. A handler that throws or rejects answers result 1 with
+ * `data.message`: a {@link DeviceMessageRefused}'s own words, else a generic reason (an internal error's
+ * text is for the log, not the device). Handlers on the ingest path return synchronously so an upload
+ * costs no promise.
  */
 export type DeviceMessageHandler = (from: DeviceOrigin, env: Envelope) => unknown;
+
+/** Thrown by a device message handler to refuse the message with a reason the device is told. */
+export class DeviceMessageRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeviceMessageRefused';
+  }
+}
+
+/** What a device hears when its message failed for a reason of the platform's own. */
+export const DEVICE_MESSAGE_FAILED = 'The platform could not handle this message';
 
 export interface DeviceEndpointDeps {
   readonly devices: DeviceRepository;
@@ -241,7 +254,8 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
       const done = (data: unknown) => env.cid && link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data });
       const failed = (err: unknown) => {
         deps.log.warn({ err, sn: link.sn, msgId: env.msgId }, 'device message failed');
-        if (env.cid) link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Fail });
+        const message = err instanceof DeviceMessageRefused ? err.message : DEVICE_MESSAGE_FAILED;
+        if (env.cid) link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Fail, data: { message } });
       };
       let out: unknown;
       try {

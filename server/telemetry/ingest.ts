@@ -8,12 +8,13 @@ import {
   memoryPercent,
   parseAbnormalEvent,
   parseLocationUpload,
+  parseRuntimeInfo,
   parseStatusUpload,
   type StatusUpload,
   type TimerHandle,
 } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
-import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
+import { type DeviceOrigin, DeviceMessageRefused } from '../gateway/device-endpoint.ts';
 import { HOUR_MS } from '../reports/periods.ts';
 
 const DAY_MS = 24 * HOUR_MS;
@@ -185,7 +186,7 @@ export class TelemetryIngest {
     readonly metrics?: { telemetrySource(source: () => TelemetryCounts): void };
   }): void {
     gateway.onDeviceMessage(Command.StatusUpload, (from, env) => this.status(from, env.data));
-    gateway.onDeviceMessage(Command.RuntimeInfo, (from, env) => this.status(from, env.data));
+    gateway.onDeviceMessage(Command.RuntimeInfo, (from, env) => this.runtime(from, env.data));
     gateway.onDeviceMessage(Command.LocationUpload, (from, env) => this.location(from, env.data));
     gateway.onDeviceMessage(Command.AbnormalEvent, (from, env) => this.abnormal(from, env.data));
     gateway.metrics?.telemetrySource(() => this.counts);
@@ -203,7 +204,21 @@ export class TelemetryIngest {
    */
   status(from: DeviceOrigin, data: unknown): null {
     const s = parseStatusUpload(data);
-    if (!s) throw new Error('invalid status upload');
+    if (!s) throw new DeviceMessageRefused('invalid status upload');
+    return this.#absorb(from, s);
+  }
+
+  /**
+   * A runtime info upload: checked whole (its processes too, so a faulty device is told at once), then
+   * absorbed as a status upload; the process list itself is not stored.
+   */
+  runtime(from: DeviceOrigin, data: unknown): null {
+    const r = parseRuntimeInfo(data);
+    if (!r) throw new DeviceMessageRefused('invalid runtime info');
+    return this.#absorb(from, { cpu: r.cpu, memUsed: r.memUsed, memTotal: r.memTotal, ...(r.battery === undefined ? {} : { battery: r.battery }) });
+  }
+
+  #absorb(from: DeviceOrigin, s: StatusUpload): null {
     const time = this.#clock.now();
     const state = this.#memory(from.sn, from.orgId);
     const mem = memoryPercent(s.memUsed, s.memTotal);
@@ -224,7 +239,7 @@ export class TelemetryIngest {
   /** A location upload: replaces the device's known location. */
   location(from: DeviceOrigin, data: unknown): null {
     const l = parseLocationUpload(data);
-    if (!l) throw new Error('invalid location upload');
+    if (!l) throw new DeviceMessageRefused('invalid location upload');
     this.#locations.set(from.sn, { orgId: from.orgId, ...l, time: this.#clock.now() });
     this.#schedule();
     return null;
@@ -233,7 +248,7 @@ export class TelemetryIngest {
   /** An abnormal event reported by the device. */
   abnormal(from: DeviceOrigin, data: unknown): null {
     const e = parseAbnormalEvent(data);
-    if (!e) throw new Error('invalid abnormal event');
+    if (!e) throw new DeviceMessageRefused('invalid abnormal event');
     const now = this.#clock.now();
     const time = e.time !== undefined && Math.abs(e.time - now) <= MAX_CLOCK_SKEW_MS ? e.time : now;
     this.#abnormal.push({ sn: from.sn, orgId: from.orgId, type: e.type, time, cpu: e.cpu, memory: memoryPercent(e.memUsed, e.memTotal), detail: e.detail ?? '' });

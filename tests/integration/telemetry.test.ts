@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeviceSession } from '../../agent/device-session.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { Command, Result, systemClock } from '../../protocol/index.ts';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { type Db, openDatabase } from '../../server/db/database.ts';
 import { HOUR_MS } from '../../server/reports/periods.ts';
 import { DEFAULT_TELEMETRY, TelemetryIngest, telemetrySettingsFrom } from '../../server/telemetry/ingest.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 const targets = await dbTargets();
 const GIB = 1024 ** 3;
@@ -127,3 +132,64 @@ for (const target of targets) {
     });
   });
 }
+
+describe('telemetry answers over the device socket', () => {
+  let ts: TestServer;
+  let device: DeviceSession;
+
+  beforeAll(async () => {
+    ts = await startTestServer('sqlite');
+    device = new DeviceSession({
+      gatewayUrl: ts.server.deviceSocketUrl,
+      sn: 'TELE-WIRE-1',
+      enrollKey: ts.server.seeded.enrollKey,
+      info: () => ({ model: 'L1 Gateway', systemType: 'linux', systemVersion: 'Linux 6.1', imageVersion: '1', networkType: 1 }),
+      handlers: new Map(),
+      transport: wsTransport(),
+      clock: systemClock,
+    });
+    device.start();
+    await device.waitLoggedIn();
+  });
+  afterAll(async () => {
+    device?.dispose();
+    await ts?.stop();
+  });
+
+  /** Sends a device-to-platform message with a cid, as a device that wants to know, and returns the reply. */
+  const upload = async (msgId: number, data: unknown) => (await lastValueFrom(device.engine.request(msgId, { data }))).reply;
+  const status = { cpu: 12, memUsed: GIB, memTotal: 4 * GIB };
+  const proc = { pid: 42, name: 'kiosk', state: 'S', cpu: 3.5, memUsed: 64 * 1024 * 1024 };
+
+  it('accepts runtime info whose processes are all valid', async () => {
+    expect(await upload(Command.RuntimeInfo, { ...status, processes: [proc, { ...proc, pid: 43, state: 'R' }] })).toMatchObject({ result: Result.Success });
+    expect(await upload(Command.RuntimeInfo, { ...status, processes: [] })).toMatchObject({ result: Result.Success });
+  });
+
+  it('refuses runtime info with an invalid process list with result 1 and a reason, as it refuses invalid status fields', async () => {
+    const refused = { result: Result.Fail, data: { message: 'invalid runtime info' } };
+    for (const processes of [
+      [{ ...proc, state: 'Q' }],
+      'none',
+      undefined,
+      [{ ...proc, cpu: 500 }],
+      [{ ...proc, memUsed: -1 }],
+      [{ ...proc, pid: 0 }],
+      [{ ...proc, pid: 1.5 }],
+      [{ ...proc, name: '' }],
+      [{ ...proc, name: 'x'.repeat(257) }],
+      [{ ...proc, cpu: Number.NaN }],
+      [proc, null],
+      Array.from({ length: 1_001 }, (_, i) => ({ ...proc, pid: i + 1 })),
+    ]) {
+      expect(await upload(Command.RuntimeInfo, { ...status, processes }), JSON.stringify(processes)?.slice(0, 60)).toMatchObject(refused);
+    }
+    expect(await upload(Command.RuntimeInfo, { ...status, cpu: 101, processes: [proc] })).toMatchObject(refused);
+  });
+
+  it('gives every refused upload a reason in data.message', async () => {
+    expect(await upload(Command.StatusUpload, { ...status, cpu: -1 })).toMatchObject({ result: Result.Fail, data: { message: 'invalid status upload' } });
+    expect(await upload(Command.LocationUpload, { lat: 91, lng: 0, country: 'CN', region: '' })).toMatchObject({ result: Result.Fail, data: { message: 'invalid location upload' } });
+    expect(await upload(Command.AbnormalEvent, { ...status, type: 'melted' })).toMatchObject({ result: Result.Fail, data: { message: 'invalid abnormal event' } });
+  });
+});
