@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_ROLE } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
 import type { Selectable } from 'kysely';
@@ -111,7 +110,11 @@ function entryOf(r: Selectable<OperationLogTable>): OperationLogEntry {
   };
 }
 
-/** The log within the caller's scope, narrowed by the filters; entries without an organisation are the admin role's. */
+/**
+ * The log within the caller's scope, narrowed by the filters. Entries without an organisation (failed
+ * logins, which name no account's organisation) belong to the platform: only a caller whose scope is every
+ * organisation (the root's accounts) sees them. A customer organisation's `admin` role is no such caller.
+ */
 async function filtered(db: Db, caller: Caller, b: Omit<ListBody, 'pageNum' | 'pageSize'>) {
   let orgs: number[] = [...caller.scope];
   if (b.orgId !== undefined) {
@@ -120,7 +123,7 @@ async function filtered(db: Db, caller: Caller, b: Omit<ListBody, 'pageNum' | 'p
   }
   let q = db.selectFrom('operation_log').where((eb) => {
     const inScope = eb('org_id', 'in', orgs);
-    return caller.role === ADMIN_ROLE && b.orgId === undefined ? eb.or([inScope, eb('org_id', 'is', null)]) : inScope;
+    return caller.scopeCoversAll && b.orgId === undefined ? eb.or([inScope, eb('org_id', 'is', null)]) : inScope;
   });
   const account = b.account?.trim();
   if (account) q = q.where(containsIgnoringCase('account', account));

@@ -105,5 +105,24 @@ for (const target of targets) {
       const res = await denied.call('POST', '/operation-log/list', { pageNum: 1, pageSize: 10 });
       expect(res.code).toBe(40003);
     });
+
+    it("shows failed logins (no organisation) to the platform only, not to a customer organisation's admin role", async () => {
+      const since = Date.now();
+      const stranger = unique('strangerlogin');
+      expect((await tryLogin(ts, stranger, 'Wrong_pw1')).code).toBe(40002);
+      // The platform's admin sees it...
+      await waitForList(admin, { path: '/login/userLogin', account: stranger, startTime: since }, (p) => p.total >= 1);
+      // ...a customer organisation whose login account holds the admin role does not, in the list or the export.
+      const account = unique('custadmin');
+      const customer = await createOrg(admin, { name: unique('Customer '), account, password: 'Cust_pw1', parentId: rootOrg });
+      const login = await loginAs(ts, account, 'Cust_pw1');
+      const custAdmin = client(ts, login.token);
+      const seen = await waitForList(custAdmin, { startTime: since }, (p) => p.total >= 1);
+      expect(seen.list.every((e) => e.orgId === customer)).toBe(true);
+      expect((await list(custAdmin, { account: stranger })).total).toBe(0);
+      const csv = await fetch(`${ts.server.url}/operation-log/export?format=csv&account=${stranger}`, { headers: { 'X-Token': login.token } });
+      expect(csv.status).toBe(200);
+      expect(await csv.text()).not.toContain(stranger);
+    });
   });
 }
