@@ -19,50 +19,14 @@ import type { DeviceRepository } from '../devices/repository.ts';
 import { Message } from '../http/envelope.ts';
 import { type DangerousCommandGuard } from './command-limits.ts';
 import { commandPermissions } from './command-permissions.ts';
-import type { ConsoleRights, RightsHolder, SessionRights } from './console-rights.ts';
-import { commandDevice, type DeviceLink } from './device-endpoint.ts';
+import { ConsoleLink } from './console-link.ts';
+import type { ConsoleRights, SessionRights } from './console-rights.ts';
+import { commandDevice } from './device-endpoint.ts';
+import type { DeviceLink } from './device-link.ts';
 import type { DeviceWatchers } from './device-watchers.ts';
 import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
-
-/**
- * A logged-in console socket and the session behind it. Its caller is the session's rights as this process
- * last loaded them, never fixed at connect: a change to the account's role, organisation or session reaches
- * it (console-rights.ts), and commands are checked against it one by one.
- */
-export class ConsoleLink implements RightsHolder {
-  readonly peer: Peer;
-  #rights: SessionRights;
-  /** Set by serveConsole: lets go of what the lost rights had granted. */
-  onNarrowed: (before: Caller, after: Caller) => void = () => undefined;
-
-  constructor(peer: Peer, rights: SessionRights) {
-    this.peer = peer;
-    this.#rights = rights;
-  }
-
-  get caller(): Caller {
-    return this.#rights.caller;
-  }
-
-  get rights(): SessionRights {
-    return this.#rights;
-  }
-
-  /** @internal serveConsole, when the session's rights turned out to be another socket's copy. */
-  useRights(rights: SessionRights): void {
-    this.#rights = rights;
-  }
-
-  close(code: number, reason: string): void {
-    this.peer.ws.close(code, reason);
-  }
-
-  narrowed(before: Caller, after: Caller): void {
-    this.onNarrowed(before, after);
-  }
-}
 
 export interface ConsoleEndpointDeps {
   /** Live view fan-out: answers StartStream and StopStream itself. */

@@ -1,6 +1,6 @@
 import { Command, type Envelope } from '../../protocol/index.ts';
 import { type Bus, Subject } from '../bus/bus.ts';
-import type { ConsoleLink } from './console-endpoint.ts';
+import type { ConsoleLink } from './console-link.ts';
 
 /** A command's outcome as consoles watching its device hear it (command 196612). */
 export interface CommandOutcome {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
-import type { ConsoleLink } from './console-endpoint.ts';
-import type { DeviceLink } from './device-endpoint.ts';
+import type { ConsoleLink } from './console-link.ts';
+import type { DeviceLink } from './device-link.ts';
 import { FLOW_GRACE_MS, FlowTable } from './flows.ts';
 
 /** A console socket as the flow table sees it: its session and what reached it. */

@@ -1,7 +1,7 @@
 import type { Envelope } from '../../protocol/index.ts';
 import type { Bus, BusMessage } from '../bus/bus.ts';
-import type { ConsoleLink } from './console-endpoint.ts';
-import type { DeviceLink } from './device-endpoint.ts';
+import type { ConsoleLink } from './console-link.ts';
+import type { DeviceLink } from './device-link.ts';
 import type { Peer } from './peer.ts';
 
 /** Flows one console may hold open at once (shell sessions and transfers); past it the oldest is forgotten. */

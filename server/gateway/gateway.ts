@@ -25,10 +25,12 @@ import { DeviceHolders, type ReleasedDevice } from '../devices/device-holders.ts
 import type { DeviceRepository } from '../devices/repository.ts';
 import { ClusterMembership } from './cluster-membership.ts';
 import { DeviceWatchers } from './device-watchers.ts';
-import { type ConsoleLink, serveConsole } from './console-endpoint.ts';
+import { serveConsole } from './console-endpoint.ts';
+import type { ConsoleLink } from './console-link.ts';
 import { DangerousCommandGuard, DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './command-limits.ts';
 import { ConsoleRights } from './console-rights.ts';
-import { admitDevice, commandDevice, type DeviceCredentials, type DeviceLink, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
+import { admitDevice, commandDevice, type DeviceCredentials, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
+import type { DeviceLink } from './device-link.ts';
 import { DeviceAdmissionGate } from './device-admission.ts';
 import { FlowSubject, FlowTable } from './flows.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';

@@ -1,5 +1,5 @@
 import { CloseCode, type Clock, type TimerHandle } from '../../protocol/index.ts';
-import type { DeviceLink } from './device-endpoint.ts';
+import type { DeviceLink } from './device-link.ts';
 
 /** Devices heartbeat every 300 s; one silent for a heartbeat and two 10 s checks is gone (PROTOCOL.md LIFE-1). */
 export const DEVICE_SILENCE_MS = 300_000 + 2 * 10_000;

@@ -13,7 +13,7 @@ import {
 import type { Bus, BusMessage } from '../bus/bus.ts';
 import { Message } from '../http/envelope.ts';
 import { registerCommandPermission } from './command-permissions.ts';
-import type { ConsoleLink } from './console-endpoint.ts';
+import type { ConsoleLink } from './console-link.ts';
 import { randomId } from './random-ids.ts';
 
 /**
