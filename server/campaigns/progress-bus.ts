@@ -1,5 +1,11 @@
+import type { PushTargetEvent } from '../../protocol/api/campaigns.ts';
 import type { BusMessage } from '../bus/bus.ts';
-import type { TargetUpdate } from './runner.ts';
+
+/**
+ * One device's row as consoles see it, live: a /push-log/stream target line without its type. Here, beside
+ * the message that carries it between nodes, so that the runner imports the bus and not the other way round.
+ */
+export type TargetUpdate = Omit<PushTargetEvent, 'type'>;
 
 /**
  * The campaigns area's own bus subject: per-device progress and campaign state changes written on one node,

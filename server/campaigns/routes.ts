@@ -17,7 +17,8 @@ import { callerOf } from '../http/guard.ts';
 import { field, idOf, idParams, pagingProperties } from '../http/validation.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
 import { couponInfo, CouponMessage, MIN_RECHARGE, recharge } from './coupons.ts';
-import { CampaignRunner, CampaignState, Phase, type TargetUpdate } from './runner.ts';
+import type { TargetUpdate } from './progress-bus.ts';
+import { CampaignRunner, CampaignState, Phase } from './runner.ts';
 
 export interface CampaignRouteDeps {
   readonly db: Db;

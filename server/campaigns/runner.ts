@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import mitt from 'mitt';
-import type { PushState } from '../../protocol/api/campaigns.ts';
 import { type Clock, Command, DownloadState, type Envelope, InstallResult, OnlineState, PushResult, Result, type TimerHandle } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { chargeMany, chargeOnce } from './coupons.ts';
-import { CampaignSubject, parseProgressMessage } from './progress-bus.ts';
+import { CampaignSubject, parseProgressMessage, type TargetUpdate } from './progress-bus.ts';
 import { sqlTargetWriter, TargetWriter, type TargetWho, type WrittenTarget } from './target-writer.ts';
 
 /** A campaign's lifecycle (ours; the spec shows per-device states only). */
@@ -35,13 +34,6 @@ export interface PushProgressReport {
   readonly progress: number;
   readonly installResult?: number;
   readonly message?: string;
-}
-
-/** One device's row as consoles see it, live. */
-export interface TargetUpdate extends PushState {
-  readonly campaignId: number;
-  readonly orgId: number;
-  readonly sn: string;
 }
 
 export interface RunnerOptions {
