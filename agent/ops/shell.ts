@@ -366,5 +366,3 @@ export class LinuxShellProvider implements ShellProvider {
     };
   }
 }
-
-export { SimulatedShellProvider } from './simulated-shell.ts';

@@ -12,7 +12,7 @@ import type { DeviceInfo } from '../device-session.ts';
 import type { DeviceBackend } from '../ops/device-handlers.ts';
 import { MemoryFileStore } from '../ops/file-store.ts';
 import { renderSimulatedScreen } from '../ops/png.ts';
-import { SimulatedShellProvider } from '../ops/shell.ts';
+import { SimulatedShellProvider } from '../ops/simulated-shell.ts';
 import { pick, seededRandom } from './prng.ts';
 
 const GB = 1024 ** 3;
