@@ -1,5 +1,7 @@
-import { ACCOUNT_PATTERN } from '../auth/routes.ts';
 import { ApiCode, ApiError, Message } from '../http/envelope.ts';
+
+/** Login account rule (platform-core section 5): a letter, then 3 to 15 word characters. */
+export const ACCOUNT_PATTERN = /^[a-zA-Z]\w{3,15}$/;
 
 /** Refusals about account names, shared by organisation and admin-account creation. */
 export const AccountMessage = {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { permissionCatalogue } from '../../protocol/index.ts';
+import { ACCOUNT_PATTERN } from '../accounts/account-name.ts';
 import { loadCaller } from '../accounts/caller.ts';
 import { checkAccountPassword } from '../accounts/repository.ts';
 import { isFrozen } from '../accounts/org-scope.ts';
@@ -21,8 +22,6 @@ async function accountFrozen(db: Db, accountId: number): Promise<boolean> {
   return row !== undefined && (await isFrozen(db, row.org_id));
 }
 
-/** Login account rule (platform-core section 5): a letter, then 3 to 15 word characters. */
-export const ACCOUNT_PATTERN = /^[a-zA-Z]\w{3,15}$/;
 /**
  * Per client address (IPv6: per /64) and minute: login attempts over all accounts, and verification-code
  * images. Far above a person or an office behind one address, far below a guessing script (docs/DECISIONS.md).
