@@ -86,7 +86,7 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
 }
 
 /** `orgId` and its ancestors, nearest first; bounded by the tree's size, so a corrupt cycle cannot loop. */
-function pathToRoot(tree: OrgTree, orgId: number): number[] {
+export function pathToRoot(tree: OrgTree, orgId: number): number[] {
   const out: number[] = [];
   for (let id: number | null | undefined = orgId; id !== null && id !== undefined && out.length <= tree.parentOf.size; id = tree.parentOf.get(id)) out.push(id);
   return out;

@@ -10,7 +10,7 @@ import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, HASHED_PASSWORD, idOf, idParams } from '../http/validation.ts';
-import { requireAssignableRole, requireCoversHolders } from '../permits/assignable.ts';
+import { orgPathOf, requireAssignableRole, requireCoversHolders } from '../permits/assignable.ts';
 import { callerFacts, canAssign } from '../permits/grants.ts';
 import type { RoleRepository } from '../permits/repository.ts';
 import type { OrgDetail, OrgFields, OrgRepository } from './repository.ts';
@@ -60,7 +60,9 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
   app.get('/org/loginRoles', { config }, async (req) => {
     const facts = await callerFacts(deps.db, callerOf(req));
     const roles = await deps.roles.all(facts);
-    return ok(roles.filter((r) => canAssign(facts, { ...r, permissions: new Set(r.permissionList) })));
+    // For a new organisation under the caller's own (the add dialog's default parent).
+    const path = await orgPathOf(deps.db, facts.caller.orgId);
+    return ok(roles.filter((r) => canAssign(facts, { ...r, permissions: new Set(r.permissionList) }, path)));
   });
 
   app.post<{ Body: s.AddBody }>('/org/add', { config: hot, schema: { body: s.addBody } }, async (req) => ok(await addOrg(deps, callerOf(req), req.body)));
@@ -159,7 +161,7 @@ async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Prom
   const account = newAccountName(body.account);
   // The login account's role is always chosen (the schema requires it), never inherited from the creator,
   // and only among the roles the creator may grant: no more keys than the creator holds.
-  await requireAssignableRole(deps.db, deps.roles, caller, body.roleId);
+  await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, parentId);
   const result = await deps.orgs.create({
     ...fields,
     name: cleanText(body.name, 'Name', true),
@@ -190,7 +192,7 @@ async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody)
     const loginRole = await deps.orgs.loginRoleOf(body.id);
     if (loginRole === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
     await requireCoversHolders(deps.db, deps.roles, caller, [loginRole]);
-    await requireAssignableRole(deps.db, deps.roles, caller, body.roleId);
+    await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, body.id);
   }
   await deps.orgs.update(body.id, cleanFields(body), body.roleId);
   return existing(deps.orgs.get(body.id));

@@ -1,4 +1,5 @@
-import type { Caller } from '../accounts/caller.ts';
+import { type Caller, pathToRoot } from '../accounts/caller.ts';
+import { currentOrgTree } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError } from '../http/envelope.ts';
 import { callerFacts, canAssign, coversRole } from './grants.ts';
@@ -7,10 +8,19 @@ import type { RoleRepository } from './repository.ts';
 /** Refusal when a role is unknown, not visible, or grants more than the caller holds. */
 export const ROLE_NOT_ASSIGNABLE = 'You cannot assign this role';
 
-/** Checks that the caller may give role `roleId` to an account or organisation. */
-export async function requireAssignableRole(db: Db, roles: RoleRepository, caller: Caller, roleId: number): Promise<void> {
+/** The path from `orgId` to the root, nearest first, in the current organisation tree. */
+export async function orgPathOf(db: Db, orgId: number): Promise<number[]> {
+  return pathToRoot((await currentOrgTree(db)).tree, orgId);
+}
+
+/**
+ * Checks that the caller may give role `roleId` to an account of organisation `holderOrgId` (for a new
+ * organisation's login account: the organisation it is created under), which must lie in the subtree of
+ * the role's owner (grants.ts, holdableIn).
+ */
+export async function requireAssignableRole(db: Db, roles: RoleRepository, caller: Caller, roleId: number, holderOrgId: number): Promise<void> {
   const role = await roles.facts(roleId);
-  if (!role || !canAssign(await callerFacts(db, caller), role)) throw new ApiError(ApiCode.Forbidden, ROLE_NOT_ASSIGNABLE);
+  if (!role || !canAssign(await callerFacts(db, caller), role, await orgPathOf(db, holderOrgId))) throw new ApiError(ApiCode.Forbidden, ROLE_NOT_ASSIGNABLE);
 }
 
 /** Refusal when an existing account holds a permission the caller lacks. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROLE, permissionCatalogue } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
-import { canAssign, canManage, type CallerFacts, coversRole, effectivePermissions, type RoleFacts } from './grants.ts';
+import { canAssign, canManage, type CallerFacts, coversRole, effectivePermissions, holdableIn, type RoleFacts } from './grants.ts';
 
 /*
  * The grant rules as properties over arbitrary organisation trees and role sets (security issue, item 3):
@@ -50,6 +50,13 @@ function subtree(parents: readonly number[], root: number): Set<number> {
   return out;
 }
 
+/** Node `node` and its ancestors up to the root, nearest first, as organisation ids. */
+function pathOf(parents: readonly number[], node: number): number[] {
+  const out = [orgId(node)];
+  for (let n = node; n !== 0; n = parents[n - 1] ?? 0) out.push(orgId(parents[n - 1] ?? 0));
+  return out;
+}
+
 function roleFacts(roles: readonly RoleSpec[], index: number): RoleFacts {
   const spec = roles[index] as RoleSpec;
   const name = index === 0 ? ADMIN_ROLE : `role${index}`;
@@ -91,22 +98,87 @@ function modelVisible(w: World, roles: readonly RoleSpec[], actorRole: number, a
   return target === actorRole || (owner === null ? actorOrg === 0 : subtree(w.parents, actorOrg).has(owner));
 }
 
+/** The model of where a role may be held: anywhere for a platform role, else in its owner's subtree. */
+function modelHoldable(w: World, roles: readonly RoleSpec[], r: number, holderNode: number): boolean {
+  const owner = (roles[r] as RoleSpec).org;
+  return owner === null || subtree(w.parents, owner).has(holderNode);
+}
+
 describe('grant rules (property)', () => {
-  it('canAssign, coversRole and canManage agree with the model for every role', () => {
+  it('canAssign, coversRole and canManage agree with the model for every role, holder organisation and holder set', () => {
     fc.assert(
-      fc.property(worldArb, (w) => {
-        const facts = callerFactsOf(w, w.roles, w.actorRole, w.actorOrg);
-        for (let r = 0; r < w.roles.length; r++) {
-          const role = roleFacts(w.roles, r);
-          const grantable = modelGrantable(w.roles, w.actorRole, r);
-          const visible = modelVisible(w, w.roles, w.actorRole, w.actorOrg, r);
-          const owned = role.orgId === null ? w.actorOrg === 0 : subtree(w.parents, w.actorOrg).has((role.orgId ?? 0) - 1);
-          expect(coversRole(facts, role), `covers role ${r}`).toBe(grantable);
-          expect(canAssign(facts, role), `assign role ${r}`).toBe(visible && grantable);
-          expect(canManage(facts, role), `manage role ${r}`).toBe(r !== 0 && owned && grantable);
-        }
-      }),
+      fc.property(
+        worldArb.chain((w) =>
+          fc.record({
+            w: fc.constant(w),
+            holderNode: fc.nat({ max: w.parents.length }),
+            holders: fc.array(fc.subarray(Array.from({ length: w.parents.length + 1 }, (_, i) => i)), { minLength: w.roles.length, maxLength: w.roles.length }),
+          }),
+        ),
+        ({ w, holderNode, holders }) => {
+          const facts = callerFactsOf(w, w.roles, w.actorRole, w.actorOrg);
+          const actorScope = subtree(w.parents, w.actorOrg);
+          for (let r = 0; r < w.roles.length; r++) {
+            const role = roleFacts(w.roles, r);
+            const grantable = modelGrantable(w.roles, w.actorRole, r);
+            const visible = modelVisible(w, w.roles, w.actorRole, w.actorOrg, r);
+            const owned = role.orgId === null ? w.actorOrg === 0 : actorScope.has((role.orgId ?? 0) - 1);
+            const holderNodes = holders[r] ?? [];
+            expect(coversRole(facts, role), `covers role ${r}`).toBe(grantable);
+            expect(holdableIn(role, pathOf(w.parents, holderNode)), `role ${r} holdable in node ${holderNode}`).toBe(modelHoldable(w, w.roles, r, holderNode));
+            expect(canAssign(facts, role, pathOf(w.parents, holderNode)), `assign role ${r} in node ${holderNode}`).toBe(visible && grantable && modelHoldable(w, w.roles, r, holderNode));
+            expect(canManage(facts, role, holderNodes.map(orgId)), `manage role ${r}`).toBe(r !== 0 && owned && grantable && holderNodes.every((n) => actorScope.has(n)));
+          }
+        },
+      ),
       { numRuns: 500 },
+    );
+  });
+
+  it('across the tree, every account a role reaches lies in its owner subtree, so whoever may edit a role reaches all its holders', () => {
+    // Every organisation's accounts act (one account per role held there), starting from holders that obey the
+    // rule; each assigns what it may to accounts anywhere in its subtree (its own, or a new organisation's
+    // login). Whatever they do, no role ends up held outside its owner's subtree, and so an actor that may
+    // change a role (canManage even without the holder check) has every holder of it in its own scope: a
+    // child organisation never sets the keys of an account above it (security review, M3).
+    fc.assert(
+      fc.property(
+        worldArb.chain((w) => fc.record({ w: fc.constant(w), logins: fc.array(fc.nat({ max: w.roles.length - 1 }), { minLength: w.parents.length + 1, maxLength: w.parents.length + 1 }) })),
+        ({ w, logins }) => {
+          const nodes = Array.from({ length: w.parents.length + 1 }, (_, i) => i);
+          // Each node's login account holds a role it may hold (the admin role when the drawn one may not be).
+          const held = new Set<string>(nodes.map((n) => `${modelHoldable(w, w.roles, logins[n] ?? 0, n) ? (logins[n] ?? 0) : 0}:${n}`));
+          let grew = true;
+          while (grew) {
+            grew = false;
+            for (const entry of [...held]) {
+              const [holderRole, holderNode] = entry.split(':').map(Number) as [number, number];
+              const facts = callerFactsOf(w, w.roles, holderRole, holderNode);
+              for (let r = 0; r < w.roles.length; r++) {
+                for (const target of subtree(w.parents, holderNode)) {
+                  if (!canAssign(facts, roleFacts(w.roles, r), pathOf(w.parents, target)) || held.has(`${r}:${target}`)) continue;
+                  held.add(`${r}:${target}`);
+                  grew = true;
+                }
+              }
+            }
+          }
+          const holdersOf = (r: number) => [...held].map((e) => e.split(':').map(Number) as [number, number]).filter(([role]) => role === r).map(([, n]) => n);
+          for (let r = 0; r < w.roles.length; r++) {
+            for (const n of holdersOf(r)) expect(modelHoldable(w, w.roles, r, n), `role ${r} held in node ${n}, outside its owner's subtree`).toBe(true);
+          }
+          for (const entry of held) {
+            const [actorRole, actorNode] = entry.split(':').map(Number) as [number, number];
+            const facts = callerFactsOf(w, w.roles, actorRole, actorNode);
+            const scope = subtree(w.parents, actorNode);
+            for (let r = 0; r < w.roles.length; r++) {
+              if (!canManage(facts, roleFacts(w.roles, r), [])) continue;
+              for (const n of holdersOf(r)) expect(scope.has(n), `node ${actorNode} edits role ${r}, held in node ${n} outside its scope`).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
@@ -127,15 +199,15 @@ describe('grant rules (property)', () => {
             const facts = callerFactsOf(w, roles, holderRole, holderOrg);
             for (let r = 0; r < roles.length; r++) {
               const role = roleFacts(roles, r);
-              if (canManage(facts, role)) {
+              if (canManage(facts, role, [])) {
                 const widened = [...new Set([...(roles[r] as RoleSpec).keys, ...[...facts.caller.permissions].filter((k) => (KEYS as readonly string[]).includes(k))])];
                 if (widened.length > (roles[r] as RoleSpec).keys.length) {
                   roles[r] = { ...(roles[r] as RoleSpec), keys: widened };
                   grew = true;
                 }
               }
-              if (!canAssign(facts, roleFacts(roles, r))) continue;
               for (const org of subtree(w.parents, holderOrg)) {
+                if (!canAssign(facts, roleFacts(roles, r), pathOf(w.parents, org))) continue;
                 const key = `${r}:${org}`;
                 if (!reached.has(key)) {
                   reached.add(key);

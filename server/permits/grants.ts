@@ -58,14 +58,30 @@ export function canGrant(facts: CallerFacts, roleName: string, permissions: Iter
   return true;
 }
 
-/** The caller may assign the role to an account or organisation. */
-export function canAssign(facts: CallerFacts, role: RoleFacts): boolean {
-  return seesRole(facts, role) && canGrant(facts, role.name, role.permissions);
+/**
+ * The role may be held by an account of the organisation whose path to the root is `holderOrgPath`
+ * (nearest first; for an organisation about to be created, its parent's path): only within the subtree
+ * of the role's owner. Whoever owns a role may change it, so an account holding it elsewhere, above the
+ * owner say, would have its keys set by an organisation that does not reach it.
+ */
+export function holdableIn(role: Pick<RoleFacts, 'orgId'>, holderOrgPath: readonly number[]): boolean {
+  return role.orgId === null || holderOrgPath.includes(role.orgId);
 }
 
-/** The caller may change or delete the role: it owns it and the role grants nothing the caller lacks. */
-export function canManage(facts: CallerFacts, role: RoleFacts): boolean {
-  return role.name !== ADMIN_ROLE && ownsRole(facts, role) && canGrant(facts, role.name, role.permissions);
+/** The caller may assign the role to an account of the organisation at `holderOrgPath` (see {@link holdableIn}). */
+export function canAssign(facts: CallerFacts, role: RoleFacts, holderOrgPath: readonly number[]): boolean {
+  return seesRole(facts, role) && canGrant(facts, role.name, role.permissions) && holdableIn(role, holderOrgPath);
+}
+
+/**
+ * The caller may change or delete the role: it owns it, the role grants nothing the caller lacks, and every
+ * organisation whose accounts hold it (`holderOrgs`) is in the caller's scope. Assignments keep holders in
+ * the owner's subtree ({@link holdableIn}); the last check is for data written before that rule.
+ */
+export function canManage(facts: CallerFacts, role: RoleFacts, holderOrgs: Iterable<number>): boolean {
+  if (role.name === ADMIN_ROLE || !ownsRole(facts, role) || !canGrant(facts, role.name, role.permissions)) return false;
+  for (const org of holderOrgs) if (!facts.caller.scope.has(org)) return false;
+  return true;
 }
 
 /**

@@ -136,6 +136,12 @@ export class RoleRepository {
     return Number(row.n);
   }
 
+  /** The organisations whose accounts hold the role. */
+  async holderOrgs(id: number): Promise<number[]> {
+    const rows = await this.#db.selectFrom('accounts').select('org_id').distinct().where('role_id', '=', id).execute();
+    return rows.map((r) => r.org_id);
+  }
+
   /** Deletes the role; its permission rows go with it (ON DELETE CASCADE). */
   async remove(id: number): Promise<void> {
     await this.#db.deleteFrom('roles').where('id', '=', id).execute();

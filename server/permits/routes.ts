@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf, idParams } from '../http/validation.ts';
-import { requireAssignableRole } from './assignable.ts';
+import { orgPathOf, requireAssignableRole } from './assignable.ts';
 import { callerFacts, canAssign, canGrant, canManage, seesRole } from './grants.ts';
 import type { AccountFacts, AdminAccountRepository, RoleInput, RoleRepository } from './repository.ts';
 import * as s from './schemas.ts';
@@ -69,7 +69,9 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
   app.get('/permit/getAllRole', { config }, async (req) => {
     const facts = await callerFacts(db, callerOf(req));
     const list = await roles.all(facts);
-    return ok(list.map((r) => ({ ...r, grantable: canAssign(facts, { ...r, permissions: new Set(r.permissionList) }) })));
+    // Grantable to the accounts of the caller's own organisation, which is where /permit/addAccount puts them.
+    const path = await orgPathOf(db, facts.caller.orgId);
+    return ok(list.map((r) => ({ ...r, grantable: canAssign(facts, { ...r, permissions: new Set(r.permissionList) }, path) })));
   });
 
   app.post<{ Body: s.RoleBody }>('/permit/addRole', { config: hot, schema: { body: s.addRoleBody } }, async (req) => {
@@ -128,7 +130,7 @@ async function requireManageableRole(deps: PermitRouteDeps, caller: Caller, id: 
   const facts = await callerFacts(deps.db, caller);
   if (!role || !seesRole(facts, role)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
   if (role.name === ADMIN_ROLE) throw new ApiError(ApiCode.Forbidden, PermitMessage.AdminRoleFixed);
-  if (!canManage(facts, role)) throw new ApiError(ApiCode.Forbidden, PermitMessage.NotYourRole);
+  if (!canManage(facts, role, await deps.roles.holderOrgs(id))) throw new ApiError(ApiCode.Forbidden, PermitMessage.NotYourRole);
 }
 
 function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
@@ -172,7 +174,7 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
 async function addAccount(deps: PermitRouteDeps, caller: Caller, body: s.AddAccountBody): Promise<number> {
   const account = newAccountName(body.account);
   const nickname = cleanText(body.nickname, 'Nickname', false);
-  await requireAssignableRole(deps.db, deps.roles, caller, body.roleId);
+  await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, caller.orgId);
   if (await accountNameTaken(deps.db, account)) throw new ApiError(ApiCode.BadRequest, AccountMessage.Taken);
   const now = deps.clock.now();
   const input = {
@@ -199,7 +201,8 @@ async function updateAccount(deps: PermitRouteDeps, caller: Caller, body: s.Upda
   if (self && (body.password !== undefined || body.roleId !== undefined)) throw new ApiError(ApiCode.Forbidden, PermitMessage.ChangeSelf);
   if (!self) await requireManageableAccount(deps, caller, body.id);
   else await requireAccountInOrg(deps, caller, body.id);
-  if (body.roleId !== undefined) await requireAssignableRole(deps.db, deps.roles, caller, body.roleId);
+  // Accounts managed here are of the caller's own organisation (requireAccountInOrg above).
+  if (body.roleId !== undefined) await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, caller.orgId);
   const password = body.password === undefined ? undefined : { hash: await hashSecret(body.password), now: deps.clock.now() };
   await deps.accounts.update(body.id, {
     nickname: body.nickname === undefined ? undefined : cleanText(body.nickname, 'Nickname', false),

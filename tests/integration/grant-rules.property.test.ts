@@ -7,13 +7,17 @@ import type { Db } from '../../server/db/database.ts';
 import { api, startTestServer, type TestServer } from '../support/server.ts';
 
 /*
- * The grant rules as a property over HTTP (security issue, item 3). For arbitrary organisation trees,
- * arbitrary role sets (owned anywhere in the tree or by the platform) and an arbitrary organisation
- * manager placed anywhere, the server offers, grants and resets exactly what the rule allows:
+ * The grant rules as a property over HTTP (security issue, item 3; review M3 for role ownership). For
+ * arbitrary organisation trees, arbitrary role sets (owned anywhere in the tree or by the platform), login
+ * roles held anywhere (older data may break the ownership rule) and an arbitrary organisation and role
+ * manager placed anywhere, the server offers, grants, resets and edits exactly what the rule allows:
  *  - /org/loginRoles offers the roles it sees (its own, those owned in its subtree, platform roles at the
- *    root) that grant no key it lacks; the admin role only to an admin;
- *  - /org/add succeeds with exactly those roles;
+ *    root) that grant no key it lacks and may be held under its organisation (a role owned by an
+ *    organisation is held only in that organisation's subtree); the admin role only to an admin;
+ *  - /org/add under any organisation of its scope succeeds with exactly those roles that may be held there;
  *  - /org/restpassword succeeds on an organisation below it exactly when its login holds no key it lacks;
+ *  - /permit/updateRole succeeds on exactly the roles it owns, grants no key it lacks and that no account
+ *    outside its scope holds;
  * and every account it created or took over holds, as the server computes it, no key it lacks.
  * The world is written straight to the database (the API's own paths are tested elsewhere).
  */
@@ -37,6 +41,8 @@ interface World {
   readonly managerOrg: number;
   /** The manager's role: an index into roles, or -1 for the admin role. */
   readonly managerRole: number;
+  /** Picks the organisation of the manager's scope that /org/add creates under. */
+  readonly addUnder: number;
 }
 
 const worldArb: fc.Arbitrary<World> = fc.integer({ min: 1, max: 4 }).chain((n) =>
@@ -50,6 +56,7 @@ const worldArb: fc.Arbitrary<World> = fc.integer({ min: 1, max: 4 }).chain((n) =
       managerOrg: fc.integer({ min: -1, max: n - 1 }),
       // The admin role is one choice in five.
       managerRole: fc.oneof({ weight: 1, arbitrary: fc.constant(-1) }, { weight: 4, arbitrary: fc.nat({ max: roleCount - 1 }) }),
+      addUnder: fc.nat({ max: 100 }),
     }),
   ),
 );
@@ -102,7 +109,7 @@ describe('grant rules over HTTP (property)', () => {
     return new Set(detail.data.permissionList);
   }
 
-  it('offers, grants and resets exactly what the rule allows, and nothing reached holds a key the manager lacks', { timeout: 600_000 }, async () => {
+  it('offers, grants, resets and edits exactly what the rule allows (roles held only in their owner subtree), and nothing reached holds a key the manager lacks', { timeout: 600_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(worldArb, async (w) => {
         const tag = `g${run++}`;
@@ -140,9 +147,9 @@ describe('grant rules over HTTP (property)', () => {
           const accountId = await insertAccount(orgOf(node), roleOf(login), `${tag}l${node}`);
           await db.updateTable('organisations').set({ login_account_id: accountId }).where('id', '=', orgOf(node)).execute();
         }
-        // The manager: an account (not the login) of its organisation, holding org_list besides its role's keys
-        // through a role of its own, so that every /org/* call is open to it.
-        const managerKeys = new Set([...keysOfRole(w.managerRole), 'org_list']);
+        // The manager: an account (not the login) of its organisation, holding org_list and role_list besides
+        // its role's keys through a role of its own, so that every /org/* and role call is open to it.
+        const managerKeys = new Set([...keysOfRole(w.managerRole), 'org_list', 'role_list']);
         let managerRoleId = adminRoleId;
         if (w.managerRole !== -1) {
           const row = await db
@@ -170,8 +177,15 @@ describe('grant rules over HTTP (property)', () => {
           const owner = (w.roles[index] as RoleSpec).org;
           return owner === null ? w.managerOrg === -1 : scope.has(owner);
         };
+        // Where a role may be held: a platform role anywhere, another only in its owner's subtree.
+        const holdable = (index: number, node: number) => {
+          const owner = index === -1 ? null : (w.roles[index] as RoleSpec).org;
+          return owner === null || subtree(w.parents, owner).has(node);
+        };
+        // A new organisation under `node` is in the subtree of `node` and of everything above it, and of nothing else.
+        const holdableUnder = holdable;
         const candidates = [-1, ...w.roles.keys()];
-        const expected = new Set([...candidates.filter((r) => sees(r) && covers(r)).map(roleOf), managerRoleId]);
+        const expected = new Set([...candidates.filter((r) => sees(r) && covers(r) && holdableUnder(r, w.managerOrg)).map(roleOf), managerRoleId]);
 
         const offered = await call<{ id: number }[]>('GET', '/org/loginRoles');
         expect(offered.code).toBe(20000);
@@ -180,16 +194,18 @@ describe('grant rules over HTTP (property)', () => {
         expect(new Set(offered.data.map((r) => r.id).filter((id) => ours.has(id)))).toEqual(expected);
 
         const reached: number[] = [];
+        const scopeNodes = [...scope];
+        const under = w.managerOrg === -1 && w.addUnder % (scopeNodes.length + 1) === 0 ? -1 : (scopeNodes[w.addUnder % scopeNodes.length] as number);
         for (const index of candidates) {
           const account = `${tag}n${index + 1}`;
           const res = await call<{ accountId: number }>('POST', '/org/add', {
             name: `${tag}-new${index + 1}`,
             account,
             password: randomBytes(32).toString('hex'),
-            parentId: orgOf(w.managerOrg),
+            parentId: orgOf(under),
             roleId: roleOf(index),
           });
-          expect(res.code, `add with role ${index}`).toBe(sees(index) && covers(index) ? 20000 : 40003);
+          expect(res.code, `add under node ${under} with role ${index}`).toBe(sees(index) && covers(index) && holdableUnder(index, under) ? 20000 : 40003);
           if (res.code === 20000) reached.push(res.data.accountId);
         }
         for (const node of scope) {
@@ -204,6 +220,15 @@ describe('grant rules over HTTP (property)', () => {
         for (const accountId of reached) {
           const keys = await keysOf(accountId);
           expect([...keys].filter((k) => !managerKeys.has(k)), `account ${accountId} holds keys the manager lacks`).toEqual([]);
+        }
+        // Editing a role: its own, granting nothing it lacks, and held by no account outside its scope (the
+        // logins above may hold a role outside its owner's subtree: data from before the ownership rule).
+        const inScope = (node: number) => w.managerOrg === -1 || scope.has(node);
+        for (const [index, spec] of w.roles.entries()) {
+          const owned = spec.org === null ? w.managerOrg === -1 : inScope(spec.org);
+          const heldOutside = w.logins.some((login, node) => login === index && !inScope(node));
+          const res = await call('POST', '/permit/updateRole', { id: roleOf(index), name: `${tag}-role${index}`, summary: 'edited', permissionList: [...keysOfRole(index)] });
+          expect(res.code, `edit role ${index} (owner ${spec.org}, held outside: ${heldOutside})`).toBe(owned && covers(index) && !heldOutside ? 20000 : 40003);
         }
       }),
       { numRuns: 20 },

@@ -152,6 +152,38 @@ for (const target of targets) {
       await manager.ok('POST', '/permit/updateRole', { id: own, name: unique('own_'), permissionList: ['device_list', 'role_list'] });
     });
 
+    it("a child organisation's role is held only in its subtree, so the child never sets the keys of an account above it", async () => {
+      // Review M3: the platform gave a helpdesk account of its own a role the child owns; the child then
+      // widened that role, and with it the platform account's keys over the whole fleet.
+      const childKeys = ['role_list', 'admin_list', 'org_list', 'device_list', 'device_reboot', 'device_reset'];
+      const childAccount = unique('childlogin');
+      const childOrg = await createOrg(admin, { name: unique('Child '), account: childAccount, password: 'Child_pw1', parentId: platformId, roleId: await createRole(admin, unique('childkeys_'), childKeys) });
+      const child = client(ts, (await loginAs(ts, childAccount, 'Child_pw1')).token);
+      const childRole = await createRole(child, unique('childrole_'), ['device_list']);
+
+      // Assigning it above its owner is refused, on every path that assigns a role.
+      expect(await admin.call('POST', '/permit/addAccount', { account: unique('helpdesk'), password: clientPasswordHash('Help_pw1'), roleId: childRole })).toMatchObject(NOT_ASSIGNABLE);
+      const helper = await createAccount(admin, unique('helper'), 'Help_pw1', limitedRole);
+      expect(await admin.call('POST', '/permit/updateAccount', { id: helper, roleId: childRole })).toMatchObject(NOT_ASSIGNABLE);
+      expect(await admin.call('POST', '/org/add', { ...orgBody(unique('sibling'), childRole), parentId: platformId })).toMatchObject(NOT_ASSIGNABLE);
+      const sibling = await createOrg(admin, { name: unique('Sibling '), account: unique('siblogin'), password: 'Sib_pw1', parentId: platformId, roleId: limitedRole });
+      expect(await admin.call('POST', '/org/update', { id: sibling, roleId: childRole })).toMatchObject(NOT_ASSIGNABLE);
+      expect((await admin.ok<{ id: number; grantable: boolean }[]>('GET', '/permit/getAllRole')).find((r) => r.id === childRole)).toMatchObject({ grantable: false });
+      // In the owner's subtree it may be held: the child's own accounts, an organisation below the child.
+      await createAccount(child, unique('childmate'), 'Mate_pw1', childRole);
+      const grandAccount = unique('grandlogin');
+      await admin.ok('POST', '/org/add', { ...orgBody(grandAccount, childRole), parentId: childOrg });
+      expect(await loginKeys(ts, grandAccount, 'Login_pw1')).toEqual(['device_list']);
+
+      // Data from before the rule: a platform account holding the child's role. The child may no longer edit it.
+      const helpdesk = unique('helpdesk');
+      await createAccount(admin, helpdesk, 'Help_pw1', limitedRole);
+      await ts.server.db.updateTable('accounts').set({ role_id: childRole }).where('account', '=', helpdesk).execute();
+      const widened = { id: childRole, name: unique('childrole_'), summary: 'x', permissionList: ['device_list', 'device_reboot', 'device_reset'] };
+      expect(await child.call('POST', '/permit/updateRole', widened)).toMatchObject({ code: 40003, message: 'You cannot change this role' });
+      expect(await loginKeys(ts, helpdesk, 'Help_pw1')).toEqual(['device_list']);
+    });
+
     it('account names are unique regardless of case, on every path that creates one', async () => {
       const name = unique('Casey');
       const roleId = limitedRole;
