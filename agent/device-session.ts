@@ -5,6 +5,7 @@ import {
   type ConnectionState,
   type ConnectionTuning,
   type Envelope,
+  type FailureReply,
   ProtocolEngine,
   Result,
   type ResultCode,
@@ -21,10 +22,24 @@ export interface DeviceInfo {
   readonly networkType: number;
 }
 
-/** How a command handler answers: a result code and optional data. */
-export interface CommandOutcome {
-  readonly result: ResultCode;
-  readonly data?: unknown;
+/** Result codes that refuse a request: every such reply carries `data.message` (PROTOCOL.md, result codes). */
+export type RefusalCode = typeof Result.Fail | typeof Result.MessageError;
+
+/**
+ * How a command handler answers: a result code and optional data. A refusal (1 or 2) must say why in
+ * `data.message`, so the type asks for it: a handler cannot compile that refuses without a reason.
+ */
+export type CommandOutcome =
+  | { readonly result: RefusalCode; readonly data: FailureReply & Readonly<Record<string, unknown>> }
+  | { readonly result: Exclude<ResultCode, RefusalCode>; readonly data?: unknown };
+
+/** The reason sent when a refusal arrives without one (a handler outside the types, an error with no text). */
+export const NO_REASON = 'The device could not do this';
+
+/** A refusal's data with a non-empty `message`, adding one where it is missing or empty. */
+export function withReason(data: unknown): FailureReply & Readonly<Record<string, unknown>> {
+  const d = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  return typeof d.message === 'string' && d.message !== '' ? (d as FailureReply & Record<string, unknown>) : { ...d, message: NO_REASON };
 }
 
 /** Handles one platform-to-device command. `afterReply` runs once the reply is on the wire (reboot uses it). */
@@ -180,7 +195,8 @@ export class DeviceSession {
 
   #safeReply(request: Envelope, result: ResultCode, data?: unknown): void {
     try {
-      this.engine.reply(request, result, data);
+      // The last word on "every refusal says why": whatever a handler returned, 1 and 2 go out with a message.
+      this.engine.reply(request, result, result === Result.Fail || result === Result.MessageError ? withReason(data) : data);
     } catch {
       // Disconnected while handling: the gateway has already answered the console with result 5.
     }

@@ -93,7 +93,7 @@ const PROGRESS_EVERY_CHUNKS = 16;
  */
 export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, CommandHandler>; attach(session: DeviceSession): () => void } {
   const shells = new ShellSessions(backend.shell);
-  const uploads = new Map<string, { size: number; resolve: (f: ReceivedFile) => void }>();
+  const uploads = new Map<string, { size: number; resolve: (f: ReceivedFile) => void; reject: (err: Error) => void }>();
   // Uploads and files sent to the console, one per flow; a console's repeated request joins its flow's job.
   const jobs = new FlowJobs<CommandOutcome>();
 
@@ -149,7 +149,7 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       validName(name);
       return jobs.run(flowId, req, async (job) => {
         const received = new Promise<ReceivedFile>((resolve, reject) => {
-          uploads.set(flowId, { size, resolve });
+          uploads.set(flowId, { size, resolve, reject });
           const t = setTimeout(() => {
             uploads.delete(flowId);
             reject(new Error('Upload timed out'));
@@ -185,6 +185,8 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       const paths = record(req.data).paths;
       if (!Array.isArray(paths) || paths.length === 0 || !paths.every((p) => typeof p === 'string')) return bad('paths must be a non-empty list of paths');
       if (paths.length > MAX_DELETE) return bad(`At most ${MAX_DELETE} files per delete`);
+      // A path leaving the file root refuses the whole request (result 2, DOPS-5) before anything is deleted.
+      for (const p of paths as string[]) await backend.files.stat(p);
       const deleted: string[] = [];
       const failed: { path: string; message: string }[] = [];
       for (const p of paths as string[]) {
@@ -195,7 +197,10 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
           failed.push({ path: p, message: err instanceof Error ? err.message : String(err) });
         }
       }
-      return { result: deleted.length > 0 || failed.length === 0 ? Result.Success : Result.Fail, data: { deleted, failed } };
+      if (deleted.length > 0 || failed.length === 0) return ok({ deleted, failed });
+      // Nothing deleted: a refusal, which says why (the first reasons) beside the per-path list.
+      const message = failed.slice(0, 3).map((f) => `${f.path}: ${f.message}`).join('; ') + (failed.length > 3 ? `; and ${failed.length - 3} more` : '');
+      return { result: Result.Fail, data: { message, deleted, failed } };
     }),
     guarded(Command.Screenshot, async (req, session) => {
       return offerFile(req, session, async () => {
@@ -254,6 +259,8 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
     attach(session: DeviceSession) {
       const sub: Subscription = receiveFiles(session.engine, {
         accept: (m) => uploads.get(m.flowId)?.size === m.size,
+        // A failed transfer ends its upload at once: the final reply is result 1 with the reason (XFER-2).
+        failed: (flowId, error) => uploads.get(flowId)?.reject(new Error(error)),
       }).subscribe((file) => uploads.get(file.flowId)?.resolve(file));
       return () => {
         sub.unsubscribe();

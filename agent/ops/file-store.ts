@@ -99,6 +99,7 @@ export class DiskFileStore implements FileStore {
   }
 
   async stat(p: string): Promise<FileEntry | undefined> {
+    // Outside the try: a path leaving the root is refused (PathEscapeError, result 2), not "not there".
     const full = this.#resolve(p);
     try {
       return this.#entry(path.basename(full), await fs.promises.stat(full));
@@ -123,8 +124,14 @@ export class DiskFileStore implements FileStore {
   }
 
   async remove(p: string): Promise<void> {
-    if (rootSegments(p).length === 0) throw new PathEscapeError(p);
-    await fs.promises.rm(this.#resolve(p), { recursive: true });
+    if (rootSegments(p).length === 0) throw new PathEscapeError(p, 'The file root cannot be deleted');
+    try {
+      await fs.promises.rm(this.#resolve(p), { recursive: true });
+    } catch (err) {
+      // The same words as the simulated store, and no absolute path of this machine in the reply.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`No such file: ${p}`, { cause: err });
+      throw err;
+    }
   }
 }
 
@@ -188,7 +195,8 @@ export class MemoryFileStore implements FileStore {
 
   async remove(p: string): Promise<void> {
     const key = this.#key(p);
-    if (key === '' || !this.#nodes.has(key)) throw new Error(`No such file: ${p}`);
+    if (key === '') throw new PathEscapeError(p, 'The file root cannot be deleted');
+    if (!this.#nodes.has(key)) throw new Error(`No such file: ${p}`);
     for (const k of [...this.#nodes.keys()]) if (k === key || k.startsWith(`${key}/`)) this.#nodes.delete(k);
   }
 }

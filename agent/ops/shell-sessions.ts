@@ -59,9 +59,20 @@ export class ShellSessions {
     return this.#entries.size;
   }
 
-  /** Ends every session (the device's connection is going away for good). */
+  /** Ends every session (the device's connection is going away for good); terminals say `closed` if they still can. */
   closeAll(): void {
-    for (const flowId of [...this.#entries.keys()]) this.#remove(flowId)?.session.close();
+    for (const flowId of [...this.#entries.keys()]) this.#close(flowId);
+  }
+
+  // Ends a session on request: the terminal's last message is `ended: 'closed'` (sent before the reply,
+  // so a console hears how its terminal ended whichever of the two it waits for). A session that is gone
+  // already was announced when it went (`exit` or `idle`), and a line-mode session has no terminal to end.
+  #close(flowId: string): void {
+    const entry = this.#remove(flowId);
+    if (!entry) return;
+    const interactive = entry.session.interactive;
+    entry.session.close();
+    if (interactive) this.#announceEnd(flowId, entry, 'closed');
   }
 
   readonly handle = async (req: Envelope, device: FlowSender): Promise<CommandOutcome> => {
@@ -104,7 +115,7 @@ export class ShellSessions {
         return ok({ cols, rows });
       }
       case 'close':
-        this.#remove(flowId)?.session.close();
+        this.#close(flowId);
         return ok({});
       default:
         return bad("op must be one of 'open', 'write', 'input', 'resize', 'close'");

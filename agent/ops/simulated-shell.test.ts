@@ -114,7 +114,7 @@ describe('simulated shell terminal', () => {
     expect(again.offset).toBe(d.sent.reduce((n, o) => n + o.output.length, 0));
   });
 
-  it('ends on exit, closes after the idle limit with a reason, and refuses a bad op', async () => {
+  it("DOPS-2 a terminal's last message says how it ended: 'exit', 'idle' or 'closed'; a bad op is refused", async () => {
     const timers = manualSchedule();
     const d = device();
     const shells = new ShellSessions(provider(), timers.schedule);
@@ -128,6 +128,19 @@ describe('simulated shell terminal', () => {
     timers.fireAll();
     expect(d.sent.at(-1)).toMatchObject({ ended: 'idle' });
     expect(shells.size).toBe(0);
+
+    // Closed on request: announced once, before the reply; nothing follows it.
+    await shells.handle(req({ op: 'open', raw: true }, 'sh-3'), d.sender);
+    await shells.handle(req({ op: 'write', data: 'echo still here' }, 'sh-3'), d.sender);
+    const before = d.sent.length;
+    expect(await shells.handle(req({ op: 'close' }, 'sh-3'), d.sender)).toMatchObject({ result: Result.Success });
+    expect(d.sent.slice(before)).toEqual([{ output: '', offset: expect.any(Number), ended: 'closed' }]);
+    expect(await shells.handle(req({ op: 'write', data: 'x' }, 'sh-3'), d.sender)).toMatchObject({ result: Result.Fail, data: { message: expect.any(String) } });
+    // A line-mode session has no terminal: closing it sends nothing.
+    await shells.handle(req({ op: 'open' }, 'sh-4'), d.sender);
+    const quiet = d.sent.length;
+    await shells.handle(req({ op: 'close' }, 'sh-4'), d.sender);
+    expect(d.sent.length).toBe(quiet);
     expect(await shells.handle(req({ op: 'launch' }), d.sender)).toMatchObject({ result: Result.MessageError });
     expect(await shells.handle({ msgId: Command.Shell, cid: '2', data: { op: 'open' } }, d.sender)).toMatchObject({ result: Result.MessageError });
   });

@@ -45,7 +45,7 @@ describe('file transfer over the engine', () => {
     expect(steps.map((p) => p.bytes)).toEqual([...steps.map((p) => p.bytes)].sort((x, y) => x - y));
   });
 
-  it('XFER-2 resumes from the last acknowledged chunk after connections drop mid-transfer', async () => {
+  it('XFER-3 resumes from the last acknowledged chunk after connections drop mid-transfer, and a sender that missed the final acknowledgement is told done', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 20_000 }), fc.array(fc.nat({ max: 30 }), { maxLength: 3 }), fc.boolean(), async (bytes, dropsAt, dropFinal) => {
         let dropFinalAck = dropFinal;

@@ -112,7 +112,8 @@ export function sendFile(engine: TransferPort, opts: SendFileOptions): Observabl
             next: (event) => {
               if (event.kind !== 'result') return;
               if (event.reply.result !== Result.Success) {
-                subscriber.error(new TransferError(`Receiver refused the transfer (result ${event.reply.result ?? ''})`));
+                const why = (event.reply.data as { message?: unknown } | undefined)?.message;
+                subscriber.error(new TransferError(typeof why === 'string' && why !== '' ? why : `Receiver refused the transfer (result ${event.reply.result ?? ''})`));
                 return;
               }
               const at = event.reply.data as AckData | undefined;
@@ -142,15 +143,25 @@ export interface ReceivedFile {
   readonly sha256: string;
 }
 
+/** Why a receiver refuses a TransferBegin its `accept` turned down (XFER-1). */
+export const TRANSFER_NOT_EXPECTED = 'No transfer of this size is expected on this flow';
+/** Why a receiver refuses a TransferBegin whose data is not a manifest. */
+export const TRANSFER_BEGIN_INVALID = 'Transfer begin needs size, chunkSize, window and sha256';
+/** The error of a whole file whose SHA-256 differs from the announced one (XFER-2). */
+export const SHA256_MISMATCH = 'SHA-256 mismatch';
+
 /**
  * Receives files offered to this engine: answers TransferBegin with where to (re)start, reassembles
  * chunks, acknowledges every half window (or every `ackEvery` chunks if fewer), verifies the SHA-256
  * and emits each whole file.
- * `accept` may refuse an offer (for example over a size cap).
+ * `accept` may refuse an offer (for example over a size cap); refusals answer result 1 with a message.
+ * A transfer that fails (a chunk that does not fit, a SHA-256 mismatch) is acknowledged `{next: 0,
+ * error}` and forgotten, and `failed` hears it, so whoever waits for the file can end its request at once
+ * (XFER-2) instead of waiting for a timeout.
  */
 export function receiveFiles(
   engine: TransferPort,
-  options: { ackEvery?: number; accept?: (manifest: TransferManifest) => boolean } = {},
+  options: { ackEvery?: number; accept?: (manifest: TransferManifest) => boolean; failed?: (flowId: string, error: string) => void } = {},
 ): Observable<ReceivedFile> {
   return new Observable<ReceivedFile>((subscriber) => {
     const transfers = new Map<string, { receiver: ChunkReceiver; sha256: string; ackEvery: number; sinceAck: number }>();
@@ -184,7 +195,10 @@ export function receiveFiles(
           return;
         }
         let t = transfers.get(flowId);
-        if (!t && manifest && typeof begin.sha256 === 'string' && Number.isInteger(begin.window) && begin.window >= 1 && (options.accept?.(manifest) ?? true)) {
+        let refusal = TRANSFER_BEGIN_INVALID;
+        const valid = begin !== undefined && manifest !== undefined && typeof begin.sha256 === 'string' && Number.isInteger(begin.window) && begin.window >= 1;
+        if (!t && valid && !(options.accept?.(manifest) ?? true)) refusal = TRANSFER_NOT_EXPECTED;
+        else if (!t && valid) {
           try {
             const ackEvery = Math.min(options.ackEvery ?? Number.MAX_SAFE_INTEGER, Math.max(1, Math.floor(begin.window / 2)));
             t = { receiver: new ChunkReceiver(manifest), sha256: begin.sha256, ackEvery, sinceAck: 0 };
@@ -194,7 +208,8 @@ export function receiveFiles(
           }
         }
         try {
-          engine.reply(env, t ? Result.Success : Result.Fail, t ? { next: t.receiver.progress.next } : undefined);
+          if (t) engine.reply(env, Result.Success, { next: t.receiver.progress.next });
+          else engine.reply(env, Result.Fail, { message: refusal });
         } catch {
           // disconnected before answering; the sender asks again
         }
@@ -205,8 +220,10 @@ export function receiveFiles(
         try {
           if (!t.receiver.accept(chunk)) return;
         } catch (err) {
-          ack(chunk.flowId, { next: t.receiver.progress.next, error: err instanceof Error ? err.message : String(err) });
+          const error = err instanceof Error ? err.message : String(err);
           transfers.delete(chunk.flowId);
+          ack(chunk.flowId, { next: 0, error });
+          options.failed?.(chunk.flowId, error);
           return;
         }
         if (t.receiver.complete) {
@@ -219,7 +236,8 @@ export function receiveFiles(
               ack(chunk.flowId, final);
               subscriber.next({ flowId: chunk.flowId, bytes, sha256: sha });
             } else {
-              ack(chunk.flowId, { next: 0, error: 'SHA-256 mismatch' });
+              ack(chunk.flowId, { next: 0, error: SHA256_MISMATCH });
+              options.failed?.(chunk.flowId, SHA256_MISMATCH);
             }
           });
         } else if (++t.sinceAck >= t.ackEvery) {

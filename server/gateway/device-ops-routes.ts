@@ -71,6 +71,8 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
   const held = new PersistentCommands(deps.db, deps.gateway, deps.clock, deps.log);
   // Consoles watching the device's organisation hear how each held command ended.
   held.onFinished((row) => deps.gateway.toConsoles(row.org_id, { msgId: Command.HeldCommandDone, sn: row.sn, data: heldView(row) }));
+  // The expiry sweep's timer and bus subscription end with the server, before the database closes.
+  app.addHook('onClose', async () => held.stop());
 
   // The device's organisation when the caller may reach it; the same refusal for unknown devices.
   const deviceInScope = async (caller: Caller, sn: string) => {

@@ -1,10 +1,57 @@
-import { type Clock, type Envelope, Result } from '../../protocol/index.ts';
+import { randomUUID } from 'node:crypto';
+import { type Clock, type Envelope, Result, type TimerHandle } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
-import type { DeviceOperationRow } from './device-operation-tables.ts';
+import type { DeviceOperationRow, DeviceOperationState } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
 
 /** Longest time a command may wait for its device. */
 export const MAX_TTL_MS = 30 * 86_400_000;
+
+/**
+ * Every node re-reads the earliest waiting expiry from the database at least this often, so a command
+ * stored through a node that has died since is still announced expired within this bound (DOPS-6).
+ * It also keeps each timer far below the 24.8-day ceiling of a JavaScript timer.
+ */
+export const EXPIRY_RECHECK_MS = 60_000;
+
+/** The held-commands area's own bus subject: an end reached on one node, for the consoles of the others. */
+export const HeldSubject = {
+  finished: 'device-ops.held.finished',
+} as const;
+
+const STATES: ReadonlySet<unknown> = new Set<DeviceOperationState>(['waiting', 'delivering', 'done', 'expired']);
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const intOrNull = (v: unknown): v is number | null => v === null || isInt(v);
+const strOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** A held command's row as another node published it; undefined when malformed (the consoles' filter runs on org_id). */
+function rowOf(v: unknown): DeviceOperationRow | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const r = v as Record<string, unknown>;
+  if (!isInt(r.id) || typeof r.sn !== 'string' || !isInt(r.org_id) || !isInt(r.msg_id) || typeof r.data !== 'string' || !STATES.has(r.state)) return undefined;
+  if (!intOrNull(r.result) || !strOrNull(r.reply) || !intOrNull(r.account_id) || !isInt(r.created_at) || !isInt(r.expires_at) || !intOrNull(r.delivered_at) || !intOrNull(r.finished_at)) return undefined;
+  return {
+    id: r.id,
+    sn: r.sn,
+    org_id: r.org_id,
+    msg_id: r.msg_id,
+    data: r.data,
+    state: r.state as DeviceOperationState,
+    result: r.result,
+    reply: r.reply,
+    account_id: r.account_id,
+    created_at: r.created_at,
+    expires_at: r.expires_at,
+    delivered_at: r.delivered_at,
+    finished_at: r.finished_at,
+  };
+}
+
+/** A row with its numbers as numbers: PostgreSQL hands bigint columns back as strings. */
+function plainRow(row: DeviceOperationRow): DeviceOperationRow {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return { ...row, id: Number(row.id), org_id: Number(row.org_id), msg_id: Number(row.msg_id), result: n(row.result), account_id: n(row.account_id), created_at: Number(row.created_at), expires_at: Number(row.expires_at), delivered_at: n(row.delivered_at), finished_at: n(row.finished_at) };
+}
 
 export interface HoldRequest {
   readonly sn: string;
@@ -24,6 +71,11 @@ export type SubmitOutcome = { readonly delivered: true; readonly reply: Envelope
  * claimed with a conditional update before sending, so across nodes and repeated logins it is sent at
  * most once; if the device drops before answering, the row records result 5 and is not sent again, since
  * the device may already have acted on it.
+ *
+ * Expiry is swept on the injected clock, not only when someone looks: a timer for the earliest waiting
+ * expiry this node knows of (its own submissions, and the database's earliest, re-read at least every
+ * {@link EXPIRY_RECHECK_MS}). The sweep's conditional update makes each expiry announced once across nodes,
+ * and every end (answered or expired) reaches the consoles of every node over the bus.
  */
 export class PersistentCommands {
   readonly #db: Db;
@@ -33,6 +85,14 @@ export class PersistentCommands {
   /** Deliveries in progress per device, so two logins in quick succession do not race each other. */
   readonly #delivering = new Map<string, Promise<void>>();
   readonly #listeners: ((row: DeviceOperationRow) => void)[] = [];
+  /** Tells this node's bus messages from the others' (NATS echoes a node's own messages). */
+  readonly #node = randomUUID();
+  readonly #unsubscribe: () => void;
+  #sweepTimer: TimerHandle | undefined;
+  /** When the armed sweep fires. */
+  #sweepAt = Infinity;
+  #sweeping: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(db: Db, gateway: Gateway, clock: Clock, log: { warn(obj: object, msg: string): void }) {
     this.#db = db;
@@ -40,6 +100,21 @@ export class PersistentCommands {
     this.#clock = clock;
     this.#log = log;
     gateway.onDeviceOnline((sn) => void this.deliver(sn));
+    this.#unsubscribe = gateway.bus.subscribe(HeldSubject.finished, (m) => {
+      const row = m.node !== this.#node ? rowOf(m.row) : undefined;
+      if (row) this.#tell(row);
+    });
+    // The first sweep reads the earliest expiry stored before this node started (and expires what is overdue).
+    this.#arm(clock.now());
+  }
+
+  /** Stops the expiry sweep and bus subscription; waits for a sweep under way. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#sweepTimer !== undefined) this.#clock.clearTimeout(this.#sweepTimer);
+    this.#sweepTimer = undefined;
+    this.#unsubscribe();
+    await this.#sweeping;
   }
 
   /** Hears every held command that reaches its end (answered or expired). */
@@ -74,6 +149,7 @@ export class PersistentCommands {
     // pass ran before the row existed, so look again.
     const device = await this.#db.selectFrom('devices').select('online_state').where('sn', '=', req.sn).executeTakeFirst();
     if (device?.online_state === 1) void this.deliver(req.sn);
+    this.#arm(Number(held.expires_at));
     return { delivered: false, held };
   }
 
@@ -129,7 +205,50 @@ export class PersistentCommands {
     return this.#db.selectFrom('device_operations').selectAll().where('sn', '=', sn).orderBy('id', 'desc').limit(limit).execute();
   }
 
+  /** Arms the sweep for `at`, unless one is armed sooner; never later than the recheck period. */
+  #arm(at: number): void {
+    if (this.#stopped) return;
+    const now = this.#clock.now();
+    const when = Math.min(at, now + EXPIRY_RECHECK_MS);
+    if (this.#sweepTimer !== undefined && this.#sweepAt <= when) return;
+    if (this.#sweepTimer !== undefined) this.#clock.clearTimeout(this.#sweepTimer);
+    this.#sweepAt = when;
+    this.#sweepTimer = this.#clock.setTimeout(() => {
+      this.#sweepTimer = undefined;
+      this.#sweepAt = Infinity;
+      this.#sweep();
+    }, Math.max(0, when - now));
+  }
+
+  /** Expires what is due, then arms the next sweep at the earliest expiry still waiting. */
+  #sweep(): void {
+    if (this.#sweeping) {
+      // One at a time: the running sweep re-arms when it ends.
+      return;
+    }
+    this.#sweeping = (async () => {
+      let next = Infinity;
+      try {
+        await this.expire();
+        const row = await this.#db.selectFrom('device_operations').select((eb) => eb.fn.min('expires_at').as('at')).where('state', '=', 'waiting').executeTakeFirst();
+        if (row?.at !== null && row?.at !== undefined) next = Number(row.at);
+      } catch (err) {
+        this.#log.warn({ err }, 'held command expiry sweep failed');
+      } finally {
+        this.#sweeping = undefined;
+        // A timer that fires a moment early finds nothing due yet and is armed again for the same time.
+        this.#arm(next);
+      }
+    })();
+  }
+
   #emit(row: DeviceOperationRow): void {
+    const plain = plainRow(row);
+    if (this.#gateway.bus.shared) this.#gateway.bus.publish(HeldSubject.finished, { node: this.#node, row: { ...plain } });
+    this.#tell(plain);
+  }
+
+  #tell(row: DeviceOperationRow): void {
     for (const listener of this.#listeners) listener(row);
   }
 }

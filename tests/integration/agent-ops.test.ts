@@ -105,7 +105,7 @@ describe('device agent: commands, pushes and telemetry on this Linux machine', (
     expect(output).not.toContain('status reading failed');
   });
 
-  it('shows a pushed text, resets through its hook, and refuses daemon as a Linux device', async () => {
+  it('DOPS-7 shows a pushed text, resets through its hook, and refuses daemon as a Linux device', async () => {
     expect(await ask(Command.PushText, { title: 'Notice', text: 'Closing at 18:00' })).toMatchObject({ result: Result.Success, data: { message: 'Message shown' } });
     await vi.waitFor(() => expect(output).toContain('message: Notice: Closing at 18:00'));
     expect(await ask(Command.FactoryReset)).toMatchObject({ result: Result.Success });

@@ -94,7 +94,7 @@ describe('device agent on this Linux machine', () => {
     await back;
     expect(output).toContain('reboot requested: simulating');
   });
-  it('controls this machine: /proc runtime, a shell in its working directory, files inside the root', async () => {
+  it('DOPS-2..5 controls this machine: /proc runtime, a shell in its working directory, files inside the root', async () => {
     const runtime = (await lastValueFrom(consoleEngine.request(Command.RuntimeQuery, { sn, data: { limit: 1000 } }))).reply;
     expect(runtime.result).toBe(Result.Success);
     const rt = runtime.data as RuntimeInfoReply;
@@ -126,9 +126,11 @@ describe('device agent on this Linux machine', () => {
     // The console's terminal: one shell on a pseudo-terminal, keystrokes sent as typed, state kept between lines.
     const term = newFlowId('sh');
     let screen = '';
+    const endings: unknown[] = [];
     const termSub = consoleEngine.flow(term).subscribe((e) => {
       const o = e.data as Partial<ShellOutput> | undefined;
       if (e.result === undefined && typeof o?.output === 'string') screen += o.output;
+      if (o?.ended !== undefined) endings.push(o.ended);
     });
     const shell = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId: term, data }))).reply;
     const shows = (re: RegExp) => expect.poll(() => re.test(screen), { timeout: 10_000 }).toBe(true);
@@ -141,8 +143,10 @@ describe('device agent on this Linux machine', () => {
     expect(await shell({ op: 'resize', cols: 101, rows: 33 })).toMatchObject({ result: Result.Success });
     await shell({ op: 'write', data: 'stty size\r' });
     await shows(/[\r\n]33 101\r/);
+    // The terminal's last message comes before the reply to close, and says it was closed (DOPS-2).
     expect(await shell({ op: 'close' })).toMatchObject({ result: Result.Success });
-    expect(await shell({ op: 'write', data: 'x' })).toMatchObject({ result: Result.Fail });
+    expect(endings).toEqual(['closed']);
+    expect(await shell({ op: 'write', data: 'x' })).toMatchObject({ result: Result.Fail, data: { message: expect.any(String) } });
     termSub.unsubscribe();
 
     expect((await run('mkdir incoming')).reply.data).toMatchObject({ exitCode: 0 });
@@ -182,5 +186,35 @@ describe('device agent on this Linux machine', () => {
     expect(reply).toMatchObject({ result: Result.MessageError, data: { message: 'Path may not contain a NUL byte: a\\0b.txt' } });
     expect(stages).not.toContain('ready');
     expect(fs.readdirSync(fileRoot).some((n) => n.startsWith('a'))).toBe(false);
+  });
+
+  it('gives every refusal (result 1 or 2) a reason in data.message, with no path of this machine in it', async () => {
+    const ask = async (msgId: number, data: unknown, flowId?: string) => (await lastValueFrom(consoleEngine.request(msgId, { sn, data, flowId }))).reply;
+    const refusals: [number, unknown, string?][] = [
+      [Command.FileDelete, { paths: ['incoming/no-such-file'] }],
+      [Command.FileDelete, { paths: ['escape'] }],
+      [Command.FileDelete, { paths: ['/'] }],
+      [Command.FileList, { path: 'no/such/folder' }],
+      [Command.FileDownload, { path: 'incoming' }, newFlowId('dl')],
+      [Command.FileUpload, { path: 'no-such-folder', name: 'x', size: 1 }, newFlowId('up')],
+      [Command.TransferBegin, { size: 10, chunkSize: 10, window: 2, sha256: '0'.repeat(64) }, newFlowId('up')],
+      [Command.Shell, { op: 'input', line: 'ls' }, newFlowId('sh')],
+      [Command.Screenshot, {}, newFlowId('ss')],
+      [Command.StartStream, { quality: 'main' }, newFlowId('lv')],
+      [Command.Daemon, { packageName: 'bash', enabled: true }],
+      [Command.ChangeSshConfig, { enabled: true, port: 0 }],
+    ];
+    for (const [msgId, data, flowId] of refusals) {
+      const reply = await ask(msgId, data, flowId);
+      const what = `${msgId} ${JSON.stringify(data)}`;
+      expect([Result.Fail, Result.MessageError], what).toContain(reply.result);
+      const message = (reply.data as { message?: unknown } | undefined)?.message;
+      expect(message, what).toEqual(expect.stringMatching(/\S/));
+      expect(message, what).not.toContain(fileRoot);
+    }
+    expect(await ask(Command.FileDelete, { paths: ['incoming/no-such-file'] })).toMatchObject({
+      result: Result.Fail,
+      data: { message: 'incoming/no-such-file: No such file: incoming/no-such-file', deleted: [], failed: [{ path: 'incoming/no-such-file' }] },
+    });
   });
 });

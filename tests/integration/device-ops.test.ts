@@ -82,7 +82,7 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(b.cpu).not.toBe(a.cpu);
   });
 
-  it('runs a shell session on a flow: output streams to the console, cd persists, resize applies', async () => {
+  it('DOPS-2 runs a line-mode shell session on a flow: output streams to the console, cd persists, resize applies', async () => {
     const flowId = newFlowId('sh');
     const opened = await ask(Command.Shell, 'OPS-ANDROID', { op: 'open', cols: 100, rows: 30 }, flowId);
     expect(opened).toMatchObject({ result: Result.Success, data: { cwd: '/', user: 'shell' } });
@@ -105,7 +105,35 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(await ask(Command.Shell, 'OPS-ANDROID', { op: 'input', line: '   ' }, flowId)).toMatchObject({ result: Result.MessageError });
   });
 
-  it('uploads, lists, downloads with a matching SHA-256, and deletes files', async () => {
+  it("DOPS-2 a terminal streams its output with offsets, re-attaches with since, and its last message on close says 'closed'", async () => {
+    const flowId = newFlowId('sh');
+    const heard: ShellOutput[] = [];
+    const sub = consoleEngine.flow(flowId).subscribe((e) => e.result === undefined && e.msgId === Command.Shell && heard.push(e.data as ShellOutput));
+    const shell = (data: unknown) => ask(Command.Shell, 'OPS-ANDROID', data, flowId);
+    const screen = () => heard.map((o) => o.output).join('');
+    expect(await shell({ op: 'open', raw: true, cols: 80, rows: 24 })).toMatchObject({ result: Result.Success, data: { raw: true, offset: expect.any(Number) } });
+    await shell({ op: 'write', data: 'echo over the wire\r' });
+    // At the start of a line: the output, not the echo of the typing.
+    await expect.poll(() => /[\r\n]over the wire/.test(screen()), { timeout: 10_000 }).toBe(true);
+    // Offsets count the characters before each chunk, so the chunks tile the output exactly.
+    let at = heard[0]?.offset ?? 0;
+    for (const o of heard) {
+      expect(o.offset).toBe(at);
+      at += o.output.length;
+    }
+    // A console that re-attaches with what it has shown gets only what it missed.
+    const again = (await shell({ op: 'open', raw: true, since: at - 4 })).data as { offset: number; backlog: string };
+    expect(again.offset).toBe(at);
+    expect(again.backlog).toBe(screen().slice(-4));
+    const before = heard.length;
+    expect(await shell({ op: 'close' })).toMatchObject({ result: Result.Success });
+    // Sent before the reply: by the time the close is answered the console has heard how the terminal ended.
+    expect(heard.slice(before)).toEqual([{ output: '', offset: at, ended: 'closed' }]);
+    expect(await shell({ op: 'write', data: 'x' })).toMatchObject({ result: Result.Fail, data: { message: expect.any(String) } });
+    sub.unsubscribe();
+  });
+
+  it('DOPS-3..5 uploads, lists, downloads with a matching SHA-256, and deletes files', async () => {
     const bytes = new Uint8Array(300_000).map((_, i) => (i * 7 + (i >> 9)) & 0xff);
     const events = await lastValueFrom(uploadToDevice(consoleEngine, { sn: 'OPS-ANDROID', dir: 'sdcard/Download', name: 'blob.bin', bytes }).pipe(toArray()));
     const done = events.at(-1);
@@ -129,7 +157,7 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(del).toMatchObject({ result: Result.Success, data: { deleted: ['sdcard/Download/blob.bin'], failed: [expect.objectContaining({ path: 'sdcard/none.txt' })] } });
   });
 
-  it('refuses paths that escape the file root', async () => {
+  it('DOPS-5 refuses paths that escape the file root with result 2', async () => {
     for (const path of ['../etc', 'sdcard/../../x', '..\\..\\x']) {
       const reply = await ask(Command.FileList, 'OPS-ANDROID', { path });
       expect(reply.result).toBe(Result.MessageError);
@@ -140,7 +168,7 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(down.reply.result).toBe(Result.MessageError);
   });
 
-  it('sends a real PNG screenshot and the tail of the device log', async () => {
+  it('DOPS-3 sends a real PNG screenshot and the tail of the device log', async () => {
     const shot = await lastFileEvent(fileFromDevice(consoleEngine, { sn: 'OPS-ANDROID', msgId: Command.Screenshot }));
     expect(shot.reply.result).toBe(Result.Success);
     expect(shot.file?.mime).toBe('image/png');
@@ -150,7 +178,7 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(new TextDecoder().decode(log.file?.bytes)).toContain('message shown: Hi: maintenance at noon');
   });
 
-  it('performs the remaining actions, and Linux devices refuse Android-only ones', async () => {
+  it('DOPS-7 performs the remaining actions, and Linux devices refuse Android-only ones', async () => {
     expect(await ask(Command.Whitelist, 'OPS-ANDROID', { action: 'set', packages: ['com.pos.payment', 'com.mdm.kiosk'] })).toMatchObject({ result: 0, data: { packages: ['com.pos.payment', 'com.mdm.kiosk'] } });
     expect(await ask(Command.Whitelist, 'OPS-ANDROID', { action: 'cancel', packages: ['com.mdm.kiosk'] })).toMatchObject({ data: { packages: ['com.pos.payment'] } });
     expect(await ask(Command.ChangeSshConfig, 'OPS-ANDROID', { enabled: true, port: 2222 })).toMatchObject({ result: 0, data: { enabled: true, port: 2222 } });
@@ -227,6 +255,99 @@ describe('device operations over real sockets against simulated devices', () => 
     expect(text).toMatch(/^dcc_chunks_relayed_total [1-9]\d*$/m);
     expect(text).toMatch(/^dcc_send_buffer_drops_total 0$/m);
   });
+  it('XFER-2 an upload whose bytes do not match the announced SHA-256 ends at once: {next: 0, error}, then result 1 with the reason', async () => {
+    const flowId = newFlowId('up');
+    const payload = new TextEncoder().encode('these bytes are not what the hash says');
+    const acks: unknown[] = [];
+    const ackSub = consoleEngine.flow(flowId).pipe(filter((e) => e.msgId === Command.ChunkAck)).subscribe((e) => acks.push(e.data));
+    let isReady: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => (isReady = resolve));
+    const final = new Promise<Envelope>((resolve, reject) => {
+      consoleEngine.request(Command.FileUpload, { sn: 'OPS-ANDROID', flowId, data: { path: 'sdcard', name: 'bad.bin', size: payload.length, sha256: '0'.repeat(64) } }).subscribe({
+        next: (e) => {
+          if (e.kind === 'result') resolve(e.reply);
+          else if ((e.reply.data as { stage?: string } | undefined)?.stage === 'ready') isReady();
+        },
+        error: reject,
+      });
+    });
+    // Written by hand, as an implementer without this repository's transfer code would: begin, one chunk.
+    await ready;
+    const begun = (await lastValueFrom(consoleEngine.request(Command.TransferBegin, { sn: 'OPS-ANDROID', flowId, data: { size: payload.length, chunkSize: 1024, window: 4, sha256: '0'.repeat(64) } }))).reply;
+    expect(begun).toMatchObject({ result: Result.Success, data: { next: 0 } });
+    consoleEngine.sendChunk({ flowId, seq: 0, timestamp: 0, flags: 2, payload });
+    expect(await final).toMatchObject({ result: Result.Fail, data: { message: 'SHA-256 mismatch' } });
+    ackSub.unsubscribe();
+    expect(acks).toContainEqual({ next: 0, error: 'SHA-256 mismatch' });
+    // Nothing was written, and the failed flow takes no more bytes: a new begin is refused with a reason.
+    const list = (await ask(Command.FileList, 'OPS-ANDROID', { path: 'sdcard' })).data as { entries: { name: string }[] };
+    expect(list.entries.map((e) => e.name)).not.toContain('bad.bin');
+    const again = (await lastValueFrom(consoleEngine.request(Command.TransferBegin, { sn: 'OPS-ANDROID', flowId, data: { size: payload.length, chunkSize: 1024, window: 4, sha256: '0'.repeat(64) } }))).reply;
+    expect(again).toMatchObject({ result: Result.Fail, data: { message: expect.any(String) } });
+  });
+
+  it('XFER-3 a device remembers a finished upload: a sender that begins the flow again is told done and sends nothing twice', async () => {
+    const flowId = newFlowId('up');
+    const bytes = new Uint8Array(10_000).map((_, i) => i & 0xff);
+    const done = await lastFileEvent(uploadToDevice(consoleEngine, { sn: 'OPS-ANDROID', dir: 'sdcard', name: 'once.bin', bytes, flowId, chunkSize: 4096 }));
+    expect(done.reply).toMatchObject({ result: Result.Success, data: { size: bytes.length } });
+    // As a sender that missed the final acknowledgement would after its reconnect (XFER-3).
+    const again = (await lastValueFrom(consoleEngine.request(Command.TransferBegin, { sn: 'OPS-ANDROID', flowId, data: { size: bytes.length, chunkSize: 4096, window: 16, sha256: sha(bytes) } }))).reply;
+    expect(again).toMatchObject({ result: Result.Success, data: { next: 3, done: true } });
+  });
+
+  it('XFER-2 a download the console finds corrupt ends at once: its {next: 0, error} is answered with result 1 and the reason', async () => {
+    await lastFileEvent(uploadToDevice(consoleEngine, { sn: 'OPS-ANDROID', dir: 'sdcard', name: 'good.bin', bytes: new Uint8Array(5000).fill(7) }));
+    const flowId = newFlowId('dl');
+    // The console's side by hand: answer the device's TransferBegin with next 0, then report a mismatch.
+    const sub = consoleEngine.flow(flowId).subscribe((e) => {
+      if (e.msgId === Command.TransferBegin && e.result === undefined) consoleEngine.reply(e, Result.Success, { next: 0 });
+    });
+    const chunk = firstValueFrom(consoleEngine.chunks$.pipe(filter((c) => c.flowId === flowId)));
+    const final = lastValueFrom(consoleEngine.request(Command.FileDownload, { sn: 'OPS-ANDROID', flowId, data: { path: 'sdcard/good.bin' } }));
+    await chunk;
+    consoleEngine.send({ msgId: Command.ChunkAck, sn: 'OPS-ANDROID', flowId, data: { next: 0, error: 'SHA-256 mismatch' } });
+    expect((await final).reply).toMatchObject({ result: Result.Fail, data: { message: 'SHA-256 mismatch' } });
+    sub.unsubscribe();
+  });
+
+  it('gives every refusal (result 1 or 2) a reason in data.message', async () => {
+    const refusals: [number, string, unknown, string?][] = [
+      [Command.FileDelete, 'OPS-ANDROID', { paths: ['sdcard/no-such-file.txt'] }],
+      [Command.FileDelete, 'OPS-ANDROID', { paths: ['sdcard/Download', '../etc'] }],
+      [Command.FileDelete, 'OPS-ANDROID', { paths: [] }],
+      [Command.FileDelete, 'OPS-ANDROID', { paths: [''] }],
+      [Command.FileList, 'OPS-ANDROID', { path: 'no/such/folder' }],
+      [Command.FileDownload, 'OPS-ANDROID', { path: 'no-such-file' }, newFlowId('dl')],
+      [Command.FileUpload, 'OPS-ANDROID', { path: 'sdcard', name: 'x' }, newFlowId('up')],
+      [Command.TransferBegin, 'OPS-ANDROID', { size: 10, chunkSize: 10, window: 2, sha256: '0'.repeat(64) }, newFlowId('up')],
+      [Command.TransferBegin, 'OPS-ANDROID', { size: 'ten' }, newFlowId('up')],
+      [Command.Shell, 'OPS-ANDROID', { op: 'write', data: 'ls\r' }, newFlowId('sh')],
+      [Command.Shell, 'OPS-ANDROID', { op: 'dance' }, newFlowId('sh')],
+      [Command.PushText, 'OPS-ANDROID', {}],
+      [Command.Whitelist, 'OPS-ANDROID', { action: 'sing' }],
+      [Command.Uninstall, 'OPS-ANDROID', { packageName: 'com.android.settings' }],
+      [Command.ChangeSshConfig, 'OPS-ANDROID', { enabled: 'yes' }],
+      [Command.StartStream, 'OPS-LINUX', { quality: 'giant' }],
+      [Command.RemoteControl, 'OPS-ANDROID', { flowId: 'lv-none', action: 'fly' }],
+      [Command.Daemon, 'OPS-LINUX', { packageName: 'x', enabled: true }],
+    ];
+    for (const [msgId, sn, data, flowId] of refusals) {
+      const reply = await ask(msgId, sn, data, flowId);
+      expect([Result.Fail, Result.MessageError], `${msgId} ${JSON.stringify(data)}`).toContain(reply.result);
+      expect((reply.data as { message?: unknown } | undefined)?.message, `${msgId} ${JSON.stringify(data)}`).toEqual(expect.stringMatching(/\S/));
+    }
+    // A delete where nothing could be deleted is a refusal that still lists each path's reason.
+    expect(await ask(Command.FileDelete, 'OPS-ANDROID', { paths: ['sdcard/no-such-file.txt'] })).toMatchObject({
+      result: Result.Fail,
+      data: { message: 'sdcard/no-such-file.txt: No such file: sdcard/no-such-file.txt', deleted: [], failed: [{ path: 'sdcard/no-such-file.txt' }] },
+    });
+    // DOPS-5: one path leaving the root refuses the whole delete (result 2) before anything is deleted.
+    await lastFileEvent(uploadToDevice(consoleEngine, { sn: 'OPS-ANDROID', dir: 'sdcard', name: 'keep.txt', bytes: new Uint8Array([1]) }));
+    expect((await ask(Command.FileDelete, 'OPS-ANDROID', { paths: ['sdcard/keep.txt', '../etc'] })).result).toBe(Result.MessageError);
+    expect((await ask(Command.FileList, 'OPS-ANDROID', { path: 'sdcard' })).data).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: 'keep.txt' })]) });
+  });
+
   it('keeps a flow to the console that opened it: another console can neither join nor feed it', async () => {
     const login = await loginAsAdmin(ts);
     const other = new ProtocolEngine({ url: () => url(login), transport: wsTransport() });

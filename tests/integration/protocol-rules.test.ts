@@ -7,8 +7,8 @@ import { definedRules, RULES_TABLE, renderTable, ruleTable, rulesNamed, testTitl
  * test, and a rule that gains one must leave the list (the test below fails either way).
  */
 const NOT_YET_NAMED = new Set([
-  'CMD-2', 'CONN-1', 'CONN-2', 'CONN-3', 'CONN-4', 'DEV-1', 'DEV-2', 'DEV-3', 'DOPS-1', 'DOPS-2', 'DOPS-3',
-  'DOPS-4', 'DOPS-5', 'DOPS-6', 'DOPS-7', 'ENV-1', 'ENV-3', 'LIFE-4', 'LIFE-5', 'PRES-2', 'WATCH-1', 'XFER-3',
+  'CMD-2', 'CONN-1', 'CONN-2', 'CONN-3', 'CONN-4', 'DEV-1', 'DEV-2', 'DEV-3', 'DOPS-1',
+  'ENV-1', 'ENV-3', 'LIFE-4', 'LIFE-5', 'PRES-2', 'WATCH-1',
 ]);
 
 describe('the rule-to-test table of PROTOCOL.md', () => {
