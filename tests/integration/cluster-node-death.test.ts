@@ -39,7 +39,7 @@ describe.skipIf(!available)('a cluster node that dies', () => {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  it('has its devices marked offline by the surviving node, which tells its consoles and answers 5', { timeout: 60_000 }, async () => {
+  it('PRES-2 has its devices marked offline by the surviving node, which tells its consoles and answers 5', { timeout: 60_000 }, async () => {
     const { schema, drop: dropSchema } = await freshPgSchema();
     drop = dropSchema;
     const dataDir = () => {

@@ -113,7 +113,7 @@ describe('device secrets and watching consoles', () => {
 });
 
 describe('graceful shutdown', () => {
-  it('lets a command in flight finish, closes sockets with 1001 and records every device offline', async () => {
+  it('PRES-2 a node shutting down lets a command in flight finish, closes sockets with 1001 and records every device offline', async () => {
     const ts = await startTestServer('sqlite');
     const dbFile = path.join(ts.config.dataDir, 'control-center.sqlite');
     try {
