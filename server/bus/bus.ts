@@ -12,6 +12,13 @@ export interface Bus {
   /** Returns the function that ends the subscription. */
   subscribe(subject: string, handler: (message: BusMessage) => void): () => void;
   close(): Promise<void>;
+  /**
+   * False while a shared bus cannot reach the other nodes (messages then stay on this node); absent on a
+   * bus that never loses them. Silence heard meanwhile says nothing about the other nodes.
+   */
+  readonly connected?: boolean;
+  /** Hears the bus come back after it was cut off; returns the function that stops listening. */
+  onReconnect?(listener: () => void): () => void;
 }
 
 /** Subjects; a NATS bus puts its cluster's prefix before each, so clusters can share a NATS server. */

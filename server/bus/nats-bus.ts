@@ -28,6 +28,7 @@ export class NatsBus implements Bus {
   /** This node's handlers by full subject, for delivery while NATS is unreachable. */
   readonly #local = new Map<string, Set<Handler>>();
   #connected = true;
+  readonly #reconnectListeners = new Set<() => void>();
 
   private constructor(nc: NatsConnection, prefix: string, log: BusLog) {
     this.#nc = nc;
@@ -55,6 +56,13 @@ export class NatsBus implements Bus {
       } else if (status.type === 'reconnect') {
         this.#connected = true;
         this.#log.warn({ server: status.server }, 'NATS connection back: bus messages reach the cluster again');
+        for (const listener of [...this.#reconnectListeners]) {
+          try {
+            listener();
+          } catch (err) {
+            this.#log.warn({ err }, 'bus reconnect listener failed');
+          }
+        }
       }
     }
   }
@@ -122,6 +130,11 @@ export class NatsBus implements Bus {
     };
   }
 
+  onReconnect(listener: () => void): () => void {
+    this.#reconnectListeners.add(listener);
+    return () => this.#reconnectListeners.delete(listener);
+  }
+
   /** Resolves once everything published so far has reached the server (tests and shutdown). */
   async flush(): Promise<void> {
     await this.#nc.flush();
@@ -129,6 +142,7 @@ export class NatsBus implements Bus {
 
   async close(): Promise<void> {
     this.#local.clear();
+    this.#reconnectListeners.clear();
     // Draining waits for the server to confirm; with no server there is nothing to drain.
     if (this.#connected) await this.#nc.drain();
     else await this.#nc.close();

@@ -40,6 +40,14 @@ export class DeviceHolders {
     await this.#db.updateTable('devices').set({ online_state: OnlineState.Online, node_id: nodeId }).where('sn', '=', sn).execute();
   }
 
+  /** Records many devices as online and held by `nodeId`, in statements of at most 1,000 serials. */
+  async reclaimMany(sns: readonly string[], nodeId: string): Promise<void> {
+    for (let i = 0; i < sns.length; i += 1_000) {
+      const batch = sns.slice(i, i + 1_000);
+      await this.#db.updateTable('devices').set({ online_state: OnlineState.Online, node_id: nodeId }).where('sn', 'in', batch).execute();
+    }
+  }
+
   /**
    * Marks offline every device online since before `loggedInBefore` that is held by none of `alive` (nodes
    * that died while no other node was listening, say the whole cluster at once); returns those it changed.

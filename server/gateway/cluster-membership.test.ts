@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
-import { Subject } from '../bus/bus.ts';
+import { type Bus, Subject } from '../bus/bus.ts';
 import { InProcessBus } from '../bus/in-process-bus.ts';
 import type { DeviceHolders, ReleasedDevice } from '../devices/device-holders.ts';
 import { ClusterMembership } from './cluster-membership.ts';
@@ -69,5 +69,38 @@ describe('cluster membership', () => {
     bus.subscribe(Subject.nodeAlive, (m) => goodbyes.push(m));
     await me.stop();
     expect(goodbyes).toEqual([{ node: 'me', leaving: true }]);
+  });
+
+  it('declares no node dead while its own bus is cut off, and gives every node a fresh window once it is back', async () => {
+    const clock = new FakeClock(0);
+    // A bus that can be cut off: while cut, this node hears nobody.
+    const inner = new InProcessBus();
+    let connected = true;
+    const bus: Bus = {
+      shared: true,
+      get connected() {
+        return connected;
+      },
+      publish: (subject, message) => inner.publish(subject, message),
+      subscribe: (subject, handler) => inner.subscribe(subject, handler),
+      close: () => inner.close(),
+    };
+    const { holders, calls } = recordingHolders();
+    const me = new ClusterMembership({ bus, nodeId: 'me', clock, holders, beatMs: 100, deadMs: 300, onReleased: () => undefined, log: { warn: () => undefined, info: () => undefined } });
+    me.start();
+    bus.publish(Subject.nodeAlive, { node: 'a' });
+    connected = false;
+    clock.advance(1_000);
+    await flush();
+    expect(calls.filter((c) => c.startsWith('release '))).toEqual([]);
+    // Back: 'a' gets a whole window from now before it counts as dead, and is released if still silent.
+    connected = true;
+    clock.advance(200);
+    await flush();
+    expect(calls.filter((c) => c.startsWith('release '))).toEqual([]);
+    clock.advance(400);
+    await flush();
+    expect(calls.filter((c) => c.startsWith('release '))).toEqual(['release a']);
+    await me.stop();
   });
 });

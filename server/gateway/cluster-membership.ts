@@ -20,6 +20,10 @@ export interface ClusterMembershipDeps {
  * and when one falls silent marks the devices it held offline. Once, a dead-node window after start, it
  * also sweeps devices held by no live node (the whole cluster went down, or a node died while this one
  * was starting), since no beat will ever lapse for those.
+ *
+ * While this node's bus is cut off it hears nobody, which says nothing about the others: it declares no
+ * node dead then, and once the bus is back it gives every node it knew a fresh window to be heard. (The
+ * others may meanwhile have taken this node for dead; the gateway reclaims its devices on reconnect.)
  */
 export class ClusterMembership {
   readonly #deps: ClusterMembershipDeps;
@@ -31,6 +35,8 @@ export class ClusterMembership {
   #timer: TimerHandle | undefined;
   #unsubscribe: (() => void) | undefined;
   #releasing: Promise<void> = Promise.resolve();
+  /** Set while the bus was seen cut off: the next beat with the bus back starts every node's window anew. */
+  #cutOff = false;
 
   constructor(deps: ClusterMembershipDeps) {
     this.#deps = deps;
@@ -69,6 +75,15 @@ export class ClusterMembership {
     const { bus, nodeId, clock } = this.#deps;
     bus.publish(Subject.nodeAlive, { node: nodeId });
     const now = clock.now();
+    if (bus.connected === false) {
+      this.#cutOff = true;
+      this.#timer = clock.setTimeout(() => this.#beat(), this.#beatMs);
+      return;
+    }
+    if (this.#cutOff) {
+      this.#cutOff = false;
+      for (const node of this.#nodes.alive()) this.#nodes.heard(node, now);
+    }
     const dead = this.#nodes.lapsed(now);
     if (dead.length > 0) this.#release(() => this.#deps.holders.release(dead, now), `nodes ${dead.join(', ')} fell silent`);
     if (!this.#swept && now - this.#startedAt > this.#deadMs) {

@@ -201,6 +201,9 @@ export class Gateway {
       deps.bus.subscribe(Subject.deviceRevoked, (m) => {
         if (m.node !== deps.nodeId) this.#closeRevoked(String(m.sn));
       }),
+      // Cut off from the bus, this node may have been taken for dead and its devices marked offline by the
+      // others, whose news it could not hear: once back, it says again that it holds them.
+      deps.bus.onReconnect?.(() => this.#reclaimAll()) ?? (() => undefined),
       deps.bus.subscribe(FlowSubject.toConsole(deps.nodeId), (m) => this.#flows.fromBusToConsole(m)),
       deps.bus.subscribe(Subject.nodeReplies(deps.nodeId), (m) => {
         // A reply counts only for the device its command was forwarded to (#routeRemote registers the sn).
@@ -295,6 +298,21 @@ export class Gateway {
         if (this.#devices.get(link.sn) === link) this.#announcePresence(link.sn, link.orgId, true, this.#deps.clock.now());
       },
       (err: unknown) => this.#deps.log.warn({ err, sn: link.sn }, 'reclaiming a device failed'),
+    );
+  }
+
+  #reclaimAll(): void {
+    const links = [...this.#devices.values()].filter((l) => l.loggedIn);
+    if (links.length === 0) return;
+    this.#holders.reclaimMany(links.map((l) => l.sn), this.#deps.nodeId).then(
+      () => {
+        const now = this.#deps.clock.now();
+        for (const link of links) {
+          if (this.#devices.get(link.sn) === link) this.#announcePresence(link.sn, link.orgId, true, now);
+        }
+        this.#deps.log.info({ devices: links.length }, 'devices reclaimed after the bus came back');
+      },
+      (err: unknown) => this.#deps.log.warn({ err }, 'reclaiming devices after the bus came back failed'),
     );
   }
 

@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
@@ -8,6 +7,7 @@ import { Command, type ProtocolEngine, Result } from '../../protocol/index.ts';
 import type { BusMessage } from '../../server/bus/bus.ts';
 import { NatsBus } from '../../server/bus/nats-bus.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
+import { freePort, killNats, NATS_SERVER, startNats } from '../support/nats-server.ts';
 import { loginAsAdmin, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
@@ -15,38 +15,6 @@ import { loginAsAdmin, openAdminConsole, startTestServer, type TestServer } from
  * and devices served), says so in its log, and rejoins by itself when NATS is back. The NATS server is
  * this test's own process on a free port; the shared one on 4222 is never touched.
  */
-const NATS_SERVER = '/usr/sbin/nats-server';
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const address = srv.address();
-  await new Promise((resolve) => srv.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
-
-/** A nats-server of this test only, listening once the promise resolves. */
-async function startNats(port: number): Promise<ChildProcess> {
-  const proc = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    proc.stderr?.on('data', (b: Buffer) => {
-      output += b.toString();
-      if (output.includes('Server is ready')) resolve();
-    });
-    proc.once('exit', (code) => reject(new Error(`nats-server exited (${String(code)}): ${output}`)));
-  });
-  return proc;
-}
-
-async function kill(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGKILL');
-  await exited;
-}
-
 describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
   let port = 0;
   let nats: ChildProcess | undefined;
@@ -71,7 +39,7 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
     consoleEngine?.stop();
     await peer?.close().catch(() => undefined);
     await ts?.stop();
-    if (nats) await kill(nats);
+    if (nats) await killNats(nats);
   });
 
   it('goes on alone while NATS is down, delivering its own bus messages, and rejoins when it is back', async () => {
@@ -89,7 +57,7 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
     await vi.waitFor(() => expect(there).toEqual([{ n: 1 }]));
     expect(here).toEqual([{ n: 1 }]);
 
-    if (nats) await kill(nats);
+    if (nats) await killNats(nats);
     await vi.waitFor(() => expect(logged.map((l) => l.msg)).toContain('NATS connection lost: bus messages stay on this node until it is back'), { timeout: 10_000 });
 
     // During: its own subscribers hear it at once; the peer cannot.
@@ -130,7 +98,7 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
         }
       }, 20);
     });
-    if (nats) await kill(nats);
+    if (nats) await killNats(nats);
     await lost;
     await lonely.close();
     nats = await startNats(port);

@@ -3,7 +3,7 @@ import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
 import { createVirtualDevice, type VirtualDeviceOptions } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { systemClock } from '../../protocol/index.ts';
-import type { TestServer } from './server.ts';
+import type { ServerOf, TestServer } from './server.ts';
 
 export interface TestFleetOptions {
   readonly count: number;
@@ -41,7 +41,7 @@ export async function startFleetAt(gateway: { deviceSocketUrl: string; enrollKey
  * even if a login fails; `tuning` speeds up reconnects for tests that drop devices.
  */
 export async function startVirtualDevices(
-  ts: TestServer,
+  ts: ServerOf,
   sns: readonly string[],
   into: DeviceSession[],
   opts: Pick<VirtualDeviceOptions, 'tuning'> & { readonly systemVersion?: string; readonly rebootDownMs?: number } = {},
