@@ -1,5 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { PaymentState, PurchaseType } from '../../protocol/index.ts';
+import { formatAmount } from '../commerce/money.ts';
+import { newOrderNo } from '../commerce/order-no.ts';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 /** Smallest recharge (devices-and-commerce section 5 and 9). */
 export const MIN_RECHARGE = 50;
@@ -24,17 +28,64 @@ export async function couponInfo(db: Db, orgId: number): Promise<{ balance: numb
   return { balance: row?.balance ?? 0, unitPrice: unit / 100, orderTotal: Number(total.cents ?? 0) / 100 };
 }
 
-/** Buys coupons: records a push_ticket order and credits the balance in one transaction. */
-export async function recharge(db: Db, orgId: number, count: number, now: number): Promise<{ orderNo: string; amount: number; balance: number }> {
-  return db.transaction().execute(async (trx) => {
-    await trx.insertInto('push_coupons').values({ org_id: orgId, balance: 0, unit_price_cents: DEFAULT_UNIT_PRICE_CENTS, updated_at: now }).onConflict((oc) => oc.column('org_id').doNothing()).execute();
-    const row = await trx.selectFrom('push_coupons').selectAll().where('org_id', '=', orgId).executeTakeFirstOrThrow();
-    const amountCents = row.unit_price_cents * count;
-    const orderNo = `PT${now}${orgId}${Math.floor(Math.random() * 1e4).toString().padStart(4, '0')}`;
-    await trx.insertInto('push_coupon_ledger').values({ org_id: orgId, delta: count, reason: 'recharge', order_no: orderNo, amount_cents: amountCents, campaign_id: null, sn: null, created_at: now }).execute();
-    await trx.updateTable('push_coupons').set({ balance: sql`balance + ${count}`, updated_at: now }).where('org_id', '=', orgId).execute();
-    return { orderNo, amount: amountCents / 100, balance: row.balance + count };
-  });
+/** What {@link openRechargeOrder} answers: the order to pay, in the shape `/pay-data/createOrder` answers. */
+export interface RechargeOrder {
+  readonly orderNo: string;
+  /** Minor units (fen), as every order amount. */
+  readonly amount: number;
+  readonly amountText: string;
+  readonly lines: readonly { item: string; quantity: number; unit: string; unitPrice: number; total: number }[];
+}
+
+/**
+ * Buying coupons opens a `push_ticket` order awaiting payment (devices-and-commerce section 9's purchase
+ * types), priced at the organisation's unit price. Nothing is credited here: the coupons arrive when the
+ * order is paid, through the one settlement every order goes through (commerce/order-routes.ts, settle),
+ * which calls {@link creditRecharge}.
+ */
+export async function openRechargeOrder(db: Db, orgId: number, account: string, count: number, now: number): Promise<RechargeOrder> {
+  const row = await db.selectFrom('push_coupons').select('unit_price_cents').where('org_id', '=', orgId).executeTakeFirst();
+  const unitPrice = row?.unit_price_cents ?? DEFAULT_UNIT_PRICE_CENTS;
+  const amount = unitPrice * count;
+  const lines = [{ item: PurchaseType.PushTicket, quantity: count, unit: 'portion', unitPrice, total: amount }];
+  const orderNo = newOrderNo(now);
+  await db
+    .insertInto('commerce_orders')
+    .values({ order_no: orderNo, org_id: orgId, account, type: PurchaseType.PushTicket, trade_state: PaymentState.NotPay, amount, lines: JSON.stringify(lines), logistics: null, bill_month: null, created_at: now })
+    .execute();
+  return { orderNo, amount, amountText: formatAmount(amount), lines };
+}
+
+/**
+ * Credits the coupons of a paid `push_ticket` order, inside the settlement's transaction (which marks the
+ * order paid only once, so this runs once per order): a ledger row with the order and what was paid, and
+ * the balance raised.
+ */
+export async function creditRecharge(trx: Transaction<Database>, orgId: number, count: number, orderNo: string, amountCents: number, now: number): Promise<void> {
+  await trx.insertInto('push_coupons').values({ org_id: orgId, balance: 0, unit_price_cents: DEFAULT_UNIT_PRICE_CENTS, updated_at: now }).onConflict((oc) => oc.column('org_id').doNothing()).execute();
+  await trx.insertInto('push_coupon_ledger').values({ org_id: orgId, delta: count, reason: 'recharge', order_no: orderNo, amount_cents: amountCents, campaign_id: null, sn: null, created_at: now }).execute();
+  await trx.updateTable('push_coupons').set({ balance: sql`balance + ${count}`, updated_at: now }).where('org_id', '=', orgId).execute();
+}
+
+/** The organisation's coupon orders not paid yet (newest first), so the coupon page can pay them. */
+export async function unpaidRechargeOrders(db: Db, orgId: number): Promise<{ orderNo: string; amount: number; count: number; offlinePending: boolean; createTime: number }[]> {
+  const rows = await db
+    .selectFrom('commerce_orders')
+    .select(['order_no', 'amount', 'lines', 'offline_pending', 'created_at'])
+    .where('org_id', '=', orgId)
+    .where('type', '=', PurchaseType.PushTicket)
+    .where('trade_state', '=', PaymentState.NotPay)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(20)
+    .execute();
+  return rows.map((r) => ({
+    orderNo: r.order_no,
+    amount: r.amount,
+    count: (JSON.parse(r.lines) as { quantity: number }[])[0]?.quantity ?? 0,
+    offlinePending: r.offline_pending === 1,
+    createTime: Number(r.created_at),
+  }));
 }
 
 /**

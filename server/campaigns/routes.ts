@@ -14,9 +14,10 @@ import { selectBody as deviceQuerySchema } from '../devices/schemas.ts';
 import { deviceSecretDigest } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
+import { hotAction } from '../http/rate-limit.ts';
 import { field, idOf, idParams, pagingProperties } from '../http/validation.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
-import { couponInfo, CouponMessage, MIN_RECHARGE, recharge } from './coupons.ts';
+import { couponInfo, CouponMessage, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
 import type { TargetUpdate } from './progress-bus.ts';
 import { CampaignRunner, CampaignState, Phase } from './runner.ts';
 
@@ -398,14 +399,20 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   );
 
   // ---- coupons ----------------------------------------------------------------------------------------
-  app.get('/push-coupon/info', { config: { permission: 'custom-made-img_push-log' } }, async (req) => ok(await couponInfo(db, callerOf(req).orgId)));
+  // With the coupon orders still to pay, so the coupon page can take the buyer to paying them.
+  app.get('/push-coupon/info', { config: { permission: 'custom-made-img_push-log' } }, async (req) => {
+    const orgId = callerOf(req).orgId;
+    return ok({ ...(await couponInfo(db, orgId)), unpaid: await unpaidRechargeOrders(db, orgId) });
+  });
 
   app.post<{ Body: { count: number } }>(
     '/push-coupon/recharge',
-    { config: { permission: 'custom-made-img_push-log' }, schema: { body: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', maximum: 1_000_000 } } } } },
+    { config: { permission: 'custom-made-img_push-log', ...hotAction }, schema: { body: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', maximum: 1_000_000 } } } } },
     async (req) => {
       if (req.body.count < MIN_RECHARGE) throw new ApiError(ApiCode.BadRequest, CouponMessage.MinRecharge);
-      return ok({ ...(await recharge(db, callerOf(req).orgId, req.body.count, clock.now())), purchaseType: 'push_ticket' });
+      // An order to pay like any other (/pay-data/pay); the coupons are credited when it is settled.
+      const caller = callerOf(req);
+      return ok({ ...(await openRechargeOrder(db, caller.orgId, caller.account, req.body.count, clock.now())), purchaseType: 'push_ticket' });
     },
   );
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import { type Clock, PaymentState } from '../../protocol/index.ts';
@@ -12,7 +11,9 @@ import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from './money.ts';
 import { checkPhone, IdentityMessage } from '../../protocol/index.ts';
+import { creditRecharge } from '../campaigns/coupons.ts';
 import { generateLicences } from './licence-routes.ts';
+import { newOrderNo } from './order-no.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
 import * as s from './schemas.ts';
@@ -88,11 +89,6 @@ function positive(n: number | undefined): number {
   return n;
 }
 
-function newOrderNo(now: number): string {
-  const d = new Date(now + CHINA_OFFSET_MS).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return `${d}${randomBytes(3).toString('hex').toUpperCase()}`;
-}
-
 /** Orders, bills and payment (devices-and-commerce sections 3, 4 and 9); paths in docs/DECISIONS.md. */
 export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
   const { db, clock, payment } = deps;
@@ -133,6 +129,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       if (!done) return false;
       const lines = JSON.parse(done.lines) as (Line & { iccid?: string })[];
       if (done.type === 'iso_bus_activation_code') await generateLicences(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, now, done.order_no);
+      // Push coupons are credited here and nowhere else: buying them only opens the order (campaigns/coupons.ts).
+      else if (done.type === 'push_ticket') await creditRecharge(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, done.amount, now);
       else await deliver(trx, done.type, lines, now);
       return true;
     });

@@ -6,6 +6,14 @@ import { request } from './request.ts';
 import { session } from '../state/session.ts';
 
 export type ContentArea = 'img' | 'app' | 'file' | 'logo' | 'wallpaper';
+
+/** Push coupons of the caller's organisation, with the coupon orders still to pay (amounts in fen). */
+export interface CouponInfo {
+  readonly balance: number;
+  readonly unitPrice: number;
+  readonly orderTotal: number;
+  readonly unpaid: readonly { readonly orderNo: string; readonly amount: number; readonly count: number; readonly offlinePending: boolean; readonly createTime: number }[];
+}
 export type UploadKind = 'firmware' | 'app' | 'file' | 'logo' | 'boot_animation' | 'wallpaper' | 'attachment';
 
 /** Kind stored by each area (server/content/items.ts). */
@@ -85,8 +93,9 @@ export const contentApi = {
   controlPush: (action: 'pause' | 'resume' | 'cancel' | 'approve', id: number) => request<Campaign>({ method: 'POST', url: `/push/${action}`, data: { id } }),
   pushLog: (body: { pageNum: number; pageSize: number; operationType?: string; sn?: string; campaignId?: number }) =>
     request<Page<PushLogRow>>({ method: 'POST', url: '/push-log/list', data: body }),
-  coupons: () => request<{ balance: number; unitPrice: number; orderTotal: number }>({ method: 'GET', url: '/push-coupon/info' }),
-  recharge: (count: number) => request<{ orderNo: string; amount: number; balance: number }>({ method: 'POST', url: '/push-coupon/recharge', data: { count } }),
+  coupons: () => request<CouponInfo>({ method: 'GET', url: '/push-coupon/info' }),
+  /** Opens a coupon order to pay (amount in fen); the coupons are credited once it is paid. */
+  recharge: (count: number) => request<{ orderNo: string; amount: number; amountText: string }>({ method: 'POST', url: '/push-coupon/recharge', data: { count } }),
   couponLedger: (pageNum: number, pageSize: number) =>
     request<Page<{ id: number; delta: number; reason: string; orderNo: string | null; amount: number; campaignId: number | null; sn: string | null; createTime: number }>>({
       method: 'POST',

@@ -5,6 +5,7 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import { systemClock } from '../../protocol/index.ts';
 import { buildApk } from '../fixtures/apk.ts';
 import { consolePage } from '../support/console-page.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { api } from '../support/server.ts';
 
 const DEVICES = 20;
@@ -31,7 +32,7 @@ describe('content upload and push in Chromium', () => {
       d.start();
     }
     await Promise.all(devices.map((d) => d.waitLoggedIn()));
-    expect((await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } })).code).toBe(20000);
+    expect((await buyCoupons(ts.server.url, token, token, 50)).balance).toBe(50);
 
     await page.goto(`${ts.server.url}/user/firmware-version/index`);
     await page.getByTestId('content-add').click();

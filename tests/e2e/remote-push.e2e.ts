@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
 import { uploadFirmware } from '../support/firmware.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
-import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 /** Devices the query picks, and devices beside them that it must leave alone. */
 const CHOSEN = 12;
@@ -37,7 +38,7 @@ describe('remote management pushes firmware by query in Chromium', () => {
     const sns = [...Array.from({ length: CHOSEN }, (_, i) => `E2ERP${String(i).padStart(3, '0')}`), ...Array.from({ length: OTHERS }, (_, i) => `E2EOTHER${i}`)];
     await startVirtualDevices(ts, sns, devices);
     await uploadFirmware(ts.server.url, token);
-    expect((await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } })).code).toBe(20000);
+    expect((await buyCoupons(ts.server.url, token, token, 50)).balance).toBe(50);
 
     // The push log is open, on firmware pushes, before the push exists.
     const log = await context.newPage();

@@ -7,6 +7,7 @@ import { DeviceSession } from '../../agent/device-session.ts';
 import { pushFileHandler, simulatedPushJob } from '../../agent/push/push-file.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { Command, systemClock } from '../../protocol/index.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { api } from '../support/server.ts';
 import { adminLoginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
@@ -73,7 +74,7 @@ describe('a push campaign when the server is killed mid-dispatch', () => {
 
     let { token } = await adminLoginAt(node.url);
     const contentId = await uploadFirmware(node.url, token);
-    expect((await api(node.url, 'POST', '/push-coupon/recharge', { token, body: { count: 250 } })).code).toBe(20000);
+    expect((await buyCoupons(node.url, token, token, 250)).balance).toBe(250);
     const started = await api<{ campaign: { id: number } }>(node.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: devices.map((d) => d.sn) } });
     expect(started.code).toBe(20000);
     const campaignId = started.data.campaign.id;

@@ -11,6 +11,7 @@ import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
 import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { api, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 const available = await clusterServicesAvailable('campaigns cluster test');
@@ -101,7 +102,7 @@ describe.skipIf(!available)('push campaigns on two nodes sharing PostgreSQL and 
       .values({ kind: 'firmware', org_id: orgId, account_id: null, parent_id: null, name: 'cluster-firmware', file_name: 'c.img', size: 1024, sha256: 'b'.repeat(64), item_type: 'system', version: '241020.10', created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    expect((await api(nodeB.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } })).code).toBe(20000);
+    expect((await buyCoupons(nodeB.url, token, token, 50)).balance).toBe(50);
 
     const stream = await follow(nodeB.url, token);
     try {

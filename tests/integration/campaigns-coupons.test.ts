@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chargeMany, chargeOnce, couponInfo, recharge } from '../../server/campaigns/coupons.ts';
+import { chargeMany, chargeOnce, couponInfo, creditRecharge } from '../../server/campaigns/coupons.ts';
 import { type Db, openDatabase } from '../../server/db/database.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
 
@@ -27,11 +27,13 @@ for (const target of targets) {
     });
     afterAll(async () => cleanup?.());
 
+    /** What settling a paid coupon order does (commerce settle). */
+    const recharge = (count: number, now: number) => db.transaction().execute((trx) => creditRecharge(trx, orgId, count, `T${now}`, count * 100, now));
     const sns = (from: number, n: number) => Array.from({ length: n }, (_, i) => `C${from + i}`);
     const ledger = async (campaignId: number) => (await db.selectFrom('push_coupon_ledger').select('sn').where('campaign_id', '=', campaignId).execute()).map((r) => r.sn).sort();
 
     it('debits a whole chunk when the balance covers it, and charges nothing twice', async () => {
-      await recharge(db, orgId, 60, 1);
+      await recharge(60, 1);
       const first = await chargeMany(db, orgId, 1, sns(0, 40), 2);
       expect(first.size).toBe(40);
       expect((await couponInfo(db, orgId)).balance).toBe(20);
@@ -54,7 +56,7 @@ for (const target of targets) {
     });
 
     it('charges chunks of one campaign side by side exactly once each', async () => {
-      await recharge(db, orgId, 100, 8);
+      await recharge(100, 8);
       const results = await Promise.all([chargeMany(db, orgId, 3, sns(0, 50), 9), chargeMany(db, orgId, 3, sns(50, 50), 9)]);
       expect(results.map((r) => r.size)).toEqual([50, 50]);
       expect((await couponInfo(db, orgId)).balance).toBe(0);

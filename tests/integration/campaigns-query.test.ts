@@ -3,6 +3,7 @@ import type { DeviceSession } from '../../agent/device-session.ts';
 import type { PushStartReply, PushStarted } from '../../protocol/api/campaigns.ts';
 import { dbTargets } from '../support/databases.ts';
 import { type Client, client, createOrg } from '../support/console-api.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
 import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
@@ -36,7 +37,7 @@ describe.each(targets)('push by query on $name', (target) => {
     await admin.ok('POST', '/device/allocate', { sns: branchSns, orgId: branchOrgId });
     branchToken = (await loginAs(ts, `qrybranch${tag.toLowerCase()}`, 'Branch_pw1')).token;
     branch = client(ts, branchToken);
-    await branch.ok('POST', '/push-coupon/recharge', { count: 50 });
+    await buyCoupons(ts.server.url, branchToken, login.token, 50);
   }, 60_000);
 
   afterAll(async () => {
@@ -78,8 +79,9 @@ describe.each(targets)('push by query on $name', (target) => {
     const both = await branch.call('POST', '/push/start', { kind: 'firmware', contentId, sns: [branchSns[0]], query: { sn: 'QRY' } });
     expect(both.message).toBe('Choose the devices either by serial number or by query, not both');
     // The root account's scope holds the branch: the same query there reaches all six.
-    const rootContent = await uploadFirmware(ts.server.url, (await loginAsAdmin(ts)).token);
-    await admin.ok('POST', '/push-coupon/recharge', { count: 50 });
+    const rootToken = (await loginAsAdmin(ts)).token;
+    const rootContent = await uploadFirmware(ts.server.url, rootToken);
+    await buyCoupons(ts.server.url, rootToken, rootToken, 50);
     const all = (await admin.ok<PushStartReply>('POST', '/push/start', { kind: 'firmware', contentId: rootContent, query: { sn: 'QRY' } })) as PushStarted;
     expect([...all.sns].sort()).toEqual([...rootSns, ...branchSns].sort());
   });

@@ -11,6 +11,7 @@ import { Command, OnlineState, systemClock } from '../../protocol/index.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { api, loginAs, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { client, createAccount, createRole } from '../support/console-api.ts';
 import { uploadFirmware } from '../support/firmware.ts';
@@ -90,7 +91,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
       const refused = await api(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns } });
       expect(refused.message).toMatch(/Not enough push coupons/);
       expect((await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 49 } })).message).toBe('Push coupon recharge minimum 50');
-      expect((await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } })).code).toBe(20000);
+      expect((await buyCoupons(ts.server.url, token, token, 50)).balance).toBe(50);
       expect((await api(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: [] } })).message).toBe('Please select at least one device');
 
       const started = await api<{ campaign: { id: number; total: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns } });
@@ -155,7 +156,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
       const contentId = await uploadFirmware(ts.server.url, token);
       const item = await ts.server.db.selectFrom('content_items').select('sha256').where('id', '=', contentId).executeTakeFirstOrThrow();
       expect((await fetch(`${ts.server.url}/content/blob/${item.sha256}`, { headers: { 'X-Device-Sn': agent.sn, 'X-Device-Secret': 'wrong' } })).status).toBe(401);
-      await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 50 } });
+      await buyCoupons(ts.server.url, token, token, 50);
       const started = await api<{ campaign: { id: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: [agent.sn] } });
       await vi.waitFor(async () => expect((await phases(ts, started.data.campaign.id)).done).toBe(1), { timeout: 20_000, interval: 100 });
       expect(installed).toEqual(['system image bytes '.repeat(100)]);
@@ -180,7 +181,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
       devs.forEach((d) => d.start());
       await Promise.all(devs.map((d) => d.waitLoggedIn()));
       const contentId = await uploadFirmware(ts.server.url, token);
-      await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 1500 } });
+      await buyCoupons(ts.server.url, token, token, 1500);
       const started = await api<{ campaign: { id: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: devs.map((d) => d.sn) } });
       const campaignId = started.data.campaign.id;
       // A seeded fifth of the fleet drops mid-push and comes back a moment later.
@@ -222,7 +223,7 @@ describe.each(targets)('push campaigns on $name', (target) => {
       devs.forEach((d) => d.start());
       await Promise.all(devs.map((d) => d.waitLoggedIn()));
       const contentId = await uploadFirmware(ts.server.url, token);
-      await api(ts.server.url, 'POST', '/push-coupon/recharge', { token, body: { count: 100 } });
+      await buyCoupons(ts.server.url, token, token, 100);
       const started = await api<{ campaign: { id: number; state: string } }>(ts.server.url, 'POST', '/push/start', {
         token,
         body: { kind: 'firmware', contentId, sns: devs.map((d) => d.sn), stageSize: 2, successPercent: 100, errorPercent: 50, maxRetries: 0, requireApproval: true },

@@ -12,6 +12,7 @@ import { openDatabase } from '../../server/db/database.ts';
 import { migrations } from '../../server/db/migrations/index.ts';
 import { type Client, client, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -74,12 +75,12 @@ for (const target of targets) {
       await Promise.all(parentDevices.map((d) => d.waitLoggedIn()));
       const sns = parentDevices.map((d) => d.sn);
 
-      await child.c.ok('POST', '/push-coupon/recharge', { count: 50 });
+      await buyCoupons(ts.server.url, child.token, login.token, 50);
       // The parent has no coupons of its own: the child's 50 must not let its push start.
       const refused = await admin.call('POST', '/push/start', { kind: 'firmware', contentId: childFirmware, sns });
       expect(refused.message).toMatch(/Not enough push coupons/);
 
-      await admin.ok('POST', '/push-coupon/recharge', { count: 50 });
+      await buyCoupons(ts.server.url, login.token, login.token, 50);
       const started = await admin.ok<{ campaign: { id: number; orgId: number } }>('POST', '/push/start', { kind: 'firmware', contentId: childFirmware, sns });
       expect(started.campaign.orgId).toBe(login.orgId);
       const campaignId = started.campaign.id;
@@ -100,14 +101,15 @@ for (const target of targets) {
     });
 
     it('devices added to a child\'s campaign come from the child\'s organisation only', { timeout: 60_000 }, async () => {
-      const admin = client(ts, (await loginAsAdmin(ts)).token);
+      const adminToken = (await loginAsAdmin(ts)).token;
+      const admin = client(ts, adminToken);
       const child = await tenant(ts, admin, ['img_list', 'img_edit', 'img_push', 'custom-made-img_push-log', 'push_log_list', 'device_list']);
       const firmware = await uploadFirmware(ts.server.url, child.token);
       const org = await ts.server.db.selectFrom('organisations').select('enroll_key').where('id', '=', child.orgId).executeTakeFirstOrThrow();
       const own = device(`ADD${target.name}C`, org.enroll_key);
       const parents = [device(`ADD${target.name}P1`, ts.server.seeded.enrollKey), device(`ADD${target.name}P2`, ts.server.seeded.enrollKey)];
       await Promise.all([own, ...parents].map((d) => d.waitLoggedIn()));
-      await child.c.ok('POST', '/push-coupon/recharge', { count: 50 });
+      await buyCoupons(ts.server.url, child.token, adminToken, 50);
       // Waiting for approval, so nothing is pushed while devices are added.
       const started = await child.c.ok<{ campaign: { id: number } }>('POST', '/push/start', { kind: 'firmware', contentId: firmware, sns: [own.sn], requireApproval: true });
       const added = await admin.ok<{ added: number }>('POST', '/push/add-devices', { id: started.campaign.id, sns: parents.map((d) => d.sn) });

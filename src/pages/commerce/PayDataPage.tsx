@@ -33,7 +33,7 @@ const positive = (text: string) => /^[1-9][0-9]{0,5}$/.test(text.trim());
  * Payment of one order: Alipay (the sandbox when the server runs with PAYMENT_SANDBOX=on, badged as such so
  * nobody takes it for a real payment), or an offline transfer to the company account.
  */
-function PayPanel({ orderNo, amount, onPaid }: { orderNo: string; amount: number; onPaid: () => void }) {
+export function PayPanel({ orderNo, amount, onPaid }: { orderNo: string; amount: number; onPaid: () => void }) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<PaymentMode>();
   const [method, setMethod] = useState<'alipay' | 'offline'>('alipay');

@@ -1,15 +1,17 @@
-import { Badge, Button, Card, Checkbox, Group, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
-import { type Campaign, type CampaignEvent, type ContentArea, type ContentItem, contentApi, followPushes, KIND_OF_AREA, type PushLogRow, type PushStreamStatus, type TargetEvent } from '../../api/content.ts';
+import { type Campaign, type CampaignEvent, type ContentArea, type ContentItem, contentApi, type CouponInfo, followPushes, KIND_OF_AREA, type PushLogRow, type PushStreamStatus, type TargetEvent } from '../../api/content.ts';
+import { formatAmount } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
+import { PayPanel } from '../commerce/PayDataPage.tsx';
 
 const KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
 /** How long the push log waits to read page 1 again after a new push shows up: pushes starting together cost one read. */
@@ -384,12 +386,17 @@ export function PushLogPage() {
   );
 }
 
-/** Push coupons (/firmware-manage/firmware-coupon): balance, unit price, recharge of at least 50, ledger. */
+/**
+ * Push coupons (/firmware-manage/firmware-coupon): balance, unit price, ledger, and buying at least 50. Buying
+ * opens a coupon order and leads straight to paying it (the same payment panel as every other order); the
+ * coupons are credited when the payment is confirmed. Orders not paid yet are listed here to pay later.
+ */
 export function CouponPage() {
   const { t } = useTranslation();
-  const [info, setInfo] = useState<{ balance: number; unitPrice: number; orderTotal: number }>();
+  const [info, setInfo] = useState<CouponInfo>();
   const [count, setCount] = useState<number | string>(50);
   const [message, setMessage] = useState('');
+  const [paying, setPaying] = useState<{ orderNo: string; amount: number }>();
   const [pageNum, setPageNum] = useState(1);
   const [ledger, setLedger] = useState<Awaited<ReturnType<typeof contentApi.couponLedger>>>();
   const load = useCallback(() => {
@@ -397,11 +404,21 @@ export function CouponPage() {
     contentApi.couponLedger(pageNum, 10).then(setLedger, () => undefined);
   }, [pageNum]);
   useEffect(load, [load]);
-  const buy = async () => {
+  const [countError, setCountError] = useState<string>();
+  // The spec's minimum (devices-and-commerce section 5), said where the number is typed; the server says it too.
+  const checkCount = () => {
     const n = Number(count);
-    if (!Number.isInteger(n) || n < 50) return setMessage(t('content.coupon.min'));
+    const error = count === '' || !Number.isInteger(n) || n < 50 ? t('content.coupon.min') : undefined;
+    setCountError(error);
+    return error === undefined;
+  };
+  const buy = async () => {
+    if (!checkCount()) return;
+    const n = Number(count);
     const order = await contentApi.recharge(n).catch(() => undefined);
-    if (order) setMessage(t('content.coupon.bought', { orderNo: order.orderNo, amount: order.amount }));
+    if (!order) return;
+    setMessage(t('content.coupon.ordered', { orderNo: order.orderNo, amount: order.amountText }));
+    setPaying({ orderNo: order.orderNo, amount: order.amount });
     load();
   };
   return (
@@ -429,12 +446,65 @@ export function CouponPage() {
         {t('content.coupon.oneEach')}
       </Text>
       <Group align="flex-end" mb="md">
-        <NumberInput label={t('content.coupon.count')} min={50} value={count} onChange={setCount} data-testid="coupon-count" />
+        <NumberInput
+          label={t('content.coupon.count')}
+          min={50}
+          allowDecimal={false}
+          clampBehavior="none"
+          value={count}
+          error={countError}
+          onChange={(v) => {
+            setCount(v);
+            setCountError(undefined);
+          }}
+          onBlur={checkCount}
+          data-testid="coupon-count"
+        />
         <Button onClick={() => void buy()} data-testid="coupon-recharge">
           {t('content.coupon.recharge')}
         </Button>
-        {message && <Text size="sm">{message}</Text>}
+        {message && (
+          <Text size="sm" data-testid="coupon-message">
+            {message}
+          </Text>
+        )}
       </Group>
+      {info && info.unpaid.length > 0 && (
+        <Stack gap="xs" mb="md" data-testid="coupon-unpaid">
+          <Text fw={600}>{t('content.coupon.unpaid')}</Text>
+          {info.unpaid.map((o) => (
+            <Group key={o.orderNo} gap="sm" data-order={o.orderNo}>
+              <Text size="sm">{o.orderNo}</Text>
+              <Text size="sm">
+                {o.count} · {formatAmount(o.amount)}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {formatDateTime(o.createTime)}
+              </Text>
+              {o.offlinePending ? (
+                <Badge color="gray">{t('content.coupon.transferPending')}</Badge>
+              ) : (
+                <Button size="compact-xs" variant="light" onClick={() => setPaying({ orderNo: o.orderNo, amount: o.amount })} data-testid="coupon-pay">
+                  {t('content.coupon.pay')}
+                </Button>
+              )}
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <Modal opened={paying !== undefined} onClose={() => setPaying(undefined)} title={t('content.coupon.payTitle')} size="lg">
+        {paying && (
+          <PayPanel
+            orderNo={paying.orderNo}
+            amount={paying.amount}
+            onPaid={() => {
+              setPaying(undefined);
+              setMessage(t('content.coupon.afterPay'));
+              load();
+            }}
+          />
+        )}
+      </Modal>
       <Table>
         <Table.Thead>
           <Table.Tr>
