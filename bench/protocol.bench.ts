@@ -199,6 +199,15 @@ export async function runProtocolBench(): Promise<BenchRow[]> {
     for (const f of msgpackFrames) packr.unpack(f);
     return msgpackFrames.length;
   });
+  // Encoding as the gateway does for every message it sends (replies, presence, relayed commands).
+  const encodeMsgpack = opsPerSecond(() => {
+    for (const e of mix) msgpackCodec.encode(e);
+    return mix.length;
+  });
+  const encodeJson = opsPerSecond(() => {
+    for (const e of mix) jsonCodec.encode(e);
+    return mix.length;
+  });
   const engineJson = engineThroughput(Subprotocol.Json, jsonFrames);
   const engineMsgpack = engineThroughput(Subprotocol.Msgpack, msgpackFrames);
   const perPendingCall = pendingRequestBytes(100_000, 'call');
@@ -210,6 +219,7 @@ export async function runProtocolBench(): Promise<BenchRow[]> {
   return [
     { name: 'engine decode+dispatch, JSON', value: engineJson, unit: 'msg/s', baseline: rawJson, target: '>= 60% of JSON.parse' },
     { name: 'engine decode+dispatch, msgpack', value: engineMsgpack, unit: 'msg/s', baseline: rawMsgpack, target: '>= 60% of unpack, >= 1,000,000/s' },
+    { name: 'codec encode, msgpack', value: encodeMsgpack, unit: 'msg/s', baseline: encodeJson, target: 'baseline: JSON encode' },
     { name: 'replies correlated with 100,000 pending (incl. new request each)', value: correlation, unit: 'msg/s', baseline: rawJson, target: 'baseline: JSON.parse alone' },
     { name: 'heap per pending request, call() (100,000 pending)', value: perPendingCall, unit: 'B', target: '< 300 B' },
     { name: 'heap per pending request, request() Observable', value: perPendingObservable, unit: 'B', target: 'includes the RxJS subscriber' },

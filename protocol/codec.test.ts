@@ -80,6 +80,34 @@ describe('codecs', () => {
     expect(() => jsonCodec.decode(`{"msgId":1,"data":"${'x'.repeat(MAX_FRAME_BYTES)}"}`)).toThrow('Frame too large');
   });
 
+  it('ENV-1 msgpack: an absent field is left out, never written as an extension type', () => {
+    // {msgId: 2, result: 0}: what a heartbeat reply without cid, sn or data must be on the wire.
+    const key = (s: string) => [0xa0 + s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
+    const reply = msgpackCodec.encode({ msgId: 2, cid: undefined, sn: undefined, result: 0, data: undefined });
+    expect(Array.from(reply as Uint8Array)).toEqual([0x82, ...key('msgId'), 0x02, ...key('result'), 0x00]);
+    // Nested: a map entry is left out as well; an array element, which cannot be, is nil (JSON's null).
+    const nested = msgpackCodec.encode({ msgId: 1, data: { a: undefined, b: [undefined, 1] } });
+    expect(Array.from(nested as Uint8Array)).toEqual([0x82, ...key('msgId'), 0x01, ...key('data'), 0x81, ...key('b'), 0x92, 0xc0, 0x01]);
+    const lenient = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+    fc.assert(
+      fc.property(envelopeArb, fc.constantFrom('cid', 'flowId', 'sn', 'result', 'data', 'jsessionId'), (env, absent) => {
+        const bytes = msgpackCodec.encode({ ...env, [absent]: undefined }) as Uint8Array;
+        // msgpackr's default writes undefined as fixext 1 (d4 00 00) and reads it back as a present key.
+        expect(lenient.unpack(bytes)).not.toHaveProperty(absent);
+        expect(msgpackCodec.decode(bytes)).toEqual(JSON.parse(jsonCodec.encode({ ...env, [absent]: undefined }) as string));
+      }),
+      runs,
+    );
+  });
+
+  it('CHUNK-3 either codec reads a binary frame as a msgpack envelope and a text frame as JSON, whatever was negotiated', () => {
+    const env = { msgId: 2, cid: 'h1' };
+    for (const codec of [jsonCodec, msgpackCodec]) {
+      expect(codec.decode(msgpackCodec.encode(env))).toEqual(env);
+      expect(codec.decode(jsonCodec.encode(env))).toEqual(env);
+    }
+  });
+
   it('ENV-2 refuses envelopes with unknown fields or bad types', () => {
     expect(() => jsonCodec.decode('{"msgId":1,"extra":2}')).toThrow(DecodeError);
     expect(() => jsonCodec.decode('{"msgId":"1"}')).toThrow(DecodeError);
