@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDocumentRoutes(app, { db, clock });
   registerLanguageRoute(app, db);
   registerOperationLogRoutes(app, { db });
-  registerContentArea(app, { db, clock, gateway: deps.gateway, dataDir: deps.dataDir });
+  registerContentArea(app, { db, clock, sessions, gateway: deps.gateway, dataDir: deps.dataDir });
   registerReportRoutes(app, { db, clock, telemetry: deps.telemetry, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });

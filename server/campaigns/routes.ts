@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { PushStartReply, PushStartRequest } from '../../protocol/api/campaigns.ts';
 import { type Clock, DownloadState, FirmwareType, InstallResult, PushResult } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
+import type { LiveCallers, LiveRequest } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
 import { ContentArea, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
@@ -26,7 +27,12 @@ export interface CampaignRouteDeps {
   readonly clock: Clock;
   readonly uploads: UploadService;
   readonly runner: CampaignRunner;
+  /** Keeps the push-log stream to its session and its caller's current rights. */
+  readonly live: LiveCallers;
 }
+
+/** The push log's key (devices-and-commerce section 2), which the live stream needs for as long as it is open. */
+const PUSH_LOG_PERMISSION = 'push_log_list';
 
 export const PushMessage = {
   NoDevice: 'Please select at least one device',
@@ -363,7 +369,10 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     },
   );
 
-  // Live per-device changes as newline-delimited JSON, for the caller's organisations only. Open streams
+  // Live per-device changes as newline-delimited JSON, for the caller's organisations only. The stream lives
+  // as long as the caller may see it: it ends with the session (logout, kick-out, expiry, on any node) or
+  // when the caller loses push_log_list or may no longer log in, and every event is checked against the
+  // caller's rights of that moment (reloaded on each change: server/accounts/live-callers.ts). Open streams
   // are ended before the server closes: it would otherwise wait for every console to hang up.
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -371,29 +380,43 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   });
   app.get<{ Querystring: { campaignId?: string } }>(
     '/push-log/stream',
-    { config: { permission: 'push_log_list' }, schema: { hide: true, querystring: { type: 'object', properties: { campaignId: { type: 'string', pattern: '^[0-9]{1,10}$' } } } } },
-    (req, reply) => {
-      const caller = callerOf(req);
+    { config: { permission: PUSH_LOG_PERMISSION }, schema: { hide: true, querystring: { type: 'object', properties: { campaignId: { type: 'string', pattern: '^[0-9]{1,10}$' } } } } },
+    async (req, reply) => {
       const only = req.query.campaignId ? Number(req.query.campaignId) : undefined;
-      reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
-      res.write(`${JSON.stringify({ type: 'hello' })}\n`);
+      const send = (event: object) => res.write(`${JSON.stringify(event)}\n`);
+      let live: LiveRequest | undefined;
       const onTarget = (t: TargetUpdate) => {
-        if (!caller.scope.has(t.orgId) || (only !== undefined && t.campaignId !== only)) return;
-        res.write(`${JSON.stringify({ type: 'target', ...t })}\n`);
+        if (only !== undefined && t.campaignId !== only) return;
+        live?.whenCurrent((caller) => caller.scope.has(t.orgId) && send({ type: 'target', ...t }));
       };
       const onCampaign = (c: { id: number; orgId: number; state: string }) => {
-        if (!caller.scope.has(c.orgId) || (only !== undefined && c.id !== only)) return;
-        res.write(`${JSON.stringify({ type: 'campaign', ...c })}\n`);
+        if (only !== undefined && c.id !== only) return;
+        live?.whenCurrent((caller) => caller.scope.has(c.orgId) && send({ type: 'campaign', ...c }));
       };
+      const stop = () => {
+        streams.delete(res);
+        runner.events.off('target', onTarget);
+        runner.events.off('campaign', onCampaign);
+      };
+      live = await deps.live.open(callerOf(req).session, PUSH_LOG_PERMISSION, (reason) => {
+        stop();
+        // Said before the end, so a client can tell a lost session from a dropped connection.
+        res.end(`${JSON.stringify({ type: 'closed', reason })}\n`);
+      });
+      if (!live) throw new ApiError(ApiCode.LoginExpired, Message.PermissionDenied);
+      const opened = live;
+      // The console hung up while its rights were loaded.
+      if (req.raw.destroyed) return opened.close();
+      reply.hijack();
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+      send({ type: 'hello' });
       runner.events.on('target', onTarget);
       runner.events.on('campaign', onCampaign);
       streams.add(res);
       req.raw.on('close', () => {
-        streams.delete(res);
-        runner.events.off('target', onTarget);
-        runner.events.off('campaign', onCampaign);
+        stop();
+        opened.close();
       });
     },
   );

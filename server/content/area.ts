@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../protocol/index.ts';
+import { LiveCallers } from '../accounts/live-callers.ts';
+import type { SessionStore } from '../auth/sessions.ts';
 import { CampaignRunner } from '../campaigns/runner.ts';
 import { registerCampaignRoutes } from '../campaigns/routes.ts';
 import type { Db } from '../db/database.ts';
@@ -12,18 +14,22 @@ export interface ContentAreaDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly gateway: Gateway;
+  /** Long-lived requests (push-log stream, upload bodies) end with their session. */
+  readonly sessions: SessionStore;
   /** Uploads go to <dataDir>/uploads, stored files to <dataDir>/content. */
   readonly dataDir: string;
 }
 
 /** The content area: file store and uploads, content routes, push campaigns (runner started, stopped on close). */
 export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps): CampaignRunner {
+  // Requests that outlive the guard's check are held to their session and current rights.
+  const live = new LiveCallers({ db: deps.db, clock: deps.clock, sessions: deps.sessions, bus: deps.gateway.bus, rights: deps.gateway.rights, log: app.log });
   const uploads = new UploadService(deps.dataDir);
   uploads.register(app);
   registerContentRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   registerCustomOrderRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   const runner = new CampaignRunner({ db: deps.db, clock: deps.clock, gateway: deps.gateway, log: app.log });
-  registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner });
+  registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner, live });
   // Unfinished uploads older than their expiry are dropped hourly.
   let sweep: unknown;
   let closed = false;
@@ -36,6 +42,7 @@ export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps)
   });
   app.addHook('onClose', async () => {
     closed = true;
+    live.close();
     await runner.stop();
     deps.clock.clearTimeout(sweep);
   });

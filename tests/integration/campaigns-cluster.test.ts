@@ -123,4 +123,15 @@ describe.skipIf(!available)('push campaigns on two nodes sharing PostgreSQL and 
       stream.close();
     }
   });
+
+  it('a stream on one node ends when its session logs out through the other node (review M1)', { timeout: 30_000 }, async () => {
+    const { token } = await loginAsAdmin({ server: nodeB } as TestServer);
+    const stream = await follow(nodeB.url, token);
+    try {
+      expect((await api(nodeA.url, 'GET', '/home/logout', { token })).code).toBe(20000);
+      await vi.waitFor(() => expect(stream.events).toContainEqual({ type: 'closed', reason: 'session ended' }), { timeout: 10_000, interval: 50 });
+    } finally {
+      stream.close();
+    }
+  });
 });
