@@ -19,7 +19,7 @@ import {
 } from '../../protocol/index.ts';
 import type { CommandHandler, CommandOutcome, DeviceSession } from '../device-session.ts';
 import { OggOpusReader } from '../simulator/ogg-opus.ts';
-import { AccessUnitSplitter } from '../simulator/video-source.ts';
+import { type AccessUnit, AccessUnitSplitter } from './h264-access-units.ts';
 
 /** What the agent's live view runs: a capture command and the picture it produces. */
 export interface ScreenStreamConfig {
@@ -106,9 +106,10 @@ class CaptureProcess {
 }
 
 /**
- * One stream's capture feeding one flow: the picture command's stdout is cut into access units with the
- * simulator's splitter and each unit goes out as a chunk (KeyFrame on IDR units, timestamp = capture
- * time), as the simulated devices do; the voice command's Ogg Opus is cut into packets, each a chunk
+ * One stream's capture feeding one flow: the picture command's stdout is cut into access units (whole
+ * pictures, however many slices the encoder writes: x264's -tune zerolatency writes one per thread) and
+ * each unit goes out as a chunk (KeyFrame on IDR units, timestamp = capture time), as the simulated
+ * devices do; the voice command's Ogg Opus is cut into packets, each a chunk
  * flagged Audio with a sequence of its own (LIVE-3). Both are killed with their children (ffmpeg under
  * /bin/sh) on stop or disconnect.
  */
@@ -126,7 +127,7 @@ class CaptureStream {
     };
     let videoSeq = 0;
     const splitter = new AccessUnitSplitter();
-    const sendUnits = (units: readonly { bytes: Uint8Array; key: boolean }[]) => {
+    const sendUnits = (units: readonly AccessUnit[]) => {
       for (const unit of units) {
         // A picture too big for one chunk is skipped; the viewer waits for the next key frame.
         if (unit.bytes.length <= MAX_CHUNK_PAYLOAD) send(() => videoSeq++, unit.key ? ChunkFlag.KeyFrame : 0, unit.bytes);

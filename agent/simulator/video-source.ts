@@ -16,6 +16,7 @@ import {
   type TimerHandle,
 } from '../../protocol/index.ts';
 import type { CommandHandler, DeviceSession } from '../device-session.ts';
+import { type AccessUnit, accessUnits } from '../ops/h264-access-units.ts';
 import { opusPacketMs, opusPackets } from './ogg-opus.ts';
 
 /*
@@ -30,14 +31,9 @@ import { opusPacketMs, opusPackets } from './ogg-opus.ts';
  *     -b:v 80k -f h264 agent/simulator/assets/sub-160x120-15fps.h264
  *
  * A key frame every half second bounds how long a new or lagging viewer waits for a picture. The
- * cameras' clips and the voice clip are described in assets/README.md.
+ * cameras' clips and the voice clip are described in assets/README.md. The clips are cut into pictures
+ * by the same splitter as the real agent's capture (ops/h264-access-units.ts).
  */
-
-/** One access unit (a picture with the parameter sets before it), Annex-B bytes. */
-export interface AccessUnit {
-  readonly bytes: Uint8Array;
-  readonly key: boolean;
-}
 
 export interface VideoClip {
   readonly width: number;
@@ -65,80 +61,6 @@ const CLIPS: Record<StreamCamera, Record<StreamQuality, { file: string; width: n
     sub: { file: 'back-160x120-15fps.h264', width: 160, height: 120, fps: 15 },
   },
 };
-
-/** Offsets of the NAL units of an Annex-B stream (the byte after each 3- or 4-byte start code). */
-function nalStarts(data: Uint8Array): number[] {
-  const starts: number[] = [];
-  for (let i = 0; i + 2 < data.length; i++) {
-    if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 1) {
-      starts.push(i + 3);
-      i += 2;
-    }
-  }
-  return starts;
-}
-
-/**
- * Groups an Annex-B stream into access units: parameter sets and SEI attach to the next picture, and
- * each coded slice ends a unit (the clips have one slice per picture). Start codes are kept, so each
- * unit is itself a valid Annex-B stream that a decoder can be fed.
- */
-export function accessUnits(data: Uint8Array): AccessUnit[] {
-  const starts = nalStarts(data);
-  const units: AccessUnit[] = [];
-  let unitStart = -1;
-  let key = false;
-  for (let n = 0; n < starts.length; n++) {
-    const at = starts[n] as number;
-    const begin = at - (at >= 4 && data[at - 4] === 0 ? 4 : 3);
-    if (unitStart < 0) unitStart = begin;
-    const type = (data[at] as number) & 0x1f;
-    if (type === 5) key = true;
-    if (type === 1 || type === 5) {
-      const next = starts[n + 1];
-      const end = next === undefined ? data.length : next - (next >= 4 && data[next - 4] === 0 ? 4 : 3);
-      units.push({ bytes: data.subarray(unitStart, end), key });
-      unitStart = -1;
-      key = false;
-    }
-  }
-  return units;
-}
-
-/** Bytes of Annex-B held at most while waiting for a unit to end; past it they are not H.264 and are dropped. */
-const MAX_PENDING_BYTES = 4 * 1024 * 1024;
-
-/**
- * Splits an Annex-B stream that arrives in pieces (a capture command's stdout) into access units, with
- * {@link accessUnits}'s rules. A unit is let out once bytes after it have arrived (the next start code
- * shows where its last slice ends), so a live stream runs at most one picture behind its source.
- */
-export class AccessUnitSplitter {
-  #pending = new Uint8Array(0);
-
-  /** Takes the next bytes; returns the units they completed. */
-  push(bytes: Uint8Array): AccessUnit[] {
-    const data = new Uint8Array(this.#pending.length + bytes.length);
-    data.set(this.#pending);
-    data.set(bytes, this.#pending.length);
-    const units = accessUnits(data);
-    const last = units.at(-1);
-    if (!last) {
-      this.#pending = data.length > MAX_PENDING_BYTES ? new Uint8Array(0) : data;
-      return [];
-    }
-    // The last unit may be cut short, and what follows it belongs to the next: both wait for more bytes.
-    this.#pending = data.slice(last.bytes.byteOffset - data.byteOffset);
-    return units.slice(0, -1);
-  }
-
-  /** The source ended: the units still held. */
-  end(): AccessUnit[] {
-    const units = accessUnits(this.#pending);
-    this.#pending = new Uint8Array(0);
-    return units;
-  }
-}
 
 const loaded = new Map<string, VideoClip>();
 

@@ -6,13 +6,15 @@ import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_UNSUPPORTED, STREAM_UNSUPPORTED } from '../../agent/ops/screen-stream.ts';
 import { opusPackets } from '../../agent/simulator/ogg-opus.ts';
-import { accessUnits } from '../../agent/simulator/video-source.ts';
+import { accessUnits } from '../../agent/ops/h264-access-units.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { ChunkFlag, Command, type Envelope, NO_CAMERA_MESSAGE, OnlineState, ProtocolEngine, Result, type StartStreamReply, StreamRefusal } from '../../protocol/index.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const CLIP = path.resolve('agent/simulator/assets/main-320x240-30fps.h264');
 const VOICE = path.resolve('agent/simulator/assets/voice-48k-mono.opus');
+/** 10 pictures of 4 slices each, as x264 writes them with the README's -tune zerolatency (tests/fixtures/h264/README.md). */
+const SLICED_CLIP = path.resolve('tests/fixtures/h264/testsrc-320x240-10f-4slices.h264');
 
 /**
  * The real agent's live view over real sockets: AGENT_STREAM_CMD is a command that cats the simulator's
@@ -62,6 +64,7 @@ describe('agent live view from a capture command', () => {
       AGENT_INPUT_CMD: `echo "$INPUT_ACTION $INPUT_X $INPUT_Y $INPUT_X2 $INPUT_Y2 $INPUT_DURATION_MS $INPUT_KEY" >> '${inputs}'`,
     });
     await startAgent(`AGNOSTREAM-${process.pid}`, {});
+    await startAgent(`AGSLICES-${process.pid}`, { AGENT_STREAM_CMD: `cat '${SLICED_CLIP}'`, AGENT_STREAM_SIZE: '320x240', AGENT_STREAM_FPS: '15' });
   });
 
   afterAll(async () => {
@@ -85,6 +88,21 @@ describe('agent live view from a capture command', () => {
     expect(got.every((c, i) => Buffer.from(c.payload).equals(Buffer.from(units[i]?.bytes ?? [])))).toBe(true);
     const stopped = await lastValueFrom(consoleEngine.request(Command.StopStream, { sn: `AGSTREAM-${process.pid}`, data: { flowId } }));
     expect(stopped.reply.result).toBe(Result.Success);
+  });
+
+  it('sends one chunk per picture of a multi-slice capture (x264 -tune zerolatency): 10 frames for a 10-picture clip', async () => {
+    const sn = `AGSLICES-${process.pid}`;
+    const clip = fs.readFileSync(SLICED_CLIP);
+    const frames = firstValueFrom(consoleEngine.chunks$.pipe(take(10), toArray()));
+    const { reply } = await lastValueFrom(consoleEngine.request(Command.StartStream, { sn, data: { quality: 'main' } }));
+    expect(reply).toMatchObject({ result: Result.Success, data: { width: 320, height: 240, fps: 15 } });
+    const got = await frames.finally(() => lastValueFrom(consoleEngine.request(Command.StopStream, { sn, data: { flowId: (reply.data as StartStreamReply).flowId } })));
+    expect(got.map((c) => c.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(got.map((c) => (c.flags & ChunkFlag.KeyFrame) !== 0)).toEqual([true, false, false, false, false, false, false, false, false, false]);
+    // Ten chunks that together are the whole clip: each is a whole picture, and there is no eleventh.
+    expect(Buffer.concat(got.map((c) => c.payload)).equals(clip)).toBe(true);
+    const slicesIn = (b: Uint8Array) => b.reduce((n, _, i) => n + (b[i] === 0 && b[i + 1] === 0 && b[i + 2] === 1 && [1, 5].includes((b[i + 3] ?? 0) & 0x1f) ? 1 : 0), 0);
+    expect(got.map((c) => slicesIn(c.payload))).toEqual(Array(10).fill(4));
   });
 
   it('passes the voice of AGENT_AUDIO_CMD through as Audio chunks to a console that asked, and refuses a camera the device lacks', async () => {

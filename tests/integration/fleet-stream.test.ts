@@ -1,6 +1,7 @@
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessUnits, videoClip, voiceClip } from '../../agent/simulator/video-source.ts';
+import { accessUnits } from '../../agent/ops/h264-access-units.ts';
+import { videoClip, voiceClip } from '../../agent/simulator/video-source.ts';
 import { createVirtualDevice, type VirtualDeviceOptions } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import type { DeviceSession } from '../../agent/device-session.ts';
@@ -141,8 +142,9 @@ describe('simulated video source', () => {
         expect(clip.units.filter((u) => u.key).length).toBe(4);
       }
     }
-    // A stream of two units with 3-byte start codes splits the same way.
-    const bytes = new Uint8Array([0, 0, 1, 0x67, 1, 0, 0, 1, 0x68, 2, 0, 0, 1, 0x65, 3, 0, 0, 1, 0x41, 4]);
+    // A stream of two units with 3-byte start codes splits the same way (each slice's first bit set:
+    // first_mb_in_slice 0, a new picture).
+    const bytes = new Uint8Array([0, 0, 1, 0x67, 1, 0, 0, 1, 0x68, 2, 0, 0, 1, 0x65, 0x88, 0, 0, 1, 0x41, 0x9a]);
     expect(accessUnits(bytes).map((u) => [u.key, u.bytes.length])).toEqual([
       [true, 15],
       [false, 5],
