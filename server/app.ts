@@ -31,6 +31,7 @@ import { AdminAccountRepository, RoleRepository } from './permits/repository.ts'
 import { registerPermitRoutes } from './permits/routes.ts';
 import { registerReportRoutes } from './reports/routes.ts';
 import type { TelemetrySettings } from './telemetry/ingest.ts';
+import type { UploadLimits } from './uploads/upload-limits.ts';
 import { registerMetricsRoute } from './metrics/metrics.ts';
 import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
 
@@ -55,6 +56,8 @@ export interface AppDeps {
   readonly orgCreateLimit?: number | undefined;
   /** PAYMENT_SANDBOX=on: Alipay goes to the sandbox, which payment administrators may complete. */
   readonly paymentSandbox?: boolean;
+  /** Per-account upload caps, upload creation rate and the sweep (defaults when absent). */
+  readonly uploadLimits?: UploadLimits | undefined;
   readonly logger?: FastifyServerOptions['logger'];
 }
 
@@ -99,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDocumentRoutes(app, { db, clock });
   registerLanguageRoute(app, db);
   registerOperationLogRoutes(app, { db });
-  registerContentArea(app, { db, clock, sessions, gateway: deps.gateway, dataDir: deps.dataDir });
+  registerContentArea(app, { db, clock, sessions, gateway: deps.gateway, dataDir: deps.dataDir, uploadLimits: deps.uploadLimits });
   registerReportRoutes(app, { db, clock, telemetry: deps.telemetry, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type TelemetrySettings, telemetrySettingsFrom } from './telemetry/ingest.ts';
 import { DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './gateway/command-limits.ts';
+import { type UploadLimits, uploadLimitsFrom } from './uploads/upload-limits.ts';
 
 /** Server settings, read once from the environment at start-up. */
 export interface Config {
@@ -42,6 +43,8 @@ export interface Config {
    * without money (demos). Off by default: with no real payment adapter, orders are paid by offline transfer.
    */
   readonly paymentSandbox: boolean;
+  /** Per-account upload caps, upload creation rate and the sweep of untaken uploads (UPLOAD_* variables). */
+  readonly uploadLimits: UploadLimits;
 }
 
 function schemaFrom(value: string | undefined): string | undefined {
@@ -82,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleCommandRate: intFrom(env.CONSOLE_COMMAND_RATE, DEFAULT_CONSOLE_COMMAND_RATE, 'CONSOLE_COMMAND_RATE'),
     consoleCommandBurst: intFrom(env.CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_BURST, 'CONSOLE_COMMAND_BURST'),
     paymentSandbox: env.PAYMENT_SANDBOX === 'on',
+    uploadLimits: uploadLimitsFrom(env),
   };
 }

@@ -385,7 +385,6 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const only = req.query.campaignId ? Number(req.query.campaignId) : undefined;
       const res = reply.raw;
       const send = (event: object) => res.write(`${JSON.stringify(event)}\n`);
-      let live: LiveRequest | undefined;
       const onTarget = (t: TargetUpdate) => {
         if (only !== undefined && t.campaignId !== only) return;
         live?.whenCurrent((caller) => caller.scope.has(t.orgId) && send({ type: 'target', ...t }));
@@ -399,15 +398,15 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
         runner.events.off('target', onTarget);
         runner.events.off('campaign', onCampaign);
       };
-      live = await deps.live.open(callerOf(req).session, PUSH_LOG_PERMISSION, (reason) => {
+      // The listeners above are added only once it is open (below), so `live` is set before they run.
+      const live: LiveRequest | undefined = await deps.live.open(callerOf(req).session, PUSH_LOG_PERMISSION, (reason) => {
         stop();
         // Said before the end, so a client can tell a lost session from a dropped connection.
         res.end(`${JSON.stringify({ type: 'closed', reason })}\n`);
       });
       if (!live) throw new ApiError(ApiCode.LoginExpired, Message.PermissionDenied);
-      const opened = live;
       // The console hung up while its rights were loaded.
-      if (req.raw.destroyed) return opened.close();
+      if (req.raw.destroyed) return live.close();
       reply.hijack();
       res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
       send({ type: 'hello' });
@@ -416,7 +415,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       streams.add(res);
       req.raw.on('close', () => {
         stop();
-        opened.close();
+        live.close();
       });
     },
   );

@@ -6,6 +6,7 @@ import { CampaignRunner } from '../campaigns/runner.ts';
 import { registerCampaignRoutes } from '../campaigns/routes.ts';
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
+import type { UploadLimits } from '../uploads/upload-limits.ts';
 import { UploadService } from '../uploads/upload-service.ts';
 import { registerCustomOrderRoutes } from './custom-orders.ts';
 import { registerContentRoutes } from './routes.ts';
@@ -16,6 +17,8 @@ export interface ContentAreaDeps {
   readonly gateway: Gateway;
   /** Long-lived requests (push-log stream, upload bodies) end with their session. */
   readonly sessions: SessionStore;
+  /** Per-account upload caps, the upload creation rate and the sweep (defaults: upload-limits.ts). */
+  readonly uploadLimits?: UploadLimits | undefined;
   /** Uploads go to <dataDir>/uploads, stored files to <dataDir>/content. */
   readonly dataDir: string;
 }
@@ -24,17 +27,17 @@ export interface ContentAreaDeps {
 export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps): CampaignRunner {
   // Requests that outlive the guard's check are held to their session and current rights.
   const live = new LiveCallers({ db: deps.db, clock: deps.clock, sessions: deps.sessions, bus: deps.gateway.bus, rights: deps.gateway.rights, log: app.log });
-  const uploads = new UploadService(deps.dataDir);
-  uploads.register(app);
+  const uploads = new UploadService(deps.dataDir, deps.uploadLimits);
+  uploads.register(app, live);
   registerContentRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   registerCustomOrderRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   const runner = new CampaignRunner({ db: deps.db, clock: deps.clock, gateway: deps.gateway, log: app.log });
   registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner, live });
-  // Unfinished uploads older than their expiry are dropped hourly.
+  // Unfinished uploads past their expiry and finished ones nobody took are dropped (hourly by default).
   let sweep: unknown;
   let closed = false;
   const schedule = () => {
-    if (!closed) sweep = deps.clock.setTimeout(() => void uploads.sweep().catch(() => 0).then(schedule), 3_600_000);
+    if (!closed) sweep = deps.clock.setTimeout(() => void uploads.sweep(deps.clock.now()).catch(() => 0).then(schedule), uploads.sweepEveryMs);
   };
   app.addHook('onReady', async () => {
     runner.start();

@@ -72,10 +72,13 @@ export const hotAction: { rateLimit: RateLimitOptions } = {
   rateLimit: { hook: 'preHandler', max: HOT_ACTION_MAX, timeWindow: HOT_ACTION_WINDOW_MS, keyGenerator: hotActionKey },
 };
 
+/** Route config for a per-caller budget of `max` requests per `timeWindow` ms (the caller's account, else its address). */
+export function perCallerLimit(max: number, timeWindow: number): { rateLimit: RateLimitOptions } {
+  return { rateLimit: { hook: 'preHandler', max, timeWindow, keyGenerator: (req) => (req.caller ? `a${req.caller.accountId}` : `ip${req.ip}`) } };
+}
+
 /**
  * Route config for uploads, whose content is a stream the key cannot include: a per-caller budget that a
  * person attaching files never reaches and a loop quickly does.
  */
-export const uploadLimit: { rateLimit: RateLimitOptions } = {
-  rateLimit: { hook: 'preHandler', max: 30, timeWindow: 60_000, keyGenerator: (req) => (req.caller ? `a${req.caller.accountId}` : `ip${req.ip}`) },
-};
+export const uploadLimit: { rateLimit: RateLimitOptions } = perCallerLimit(30, 60_000);

@@ -6,9 +6,12 @@ import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../accounts/caller.ts';
+import type { LiveCallers, LiveRequest } from '../accounts/live-callers.ts';
+import { perCallerLimit } from '../http/rate-limit.ts';
 import { ApiCode, ApiError, Message } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { isUploadKind, looksLikeImage, looksLikeZip, refuseUpload, UPLOAD_PERMISSION, UploadMessage, type UploadKindCode } from './upload-kinds.ts';
+import { DEFAULT_UPLOAD_LIMITS, listUploads, quotaRefusal, sweepable, type UploadLimits } from './upload-limits.ts';
 
 /** Where resumable uploads are created (tus protocol 1.0.0). */
 export const UPLOAD_PATH = '/upload/files';
@@ -50,8 +53,13 @@ export class UploadService {
   readonly #blobDir: string;
   readonly #store: FileStore;
   readonly #tus: TusServer;
+  readonly #limits: UploadLimits;
+  /** Per account, the creation in progress in this process: creations queue, so each sees the ones before it. */
+  readonly #creating = new Map<string, Promise<void>>();
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, limits: UploadLimits = DEFAULT_UPLOAD_LIMITS) {
+    this.#limits = limits;
+
     this.#uploadDir = path.join(dataDir, 'uploads');
     this.#blobDir = path.join(dataDir, 'content');
     fs.mkdirSync(this.#uploadDir, { recursive: true });
@@ -66,13 +74,20 @@ export class UploadService {
     });
   }
 
-  /** Mounts the tus endpoints; every request needs a session, and an upload is reachable by its creator only. */
-  register(app: FastifyInstance): void {
+  /**
+   * Mounts the tus endpoints; every request needs a session, and an upload is reachable by its creator only.
+   * Creation is rate-limited and capped per account (upload-limits.ts); a PATCH sending bytes is held to its
+   * session and the upload kind's key through `live`, and cut off when either is gone.
+   */
+  register(app: FastifyInstance, live?: LiveCallers): void {
     // The tus handler reads the body itself, streaming it to disk.
     app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
     const handler = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
       const caller = callerOf(req);
       const raw = req.raw;
+      // A creation holds its account's place in the queue until tus has written it; a PATCH is tracked while it runs.
+      let release: (() => void) | undefined;
+      let tracked: LiveRequest | undefined;
       if (req.method === 'POST') {
         const meta = parseUploadMetadata(req.headers['upload-metadata'] as string | undefined);
         const kind = meta.kind ?? '';
@@ -82,11 +97,30 @@ export class UploadService {
         if (req.headers['upload-length'] === undefined || !Number.isSafeInteger(length)) return tusError(reply, 400, UploadMessage.NoLength);
         const refusal = refuseUpload(kind, meta.filename ?? '', length);
         if (refusal) return tusError(reply, kind && length > 0 && refusal.startsWith(UploadMessage.TooLarge) ? 413 : 400, refusal);
+        release = await this.#queueCreation(String(caller.accountId));
+        const over = await listUploads(this.#store, this.#uploadDir).then(
+          (open) => quotaRefusal(open, String(caller.accountId), length, this.#limits),
+          (err: unknown) => {
+            release?.();
+            throw err;
+          },
+        );
+        if (over) {
+          release();
+          return over === 'count'
+            ? tusError(reply, 429, `Too many uploads not added yet (at most ${this.#limits.maxOpenPerAccount}): finish and add them first`)
+            : tusError(reply, 413, `Uploads not added yet are too large together (at most ${Math.floor(this.#limits.maxBytesPerAccount / (1024 * 1024))} MB)`);
+        }
       } else if (req.method !== 'OPTIONS') {
         const id = (req.params as { '*'?: string })['*'] ?? '';
         if (!UPLOAD_ID.test(id)) return tusError(reply, 404, UploadMessage.Gone);
         const upload = await this.#store.getUpload(id).catch(() => undefined);
         if (!upload || upload.metadata?.owner !== String(caller.accountId)) return tusError(reply, 404, UploadMessage.Gone);
+        if (req.method === 'PATCH' && live) {
+          const kind = upload.metadata?.kind ?? '';
+          tracked = await live.open(caller.session, isUploadKind(kind) ? UPLOAD_PERMISSION[kind] : 'session', () => raw.destroy());
+          if (!tracked) return tusError(reply, 403, Message.PermissionDenied);
+        }
       }
       // Only the server sets the owner: a client's own header of that name is dropped.
       // (Both header views: the tus request wrapper reads rawHeaders.)
@@ -97,12 +131,18 @@ export class UploadService {
       raw.rawHeaders.splice(0, raw.rawHeaders.length, ...kept, OWNER_HEADER, String(caller.accountId));
       raw.headers[OWNER_HEADER] = String(caller.accountId);
       reply.hijack();
-      await this.#tus.handle(raw, reply.raw);
+      try {
+        await this.#tus.handle(raw, reply.raw);
+      } finally {
+        release?.();
+        tracked?.close();
+      }
       return undefined;
     };
     const config = { permission: 'session' };
     const schema = { hide: true };
-    app.route({ method: ['POST', 'OPTIONS'], url: UPLOAD_PATH, config, schema, handler });
+    app.route({ method: 'POST', url: UPLOAD_PATH, config: { ...config, ...perCallerLimit(this.#limits.createPerMinute, 60_000) }, schema, handler });
+    app.route({ method: 'OPTIONS', url: UPLOAD_PATH, config, schema, handler });
     app.route({ method: ['PATCH', 'HEAD', 'DELETE', 'OPTIONS'], url: `${UPLOAD_PATH}/*`, config, schema, handler });
   }
 
@@ -154,8 +194,40 @@ export class UploadService {
     await fs.promises.unlink(this.blobPath(sha256)).catch(() => undefined);
   }
 
-  /** Drops unfinished uploads past their expiry. */
-  async sweep(): Promise<number> {
-    return this.#store.deleteExpired();
+  /**
+   * Drops unfinished uploads a day after their creation and finished ones no add call took within
+   * `unclaimedMs` of their last byte, telling them apart by the bytes on disk (@tus/file-store's
+   * deleteExpired judges by the offset stored at creation, which nothing updates).
+   */
+  async sweep(now: number): Promise<number> {
+    const gone = sweepable(await listUploads(this.#store, this.#uploadDir), now, UPLOAD_EXPIRY_MS, this.#limits);
+    let removed = 0;
+    // One at a time, and a file another process took or swept meanwhile is simply skipped.
+    for (const upload of gone) if (await this.#store.remove(upload.id).then(() => true, () => false)) removed++;
+    return removed;
+  }
+
+  /** How often {@link sweep} is to run. */
+  get sweepEveryMs(): number {
+    return this.#limits.sweepEveryMs;
+  }
+
+  /** Waits for this account's earlier creation in this process to finish; returns the release of this one. */
+  async #queueCreation(owner: string): Promise<() => void> {
+    const before = this.#creating.get(owner) ?? Promise.resolve();
+    let release: () => void = () => undefined;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const chain = before.then(() => mine);
+    this.#creating.set(owner, chain);
+    await before;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      release();
+      if (this.#creating.get(owner) === chain) this.#creating.delete(owner);
+    };
   }
 }
