@@ -27,3 +27,4 @@ export * from './api/devices.ts';
 export * from './rules/address-rules.ts';
 export * from './rules/identity-rules.ts';
 export * from './api/cards.ts';
+export * from './messages/index.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Clock } from '../protocol/index.ts';
+import { type Clock, MAX_NESTING, type MessageRef, msg } from '../protocol/index.ts';
 import type { CaptchaStore } from './auth/captcha.ts';
 import { LoginGuard } from './auth/login-guard.ts';
 import { registerLanguageRoute } from './accounts/language-route.ts';
@@ -18,11 +18,12 @@ import type { DeviceRepository } from './devices/repository.ts';
 import { registerDeviceRoutes } from './devices/routes.ts';
 import type { Gateway } from './gateway/gateway.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
-import { ApiCode, ApiError } from './http/envelope.ts';
+import { ApiCode, ApiError, failure } from './http/envelope.ts';
+import { requestLanguage } from './http/language.ts';
 import { registerGuard } from './http/guard.ts';
 import { schemaErrorFormatter } from './http/validation.ts';
-import { registerJsonBody } from './http/json-body.ts';
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/errors.ts';
+import { BodyTooDeepError, registerJsonBody } from './http/json-body.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerContentArea } from './content/area.ts';
 import { OrgRepository } from './orgs/repository.ts';
@@ -61,6 +62,15 @@ export interface AppDeps {
   readonly logger?: FastifyServerOptions['logger'];
 }
 
+/** The message of a client error raised by Fastify or a plugin (bad JSON, too large, wrong content type). */
+function clientErrorMessage(err: Error & { code?: unknown; statusCode?: number }): MessageRef {
+  if (err instanceof BodyTooDeepError) return msg('common.bodyTooDeep', { max: MAX_NESTING });
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return msg('common.invalidJson');
+  if (err.statusCode === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.code === 'FST_REQ_FILE_TOO_LARGE') return msg('common.bodyTooLarge');
+  if (err.statusCode === 415 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return msg('common.unsupportedMediaType');
+  return msg('common.invalidRequest');
+}
+
 /** Builds the HTTP application: API routes with the spec's envelope, and the built console. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -68,21 +78,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Spec clients time out after 300000 ms; the server gives up on a stalled request before that.
     requestTimeout: 290_000,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    // verbose: a schema error carries its schema, so a length message can give both ends (validation.ts).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, verbose: true } },
     schemaErrorFormatter,
   });
 
+  // Every failure answers with a catalogue key, its parameters and `message` in the caller's language
+  // (docs/DECISIONS.md, "Errors as keys"): no framework, validator or stack text reaches a user.
   app.setErrorHandler((err: Error & { validation?: unknown; statusCode?: number }, req, reply) => {
-    if (err instanceof ApiError) return reply.status(200).send({ code: err.code, data: null, message: err.message });
-    if (err.validation) return reply.status(200).send({ code: ApiCode.BadRequest, data: null, message: err.message });
-    if (err.statusCode && err.statusCode < 500) return reply.status(err.statusCode).send({ code: ApiCode.BadRequest, data: null, message: err.message });
+    const lang = requestLanguage(req);
+    if (err instanceof ApiError) return reply.status(200).send(failure(err.code, err.ref, lang));
+    if (err.validation) return reply.status(200).send(failure(ApiCode.BadRequest, msg('common.invalidRequest'), lang));
+    if (err.statusCode && err.statusCode < 500) return reply.status(err.statusCode).send(failure(ApiCode.BadRequest, clientErrorMessage(err), lang));
     // The database restarting or failing over: the pool reconnects by itself, the caller may retry.
     if (isDatabaseUnavailable(err)) {
       req.log.error({ err }, 'database unavailable');
-      return reply.status(503).send({ code: ApiCode.Internal, data: null, message: DATABASE_UNAVAILABLE });
+      return reply.status(503).send(failure(ApiCode.Internal, msg('common.databaseUnavailable'), lang));
     }
     req.log.error({ err }, 'request failed');
-    return reply.status(500).send({ code: ApiCode.Internal, data: null, message: 'Error' });
+    return reply.status(500).send(failure(ApiCode.Internal, msg('common.error'), lang));
   });
 
   registerJsonBody(app);

@@ -6,6 +6,9 @@ export const AddressMessage = {
   Domain: 'domain name incorrect',
 } as const;
 
+/** One of the address rules' answers. */
+export type AddressProblem = (typeof AddressMessage)[keyof typeof AddressMessage];
+
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -26,7 +29,7 @@ export function isDomain(text: string): boolean {
 }
 
 /** The spec's message for an address that does not fit its type, or undefined when it does. */
-export function checkAddress(type: 'ip' | 'domain', text: string): string | undefined {
+export function checkAddress(type: 'ip' | 'domain', text: string): AddressProblem | undefined {
   if (type === 'ip') return isIpv4(text) ? undefined : AddressMessage.Ip;
   return isDomain(text) ? undefined : AddressMessage.Domain;
 }

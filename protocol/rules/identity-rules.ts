@@ -9,6 +9,9 @@ export const IdentityMessage = {
   Vin: 'VIN must be exactly 17 characters with a correct check digit',
 } as const;
 
+/** One of the identity rules' answers. */
+export type IdentityProblem = (typeof IdentityMessage)[keyof typeof IdentityMessage];
+
 /** The checks a dynamic order-demand text field may ask for. */
 export const IDENTITY_RULES = ['phone', 'mainlandPhone', 'nationalId', 'plate', 'vin'] as const;
 export type IdentityRule = (typeof IDENTITY_RULES)[number];
@@ -27,7 +30,7 @@ export function isMainlandPhone(text: string): boolean {
 }
 
 /** The spec's message for a phone number, or undefined when it fits; the stricter variant speaks only once the shape is right. */
-export function checkPhone(text: string, strict: boolean): string | undefined {
+export function checkPhone(text: string, strict: boolean): IdentityProblem | undefined {
   if (!isPhone(text)) return IdentityMessage.Phone;
   if (strict && !isMainlandPhone(text)) return IdentityMessage.MainlandPhone;
   return undefined;
@@ -103,7 +106,7 @@ export function isVin(text: string): boolean {
 }
 
 /** The spec's message for a value under a rule, or undefined when it fits; `today` dates national IDs. */
-export function checkIdentity(rule: IdentityRule, text: string, today: number): string | undefined {
+export function checkIdentity(rule: IdentityRule, text: string, today: number): IdentityProblem | undefined {
   switch (rule) {
     case 'phone':
       return checkPhone(text, false);

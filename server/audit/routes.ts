@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Caller } from '../accounts/caller.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { OperationLogTable } from '../db/schema.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { EXPORT_FORMATS, type ExportFormat, type OperationLogEntry } from '../../protocol/api/reports.ts';
 import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from '../reports/export.ts';
 import { isTimeZone } from '../reports/periods.ts';
@@ -118,7 +118,7 @@ function entryOf(r: Selectable<OperationLogTable>): OperationLogEntry {
 async function filtered(db: Db, caller: Caller, b: Omit<ListBody, 'pageNum' | 'pageSize'>) {
   let orgs: number[] = [...caller.scope];
   if (b.orgId !== undefined) {
-    if (!caller.scope.has(b.orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (!caller.scope.has(b.orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     orgs = subtreeOf(await loadOrgTree(db), b.orgId);
   }
   let q = db.selectFrom('operation_log').where((eb) => {

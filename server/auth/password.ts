@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { ApiCode, ApiError, Message } from '../http/envelope.ts';
+import { ApiCode, ApiError } from '../http/envelope.ts';
 
 // N=2^15, r=8: about 50 ms and 32 MiB per hash on these machines, slow enough to blunt offline guessing.
 const PARAMS = { N: 32768, r: 8, p: 1 } as const;
@@ -28,7 +28,7 @@ export class HashGate {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.#running < this.slots) this.#running++;
     else if (this.#waiting.length < this.queue) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else throw new ApiError(ApiCode.TooFrequent, Message.TooFrequent);
+    else throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
     try {
       return await work();
     } finally {

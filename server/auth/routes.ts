@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { permissionCatalogue } from '../../protocol/index.ts';
+import { formatMessage, msg, permissionCatalogue } from '../../protocol/index.ts';
 import { ACCOUNT_PATTERN } from '../accounts/account-name.ts';
 import { loadCaller } from '../accounts/caller.ts';
 import { checkAccountPassword } from '../accounts/repository.ts';
 import { isFrozen } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { addressKey, perAddressLimit } from '../http/rate-limit.ts';
 import { ORG_PERMISSION } from '../orgs/routes.ts';
@@ -15,7 +15,7 @@ import { verifySecret } from './password.ts';
 import type { SessionStore } from './sessions.ts';
 
 /** Ours: the spec shows freeze and unfreeze actions but no message for a frozen login. */
-export const ORG_FROZEN = 'This organization is frozen, please contact the administrator';
+export const ORG_FROZEN = formatMessage('en', 'auth.orgFrozen');
 
 async function accountFrozen(db: Db, accountId: number): Promise<boolean> {
   const row = await db.selectFrom('accounts').select('org_id').where('id', '=', accountId).executeTakeFirst();
@@ -59,7 +59,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
   app.get('/login/captcha', { config: { public: true, ...perAddressLimit(CAPTCHA_IMAGES_PER_MINUTE, 60_000) } }, async (req) => {
     if (!deps.captchaEnabled) return ok({ enabled: false, id: '', image: '' });
     const challenge = captcha.issue(addressKey(req.ip));
-    if (!challenge) throw new ApiError(ApiCode.TooFrequent, Message.TooFrequent);
+    if (!challenge) throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
     return ok({ enabled: true, id: challenge.id, image: `data:image/gif;base64,${challenge.gif.toString('base64')}` });
   });
 
@@ -84,13 +84,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
     async (req) => {
       const username = (req.body.username ?? '').trim();
       const password = req.body.password ?? '';
-      if (!username) throw new ApiError(ApiCode.BadRequest, Message.AccountEmpty);
-      if (!password) throw new ApiError(ApiCode.BadRequest, Message.PasswordEmpty);
+      if (!username) throw new ApiError(ApiCode.BadRequest, 'common.accountEmpty');
+      if (!password) throw new ApiError(ApiCode.BadRequest, 'common.passwordEmpty');
       if (deps.captchaEnabled && !captcha.check(req.body.id ?? '', req.body.authCode ?? '')) {
-        throw new ApiError(ApiCode.LoginFailed, Message.VerificationCodeError);
+        throw new ApiError(ApiCode.LoginFailed, 'common.verificationCodeError');
       }
       const locked = deps.loginGuard.lockedMinutes(username);
-      if (locked > 0) throw new ApiError(ApiCode.LoginFailed, `Too many failed logins: account locked, try again in ${locked} minutes`);
+      if (locked > 0) throw new ApiError(ApiCode.LoginFailed, msg('auth.locked', { minutes: locked }));
       const account = ACCOUNT_PATTERN.test(username)
         ? await db.selectFrom('accounts').select(['id', 'password_hash']).where('account', '=', username).executeTakeFirst()
         : undefined;
@@ -98,18 +98,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       const valid = HASHED_PASSWORD.test(password) && (await verifySecret(password, account?.password_hash ?? DUMMY_HASH));
       if (!account || !valid) {
         deps.loginGuard.failed(username);
-        throw new ApiError(ApiCode.LoginFailed, 'Incorrect account or password');
+        throw new ApiError(ApiCode.LoginFailed, 'auth.wrongPassword');
       }
       deps.loginGuard.succeeded(username);
-      if (await accountFrozen(db, account.id)) throw new ApiError(ApiCode.LoginFailed, ORG_FROZEN);
+      if (await accountFrozen(db, account.id)) throw new ApiError(ApiCode.LoginFailed, 'auth.orgFrozen');
       const token = await sessions.open(account.id);
       const session = await sessions.resolve(token);
       const caller = session && (await loadCaller(db, session));
-      if (!caller) throw new ApiError(ApiCode.Internal, 'Error');
+      if (!caller) throw new ApiError(ApiCode.Internal, 'common.error');
       const permissionList = [...caller.permissions];
       if (!permissionList.some((key) => menuKeys.has(key))) {
         await sessions.end(caller.session);
-        throw new ApiError(ApiCode.Forbidden, Message.NoPermission);
+        throw new ApiError(ApiCode.Forbidden, 'common.noPermission');
       }
       return ok({
         token,

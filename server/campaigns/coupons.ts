@@ -4,16 +4,16 @@ import { formatAmount } from '../commerce/money.ts';
 import { newOrderNo } from '../commerce/order-no.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { englishOf } from '../../protocol/index.ts';
 
 /** Smallest recharge (devices-and-commerce section 5 and 9). */
 export const MIN_RECHARGE = 50;
 /** Price of one coupon in cents until an administrator sets another (ours; the spec shows no price). */
 export const DEFAULT_UNIT_PRICE_CENTS = 100;
 
-export const CouponMessage = {
-  MinRecharge: `Push coupon recharge minimum ${MIN_RECHARGE}`,
-  NotEnough: 'Not enough push coupons',
-} as const;
+export const CouponMessage = englishOf({
+  NotEnough: 'coupon.notEnough',
+});
 
 /** Balance, unit price and the total of recharge orders of one organisation. */
 export async function couponInfo(db: Db, orgId: number): Promise<{ balance: number; unitPrice: number; orderTotal: number }> {

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { PushStartReply, PushStartRequest } from '../../protocol/api/campaigns.ts';
-import { type Clock, DownloadState, FirmwareType, InstallResult, PushResult } from '../../protocol/index.ts';
+import { type Clock, DownloadState, englishOf, FirmwareType, InstallResult, msg, type PlainMessageKey, PushResult } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { LiveCallers, LiveRequest } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
@@ -13,12 +13,13 @@ import type { Db } from '../db/database.ts';
 import { DeviceRepository } from '../devices/repository.ts';
 import { selectBody as deviceQuerySchema } from '../devices/schemas.ts';
 import { deviceSecretDigest } from '../gateway/device-endpoint.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, failure, ok } from '../http/envelope.ts';
+import { requestLanguage } from '../http/language.ts';
 import { callerOf } from '../http/guard.ts';
 import { hotAction } from '../http/rate-limit.ts';
 import { field, idOf, idParams, pagingProperties } from '../http/validation.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
-import { couponInfo, CouponMessage, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
+import { couponInfo, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
 import type { TargetUpdate } from './progress-bus.ts';
 import { CampaignRunner, CampaignState, Phase } from './runner.ts';
 
@@ -34,19 +35,19 @@ export interface CampaignRouteDeps {
 /** The push log's key (devices-and-commerce section 2), which the live stream needs for as long as it is open. */
 const PUSH_LOG_PERMISSION = 'push_log_list';
 
-export const PushMessage = {
-  NoDevice: 'Please select at least one device',
-  SnsOrQuery: 'Choose the devices either by serial number or by query, not both',
-  SystemType: 'The devices and the content must have the same system type',
-  Apollo: 'MCU firmware cannot be pushed to Apollo models',
-  LogQuery: 'Please add at least one of the operation type or device serial number',
-  Gone: 'The push no longer exists',
-  NotRunning: 'The push is not running',
-  NotPaused: 'The push is not paused',
-  TooManyDevices: 'At most 10000 devices per push',
-  SelfApproval: 'A push must be approved by another account',
-  NotAwaiting: 'The push is not awaiting approval',
-} as const;
+export const PushMessage = englishOf({
+  NoDevice: 'push.noDevice',
+  SnsOrQuery: 'push.snsOrQuery',
+  SystemType: 'push.systemType',
+  Apollo: 'push.apollo',
+  LogQuery: 'push.logQuery',
+  Gone: 'push.gone',
+  NotRunning: 'push.notRunning',
+  NotPaused: 'push.notPaused',
+  TooManyDevices: 'push.tooManyDevices',
+  SelfApproval: 'push.selfApproval',
+  NotAwaiting: 'push.notAwaiting',
+});
 
 /** Most devices one campaign takes (ours). */
 export const MAX_CAMPAIGN_DEVICES = 10_000;
@@ -79,14 +80,14 @@ const startSchema = {
 
 function pushKeyOf(kind: string): string {
   const area = areaOfKind(kind);
-  if (!area) throw new ApiError(ApiCode.BadRequest, 'Unknown content kind');
+  if (!area) throw new ApiError(ApiCode.BadRequest, 'push.unknownKind');
   return ContentArea[area].push;
 }
 
 async function campaignInScope(db: Db, caller: Caller, id: number) {
   const c = await db.selectFrom('push_campaigns').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!c) throw new ApiError(ApiCode.NotFound, PushMessage.Gone);
-  if (!caller.scope.has(c.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (!c) throw new ApiError(ApiCode.NotFound, 'push.gone');
+  if (!caller.scope.has(c.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   return c;
 }
 
@@ -126,23 +127,23 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   app.post<{ Body: PushStartRequest }>('/push/start', { config: { permission: 'session' }, schema: { body: startSchema } }, async (req) => {
     const caller = callerOf(req);
     const body = req.body;
-    if (!caller.permissions.has(pushKeyOf(body.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (!caller.permissions.has(pushKeyOf(body.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     const item = await itemInScope(db, caller, body.kind, body.contentId);
-    if (item.item_type === 'folder') throw new ApiError(ApiCode.BadRequest, 'Unable To Download Folders!');
+    if (item.item_type === 'folder') throw new ApiError(ApiCode.BadRequest, 'content.folderDownload');
     const scope = [...caller.scope];
     const query = body.query ?? (body.byQuery ? {} : undefined);
-    if (query && body.sns) throw new ApiError(ApiCode.BadRequest, PushMessage.SnsOrQuery);
+    if (query && body.sns) throw new ApiError(ApiCode.BadRequest, 'push.snsOrQuery');
     let q = db.selectFrom('devices').select(['sn', 'model', 'system_type', 'org_id']).where('org_id', 'in', scope);
     if (query) {
       // Resolved here with the device list's own filter (scope included), so the devices pushed are exactly
       // those remote management shows for the query; the serials are read again below with the scope.
       const found = await deviceRepository.select({ ...query, scope: caller.scope }, MAX_CAMPAIGN_DEVICES + 1);
-      if (found.total > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, PushMessage.TooManyDevices);
-      if (found.sns.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
+      if (found.total > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, 'push.tooManyDevices');
+      if (found.sns.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
       q = q.where('sn', 'in', found.sns);
     } else {
       const sns = [...new Set(body.sns ?? [])];
-      if (sns.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
+      if (sns.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
       q = q.where('sn', 'in', sns);
     }
     const devices = await q.orderBy('id').limit(MAX_CAMPAIGN_DEVICES + 1).execute();
@@ -151,20 +152,20 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const rank = new Map((body.sns ?? []).map((sn, i) => [sn, i]));
       devices.sort((a, b) => (rank.get(a.sn) ?? 0) - (rank.get(b.sn) ?? 0));
     }
-    if (devices.length === 0) throw new ApiError(ApiCode.BadRequest, PushMessage.NoDevice);
-    if (devices.length > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, PushMessage.TooManyDevices);
+    if (devices.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
+    if (devices.length > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, 'push.tooManyDevices');
     // Checks before start (devices-and-commerce section 5).
     const systemType = item.system_type;
     if (systemType && devices.some((d) => d.system_type !== systemType)) {
-      throw new ApiError(ApiCode.BadRequest, systemType === 'android' ? `${PushMessage.SystemType}: Linux devices cannot do this` : PushMessage.SystemType);
+      throw new ApiError(ApiCode.BadRequest, systemType === 'android' ? 'push.systemTypeLinux' : 'push.systemType');
     }
     if (item.kind === 'firmware') {
-      if (item.item_type === FirmwareType.Mcu && devices.some((d) => /apollo/i.test(d.model))) throw new ApiError(ApiCode.BadRequest, PushMessage.Apollo);
+      if (item.item_type === FirmwareType.Mcu && devices.some((d) => /apollo/i.test(d.model))) throw new ApiError(ApiCode.BadRequest, 'push.apollo');
       const mismatched = devices.filter((d) => item.model && d.model !== item.model).map((d) => d.sn);
       if (mismatched.length > 0 && !body.confirmModelMismatch) return ok<PushStartReply>({ confirm: 'model', mismatched: mismatched.slice(0, 100), mismatchCount: mismatched.length });
       // The starter's organisation pays, whoever owns the firmware (see org_id below).
       const coupons = await couponInfo(db, caller.orgId);
-      if (coupons.balance < devices.length) throw new ApiError(ApiCode.BadRequest, `${CouponMessage.NotEnough} (${coupons.balance} left, ${devices.length} needed)`);
+      if (coupons.balance < devices.length) throw new ApiError(ApiCode.BadRequest, msg('coupon.notEnoughFor', { balance: coupons.balance, needed: devices.length }));
     }
     const now = clock.now();
     const campaign = await db.transaction().execute(async (trx) => {
@@ -217,11 +218,11 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   });
 
   const idBody = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: field.id } } as const;
-  const control = (path: string, from: string, to: string, refusal: string) =>
+  const control = (path: string, from: string, to: string, refusal: PlainMessageKey) =>
     app.post<{ Body: { id: number } }>(path, { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
       const caller = callerOf(req);
       const c = await campaignInScope(db, caller, req.body.id);
-      if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       const now = clock.now();
       // Resuming after an emergency stop is the operator's override: the stopped stage is left as it is and the next one opens.
       const override = to === CampaignState.Running && c.message ? { current_stage: c.current_stage + 1, message: '' } : {};
@@ -234,13 +235,13 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       runner.poke();
       return ok(await campaignView(db, { ...c, state: to }));
     });
-  control('/push/pause', CampaignState.Running, CampaignState.Paused, PushMessage.NotRunning);
-  control('/push/resume', CampaignState.Paused, CampaignState.Running, PushMessage.NotPaused);
+  control('/push/pause', CampaignState.Running, CampaignState.Paused, 'push.notRunning');
+  control('/push/resume', CampaignState.Paused, CampaignState.Running, 'push.notPaused');
   app.post<{ Body: { id: number } }>('/push/cancel', { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
     const caller = callerOf(req);
     const c = await campaignInScope(db, caller, req.body.id);
-    if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
-    if (c.state !== CampaignState.Running && c.state !== CampaignState.Paused && c.state !== CampaignState.AwaitingApproval) throw new ApiError(ApiCode.BadRequest, PushMessage.NotRunning);
+    if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+    if (c.state !== CampaignState.Running && c.state !== CampaignState.Paused && c.state !== CampaignState.AwaitingApproval) throw new ApiError(ApiCode.BadRequest, 'push.notRunning');
     const now = clock.now();
     await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
     await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
@@ -252,10 +253,10 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   app.post<{ Body: { id: number } }>('/push/approve', { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
     const caller = callerOf(req);
     const c = await campaignInScope(db, caller, req.body.id);
-    if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
-    if (c.account_id === caller.accountId) throw new ApiError(ApiCode.BadRequest, PushMessage.SelfApproval);
+    if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+    if (c.account_id === caller.accountId) throw new ApiError(ApiCode.BadRequest, 'push.selfApproval');
     const r = await db.updateTable('push_campaigns').set({ state: CampaignState.Running, approved_by: caller.accountId, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.AwaitingApproval).executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, PushMessage.NotAwaiting);
+    if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'push.notAwaiting');
     runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Running });
     runner.poke();
     return ok(await campaignView(db, { ...c, state: CampaignState.Running, approved_by: caller.accountId }));
@@ -268,19 +269,19 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     async (req) => {
       const caller = callerOf(req);
       const c = await campaignInScope(db, caller, req.body.id);
-      if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
-      if (c.state === CampaignState.Cancelled || c.state === CampaignState.Finished) throw new ApiError(ApiCode.BadRequest, PushMessage.NotRunning);
+      if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+      if (c.state === CampaignState.Cancelled || c.state === CampaignState.Finished) throw new ApiError(ApiCode.BadRequest, 'push.notRunning');
       const item = await itemInScope(db, caller, c.kind, c.content_id);
       const known = new Set((await db.selectFrom('push_targets').select('sn').where('campaign_id', '=', c.id).where('sn', 'in', req.body.sns).execute()).map((r) => r.sn));
       // Only devices of the campaign's own organisation (and below): that organisation pays for them and sees
       // them in its push log, so a parent adding to a child's campaign cannot bring in its own devices.
       const campaignScope = (await currentOrgTree(db)).scopeOf(c.org_id);
       const fresh = await db.selectFrom('devices').select(['sn', 'system_type']).where('org_id', 'in', [...campaignScope]).where('sn', 'in', [...new Set(req.body.sns)].filter((sn) => !known.has(sn))).execute();
-      if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, PushMessage.SystemType);
+      if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, 'push.systemType');
       if (c.kind === 'firmware' && fresh.length > 0) {
         const open = await db.selectFrom('push_targets').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).executeTakeFirstOrThrow();
         const coupons = await couponInfo(db, c.org_id);
-        if (coupons.balance < fresh.length + Number(open.n)) throw new ApiError(ApiCode.BadRequest, CouponMessage.NotEnough);
+        if (coupons.balance < fresh.length + Number(open.n)) throw new ApiError(ApiCode.BadRequest, 'coupon.notEnough');
       }
       const now = clock.now();
       const last = await db.selectFrom('push_targets').select((eb) => eb.fn.max('stage').as('s')).where('campaign_id', '=', c.id).executeTakeFirstOrThrow();
@@ -332,7 +333,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     async (req) => {
       const { operationType, campaignId } = req.body;
       const sn = req.body.sn?.trim();
-      if (!operationType && !sn && !campaignId) throw new ApiError(ApiCode.BadRequest, PushMessage.LogQuery);
+      if (!operationType && !sn && !campaignId) throw new ApiError(ApiCode.BadRequest, 'push.logQuery');
       let q = db.selectFrom('push_targets as t').innerJoin('push_campaigns as c', 'c.id', 't.campaign_id').where('c.org_id', 'in', [...callerOf(req).scope]);
       if (operationType) q = q.where('c.kind', '=', operationType);
       if (sn) q = q.where('t.sn', '=', sn);
@@ -404,7 +405,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
         // Said before the end, so a client can tell a lost session from a dropped connection.
         res.end(`${JSON.stringify({ type: 'closed', reason })}\n`);
       });
-      if (!live) throw new ApiError(ApiCode.LoginExpired, Message.PermissionDenied);
+      if (!live) throw new ApiError(ApiCode.LoginExpired, 'common.permissionDenied');
       // The console hung up while its rights were loaded.
       if (req.raw.destroyed) return live.close();
       reply.hijack();
@@ -431,7 +432,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     '/push-coupon/recharge',
     { config: { permission: 'custom-made-img_push-log', ...hotAction }, schema: { body: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', maximum: 1_000_000 } } } } },
     async (req) => {
-      if (req.body.count < MIN_RECHARGE) throw new ApiError(ApiCode.BadRequest, CouponMessage.MinRecharge);
+      if (req.body.count < MIN_RECHARGE) throw new ApiError(ApiCode.BadRequest, msg('coupon.minRecharge', { min: MIN_RECHARGE }));
       // An order to pay like any other (/pay-data/pay); the coupons are credited when it is settled.
       const caller = callerOf(req);
       return ok({ ...(await openRechargeOrder(db, caller.orgId, caller.account, req.body.count, clock.now())), purchaseType: 'push_ticket' });
@@ -466,7 +467,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const device = sn ? await db.selectFrom('devices').select(['sn', 'secret_hash']).where('sn', '=', sn).executeTakeFirst() : undefined;
       const a = Buffer.from(deviceSecretDigest(secret));
       const b = Buffer.from(device?.secret_hash ?? '');
-      if (!device || !secret || a.length !== b.length || !timingSafeEqual(a, b)) return reply.status(401).send({ code: ApiCode.LoginExpired, data: null, message: Message.PermissionDenied });
+      if (!device || !secret || a.length !== b.length || !timingSafeEqual(a, b)) return reply.status(401).send(failure(ApiCode.LoginExpired, msg('common.permissionDenied'), requestLanguage(req)));
       const open = await db
         .selectFrom('push_targets as t')
         .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
@@ -476,9 +477,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
         .where('t.phase', 'in', [Phase.Queued, Phase.Sent])
         .where('i.sha256', '=', req.params.sha256)
         .executeTakeFirst();
-      if (!open) return reply.status(403).send({ code: ApiCode.Forbidden, data: null, message: Message.PermissionDenied });
+      if (!open) return reply.status(403).send(failure(ApiCode.Forbidden, msg('common.permissionDenied'), requestLanguage(req)));
       const file = uploads.blobPath(req.params.sha256);
-      if (!fs.existsSync(file)) return reply.status(404).send({ code: ApiCode.NotFound, data: null, message: PushMessage.Gone });
+      if (!fs.existsSync(file)) return reply.status(404).send(failure(ApiCode.NotFound, msg('push.gone'), requestLanguage(req)));
       const size = fs.statSync(file).size;
       return reply.header('Content-Type', 'application/octet-stream').header('Content-Length', String(size)).send(fs.createReadStream(file));
     },

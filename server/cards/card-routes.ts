@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Carrier, type Clock, SpringCardAction } from '../../protocol/index.ts';
-import type { CardFamilyCode, CarrierProvider } from '../carrier/carrier.ts';
+import { Carrier, type Clock, englishOf, SpringCardAction } from '../../protocol/index.ts';
+import { type CardFamilyCode, type CarrierProvider, carrierRefusalKey } from '../carrier/carrier.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
@@ -8,12 +8,12 @@ import { chinaDay, MOBILE_DAILY_ACTIONS } from './card-codes.ts';
 import { carrierCardOf, type CardFilter, CardRepository, cardView } from './card-repository.ts';
 import * as s from './schemas.ts';
 
-export const CardMessage = {
-  NotFound: 'The card does not exist',
-  DailyLimit: 'A China Mobile card can be stopped or restarted at most 2 times a day',
-  GroupNotFound: 'The directional group does not exist',
-  NotDirectional: 'Only cards on a directional combo (SCD, SFD, UPG) join a directional group',
-} as const;
+export const CardMessage = englishOf({
+  NotFound: 'card.notFound',
+  DailyLimit: 'card.dailyLimit',
+  GroupNotFound: 'card.groupNotFound',
+  NotDirectional: 'card.notDirectional',
+});
 
 export interface CardRouteDeps {
   readonly db: Db;
@@ -55,14 +55,14 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
   const changeStatus = (family: CardFamilyCode) => async (req: FastifyRequest<{ Body: s.ChangeStatusBody }>) => {
     const caller = callerOf(req);
     const row = await cards.byIccid(req.body.iccid, [...caller.scope]);
-    if (!row || row.family !== family) throw new ApiError(ApiCode.NotFound, CardMessage.NotFound);
+    if (!row || row.family !== family) throw new ApiError(ApiCode.NotFound, 'card.notFound');
     const limited = dailyLimited(family, row.carrier);
     const day = chinaDay(clock.now());
-    if (limited && !(await cards.takeAction(row.id, day, MOBILE_DAILY_ACTIONS))) throw new ApiError(ApiCode.BadRequest, CardMessage.DailyLimit);
+    if (limited && !(await cards.takeAction(row.id, day, MOBILE_DAILY_ACTIONS))) throw new ApiError(ApiCode.BadRequest, 'card.dailyLimit');
     const outcome = await carrier.act(carrierCardOf(row), req.body.action === SpringCardAction.Shutdown ? 'stop' : 'restart');
     if (!outcome.ok) {
       if (limited) await cards.returnAction(row.id, day);
-      throw new ApiError(ApiCode.BadRequest, outcome.message);
+      throw new ApiError(ApiCode.BadRequest, carrierRefusalKey(outcome.message));
     }
     const stored = await cards.store(row, outcome.card, caller.account);
     return ok(cardView(stored, clock.now()));
@@ -78,7 +78,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
   app.get<{ Params: { iccid: string } }>('/linkCard/getCardDetail/:iccid', { config: { permission: 'linkCard_getCardDetail' }, schema: { params: s.iccidParams } }, async (req) => {
     const caller = callerOf(req);
     let row = await cards.byIccid(req.params.iccid, [...caller.scope]);
-    if (!row) throw new ApiError(ApiCode.NotFound, CardMessage.NotFound);
+    if (!row) throw new ApiError(ApiCode.NotFound, 'card.notFound');
     const fresh = await carrier.refresh(carrierCardOf(row));
     if (fresh.statusChangedAt !== row.status_changed_at) row = await cards.store(row, fresh, '');
     const now = clock.now();
@@ -94,7 +94,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
   app.post<{ Body: { iccid: string } }>('/linkCard/intelligentTest', { config: { permission: 'linkCard_getCardDetail' }, schema: { body: s.iccidBody } }, async (req) => {
     const caller = callerOf(req);
     const row = await cards.byIccid(req.body.iccid, [...caller.scope]);
-    if (!row) throw new ApiError(ApiCode.NotFound, CardMessage.NotFound);
+    if (!row) throw new ApiError(ApiCode.NotFound, 'card.notFound');
     const card = carrierCardOf(row);
     const now = clock.now();
     const checks = [...(await carrier.diagnose(card))];
@@ -113,11 +113,11 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     const caller = callerOf(req);
     const scope = [...caller.scope];
     const row = await cards.byIccid(req.body.iccid, scope);
-    if (!row || row.family !== 'link') throw new ApiError(ApiCode.NotFound, CardMessage.NotFound);
+    if (!row || row.family !== 'link') throw new ApiError(ApiCode.NotFound, 'card.notFound');
     if (req.body.groupId !== null) {
-      if (!/D$|^UPG$/.test(row.combo_type)) throw new ApiError(ApiCode.BadRequest, CardMessage.NotDirectional);
+      if (!/D$|^UPG$/.test(row.combo_type)) throw new ApiError(ApiCode.BadRequest, 'card.notDirectional');
       const group = await deps.db.selectFrom('direction_groups').select('id').where('id', '=', req.body.groupId).where('org_id', 'in', scope).executeTakeFirst();
-      if (!group) throw new ApiError(ApiCode.NotFound, CardMessage.GroupNotFound);
+      if (!group) throw new ApiError(ApiCode.NotFound, 'card.groupNotFound');
     }
     await deps.db.updateTable('sim_cards').set({ group_id: req.body.groupId }).where('id', '=', row.id).execute();
     return ok(null);

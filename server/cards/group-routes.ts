@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AddressSource, type Clock, GroupAddressState, ImportType } from '../../protocol/index.ts';
+import { AddressSource, type Clock, englishOf, GroupAddressState, ImportType, ruleMessageKey } from '../../protocol/index.ts';
 import type { CarrierProvider } from '../carrier/carrier.ts';
 import { ADDRESS_APPLY_MS } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
@@ -14,14 +14,14 @@ import * as s from './schemas.ts';
 /** Custom (user-defined) addresses a group may hold (devices-and-commerce section 5). */
 export const MAX_CUSTOM_ADDRESSES = 10;
 
-export const GroupMessage = {
-  NotFound: 'The directional group does not exist',
-  TooMany: 'A group holds at most 10 custom addresses',
-  Duplicate: 'The address is already in this group',
-  HasCards: 'The group still has cards: move them to another group first',
-  AddressNotFound: 'The address does not exist',
-  AddressBusy: 'The address is still being applied: try again in a few seconds',
-} as const;
+export const GroupMessage = englishOf({
+  NotFound: 'cardGroup.notFound',
+  TooMany: 'cardGroup.tooMany',
+  Duplicate: 'cardGroup.duplicate',
+  HasCards: 'cardGroup.hasCards',
+  AddressNotFound: 'cardGroup.addressNotFound',
+  AddressBusy: 'cardGroup.addressBusy',
+});
 
 export interface GroupRouteDeps {
   readonly db: Db;
@@ -45,7 +45,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
 
   const groupInScope = async (id: number, scope: ReadonlySet<number>) => {
     const group = await db.selectFrom('direction_groups').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!group || !scope.has(group.org_id)) throw new ApiError(ApiCode.NotFound, GroupMessage.NotFound);
+    if (!group || !scope.has(group.org_id)) throw new ApiError(ApiCode.NotFound, 'cardGroup.notFound');
     return group;
   };
 
@@ -86,8 +86,8 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
 
   app.post<{ Body: s.GroupBody }>('/linkCard/addDirectionGroup', { config: groupKey, schema: { body: s.groupBody } }, async (req) => {
     const caller = callerOf(req);
-    const name = cleanText(req.body.name, 'Name', true);
-    const remark = cleanText(req.body.remark, 'Remark', false);
+    const name = cleanText(req.body.name, 'field.name', true);
+    const remark = cleanText(req.body.remark, 'field.remark', false);
     const row = await db.insertInto('direction_groups').values({ org_id: caller.orgId, name, remark, created_at: clock.now() }).returning('id').executeTakeFirstOrThrow();
     return ok({ id: row.id });
   });
@@ -95,8 +95,8 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
   app.post<{ Body: s.GroupBody }>('/linkCard/updateDirectionGroup', { config: groupKey, schema: { body: s.groupBody } }, async (req) => {
     const caller = callerOf(req);
     const group = await groupInScope(req.body.id ?? 0, caller.scope);
-    const name = cleanText(req.body.name, 'Name', true);
-    const remark = cleanText(req.body.remark, 'Remark', false);
+    const name = cleanText(req.body.name, 'field.name', true);
+    const remark = cleanText(req.body.remark, 'field.remark', false);
     await db.updateTable('direction_groups').set({ name, remark }).where('id', '=', group.id).execute();
     return ok(null);
   });
@@ -104,7 +104,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
   app.delete<{ Body: { id: number } }>('/linkCard/delDirectionGroup', { config: groupKey, schema: { body: s.idBody } }, async (req) => {
     const group = await groupInScope(req.body.id, callerOf(req).scope);
     const card = await db.selectFrom('sim_cards').select('id').where('group_id', '=', group.id).executeTakeFirst();
-    if (card) throw new ApiError(ApiCode.BadRequest, GroupMessage.HasCards);
+    if (card) throw new ApiError(ApiCode.BadRequest, 'cardGroup.hasCards');
     await db.deleteFrom('direction_groups').where('id', '=', group.id).execute();
     return ok(null);
   });
@@ -135,17 +135,17 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
   app.post<{ Body: s.AddressBody }>('/linkCard/addDirectionalAddress', { config: addressKey, schema: { body: s.addressBody } }, async (req) => {
     const group = await groupInScope(req.body.groupId, callerOf(req).scope);
     const address = req.body.address.trim().toLowerCase();
-    if (!address) throw new ApiError(ApiCode.BadRequest, 'This item cannot be empty!');
+    if (!address) throw new ApiError(ApiCode.BadRequest, 'common.required');
     const wrong = checkAddress(req.body.addressType, address);
-    if (wrong) throw new ApiError(ApiCode.BadRequest, wrong);
-    const description = cleanText(req.body.description, 'Description', false);
+    if (wrong) throw new ApiError(ApiCode.BadRequest, ruleMessageKey(wrong));
+    const description = cleanText(req.body.description, 'field.description', false);
     // A preset cloud-provider address is the carrier's own (aliyun_defined) and not one of the 10 custom ones.
     const source = req.body.addressType === 'domain' && presetSet.has(address) ? AddressSource.AliyunDefined : AddressSource.UserDefined;
     await settle([group.id]);
     const existing = await db.selectFrom('direction_addresses').select(['address', 'source', 'state']).where('group_id', '=', group.id).execute();
-    if (existing.some((e) => e.address === address && e.state !== GroupAddressState.AddFailed)) throw new ApiError(ApiCode.BadRequest, GroupMessage.Duplicate);
+    if (existing.some((e) => e.address === address && e.state !== GroupAddressState.AddFailed)) throw new ApiError(ApiCode.BadRequest, 'cardGroup.duplicate');
     const custom = existing.filter((e) => e.source === AddressSource.UserDefined && e.state !== GroupAddressState.AddFailed).length;
-    if (source === AddressSource.UserDefined && custom >= MAX_CUSTOM_ADDRESSES) throw new ApiError(ApiCode.BadRequest, GroupMessage.TooMany);
+    if (source === AddressSource.UserDefined && custom >= MAX_CUSTOM_ADDRESSES) throw new ApiError(ApiCode.BadRequest, 'cardGroup.tooMany');
     const { effectiveAt } = await carrier.submitAddress({ groupId: group.id, address, op: 'add' });
     const row = await db
       .insertInto('direction_addresses')
@@ -167,7 +167,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
 
   app.delete<{ Body: { id: number } }>('/linkCard/delDirectionalAddress', { config: addressKey, schema: { body: s.idBody } }, async (req) => {
     const row = await db.selectFrom('direction_addresses').selectAll().where('id', '=', req.body.id).executeTakeFirst();
-    if (!row) throw new ApiError(ApiCode.NotFound, GroupMessage.AddressNotFound);
+    if (!row) throw new ApiError(ApiCode.NotFound, 'cardGroup.addressNotFound');
     const group = await groupInScope(row.group_id, callerOf(req).scope);
     await settle([group.id]);
     // A failed add never reached the carrier: it goes at once. Pending changes must settle first.
@@ -177,7 +177,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     }
     const current = await db.selectFrom('direction_addresses').select('state').where('id', '=', row.id).executeTakeFirst();
     if (!current) return ok(null);
-    if (current.state !== GroupAddressState.Added && current.state !== GroupAddressState.DeleteFailed) throw new ApiError(ApiCode.BadRequest, GroupMessage.AddressBusy);
+    if (current.state !== GroupAddressState.Added && current.state !== GroupAddressState.DeleteFailed) throw new ApiError(ApiCode.BadRequest, 'cardGroup.addressBusy');
     const { effectiveAt } = await carrier.submitAddress({ groupId: group.id, address: row.address, op: 'remove' });
     await db.updateTable('direction_addresses').set({ state: GroupAddressState.Removing, effective_at: effectiveAt }).where('id', '=', row.id).execute();
     return ok(null);

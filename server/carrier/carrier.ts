@@ -1,4 +1,4 @@
-import type { CarrierCode, JuxinCardStatusCode, RealStatusCode, SpringCardStatusCode, StatusChangeReasonCode } from '../../protocol/index.ts';
+import { type CarrierCode, formatMessage, type JuxinCardStatusCode, type PlainMessageKey, type RealStatusCode, type SpringCardStatusCode, type StatusChangeReasonCode } from '../../protocol/index.ts';
 
 /**
  * The platform talks to carriers only through this interface, so a real carrier's adapter can replace the
@@ -45,6 +45,22 @@ export interface DiagnosisCheck {
 export type CarrierActionOutcome =
   | { readonly ok: true; readonly card: CarrierCard }
   | { readonly ok: false; readonly message: string };
+
+/** The refusals a carrier answers with, by catalogue key; an outcome's `message` is one's English text. */
+export const carrierRefusalKeys = {
+  NotStoppable: 'carrier.notStoppable',
+  NotRestartable: 'carrier.notRestartable',
+  NoTrafficLeft: 'carrier.noTrafficLeft',
+  Expired: 'carrier.expired',
+} as const satisfies Readonly<Record<string, PlainMessageKey>>;
+
+/**
+ * The catalogue key of a carrier's refusal. A refusal the catalogue does not know is shown as the generic
+ * error rather than as untranslated carrier text.
+ */
+export function carrierRefusalKey(message: string): PlainMessageKey {
+  return Object.values(carrierRefusalKeys).find((key) => formatMessage('en', key) === message) ?? 'common.error';
+}
 
 /** A change to a directional group's address list as sent to the carrier. */
 export interface AddressChange {

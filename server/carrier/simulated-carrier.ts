@@ -1,26 +1,12 @@
-import {
-  CardStatus,
-  Carrier,
-  type Clock,
-  JuxinCardStatus,
-  RealStatus,
-  SpringCardStatus,
-  StatusChangeReason,
-  type StatusChangeReasonCode,
-} from '../../protocol/index.ts';
-import type { AddressChange, CardAction, CarrierActionOutcome, CarrierCard, CarrierProvider, DiagnosisCheck } from './carrier.ts';
+import { CardStatus, Carrier, type Clock, englishOf, JuxinCardStatus, RealStatus, SpringCardStatus, StatusChangeReason, type StatusChangeReasonCode } from '../../protocol/index.ts';
+import { type AddressChange, type CardAction, type CarrierActionOutcome, type CarrierCard, type CarrierProvider, carrierRefusalKeys, type DiagnosisCheck } from './carrier.ts';
 
 export const DAY_MS = 86_400_000;
 /** The spec's note: a new directional address takes about 10 seconds to work. */
 export const ADDRESS_APPLY_MS = 10_000;
 
-/** Refusals of the simulated carrier, worded as the console shows them. */
-export const CarrierMessage = {
-  NotStoppable: 'The card cannot be stopped in its current state',
-  NotRestartable: 'The card cannot be restarted in its current state',
-  NoTrafficLeft: 'The card has no traffic left: top up before restarting it',
-  Expired: 'The card has expired: renew it before restarting it',
-} as const;
+/** Refusals of the simulated carrier, worded as the console shows them (in English). */
+export const CarrierMessage = englishOf(carrierRefusalKeys);
 
 const SPRING_ACTIVE: ReadonlySet<string> = new Set([SpringCardStatus.Test, SpringCardStatus.InUse]);
 const LINK_ACTIVE: ReadonlySet<number> = new Set([RealStatus.TestPeriod, RealStatus.InUse, RealStatus.PartlyInUse]);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { type Clock, DemandKind, FormFieldType, OrderDemandState } from '../../protocol/index.ts';
+import { type Clock, DemandKind, englishOf, FormFieldType, msg, OrderDemandState, ruleMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { queryPaging } from '../http/paging.ts';
 import type { Db } from '../db/database.ts';
@@ -12,17 +12,16 @@ import { callerOf } from '../http/guard.ts';
 import { cleanText, field } from '../http/validation.ts';
 import { checkIdentity, IDENTITY_RULES, type IdentityRule } from '../../protocol/index.ts';
 
-export const DemandMessage = {
-  NotFound: 'The order demand does not exist',
-  PositiveInteger: 'Please enter a positive integer',
-  Transition: 'The order demand cannot do this in its current state',
-  StaffOnly: 'Only platform staff approve or reject order demands',
-  Link: 'invalid link',
-  Date: 'Please enter a date as yyyy-MM-dd',
-  Option: 'Choose one of the listed options',
-  Fitting: 'Each fitting needs a SKU and a positive number',
-  RuleOnText: 'Only text fields take a phone, ID, plate or VIN check',
-} as const;
+export const DemandMessage = englishOf({
+  NotFound: 'demand.notFound',
+  PositiveInteger: 'demand.positiveInteger',
+  Transition: 'demand.transition',
+  StaffOnly: 'demand.staffOnly',
+  Link: 'demand.link',
+  Date: 'demand.date',
+  Option: 'demand.option',
+  Fitting: 'demand.fitting',
+});
 
 /**
  * What each action may do from each state (devices-and-commerce section 4: 0 temp store, 1 not approved,
@@ -119,29 +118,29 @@ const listQuery = {
 } as const;
 
 const positive = (n: number) => {
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 10_000_000) throw new ApiError(ApiCode.BadRequest, DemandMessage.PositiveInteger);
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 10_000_000) throw new ApiError(ApiCode.BadRequest, 'demand.positiveInteger');
   return n;
 };
 
 /** Checks each dynamic field by its type and rule (`today` dates national IDs); text values are trimmed. */
 function cleanFields(fields: readonly FormField[], today: number): FormField[] {
   return fields.map((f) => {
-    const label = cleanText(f.label, 'Field name', true);
+    const label = cleanText(f.label, 'field.fieldName', true);
     const options = f.options?.map((o) => o.trim()).filter(Boolean);
     const value = Array.isArray(f.value) ? f.value.map((v) => v.trim()) : f.value.trim();
-    if (f.rule !== undefined && f.type !== 'text') throw new ApiError(ApiCode.BadRequest, `${label}: ${DemandMessage.RuleOnText}`);
+    if (f.rule !== undefined && f.type !== 'text') throw new ApiError(ApiCode.BadRequest, msg('demand.ruleOnText', { label }));
     if (f.type === 'checkbox') {
       const values = Array.isArray(value) ? value : value ? [value] : [];
-      if (options && values.some((v) => !options.includes(v))) throw new ApiError(ApiCode.BadRequest, DemandMessage.Option);
+      if (options && values.some((v) => !options.includes(v))) throw new ApiError(ApiCode.BadRequest, 'demand.option');
       return { label, type: f.type, value: values, ...(options ? { options } : {}) };
     }
-    if (Array.isArray(value)) throw new ApiError(ApiCode.BadRequest, `${label}: ${DemandMessage.Option}`);
-    if (f.type === 'select' && value && options && !options.includes(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Option);
-    if (f.type === 'date' && value && !/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Date);
-    if (f.type === 'upload' && value && !/^https?:\/\/\S+$/i.test(value)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Link);
+    if (Array.isArray(value)) throw new ApiError(ApiCode.BadRequest, msg('demand.optionOf', { label }));
+    if (f.type === 'select' && value && options && !options.includes(value)) throw new ApiError(ApiCode.BadRequest, 'demand.option');
+    if (f.type === 'date' && value && !/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(value)) throw new ApiError(ApiCode.BadRequest, 'demand.date');
+    if (f.type === 'upload' && value && !/^https?:\/\/\S+$/i.test(value)) throw new ApiError(ApiCode.BadRequest, 'demand.link');
     if (f.rule !== undefined) {
       const problem = value ? checkIdentity(f.rule, value, today) : undefined;
-      if (problem) throw new ApiError(ApiCode.BadRequest, `${label}: ${problem}`);
+      if (problem) throw new ApiError(ApiCode.BadRequest, msg('demand.fieldProblem', { label, problem: msg(ruleMessageKey(problem)) }));
     }
     return { label, type: f.type, value, ...(options ? { options } : {}), ...(f.rule ? { rule: f.rule } : {}) };
   });
@@ -180,7 +179,7 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
   const numberOf = (now: number) => `OD${new Date(now + 8 * 3_600_000).toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex').toUpperCase()}`;
   const inScope = async (id: number, caller: Caller) => {
     const row = await db.selectFrom('order_demands').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, DemandMessage.NotFound);
+    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'demand.notFound');
     return row;
   };
   const isStaff = async (caller: Caller) => {
@@ -190,19 +189,19 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
   const valuesOf = (b: DemandBody) => {
     const fittings = b.fittings.map((f) => {
       const sku = f.sku.trim();
-      if (!sku || !Number.isSafeInteger(f.number) || f.number <= 0) throw new ApiError(ApiCode.BadRequest, DemandMessage.Fitting);
+      if (!sku || !Number.isSafeInteger(f.number) || f.number <= 0) throw new ApiError(ApiCode.BadRequest, 'demand.fitting');
       return { sku, number: f.number };
     });
     return {
-      name: cleanText(b.name, 'Name', true),
-      customer: cleanText(b.customer, 'Customer', true),
+      name: cleanText(b.name, 'field.name', true),
+      customer: cleanText(b.customer, 'field.customer', true),
       kind: b.kind,
-      model: cleanText(b.model, 'Model', true),
-      template: cleanText(b.template, 'Template', false),
+      model: cleanText(b.model, 'field.model', true),
+      template: cleanText(b.template, 'field.template', false),
       fittings: JSON.stringify(fittings),
       fields: JSON.stringify(cleanFields(b.fields, clock.now())),
       quantity: positive(b.quantity),
-      special_needs: cleanText(b.specialNeeds, 'Special needs', false),
+      special_needs: cleanText(b.specialNeeds, 'field.specialNeeds', false),
     };
   };
   const insert = async (caller: Caller, values: ReturnType<typeof valuesOf>, state: number, extra: { parent_number?: string; additional_quantity?: number } = {}) => {
@@ -222,7 +221,7 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
       .where('id', '=', id)
       .where('state', 'in', [...DEMAND_TRANSITIONS[action]])
       .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
   };
 
   app.get<{ Querystring: { pageNum?: string; pageSize?: string; number?: string; customer?: string; state?: string } }>(
@@ -252,7 +251,7 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
 
   app.post<{ Body: DemandBody }>('/order-requirements/update', { config, schema: { body: demandBody } }, async (req) => {
     const row = await inScope(req.body.id ?? 0, callerOf(req));
-    if (!allowed('update', row.state)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    if (!allowed('update', row.state)) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     const values = valuesOf(req.body);
     const done = await db
       .updateTable('order_demands')
@@ -260,14 +259,14 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
       .where('id', '=', row.id)
       .where('state', 'in', [...DEMAND_TRANSITIONS.update])
       .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     return ok(null);
   });
 
   app.delete<{ Body: { id: number } }>('/order-requirements/delete', { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: field.id } } } }, async (req) => {
     const row = await inScope(req.body.id, callerOf(req));
     const done = await db.deleteFrom('order_demands').where('id', '=', row.id).where('state', 'in', [...DEMAND_TRANSITIONS.delete]).executeTakeFirst();
-    if (Number(done.numDeletedRows) !== 1) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    if (Number(done.numDeletedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     return ok(null);
   });
 
@@ -284,7 +283,7 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
   app.post<{ Body: { id: number; quantity?: number } }>('/order-requirements/add-more', { config, schema: { body: idBody } }, async (req) => {
     const caller = callerOf(req);
     const row = await inScope(req.body.id, caller);
-    if (!allowed('addMore', row.state)) throw new ApiError(ApiCode.BadRequest, DemandMessage.Transition);
+    if (!allowed('addMore', row.state)) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     const more = positive(req.body.quantity ?? Number.NaN);
     const { name, customer, kind, model, template, fittings, fields, special_needs } = row;
     return ok(await insert(caller, { name, customer, kind, model, template, fittings, fields, quantity: more, special_needs }, OrderDemandState.NotApproved, { parent_number: row.number, additional_quantity: more }));
@@ -306,10 +305,10 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
   }, async (req) => {
     const caller = callerOf(req);
     const body = req.body;
-    if (!(await isStaff(caller))) throw new ApiError(ApiCode.Forbidden, DemandMessage.StaffOnly);
+    if (!(await isStaff(caller))) throw new ApiError(ApiCode.Forbidden, 'demand.staffOnly');
     const row = await inScope(body.id, caller);
     if (body.approve) await move(row.id, 'approve');
-    else await move(row.id, 'reject', { reject_reason: cleanText(body.reason, 'Reason', true) });
+    else await move(row.id, 'reject', { reject_reason: cleanText(body.reason, 'field.reason', true) });
     return ok(null);
   });
 
@@ -319,7 +318,7 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     { config: { public: true }, schema: { querystring: { type: 'object', additionalProperties: false, required: ['number', 'token'], properties: { number: { type: 'string', maxLength: 40 }, token: { type: 'string', maxLength: 64 } } } } },
     async (req) => {
       const row = await db.selectFrom('order_demands').selectAll().where('number', '=', req.query.number).executeTakeFirst();
-      if (!row || row.share_token !== req.query.token) throw new ApiError(ApiCode.NotFound, DemandMessage.NotFound);
+      if (!row || row.share_token !== req.query.token) throw new ApiError(ApiCode.NotFound, 'demand.notFound');
       const { shareToken: _token, orgId: _org, ...open } = view(row);
       return ok(open);
     },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { queryPaging } from '../http/paging.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type Clock, LicenceStatus } from '../../protocol/index.ts';
+import { type Clock, englishOf, LicenceStatus } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
@@ -16,13 +16,13 @@ export const LICENCE_VALIDITY_MS = 3 * 365 * 86_400_000;
 /** Most codes one generate call makes. */
 export const MAX_GENERATE = 500;
 
-export const LicenceMessage = {
-  Invalid: 'The activation code is invalid',
-  Used: 'The activation code has already been used',
-  StaffOnly: 'Only platform staff generate activation codes',
-  NotUnused: 'Only unused codes can be distributed',
-  Sn: 'Please enter the device serial number',
-} as const;
+export const LicenceMessage = englishOf({
+  Invalid: 'licence.invalid',
+  Used: 'licence.used',
+  StaffOnly: 'licence.staffOnly',
+  NotUnused: 'licence.notUnused',
+  Sn: 'licence.sn',
+});
 
 // Crockford base32 without I, L, O, U: 16 characters carry 80 random bits, far beyond guessing.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -115,10 +115,10 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     async (req) => {
       const caller = callerOf(req);
       const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
-      if (caller.orgId !== root?.id) throw new ApiError(ApiCode.Forbidden, LicenceMessage.StaffOnly);
+      if (caller.orgId !== root?.id) throw new ApiError(ApiCode.Forbidden, 'licence.staffOnly');
       const orgId = req.body.orgId ?? caller.orgId;
-      if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'Permission denied or Session expire');
-      const codes = await generateLicences(db, orgId, req.body.count, cleanText(req.body.label, 'Label', false), clock.now(), null);
+      if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+      const codes = await generateLicences(db, orgId, req.body.count, cleanText(req.body.label, 'field.label', false), clock.now(), null);
       return ok({ codes });
     },
   );
@@ -131,10 +131,10 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     },
     async (req) => {
       const caller = callerOf(req);
-      const label = cleanText(req.body.label, 'Label', true);
+      const label = cleanText(req.body.label, 'field.label', true);
       const rows = await db.selectFrom('licences').select(['id', 'org_id', 'status']).where('id', 'in', req.body.ids).execute();
-      if (rows.length !== new Set(req.body.ids).size || rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.NotFound, LicenceMessage.Invalid);
-      if (rows.some((r) => r.status !== LicenceStatus.Unused)) throw new ApiError(ApiCode.BadRequest, LicenceMessage.NotUnused);
+      if (rows.length !== new Set(req.body.ids).size || rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.NotFound, 'licence.invalid');
+      if (rows.some((r) => r.status !== LicenceStatus.Unused)) throw new ApiError(ApiCode.BadRequest, 'licence.notUnused');
       await db.updateTable('licences').set({ status: LicenceStatus.Distributed, label, operated_at: clock.now() }).where('id', 'in', req.body.ids).where('status', '=', LicenceStatus.Unused).execute();
       return ok(null);
     },
@@ -150,18 +150,18 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     async (req) => {
       const code = req.body.code.trim().toUpperCase();
       const sn = req.body.sn.trim();
-      if (!sn) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Sn);
-      if (!CODE.test(code)) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Invalid);
+      if (!sn) throw new ApiError(ApiCode.BadRequest, 'licence.sn');
+      if (!CODE.test(code)) throw new ApiError(ApiCode.BadRequest, 'licence.invalid');
       const now = clock.now();
       const row = await db.selectFrom('licences').selectAll().where('code', '=', code).executeTakeFirst();
-      if (!row) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Invalid);
+      if (!row) throw new ApiError(ApiCode.BadRequest, 'licence.invalid');
       const done = await db
         .updateTable('licences')
         .set({ status: LicenceStatus.Used, device_sn: sn, operated_at: now, expire_time: now + row.validity_ms })
         .where('id', '=', row.id)
         .where('status', '<>', LicenceStatus.Used)
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, LicenceMessage.Used);
+      if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'licence.used');
       return ok({ code, sn, expireTime: now + row.validity_ms });
     },
   );

@@ -1,7 +1,9 @@
 // Money is held in integer minor units (fen) everywhere; decimals exist only as text at the edges, so no
 // arithmetic ever runs on binary fractions.
 
-export const AmountMessage = 'Please enter a correct amount with at most 2 decimals';
+import { formatMessage } from '../../protocol/index.ts';
+
+export const AmountMessage = formatMessage('en', 'order.amount');
 
 const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
 

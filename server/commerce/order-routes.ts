@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
-import { type Clock, PaymentState } from '../../protocol/index.ts';
+import { type Clock, englishOf, PaymentState, ruleMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { GB, TRAFFIC_VALIDITY_MS } from '../cards/card-codes.ts';
 import { DAY_MS } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
-import { AmountMessage, formatAmount, lineTotal, parseAmount, Price } from './money.ts';
-import { checkPhone, IdentityMessage } from '../../protocol/index.ts';
+import { formatAmount, lineTotal, parseAmount, Price } from './money.ts';
+import { checkPhone } from '../../protocol/index.ts';
 import { creditRecharge } from '../campaigns/coupons.ts';
 import { generateLicences } from './licence-routes.ts';
 import { newOrderNo } from './order-no.ts';
@@ -18,27 +18,27 @@ import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
 import * as s from './schemas.ts';
 
-export const OrderMessage = {
-  NotFound: 'The order does not exist',
-  PositiveInteger: 'Please enter a positive integer',
-  Phone: IdentityMessage.Phone,
-  NoCards: 'Select at least one card',
-  CardNotFound: 'The card does not exist',
-  WrongFamily: 'These cards cannot be bought for here',
-  NotPayable: 'The order is not awaiting payment',
-  AlreadyBilled: 'The bill of this month is already paid or awaiting payment',
-  NoValidCards: 'No valid card in this month: nothing to pay',
-  FutureMonth: 'The month has not begun yet',
-  TransferMismatch: 'The transfer amount must equal the order amount',
-  NotOffline: 'The order has no offline transfer to confirm',
-  StaffOnly: 'Only platform staff confirm offline transfers',
-  NotSandbox: 'Payments are completed by the payment service',
-  NoOnlinePayment: 'Online payment is not available: please pay by offline transfer',
-  PaymentAdminOnly: 'Only payment administrators of the platform complete sandbox payments',
-  NotInvoiceable: 'Only paid orders that are not invoiced yet can be invoiced',
-  VatFields: 'A special VAT invoice needs the tax code, bank, bank account, registered address and telephone',
-  TaxCode: 'Tax code incorrect',
-} as const;
+export const OrderMessage = englishOf({
+  NotFound: 'order.notFound',
+  PositiveInteger: 'order.positiveInteger',
+  Phone: 'identity.phone',
+  NoCards: 'order.noCards',
+  CardNotFound: 'order.cardNotFound',
+  WrongFamily: 'order.wrongFamily',
+  NotPayable: 'order.notPayable',
+  AlreadyBilled: 'order.alreadyBilled',
+  NoValidCards: 'order.noValidCards',
+  FutureMonth: 'order.futureMonth',
+  TransferMismatch: 'order.transferMismatch',
+  NotOffline: 'order.notOffline',
+  StaffOnly: 'order.staffOnly',
+  NotSandbox: 'order.notSandbox',
+  NoOnlinePayment: 'order.noOnlinePayment',
+  PaymentAdminOnly: 'order.paymentAdminOnly',
+  NotInvoiceable: 'order.notInvoiceable',
+  VatFields: 'order.vatFields',
+  TaxCode: 'order.taxCode',
+});
 
 /** The company account offline transfers go to (shown on the pay-data screen, devices-and-commerce section 9). */
 export const COMPANY_BANK = {
@@ -85,7 +85,7 @@ export function monthRange(month: string): { start: number; end: number } {
 }
 
 function positive(n: number | undefined): number {
-  if (n === undefined || !Number.isSafeInteger(n) || n <= 0 || n > 100_000) throw new ApiError(ApiCode.BadRequest, OrderMessage.PositiveInteger);
+  if (n === undefined || !Number.isSafeInteger(n) || n <= 0 || n > 100_000) throw new ApiError(ApiCode.BadRequest, 'order.positiveInteger');
   return n;
 }
 
@@ -108,7 +108,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
 
   const orderInScope = async (orderNo: string, caller: Caller) => {
     const row = await db.selectFrom('commerce_orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
-    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, OrderMessage.NotFound);
+    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'order.notFound');
     return row;
   };
 
@@ -191,14 +191,14 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     let logistics: string | null = null;
     let billMonth: string | null = null;
     if (b.type === 'flow' || b.type === 'zxj_flow') {
-      if (!b.cards?.length) throw new ApiError(ApiCode.BadRequest, OrderMessage.NoCards);
+      if (!b.cards?.length) throw new ApiError(ApiCode.BadRequest, 'order.noCards');
       const family = b.type === 'flow' ? 'link' : 'juxin';
       const iccids = [...new Set(b.cards.map((c) => c.iccid))];
       const found = await db.selectFrom('sim_cards').select(['iccid', 'family', 'org_id']).where('iccid', 'in', iccids).execute();
       for (const c of b.cards) {
         const card = found.find((f) => f.iccid === c.iccid);
-        if (!card || !caller.scope.has(card.org_id)) throw new ApiError(ApiCode.NotFound, OrderMessage.CardNotFound);
-        if (card.family !== family) throw new ApiError(ApiCode.BadRequest, OrderMessage.WrongFamily);
+        if (!card || !caller.scope.has(card.org_id)) throw new ApiError(ApiCode.NotFound, 'order.cardNotFound');
+        if (card.family !== family) throw new ApiError(ApiCode.BadRequest, 'order.wrongFamily');
       }
       lines = b.cards.map((c) => {
         const quantity = positive(c.count);
@@ -206,12 +206,12 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
         return { iccid: c.iccid, item: c.iccid, quantity, unit: b.type === 'flow' ? 'GB' : 'month', unitPrice, total: lineTotal(quantity, unitPrice) };
       });
     } else if (b.type === 'monthly_function_fee') {
-      if (!b.month) throw new ApiError(ApiCode.BadRequest, Message.Required);
-      if (monthRange(b.month).start > now) throw new ApiError(ApiCode.BadRequest, OrderMessage.FutureMonth);
+      if (!b.month) throw new ApiError(ApiCode.BadRequest, 'common.required');
+      if (monthRange(b.month).start > now) throw new ApiError(ApiCode.BadRequest, 'order.futureMonth');
       const open = await db.selectFrom('commerce_orders').select('id').where('org_id', '=', caller.orgId).where('type', '=', 'monthly_function_fee').where('bill_month', '=', b.month).where('trade_state', '<>', PaymentState.Closed).executeTakeFirst();
-      if (open) throw new ApiError(ApiCode.BadRequest, OrderMessage.AlreadyBilled);
+      if (open) throw new ApiError(ApiCode.BadRequest, 'order.alreadyBilled');
       const n = Number((await validCards(caller.orgId, b.month).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      if (n === 0) throw new ApiError(ApiCode.BadRequest, OrderMessage.NoValidCards);
+      if (n === 0) throw new ApiError(ApiCode.BadRequest, 'order.noValidCards');
       lines = [{ item: b.month, quantity: n, unit: 'portion', unitPrice: Price.monthlyFeePerCard, total: lineTotal(n, Price.monthlyFeePerCard) }];
       billMonth = b.month;
     } else if (b.type === 'iso_bus_activation_code') {
@@ -219,13 +219,13 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       lines = [{ item: 'ISOBUS', quantity, unit: 'portion', unitPrice: Price.isoBusCode, total: lineTotal(quantity, Price.isoBusCode) }];
     } else {
       const quantity = positive(b.quantity);
-      if (!b.formFactor || !b.logistics) throw new ApiError(ApiCode.BadRequest, Message.Required);
-      const area = cleanText(b.logistics.area, 'Area', true);
-      const address = cleanText(b.logistics.address, 'Address', true);
-      const contact = cleanText(b.logistics.contact, 'Contact', true);
+      if (!b.formFactor || !b.logistics) throw new ApiError(ApiCode.BadRequest, 'common.required');
+      const area = cleanText(b.logistics.area, 'field.area', true);
+      const address = cleanText(b.logistics.address, 'field.address', true);
+      const contact = cleanText(b.logistics.contact, 'field.contact', true);
       // Cards ship to mainland addresses only, so the stricter mobile rule applies.
       const phoneError = checkPhone(b.logistics.phone.trim(), true);
-      if (phoneError) throw new ApiError(ApiCode.BadRequest, phoneError);
+      if (phoneError) throw new ApiError(ApiCode.BadRequest, ruleMessageKey(phoneError));
       logistics = JSON.stringify({ area, address, contact, phone: b.logistics.phone.trim(), simType: b.formFactor });
       lines = [{ item: b.formFactor, quantity, unit: 'portion', unitPrice: Price.simPerCard, total: lineTotal(quantity, Price.simPerCard) }];
     }
@@ -241,15 +241,15 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   app.post<{ Body: s.PayBody }>('/pay-data/pay', { config: { permission: 'session' }, schema: { body: s.payBody } }, async (req) => {
     const caller = callerOf(req);
     const order = await orderInScope(req.body.orderNo, caller);
-    if (order.trade_state !== PaymentState.NotPay) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotPayable);
+    if (order.trade_state !== PaymentState.NotPay) throw new ApiError(ApiCode.BadRequest, 'order.notPayable');
     if (req.body.payMethod === 'offline') {
       const transfer = parseAmount(req.body.transferAmount ?? '');
-      if (transfer === undefined) throw new ApiError(ApiCode.BadRequest, AmountMessage);
-      if (transfer !== order.amount) throw new ApiError(ApiCode.BadRequest, OrderMessage.TransferMismatch);
+      if (transfer === undefined) throw new ApiError(ApiCode.BadRequest, 'order.amount');
+      if (transfer !== order.amount) throw new ApiError(ApiCode.BadRequest, 'order.transferMismatch');
       await db.updateTable('commerce_orders').set({ pay_method: 'offline', offline_pending: 1, real_amount: transfer }).where('id', '=', order.id).execute();
       return ok({ payMethod: 'offline', bank: COMPANY_BANK, amountText: formatAmount(order.amount) });
     }
-    if (!payment) throw new ApiError(ApiCode.BadRequest, OrderMessage.NoOnlinePayment);
+    if (!payment) throw new ApiError(ApiCode.BadRequest, 'order.noOnlinePayment');
     const trade = await payment.openTrade({ orderNo: order.order_no, amount: order.amount, subject: order.type });
     await db.updateTable('commerce_orders').set({ pay_method: 'alipay', trade_no: trade.tradeNo, offline_pending: 0 }).where('id', '=', order.id).execute();
     return ok({ payMethod: 'alipay', tradeNo: trade.tradeNo, payUrl: trade.payUrl, sandbox: payment.sandbox });
@@ -277,10 +277,10 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   // It settles an order without money, so it exists only when PAYMENT_SANDBOX=on and only for payment admins.
   app.post<{ Body: { orderNo: string } }>('/payment/sandbox/pay', { config: { permission: PAYMENT_ADMIN_PERMISSION }, schema: { body: s.orderNoBody } }, async (req) => {
     const caller = callerOf(req);
-    if (!(payment instanceof SandboxPayment)) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotSandbox);
-    if (!(await mayCompleteSandbox(caller))) throw new ApiError(ApiCode.Forbidden, OrderMessage.PaymentAdminOnly);
+    if (!(payment instanceof SandboxPayment)) throw new ApiError(ApiCode.BadRequest, 'order.notSandbox');
+    if (!(await mayCompleteSandbox(caller))) throw new ApiError(ApiCode.Forbidden, 'order.paymentAdminOnly');
     const order = await orderInScope(req.body.orderNo, caller);
-    if (order.trade_state !== PaymentState.NotPay || !order.trade_no) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotPayable);
+    if (order.trade_state !== PaymentState.NotPay || !order.trade_no) throw new ApiError(ApiCode.BadRequest, 'order.notPayable');
     const res = await app.inject({ method: 'POST', url: '/payment/notify', payload: payment.notificationFor({ tradeNo: order.trade_no, orderNo: order.order_no, amount: order.amount }) });
     return ok({ notified: res.body === 'success' });
   });
@@ -293,15 +293,15 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       .where('id', '=', order.id)
       .where('trade_state', '=', PaymentState.NotPay)
       .executeTakeFirst();
-    if (Number(closed.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotPayable);
+    if (Number(closed.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.notPayable');
     return ok(null);
   });
 
   app.post<{ Body: { orderNo: string } }>('/link-card-order/confirmOffline', { config: { permission: 'link-card-order_list' }, schema: { body: s.orderNoBody } }, async (req) => {
     const caller = callerOf(req);
-    if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, OrderMessage.StaffOnly);
+    if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.staffOnly');
     const order = await orderInScope(req.body.orderNo, caller);
-    if (order.trade_state !== PaymentState.NotPay || order.offline_pending !== 1) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotOffline);
+    if (order.trade_state !== PaymentState.NotPay || order.offline_pending !== 1) throw new ApiError(ApiCode.BadRequest, 'order.notOffline');
     await settle(order.order_no, 'offline', order.real_amount, caller.account);
     return ok(null);
   });
@@ -309,14 +309,14 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   app.post<{ Body: s.InvoiceBody }>('/link-card-order/invoice', { config: { permission: 'link-card-order_list' }, schema: { body: s.invoiceBody } }, async (req) => {
     const caller = callerOf(req);
     const b = req.body;
-    const header = cleanText(b.header, 'Invoice header', true);
+    const header = cleanText(b.header, 'field.header', true);
     const taxCode = (b.taxCode ?? '').trim().toUpperCase();
-    if (taxCode && !TAX_CODE.test(taxCode)) throw new ApiError(ApiCode.BadRequest, OrderMessage.TaxCode);
+    if (taxCode && !TAX_CODE.test(taxCode)) throw new ApiError(ApiCode.BadRequest, 'order.taxCode');
     const invoice = { type: b.type, header, taxCode, bank: (b.bank ?? '').trim(), bankAccount: (b.bankAccount ?? '').trim(), address: (b.address ?? '').trim(), telephone: (b.telephone ?? '').trim() };
-    if (b.type === 'VAT' && Object.values(invoice).some((v) => v === '')) throw new ApiError(ApiCode.BadRequest, OrderMessage.VatFields);
+    if (b.type === 'VAT' && Object.values(invoice).some((v) => v === '')) throw new ApiError(ApiCode.BadRequest, 'order.vatFields');
     const orders = await db.selectFrom('commerce_orders').select(['id', 'org_id', 'trade_state', 'invoiced']).where('order_no', 'in', b.orderNos).execute();
-    if (orders.length !== new Set(b.orderNos).size || orders.some((o) => !caller.scope.has(o.org_id))) throw new ApiError(ApiCode.NotFound, OrderMessage.NotFound);
-    if (orders.some((o) => o.trade_state !== PaymentState.Success || o.invoiced === 1)) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotInvoiceable);
+    if (orders.length !== new Set(b.orderNos).size || orders.some((o) => !caller.scope.has(o.org_id))) throw new ApiError(ApiCode.NotFound, 'order.notFound');
+    if (orders.some((o) => o.trade_state !== PaymentState.Success || o.invoiced === 1)) throw new ApiError(ApiCode.BadRequest, 'order.notInvoiceable');
     await db.updateTable('commerce_orders').set({ invoiced: 1, invoice: JSON.stringify(invoice) }).where('id', 'in', orders.map((o) => o.id)).where('invoiced', '=', 0).execute();
     return ok(null);
   });

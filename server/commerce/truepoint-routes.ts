@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type Clock, TruePointAccountState, TruePointServiceState } from '../../protocol/index.ts';
+import { type Clock, englishOf, TruePointAccountState, TruePointServiceState } from '../../protocol/index.ts';
 import { queryPaging } from '../http/paging.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
@@ -12,11 +12,11 @@ const DAY_MS = 86_400_000;
 /** Charge types of a service account (the spec names the field only; the codes are ours). */
 export const CHARGE_TYPES = ['yearly', 'monthly', 'trial'] as const;
 
-export const TruePointMessage = {
-  NotFound: 'The service account does not exist',
-  NotActivatable: 'Only an enabled account waiting for activation can be activated',
-  EquipmentNotFound: 'The equipment does not exist',
-} as const;
+export const TruePointMessage = englishOf({
+  NotFound: 'truePoint.notFound',
+  NotActivatable: 'truePoint.notActivatable',
+  EquipmentNotFound: 'truePoint.equipmentNotFound',
+});
 
 /** Seeds a few service accounts with equipment for an organisation, so the hidden true-point pages have data. */
 export async function seedTruePoint(db: Db, orgId: number, now: number): Promise<void> {
@@ -72,7 +72,7 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
 
   const accountInScope = async (id: number, scope: ReadonlySet<number>) => {
     const row = await db.selectFrom('truepoint_accounts').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || !scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, TruePointMessage.NotFound);
+    if (!row || !scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'truePoint.notFound');
     return row;
   };
 
@@ -120,7 +120,7 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
       .where('service_state', '=', TruePointServiceState.ToBeActivated)
       .where('account_state', '=', TruePointAccountState.Enabled)
       .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, TruePointMessage.NotActivatable);
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'truePoint.notActivatable');
     return ok(null);
   });
 
@@ -176,7 +176,7 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
         .select(['truepoint_equipment.id', 'truepoint_accounts.org_id'])
         .where('truepoint_equipment.id', '=', req.body.id)
         .executeTakeFirst();
-      if (!row || !scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, TruePointMessage.EquipmentNotFound);
+      if (!row || !scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'truePoint.equipmentNotFound');
       await db.updateTable('truepoint_equipment').set({ disabled: req.body.disabled ? 1 : 0 }).where('id', '=', row.id).execute();
       return ok(null);
     },

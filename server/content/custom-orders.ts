@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { type Clock, CustomFirmwareOrderState as S, type CustomFirmwareOrderStateCode } from '../../protocol/index.ts';
+import { type Clock, CustomFirmwareOrderState as S, type CustomFirmwareOrderStateCode, englishOf } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, field, idOf, idParams, pagingProperties } from '../http/validation.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
@@ -26,14 +26,14 @@ export const ORDER_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly CustomFirmwareOrderStateCode[]; to: CustomFirmwareOrderStateCode; by: Actor }>;
 export type OrderAction = keyof typeof ORDER_TRANSITIONS;
 
-export const OrderMessage = {
-  Gone: 'The order no longer exists',
-  NotAllowed: 'This step is not allowed in the order’s current state',
-  PlatformOnly: 'Only platform staff can take this step',
-  CustomerOnly: 'Only the ordering organisation can take this step',
-  AmountRequired: 'A quote needs an amount',
-  ReasonRequired: 'A refusal needs a reason',
-} as const;
+export const OrderMessage = englishOf({
+  Gone: 'customOrder.gone',
+  NotAllowed: 'customOrder.notAllowed',
+  PlatformOnly: 'customOrder.platformOnly',
+  CustomerOnly: 'customOrder.customerOnly',
+  AmountRequired: 'customOrder.amountRequired',
+  ReasonRequired: 'customOrder.reasonRequired',
+});
 
 async function isPlatform(db: Db, caller: Caller): Promise<boolean> {
   const org = await db.selectFrom('organisations').select('parent_id').where('id', '=', caller.orgId).executeTakeFirst();
@@ -80,8 +80,8 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
 
   app.get<{ Params: { id: string } }>('/custom-made-img/detail/:id', { config: { permission: 'custom-made-img_list' }, schema: { params: idParams('id') } }, async (req) => {
     const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', idOf(req.params.id)).executeTakeFirst();
-    if (!row) throw new ApiError(ApiCode.NotFound, OrderMessage.Gone);
-    if (!callerOf(req).scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (!row) throw new ApiError(ApiCode.NotFound, 'customOrder.gone');
+    if (!callerOf(req).scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return ok(view(row));
   });
 
@@ -110,12 +110,12 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
           order_no: `CM${now}${caller.orgId}${Math.floor(Math.random() * 1e4).toString().padStart(4, '0')}`,
           org_id: caller.orgId,
           account_id: caller.accountId,
-          title: cleanText(req.body.title, 'Title', true),
-          description: cleanText(req.body.description, 'Description', false),
+          title: cleanText(req.body.title, 'field.title', true),
+          description: cleanText(req.body.description, 'field.description', false),
           state: S.Pending,
           deadline: req.body.deadline ?? null,
           attachment_id: attachmentId,
-          attachment_description: cleanText(req.body.attachmentDescription, 'Attachment description', false),
+          attachment_description: cleanText(req.body.attachmentDescription, 'field.attachmentDescription', false),
           created_at: now,
           updated_at: now,
         })
@@ -141,28 +141,28 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
     async (req) => {
       const caller = callerOf(req);
       const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', req.body.id).executeTakeFirst();
-      if (!row) throw new ApiError(ApiCode.NotFound, OrderMessage.Gone);
-      if (!caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      if (!row) throw new ApiError(ApiCode.NotFound, 'customOrder.gone');
+      if (!caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       const step = ORDER_TRANSITIONS[req.body.action];
       const platform = await isPlatform(db, caller);
-      if (step.by === 'platform' && !platform) throw new ApiError(ApiCode.Forbidden, OrderMessage.PlatformOnly);
-      if (step.by === 'customer' && (!caller.permissions.has('custom-made-img_apply') || (row.org_id !== caller.orgId && !platform))) throw new ApiError(ApiCode.Forbidden, OrderMessage.CustomerOnly);
-      if (!(step.from as readonly number[]).includes(row.state)) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotAllowed);
+      if (step.by === 'platform' && !platform) throw new ApiError(ApiCode.Forbidden, 'customOrder.platformOnly');
+      if (step.by === 'customer' && (!caller.permissions.has('custom-made-img_apply') || (row.org_id !== caller.orgId && !platform))) throw new ApiError(ApiCode.Forbidden, 'customOrder.customerOnly');
+      if (!(step.from as readonly number[]).includes(row.state)) throw new ApiError(ApiCode.BadRequest, 'customOrder.notAllowed');
       const set: Record<string, string | number> = { state: step.to, updated_at: clock.now() };
       if (req.body.action === 'quote') {
-        if (req.body.amount === undefined) throw new ApiError(ApiCode.BadRequest, OrderMessage.AmountRequired);
+        if (req.body.amount === undefined) throw new ApiError(ApiCode.BadRequest, 'customOrder.amountRequired');
         set.amount_cents = Math.round(req.body.amount * 100);
-        set.assessment = cleanText(req.body.assessment, 'Assessment', false);
+        set.assessment = cleanText(req.body.assessment, 'field.assessment', false);
       }
       if (req.body.action === 'refuse') {
-        const reason = cleanText(req.body.refuseReason, 'Refuse reason', false);
-        if (!reason) throw new ApiError(ApiCode.BadRequest, OrderMessage.ReasonRequired);
+        const reason = cleanText(req.body.refuseReason, 'field.refuseReason', false);
+        if (!reason) throw new ApiError(ApiCode.BadRequest, 'customOrder.reasonRequired');
         set.refuse_reason = reason;
       }
       if (req.body.action === 'confirmPayment') set.actual_amount_cents = row.amount_cents;
       // The state in the WHERE makes two racing steps on one order take effect once.
       const r = await db.updateTable('custom_firmware_orders').set(set).where('id', '=', row.id).where('state', '=', row.state).executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, OrderMessage.NotAllowed);
+      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'customOrder.notAllowed');
       return ok(view(await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()));
     },
   );

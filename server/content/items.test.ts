@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { refuseUpload, UploadMessage } from '../uploads/upload-kinds.ts';
+import { formatRef } from '../../protocol/index.ts';
+import { refuseUpload as refuseUploadRef, UploadMessage } from '../uploads/upload-kinds.ts';
+
+/** The refusal in English (refuseUpload answers with a message key). */
+const refuseUpload = (...args: Parameters<typeof refuseUploadRef>) => {
+  const ref = refuseUploadRef(...args);
+  return ref && formatRef('en', ref);
+};
 import { validFirmwareVersion } from './items.ts';
 
 describe('firmware version formats (devices-and-commerce section 5)', () => {
@@ -32,7 +39,7 @@ describe('upload refusals', () => {
   it('names the reason: format, name, size', () => {
     expect(refuseUpload('app', 'a.txt', 10)).toBe(UploadMessage.AppOnlyApk);
     expect(refuseUpload('wallpaper', 'a.gif', 10)).toBe(UploadMessage.ImageOnly);
-    expect(refuseUpload('file', `${'x'.repeat(129)}`, 10)).toBe(UploadMessage.NameTooLong);
+    expect(refuseUpload('file', `${'x'.repeat(129)}`, 10)).toBe('File name is too long (at most 128 characters)');
     expect(refuseUpload('file', '.hidden', 10)).toBe(UploadMessage.BadName);
     expect(refuseUpload('file', 'a/../b', 10)).toBe(UploadMessage.BadName);
     expect(refuseUpload('file', 'report 😀.pdf', 10)).toBe(UploadMessage.BadName);

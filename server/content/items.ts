@@ -1,8 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message } from '../http/envelope.ts';
+import { ApiCode, ApiError } from '../http/envelope.ts';
 import type { ContentItemTable } from './tables.ts';
+import { englishOf } from '../../protocol/index.ts';
 
 export type ContentRow = Selectable<ContentItemTable>;
 
@@ -21,15 +22,15 @@ export function areaOfKind(kind: string): ContentAreaName | undefined {
   return (Object.keys(ContentArea) as ContentAreaName[]).find((a) => ContentArea[a].kind === kind);
 }
 
-export const ContentMessage = {
-  Gone: 'The item no longer exists',
-  FolderDownload: 'Unable To Download Folders!',
-  TooManyDeletes: 'At most 100 files per delete',
-  BadVersion: 'Version format is wrong: system yyMMdd.HH (201025.11), mcu vx.x (v1.03), or a date (20240101) or vxxx.xx',
-  NotAnApk: 'The file is not a readable APK',
-  OtherPackage: 'The new version must be the same package',
-  OlderVersion: 'The new version code must be higher than the current one',
-} as const;
+export const ContentMessage = englishOf({
+  Gone: 'content.gone',
+  FolderDownload: 'content.folderDownload',
+  TooManyDeletes: 'content.tooManyDeletes',
+  BadVersion: 'content.badVersion',
+  NotAnApk: 'content.notAnApk',
+  OtherPackage: 'content.otherPackage',
+  OlderVersion: 'content.olderVersion',
+});
 
 /** An item as the console lists it (field names in the console's camelCase). */
 export function toItemView(row: ContentRow) {
@@ -65,8 +66,8 @@ export type ContentItemView = ReturnType<typeof toItemView>;
 /** An item of this kind inside the caller's organisations, or a clear refusal. */
 export async function itemInScope(db: Db, caller: Caller, kind: string, id: number): Promise<ContentRow> {
   const row = await db.selectFrom('content_items').selectAll().where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
-  if (!row) throw new ApiError(ApiCode.NotFound, ContentMessage.Gone);
-  if (!caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (!row) throw new ApiError(ApiCode.NotFound, 'content.gone');
+  if (!caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   return row;
 }
 

@@ -4,13 +4,13 @@ import type { Clock } from '../../protocol/index.ts';
 import { FileType, FirmwareSource, FirmwareType, LogoState, LogoType, SystemType, AppType } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, field, idOf, idParams, pagingProperties } from '../http/validation.ts';
 import type { UploadKindCode } from '../uploads/upload-kinds.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
 import { readApk } from './apk.ts';
-import { ContentArea, type ContentAreaName, ContentMessage, type ContentRow, itemInScope, toItemView, validFirmwareVersion } from './items.ts';
+import { ContentArea, type ContentAreaName, type ContentRow, itemInScope, toItemView, validFirmwareVersion } from './items.ts';
 
 export interface ContentRouteDeps {
   readonly db: Db;
@@ -69,23 +69,23 @@ interface FirmwareFields {
 
 function targetOrg(caller: Caller, orgId: number | undefined): number {
   const org = orgId ?? caller.orgId;
-  if (!caller.scope.has(org)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (!caller.scope.has(org)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   return org;
 }
 
 function firmwareColumns(body: FirmwareFields) {
   const version = body.version.trim();
-  if (!validFirmwareVersion(body.type, version)) throw new ApiError(ApiCode.BadRequest, ContentMessage.BadVersion);
+  if (!validFirmwareVersion(body.type, version)) throw new ApiError(ApiCode.BadRequest, 'content.badVersion');
   return {
     item_type: body.type,
     version,
-    model: cleanText(body.model, 'Model', true),
-    model_name: cleanText(body.modelName, 'Model name', false),
-    gnss_model: cleanText(body.gnssModel, 'GNSS model', false),
+    model: cleanText(body.model, 'field.model', true),
+    model_name: cleanText(body.modelName, 'field.modelName', false),
+    gnss_model: cleanText(body.gnssModel, 'field.gnssModel', false),
     system_type: body.systemType,
     offline_install: body.offlineInstall ? 1 : 0,
     auto_install: body.autoInstall ? 1 : 0,
-    remark: cleanText(body.remark, 'Remark', false),
+    remark: cleanText(body.remark, 'field.remark', false),
   };
 }
 
@@ -137,9 +137,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     app.delete<{ Body: { ids: number[] } }>(`/${area}/delete`, { config: { permission: editKey }, schema: { body: idsBody } }, async (req) => {
       const caller = callerOf(req);
       const ids = [...new Set(req.body.ids)];
-      if (ids.length > MAX_DELETE) throw new ApiError(ApiCode.BadRequest, ContentMessage.TooManyDeletes);
+      if (ids.length > MAX_DELETE) throw new ApiError(ApiCode.BadRequest, 'content.tooManyDeletes');
       const rows = await db.selectFrom('content_items').selectAll().where('kind', '=', kind).where('id', 'in', ids).execute();
-      if (rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      if (rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       // A folder takes its contents with it.
       const doomed = new Map(rows.map((r) => [r.id, r]));
       for (let frontier = rows.filter((r) => r.item_type === FileType.Folder).map((r) => r.id); frontier.length > 0; ) {
@@ -159,9 +159,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
 
     app.get<{ Params: { id: string } }>(`/${area}/download/:id`, { config: { permission: listKey }, schema: { params: idParams('id') } }, async (req, reply) => {
       const row = await itemInScope(db, callerOf(req), kind, idOf(req.params.id));
-      if (row.item_type === FileType.Folder || !row.sha256) throw new ApiError(ApiCode.BadRequest, ContentMessage.FolderDownload);
+      if (row.item_type === FileType.Folder || !row.sha256) throw new ApiError(ApiCode.BadRequest, 'content.folderDownload');
       const file = uploads.blobPath(row.sha256);
-      if (!fs.existsSync(file)) throw new ApiError(ApiCode.NotFound, ContentMessage.Gone);
+      if (!fs.existsSync(file)) throw new ApiError(ApiCode.NotFound, 'content.gone');
       return reply
         .header('Content-Type', 'application/octet-stream')
         .header('Content-Length', String(row.size))
@@ -204,7 +204,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     if (!apk) {
       const other = await db.selectFrom('content_items').select('id').where('sha256', '=', file.sha256).executeTakeFirst();
       if (!other) await uploads.drop(file.sha256);
-      throw new ApiError(ApiCode.BadRequest, ContentMessage.NotAnApk);
+      throw new ApiError(ApiCode.BadRequest, 'content.notAnApk');
     }
     return { file, apk };
   };
@@ -220,8 +220,8 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       return ok(
         await insert({
           kind: 'app', org_id: org, account_id: caller.accountId, parent_id: null,
-          name: cleanText(req.body.name, 'Name', false) || apk.packageName, file_name: file.fileName, size: file.size, sha256: file.sha256,
-          item_type: req.body.type, system_type: SystemType.Android, remark: cleanText(req.body.remark, 'Remark', false),
+          name: cleanText(req.body.name, 'field.name', false) || apk.packageName, file_name: file.fileName, size: file.size, sha256: file.sha256,
+          item_type: req.body.type, system_type: SystemType.Android, remark: cleanText(req.body.remark, 'field.remark', false),
           package_name: apk.packageName, version_name: apk.versionName, version_code: apk.versionCode, created_at: now, updated_at: now,
         }),
       );
@@ -236,14 +236,14 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       const caller = callerOf(req);
       const current = await itemInScope(db, caller, 'app', req.body.id);
       const { file, apk } = await appFromUpload(caller, req.body.uploadId);
-      if (apk.packageName !== current.package_name) throw new ApiError(ApiCode.BadRequest, ContentMessage.OtherPackage);
+      if (apk.packageName !== current.package_name) throw new ApiError(ApiCode.BadRequest, 'content.otherPackage');
       const newest = await db.selectFrom('content_items').select((eb) => eb.fn.max('version_code').as('v')).where('kind', '=', 'app').where('org_id', '=', current.org_id).where('package_name', '=', current.package_name).executeTakeFirstOrThrow();
-      if (apk.versionCode <= Number(newest.v)) throw new ApiError(ApiCode.BadRequest, ContentMessage.OlderVersion);
+      if (apk.versionCode <= Number(newest.v)) throw new ApiError(ApiCode.BadRequest, 'content.olderVersion');
       const now = clock.now();
       return ok(
         await insert({
           kind: 'app', org_id: current.org_id, account_id: caller.accountId, parent_id: null, name: current.name, file_name: file.fileName, size: file.size, sha256: file.sha256,
-          item_type: current.item_type, system_type: current.system_type, remark: cleanText(req.body.remark, 'Remark', false) || current.remark,
+          item_type: current.item_type, system_type: current.system_type, remark: cleanText(req.body.remark, 'field.remark', false) || current.remark,
           package_name: apk.packageName, version_name: apk.versionName, version_code: apk.versionCode, created_at: now, updated_at: now,
         }),
       );
@@ -260,7 +260,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
   const parentFolder = async (caller: Caller, parentId: number | null | undefined) => {
     if (!parentId) return null;
     const parent = await itemInScope(db, caller, 'file', parentId);
-    if (parent.item_type !== FileType.Folder) throw new ApiError(ApiCode.BadRequest, ContentMessage.Gone);
+    if (parent.item_type !== FileType.Folder) throw new ApiError(ApiCode.BadRequest, 'content.gone');
     return parent;
   };
 
@@ -273,7 +273,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       const org = parent ? parent.org_id : targetOrg(caller, req.body.orgId);
       const file = await stored(caller, req.body.uploadId, ['file']);
       const now = clock.now();
-      return ok(await insert({ kind: 'file', org_id: org, account_id: caller.accountId, parent_id: parent?.id ?? null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: FileType.File, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+      return ok(await insert({ kind: 'file', org_id: org, account_id: caller.accountId, parent_id: parent?.id ?? null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: FileType.File, remark: cleanText(req.body.remark, 'field.remark', false), created_at: now, updated_at: now }));
     },
   );
 
@@ -284,10 +284,10 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       const caller = callerOf(req);
       const parent = await parentFolder(caller, req.body.parentId);
       const org = parent ? parent.org_id : targetOrg(caller, req.body.orgId);
-      const name = cleanText(req.body.name, 'Name', true);
-      if (name.startsWith('.') || /[\\/]/.test(name)) throw new ApiError(ApiCode.BadRequest, 'Folder name must not start with a dot or hold a slash');
+      const name = cleanText(req.body.name, 'field.name', true);
+      if (name.startsWith('.') || /[\\/]/.test(name)) throw new ApiError(ApiCode.BadRequest, 'content.folderName');
       const now = clock.now();
-      return ok(await insert({ kind: 'file', org_id: org, account_id: caller.accountId, parent_id: parent?.id ?? null, name, item_type: FileType.Folder, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+      return ok(await insert({ kind: 'file', org_id: org, account_id: caller.accountId, parent_id: parent?.id ?? null, name, item_type: FileType.Folder, remark: cleanText(req.body.remark, 'field.remark', false), created_at: now, updated_at: now }));
     },
   );
 
@@ -301,7 +301,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       const file = await stored(caller, req.body.uploadId, [req.body.type === LogoType.BootAnimation ? 'boot_animation' : 'logo']);
       const now = clock.now();
       // Nothing is produced from the upload here, so a stored and checked file is complete at once.
-      return ok(await insert({ kind: 'logo', org_id: org, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: req.body.type, source: FirmwareSource.SelfUpload, state: LogoState.Complete, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+      return ok(await insert({ kind: 'logo', org_id: org, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: req.body.type, source: FirmwareSource.SelfUpload, state: LogoState.Complete, remark: cleanText(req.body.remark, 'field.remark', false), created_at: now, updated_at: now }));
     },
   );
 
@@ -313,7 +313,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       const org = targetOrg(caller, req.body.orgId);
       const file = await stored(caller, req.body.uploadId, ['wallpaper']);
       const now = clock.now();
-      return ok(await insert({ kind: 'wallpaper', org_id: org, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: 'wallpaper', source: FirmwareSource.SelfUpload, state: LogoState.Complete, remark: cleanText(req.body.remark, 'Remark', false), created_at: now, updated_at: now }));
+      return ok(await insert({ kind: 'wallpaper', org_id: org, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, item_type: 'wallpaper', source: FirmwareSource.SelfUpload, state: LogoState.Complete, remark: cleanText(req.body.remark, 'field.remark', false), created_at: now, updated_at: now }));
     },
   );
 
@@ -326,8 +326,8 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       async (req) => {
         const caller = callerOf(req);
         const row = await itemInScope(db, caller, kind, req.body.id);
-        const name = req.body.name === undefined ? row.name : cleanText(req.body.name, 'Name', true);
-        await db.updateTable('content_items').set({ name, remark: cleanText(req.body.remark ?? row.remark, 'Remark', false), updated_at: clock.now() }).where('id', '=', row.id).execute();
+        const name = req.body.name === undefined ? row.name : cleanText(req.body.name, 'field.name', true);
+        await db.updateTable('content_items').set({ name, remark: cleanText(req.body.remark ?? row.remark, 'field.remark', false), updated_at: clock.now() }).where('id', '=', row.id).execute();
         return ok(toItemView(await itemInScope(db, caller, kind, row.id)));
       },
     );

@@ -1,3 +1,5 @@
+import { formatMessage } from '../../protocol/index.ts';
+
 /**
  * True when a write failed on a unique constraint. Checked after the friendly "already exists" lookup,
  * for the race where two requests insert the same name at once.
@@ -10,7 +12,7 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /** What a request is told while the database cannot be reached (code 50000); not a spec message. */
-export const DATABASE_UNAVAILABLE = 'The database is unavailable, please try again shortly';
+export const DATABASE_UNAVAILABLE = formatMessage('en', 'common.databaseUnavailable');
 
 // SQLSTATEs of a lost or refused connection: class 08 (connection exception), and the server shutting
 // down, crashed or not yet accepting connections (57P01-57P03).

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '../accounts/caller.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import type { DeviceFilter, DeviceRepository } from './repository.ts';
@@ -40,19 +40,19 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps
   /** The serials all in the caller's scope, or a refusal that does not say which one is outside it. */
   const ownDevices = async (caller: Caller, sns: readonly string[]) => {
     const found = await devices.inScope(sns, caller.scope);
-    if (found.length !== sns.length) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (found.length !== sns.length) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return found;
   };
 
   app.post<{ Body: s.RemarkBody }>('/device/remark', { config: { permission: 'device_remark' }, schema: { body: s.remarkBody } }, async (req) => {
-    const remark = cleanText(req.body.remark, 'Remark', false);
+    const remark = cleanText(req.body.remark, 'field.remark', false);
     await ownDevices(callerOf(req), req.body.sns);
     return ok({ updated: await devices.update(req.body.sns, { remark }) });
   });
 
   app.post<{ Body: s.AllocateBody }>('/device/allocate', { config: { permission: 'device_allocate' }, schema: { body: s.allocateBody } }, async (req) => {
     const caller = callerOf(req);
-    if (!caller.scope.has(req.body.orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (!caller.scope.has(req.body.orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     const found = await ownDevices(caller, req.body.sns);
     const moving = found.filter((d) => d.orgId !== req.body.orgId).map((d) => d.sn);
     const updated = await devices.update(moving, { org_id: req.body.orgId });

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
-import type { Clock } from '../../protocol/index.ts';
+import { type Clock, englishOf, type FieldLabelKey, type PlainMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { hotAction } from '../http/rate-limit.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf, idParams } from '../http/validation.ts';
@@ -16,17 +16,17 @@ import * as s from './schemas.ts';
 /** Permission key of the document library (platform-core section 2, /document-library/index). */
 export const DOCUMENT_PERMISSION = 'document_list';
 
-export const DocumentMessage = {
-  CategoryGone: 'The category no longer exists',
-  DocumentGone: 'The document no longer exists',
-  NameRequired: 'Name cannot be empty!',
-  TitleRequired: 'Title cannot be empty!',
-  TooDeep: 'Categories have at most two levels',
-  NotSecondLevel: 'Documents belong to a second-level category',
-  HasChildren: 'The category still has subcategories',
-  HasDocuments: 'The category still has documents',
-  OtherOwner: 'A category and its subcategories belong to one organisation',
-} as const;
+export const DocumentMessage = englishOf({
+  CategoryGone: 'document.categoryGone',
+  DocumentGone: 'document.documentGone',
+  NameRequired: 'document.nameRequired',
+  TitleRequired: 'document.titleRequired',
+  TooDeep: 'document.tooDeep',
+  NotSecondLevel: 'document.notSecondLevel',
+  HasChildren: 'document.hasChildren',
+  HasDocuments: 'document.hasDocuments',
+  OtherOwner: 'document.otherOwner',
+});
 
 export interface DocumentRouteDeps {
   readonly db: Db;
@@ -46,8 +46,8 @@ export function renderDocument(format: DocumentFormat, source: string): string {
 }
 
 /** Both language versions of a name or title, trimmed; at least one must be given. */
-function bilingual(zh: string, en: string, label: string, missing: string): { zh: string; en: string } {
-  const both = { zh: cleanText(zh, `${label} (Chinese)`, false), en: cleanText(en, `${label} (English)`, false) };
+function bilingual(zh: string, en: string, labels: { zh: FieldLabelKey; en: FieldLabelKey }, missing: PlainMessageKey): { zh: string; en: string } {
+  const both = { zh: cleanText(zh, labels.zh, false), en: cleanText(en, labels.en, false) };
   if (!both.zh && !both.en) throw new ApiError(ApiCode.BadRequest, missing);
   return both;
 }
@@ -74,7 +74,7 @@ export async function documentAudience(db: Db, caller: Caller): Promise<Document
 
 /** The owner of something the caller may change; refuses what it may read but does not own (40003, as a missing key would be). */
 function ownerToEdit(audience: DocumentAudience, orgId: number | null): number {
-  if (orgId === null || !audience.editable(orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (orgId === null || !audience.editable(orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   return orgId;
 }
 
@@ -90,7 +90,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   /** A category the caller may read (40004 otherwise, as if it did not exist). */
   const readableCategory = async (id: number, audience: DocumentAudience): Promise<CategoryRow> => {
     const found = await docs.category(id, audience);
-    if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.CategoryGone);
+    if (!found) throw new ApiError(ApiCode.NotFound, 'document.categoryGone');
     return found;
   };
   /** A category the caller may change: readable (40004) and owned by its organisation or one below (40003). */
@@ -100,7 +100,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   };
   const editableDocument = async (id: number, audience: DocumentAudience): Promise<void> => {
     const found = await docs.documentOwner(id, audience);
-    if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
+    if (!found) throw new ApiError(ApiCode.NotFound, 'document.documentGone');
     ownerToEdit(audience, found.orgId);
   };
 
@@ -115,7 +115,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
 
   app.get<{ Params: { id: string } }>('/archives-document/detail/:id', { config, schema: params }, async (req) => {
     const found = await docs.detail(idOf(req.params.id), callerOf(req).language, await audienceOf(req));
-    if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
+    if (!found) throw new ApiError(ApiCode.NotFound, 'document.documentGone');
     return ok(found);
   });
 
@@ -124,26 +124,26 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
 
   app.get<{ Params: { id: string } }>('/archives-document/source/:id', { config: read, schema: params }, async (req) => {
     const found = await docs.source(idOf(req.params.id), await audienceOf(req));
-    if (!found) throw new ApiError(ApiCode.NotFound, DocumentMessage.DocumentGone);
+    if (!found) throw new ApiError(ApiCode.NotFound, 'document.documentGone');
     return ok(found);
   });
 
   app.post<{ Body: s.SaveCategoryBody }>('/archives-category/save', { config: manage, schema: { body: s.saveCategoryBody } }, async (req) => {
     const body = req.body;
     const audience = await audienceOf(req);
-    const names = bilingual(body.nameZh, body.nameEn, 'Name', DocumentMessage.NameRequired);
+    const names = bilingual(body.nameZh, body.nameEn, { zh: 'field.nameZh', en: 'field.nameEn' }, 'document.nameRequired');
     const parentId = body.parentId ?? null;
     // A subcategory belongs to its parent's organisation, so adding one is changing the parent.
     const parent = parentId === null ? undefined : await editableCategory(parentId, audience);
-    if (parent && (parent.parentId !== null || parentId === body.id)) throw new ApiError(ApiCode.BadRequest, DocumentMessage.TooDeep);
+    if (parent && (parent.parentId !== null || parentId === body.id)) throw new ApiError(ApiCode.BadRequest, 'document.tooDeep');
     const fields = { parentId, nameZh: names.zh, nameEn: names.en };
     if (body.id === undefined) return ok({ id: await docs.createCategory(fields, parent ? parent.orgId : callerOf(req).orgId, clock.now()) });
     const current = await editableCategory(body.id, audience);
     // Moving a category keeps one owner per tree: its documents stay its organisation's.
-    if (parent && parent.orgId !== current.orgId) throw new ApiError(ApiCode.BadRequest, DocumentMessage.OtherOwner);
+    if (parent && parent.orgId !== current.orgId) throw new ApiError(ApiCode.BadRequest, 'document.otherOwner');
     // Moving a category must keep the tree at two levels and every document in a second-level category.
-    if (parentId !== null && (await docs.childCount(body.id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.TooDeep);
-    if (parentId === null && (await docs.documentCount(body.id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.HasDocuments);
+    if (parentId !== null && (await docs.childCount(body.id)) > 0) throw new ApiError(ApiCode.BadRequest, 'document.tooDeep');
+    if (parentId === null && (await docs.documentCount(body.id)) > 0) throw new ApiError(ApiCode.BadRequest, 'document.hasDocuments');
     await docs.updateCategory(body.id, fields, clock.now());
     return ok({ id: body.id });
   });
@@ -151,8 +151,8 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   app.delete<{ Params: { id: string } }>('/archives-category/del/:id', { config: manage, schema: params }, async (req) => {
     const id = idOf(req.params.id);
     await editableCategory(id, await audienceOf(req));
-    if ((await docs.childCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.HasChildren);
-    if ((await docs.documentCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, DocumentMessage.HasDocuments);
+    if ((await docs.childCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, 'document.hasChildren');
+    if ((await docs.documentCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, 'document.hasDocuments');
     await docs.deleteCategory(id);
     return ok(null);
   });
@@ -160,11 +160,11 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   app.post<{ Body: s.SaveDocumentBody }>('/archives-document/save', { config: manage, schema: { body: s.saveDocumentBody } }, async (req) => {
     const body = req.body;
     const audience = await audienceOf(req);
-    const titles = bilingual(body.titleZh, body.titleEn, 'Title', DocumentMessage.TitleRequired);
+    const titles = bilingual(body.titleZh, body.titleEn, { zh: 'field.titleZh', en: 'field.titleEn' }, 'document.titleRequired');
     const format = body.format ?? 'html';
     if (body.id !== undefined) await editableDocument(body.id, audience);
     const category = await editableCategory(body.categoryId, audience);
-    if (category.parentId === null) throw new ApiError(ApiCode.BadRequest, DocumentMessage.NotSecondLevel);
+    if (category.parentId === null) throw new ApiError(ApiCode.BadRequest, 'document.notSecondLevel');
     const fields = {
       categoryId: body.categoryId,
       titleZh: titles.zh,

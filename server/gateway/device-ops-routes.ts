@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Clock, Command, type Envelope, Result } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow } from './device-operation-tables.ts';
@@ -77,7 +77,7 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
   // The device's organisation when the caller may reach it; the same refusal for unknown devices.
   const deviceInScope = async (caller: Caller, sn: string) => {
     const row = await deps.db.selectFrom('devices').select(['sn', 'org_id', 'system_type']).where('sn', '=', sn).executeTakeFirst();
-    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return row;
   };
 
@@ -88,8 +88,8 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       const caller = callerOf(req);
       const { sn, msgId, data, ttlSeconds } = req.body;
       const permission = commandPermissions.get(msgId);
-      if (permission === undefined || FLOW_COMMANDS.has(msgId)) throw new ApiError(ApiCode.BadRequest, 'This command cannot be sent over HTTP');
-      if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      if (permission === undefined || FLOW_COMMANDS.has(msgId)) throw new ApiError(ApiCode.BadRequest, 'device.commandNotOverHttp');
+      if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       const device = await deviceInScope(caller, sn);
       if (ttlSeconds === undefined) {
         const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {}, { by: caller.account });

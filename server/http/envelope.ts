@@ -1,3 +1,5 @@
+import { englishOf, formatMessage, type MessageKey, type MessageLanguage, type MessageParams, type MessageRef, type PlainMessageKey } from '../../protocol/index.ts';
+
 /**
  * Response codes of the HTTP envelope `{code, data, message}`. 20000 and 3 are the spec's; the others
  * are ours, in the same style, and listed in the OpenAPI document.
@@ -18,7 +20,12 @@ export type ApiCodeValue = (typeof ApiCode)[keyof typeof ApiCode];
 export interface ApiEnvelope<T> {
   readonly code: ApiCodeValue;
   readonly data: T | null;
+  /** The message in the caller's language (docs/DECISIONS.md, "Errors as keys"). */
   readonly message: string;
+  /** On a failure: the message's catalogue key (protocol/messages), which the console renders in its own language. */
+  readonly key?: MessageKey;
+  /** The key's parameters; a parameter that is itself a message (a field label) is a `{key, params}` object. */
+  readonly params?: MessageParams;
 }
 
 /** A successful envelope. */
@@ -26,23 +33,35 @@ export function ok<T>(data: T): ApiEnvelope<T> {
   return { code: ApiCode.Success, data, message: 'success' };
 }
 
-/** A failure the client shows to the user; thrown by handlers and turned into an envelope. */
+/**
+ * A failure the client shows to the user; thrown by handlers and turned into an envelope. It carries a
+ * catalogue key (with parameters where the message has placeholders, built with `msg`), never free text:
+ * the envelope's `message` is rendered from it in the caller's language. `Error.message` is the English.
+ */
 export class ApiError extends Error {
   readonly code: ApiCodeValue;
-  constructor(code: ApiCodeValue, message: string) {
-    super(message);
+  readonly ref: MessageRef;
+  constructor(code: ApiCodeValue, message: PlainMessageKey | MessageRef) {
+    const ref: MessageRef = typeof message === 'string' ? { key: message } : message;
+    super(formatMessage('en', ref.key, ref.params));
     this.name = 'ApiError';
     this.code = code;
+    this.ref = ref;
   }
 }
 
-/** The spec's messages (platform-core section 8), one source for server and tests. */
-export const Message = {
-  PermissionDenied: 'Permission denied or Session expire',
-  VerificationCodeError: 'Verification Code Error!',
-  AccountEmpty: 'Account cannot be empty!',
-  PasswordEmpty: 'Password cannot be empty!',
-  NoPermission: 'No permission available!',
-  Required: 'This item cannot be empty!',
-  TooFrequent: 'You click too frequently！',
-} as const;
+/** The envelope of a failure: `message` in `lang`, with the key and parameters beside it. */
+export function failure(code: ApiCodeValue, ref: MessageRef, lang: MessageLanguage): ApiEnvelope<null> {
+  return { code, data: null, message: formatMessage(lang, ref.key, ref.params), key: ref.key, ...(ref.params ? { params: ref.params } : {}) };
+}
+
+/** The spec's messages (platform-core section 8) in English, for code and tests that compare the wording. */
+export const Message = englishOf({
+  PermissionDenied: 'common.permissionDenied',
+  VerificationCodeError: 'common.verificationCodeError',
+  AccountEmpty: 'common.accountEmpty',
+  PasswordEmpty: 'common.passwordEmpty',
+  NoPermission: 'common.noPermission',
+  Required: 'common.required',
+  TooFrequent: 'common.tooFrequent',
+});

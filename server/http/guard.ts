@@ -3,7 +3,7 @@ import type { Caller } from '../accounts/caller.ts';
 import { loadCaller } from '../accounts/caller.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message } from './envelope.ts';
+import { ApiCode, ApiError } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,7 +25,7 @@ export const TOKEN_HEADER = 'x-token';
 
 /** The caller of a route that passed the guard. */
 export function callerOf(req: FastifyRequest): Caller {
-  if (!req.caller) throw new ApiError(ApiCode.LoginExpired, Message.PermissionDenied);
+  if (!req.caller) throw new ApiError(ApiCode.LoginExpired, 'common.permissionDenied');
   return req.caller;
 }
 
@@ -68,11 +68,11 @@ export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionSto
     const token = req.headers[TOKEN_HEADER];
     const session = typeof token === 'string' && token ? await sessions.resolve(token) : undefined;
     const caller = session && (await loadCaller(db, session));
-    if (!caller) throw new ApiError(ApiCode.LoginExpired, Message.PermissionDenied);
+    if (!caller) throw new ApiError(ApiCode.LoginExpired, 'common.permissionDenied');
     if (config.permission !== 'session' && !caller.permissions.has(config.permission)) {
       // The spec's message is the same for every refusal; the header tells an API client which key it lacks.
       void reply.header(MISSING_PERMISSION_HEADER, config.permission);
-      throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+      throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     }
     req.caller = caller;
   });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiCode, ApiError, Message } from './envelope.ts';
+import { ApiCode, ApiError } from './envelope.ts';
 
 /**
  * Per-route request limits (@fastify/rate-limit). A route opts in with `config.rateLimit`; going over
@@ -11,7 +11,7 @@ import { ApiCode, ApiError, Message } from './envelope.ts';
 export async function registerRateLimit(app: FastifyInstance): Promise<void> {
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => new ApiError(ApiCode.TooFrequent, Message.TooFrequent),
+    errorResponseBuilder: () => new ApiError(ApiCode.TooFrequent, 'common.tooFrequent'),
   });
 }
 

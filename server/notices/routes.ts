@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sanitizeHtml from 'sanitize-html';
-import type { Clock } from '../../protocol/index.ts';
+import { type Clock, englishOf } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
 import { hotAction, uploadLimit } from '../http/rate-limit.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, hasEmoji, idOf, idParams, MAX_TEXT } from '../http/validation.ts';
 import { NoticeRepository } from './repository.ts';
@@ -15,14 +15,14 @@ import * as s from './schemas.ts';
 /** Key of notice authoring: publishing, the sent list, withdrawing and attachments (catalogued, ours). */
 export const NOTICE_PUBLISH_PERMISSION = 'notice_publish';
 
-export const NoticeMessage = {
-  Gone: 'The notice no longer exists',
-  AttachmentGone: 'The attachment no longer exists',
-  AttachmentRefused: 'An attachment does not exist or is already used by another notice',
-  FileTooLarge: 'The file is larger than 5 MB',
-  FileMissing: 'Choose a file to upload',
-  FileName: 'The file name is not allowed',
-} as const;
+export const NoticeMessage = englishOf({
+  Gone: 'notice.gone',
+  AttachmentGone: 'notice.attachmentGone',
+  AttachmentRefused: 'notice.attachmentRefused',
+  FileTooLarge: 'notice.fileTooLarge',
+  FileMissing: 'notice.fileMissing',
+  FileName: 'notice.fileName',
+});
 
 export interface NoticeRouteDeps {
   readonly db: Db;
@@ -82,7 +82,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps
     await due();
     const found = await notices.detail(callerOf(req).accountId, idOf(req.params.id));
     // Another account's delivery looks the same as a deleted one.
-    if (!found) throw new ApiError(ApiCode.NotFound, NoticeMessage.Gone);
+    if (!found) throw new ApiError(ApiCode.NotFound, 'notice.gone');
     return ok(found);
   });
 
@@ -134,10 +134,10 @@ function registerAuthoringRoutes(app: FastifyInstance, deps: Deps): void {
   app.delete<{ Params: { id: string } }>('/notice/withdraw/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
     const id = idOf(req.params.id);
     const found = await notices.senderOrgOf(id);
-    if (!found) throw new ApiError(ApiCode.NotFound, NoticeMessage.Gone);
+    if (!found) throw new ApiError(ApiCode.NotFound, 'notice.gone');
     // Withdrawing reaches the notices of the author's own subtree only; an orphaned one, the root's.
     const caller = callerOf(req);
-    if (found.orgId === null ? !caller.scopeCoversAll : !caller.scope.has(found.orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (found.orgId === null ? !caller.scopeCoversAll : !caller.scope.has(found.orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     await notices.withdraw(id);
     return ok(null);
   });
@@ -147,7 +147,7 @@ function registerAuthoringRoutes(app: FastifyInstance, deps: Deps): void {
     const caller = callerOf(req);
     const authorScope = caller.permissions.has(NOTICE_PUBLISH_PERMISSION) ? caller.scope : undefined;
     const file = await notices.attachmentFor(idOf(req.params.id), caller.accountId, authorScope);
-    if (!file) throw new ApiError(ApiCode.NotFound, NoticeMessage.AttachmentGone);
+    if (!file) throw new ApiError(ApiCode.NotFound, 'notice.attachmentGone');
     // Always a download and never sniffed, so an uploaded page or script cannot run in the console's origin.
     return reply
       .header('content-type', INLINE_SAFE_TYPES.has(file.mime) ? file.mime : 'application/octet-stream')
@@ -175,23 +175,23 @@ const INLINE_SAFE_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg',
 
 /** The one uploaded file of a multipart request, with a clear message for every way it can be wrong. */
 async function readUpload(req: FastifyRequest): Promise<{ name: string; mime: string; bytes: Uint8Array }> {
-  if (!req.isMultipart()) throw new ApiError(ApiCode.BadRequest, NoticeMessage.FileMissing);
+  if (!req.isMultipart()) throw new ApiError(ApiCode.BadRequest, 'notice.fileMissing');
   let part;
   try {
     part = await req.file();
   } catch {
-    throw new ApiError(ApiCode.BadRequest, NoticeMessage.FileMissing);
+    throw new ApiError(ApiCode.BadRequest, 'notice.fileMissing');
   }
-  if (!part) throw new ApiError(ApiCode.BadRequest, NoticeMessage.FileMissing);
+  if (!part) throw new ApiError(ApiCode.BadRequest, 'notice.fileMissing');
   const name = safeFileName(part.filename);
   let bytes: Buffer;
   try {
     bytes = await part.toBuffer();
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(ApiCode.BadRequest, NoticeMessage.FileTooLarge);
+    if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(ApiCode.BadRequest, 'notice.fileTooLarge');
     throw err;
   }
-  if (bytes.byteLength === 0) throw new ApiError(ApiCode.BadRequest, NoticeMessage.FileMissing);
+  if (bytes.byteLength === 0) throw new ApiError(ApiCode.BadRequest, 'notice.fileMissing');
   return { name, mime: part.mimetype.slice(0, 100).toLowerCase(), bytes };
 }
 
@@ -204,7 +204,7 @@ export function safeFileName(raw: string | undefined): string {
   const last = (raw ?? '').split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   const name = last.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, MAX_TEXT);
-  if (!name || name.startsWith('.') || hasEmoji(name)) throw new ApiError(ApiCode.BadRequest, NoticeMessage.FileName);
+  if (!name || name.startsWith('.') || hasEmoji(name)) throw new ApiError(ApiCode.BadRequest, 'notice.fileName');
   return name;
 }
 
@@ -215,9 +215,9 @@ function contentDisposition(name: string): string {
 }
 
 async function publishNotice(deps: Deps, caller: Caller, body: s.PublishBody): Promise<{ id: number; recipients: number; state: number }> {
-  const title = cleanText(body.title, 'Title', true);
+  const title = cleanText(body.title, 'field.title', true);
   const orgIds = body.orgIds ? [...new Set(body.orgIds)] : undefined;
-  if (orgIds?.some((id) => !caller.scope.has(id))) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (orgIds?.some((id) => !caller.scope.has(id))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   const now = deps.clock.now();
   const result = await deps.notices.publish({
     title,
@@ -232,6 +232,6 @@ async function publishNotice(deps: Deps, caller: Caller, body: s.PublishBody): P
     orgIds,
     attachmentIds: [...new Set(body.attachmentIds ?? [])],
   });
-  if ('refused' in result) throw new ApiError(ApiCode.BadRequest, NoticeMessage.AttachmentRefused);
+  if ('refused' in result) throw new ApiError(ApiCode.BadRequest, 'notice.attachmentRefused');
   return result;
 }

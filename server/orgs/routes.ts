@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../protocol/index.ts';
-import { AccountMessage, newAccountName } from '../accounts/account-name.ts';
+import { type Clock, englishOf, type FieldLabelKey } from '../../protocol/index.ts';
+import { newAccountName } from '../accounts/account-name.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { orgSubtree } from '../accounts/org-scope.ts';
 import { accountOrg, checkAccountPassword, setAccountPassword } from '../accounts/repository.ts';
 import { hashSecret } from '../auth/password.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, HASHED_PASSWORD, idOf, idParams } from '../http/validation.ts';
 import { orgPathOf, requireAssignableRole, requireCoversHolders } from '../permits/assignable.ts';
@@ -24,15 +24,15 @@ import { hotAction } from '../http/rate-limit.ts';
 export const ORG_PERMISSION = 'org_list';
 
 /** Refusals of the organisation calls. The first is the spec's; the others are ours. */
-export const OrgMessage = {
-  LimitReached: 'Limited new organizational structure,Please contact the administrator',
-  OwnOrganisation: 'Your own organisation can only be changed by the organisation above it',
-  HasChildren: 'The organisation still has child organisations: delete them first',
-  HasDevices: 'The organisation still has devices: move or remove them first',
-  HasAccounts: 'The organisation still has accounts: delete them first',
-  NoLoginAccount: 'The organisation has no login account',
-  Gone: 'The organisation no longer exists',
-} as const;
+export const OrgMessage = englishOf({
+  LimitReached: 'org.limitReached',
+  OwnOrganisation: 'org.ownOrganisation',
+  HasChildren: 'org.hasChildren',
+  HasDevices: 'org.hasDevices',
+  HasAccounts: 'org.hasAccounts',
+  NoLoginAccount: 'org.noLoginAccount',
+  Gone: 'org.gone',
+});
 
 export interface OrgRouteDeps {
   readonly db: Db;
@@ -105,7 +105,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
   app.get<{ Params: { accountId: string } }>('/org/kitoutUser/:accountId', { config: hot, schema: { params: idParams('accountId') } }, async (req) => {
     const accountId = idOf(req.params.accountId);
     const orgId = await accountOrg(deps.db, accountId);
-    if (orgId === undefined) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (orgId === undefined) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     requireInScope(callerOf(req), orgId);
     return ok({ sessions: await deps.sessions.endAllFor(accountId) });
   });
@@ -123,33 +123,33 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
 
 /** Refuses an organisation outside the caller's subtree, saying no more than the spec's message. */
 function requireInScope(caller: Caller, orgId: number): void {
-  if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
 }
 
 /** Freeze, delete and password reset act on organisations below the caller's own only. */
 function requireBelowCaller(caller: Caller, orgId: number): void {
   requireInScope(caller, orgId);
-  if (orgId === caller.orgId) throw new ApiError(ApiCode.Forbidden, OrgMessage.OwnOrganisation);
+  if (orgId === caller.orgId) throw new ApiError(ApiCode.Forbidden, 'org.ownOrganisation');
 }
 
 async function existing(detail: Promise<OrgDetail | undefined>): Promise<OrgDetail> {
   const found = await detail;
   // In scope yet gone: deleted by another request since the caller's scope was loaded.
-  if (!found) throw new ApiError(ApiCode.NotFound, OrgMessage.Gone);
+  if (!found) throw new ApiError(ApiCode.NotFound, 'org.gone');
   return found;
 }
 
-const optionalText = (value: string | undefined, label: string) => (value === undefined ? undefined : cleanText(value, label, false));
+const optionalText = (value: string | undefined, label: FieldLabelKey) => (value === undefined ? undefined : cleanText(value, label, false));
 
 /** The descriptive fields of a body, trimmed and checked. */
 function cleanFields(body: s.UpdateBody | s.AddBody): OrgFields {
   return {
-    name: body.name === undefined ? undefined : cleanText(body.name, 'Name', true),
-    alias: optionalText(body.alias, 'Alias'),
+    name: body.name === undefined ? undefined : cleanText(body.name, 'field.name', true),
+    alias: optionalText(body.alias, 'field.alias'),
     email: body.email?.trim(),
     phone: body.phone?.trim(),
-    remark: optionalText(body.remark, 'Remark'),
-    contactPerson: optionalText(body.contactPerson, 'Contact person'),
+    remark: optionalText(body.remark, 'field.remark'),
+    contactPerson: optionalText(body.contactPerson, 'field.contactPerson'),
     expireTime: body.expireTime,
   };
 }
@@ -164,7 +164,7 @@ async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Prom
   await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, parentId);
   const result = await deps.orgs.create({
     ...fields,
-    name: cleanText(body.name, 'Name', true),
+    name: cleanText(body.name, 'field.name', true),
     parentId,
     account,
     passwordHash: await hashSecret(body.password),
@@ -173,7 +173,7 @@ async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Prom
     limit: deps.orgCreateLimit,
   });
   if ('refused' in result) {
-    throw new ApiError(ApiCode.BadRequest, result.refused === 'limit' ? OrgMessage.LimitReached : AccountMessage.Taken);
+    throw new ApiError(ApiCode.BadRequest, result.refused === 'limit' ? 'org.limitReached' : 'account.taken');
   }
   return existing(deps.orgs.get(result.id));
 }
@@ -182,7 +182,7 @@ async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody)
   requireInScope(caller, body.id);
   // An organisation may keep its own contact details, but its expiry and role are set from above.
   if (body.id === caller.orgId && (body.expireTime !== undefined || body.roleId !== undefined)) {
-    throw new ApiError(ApiCode.Forbidden, OrgMessage.OwnOrganisation);
+    throw new ApiError(ApiCode.Forbidden, 'org.ownOrganisation');
   }
   // The expiry is every account's of the organisation and the role is its login account's: changing
   // either edits accounts, which needs every key they hold (a lesser manager cannot re-role a more
@@ -190,7 +190,7 @@ async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody)
   if (body.expireTime !== undefined) await requireCoversHolders(deps.db, deps.roles, caller, await deps.orgs.rolesHeldIn(body.id));
   if (body.roleId !== undefined) {
     const loginRole = await deps.orgs.loginRoleOf(body.id);
-    if (loginRole === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+    if (loginRole === undefined) throw new ApiError(ApiCode.NotFound, 'org.noLoginAccount');
     await requireCoversHolders(deps.db, deps.roles, caller, [loginRole]);
     await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, body.id);
   }
@@ -201,9 +201,9 @@ async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody)
 async function deleteOrg(deps: OrgRouteDeps, caller: Caller, id: number): Promise<void> {
   requireBelowCaller(caller, id);
   const dependents = await deps.orgs.dependents(id);
-  if (dependents.children > 0) throw new ApiError(ApiCode.BadRequest, OrgMessage.HasChildren);
-  if (dependents.devices > 0) throw new ApiError(ApiCode.BadRequest, OrgMessage.HasDevices);
-  if (dependents.accounts > 0) throw new ApiError(ApiCode.BadRequest, OrgMessage.HasAccounts);
+  if (dependents.children > 0) throw new ApiError(ApiCode.BadRequest, 'org.hasChildren');
+  if (dependents.devices > 0) throw new ApiError(ApiCode.BadRequest, 'org.hasDevices');
+  if (dependents.accounts > 0) throw new ApiError(ApiCode.BadRequest, 'org.hasAccounts');
   const loginId = await deps.orgs.loginAccountOf(id);
   // Ended through the store, not by the cascade, so the gateway closes the account's sockets.
   if (loginId !== undefined) await deps.sessions.endAllFor(loginId);
@@ -214,7 +214,7 @@ async function resetOrgPassword(deps: OrgRouteDeps, caller: Caller, body: s.Pass
   requireBelowCaller(caller, body.id);
   const loginId = await deps.orgs.loginAccountOf(body.id);
   const loginRole = await deps.orgs.loginRoleOf(body.id);
-  if (loginId === undefined || loginRole === undefined) throw new ApiError(ApiCode.NotFound, OrgMessage.NoLoginAccount);
+  if (loginId === undefined || loginRole === undefined) throw new ApiError(ApiCode.NotFound, 'org.noLoginAccount');
   // A reset hands the login to the caller: refused when the login holds a key the caller does not.
   await requireCoversHolders(deps.db, deps.roles, caller, [loginRole]);
   await setAccountPassword(deps.db, loginId, body.password, deps.clock.now());

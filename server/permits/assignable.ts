@@ -4,9 +4,10 @@ import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError } from '../http/envelope.ts';
 import { callerFacts, canAssign, coversRole } from './grants.ts';
 import type { RoleRepository } from './repository.ts';
+import { formatMessage } from '../../protocol/index.ts';
 
 /** Refusal when a role is unknown, not visible, or grants more than the caller holds. */
-export const ROLE_NOT_ASSIGNABLE = 'You cannot assign this role';
+export const ROLE_NOT_ASSIGNABLE = formatMessage('en', 'permit.roleNotAssignable');
 
 /** The path from `orgId` to the root, nearest first, in the current organisation tree. */
 export async function orgPathOf(db: Db, orgId: number): Promise<number[]> {
@@ -20,11 +21,11 @@ export async function orgPathOf(db: Db, orgId: number): Promise<number[]> {
  */
 export async function requireAssignableRole(db: Db, roles: RoleRepository, caller: Caller, roleId: number, holderOrgId: number): Promise<void> {
   const role = await roles.facts(roleId);
-  if (!role || !canAssign(await callerFacts(db, caller), role, await orgPathOf(db, holderOrgId))) throw new ApiError(ApiCode.Forbidden, ROLE_NOT_ASSIGNABLE);
+  if (!role || !canAssign(await callerFacts(db, caller), role, await orgPathOf(db, holderOrgId))) throw new ApiError(ApiCode.Forbidden, 'permit.roleNotAssignable');
 }
 
 /** Refusal when an existing account holds a permission the caller lacks. */
-export const ACCOUNT_MORE_PRIVILEGED = 'You cannot change an account with permissions you do not hold';
+export const ACCOUNT_MORE_PRIVILEGED = formatMessage('en', 'permit.morePrivileged');
 
 /**
  * Checks that the caller holds every key of each role in `roleIds`, the roles of accounts it is about to
@@ -34,6 +35,6 @@ export async function requireCoversHolders(db: Db, roles: RoleRepository, caller
   const facts = await callerFacts(db, caller);
   for (const roleId of new Set(roleIds)) {
     const role = await roles.facts(roleId);
-    if (!role || !coversRole(facts, role)) throw new ApiError(ApiCode.Forbidden, ACCOUNT_MORE_PRIVILEGED);
+    if (!role || !coversRole(facts, role)) throw new ApiError(ApiCode.Forbidden, 'permit.morePrivileged');
   }
 }

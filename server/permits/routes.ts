@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_ROLE, type Clock, isPermission, permissionCatalogue } from '../../protocol/index.ts';
-import { AccountMessage, newAccountName } from '../accounts/account-name.ts';
+import { ADMIN_ROLE, type Clock, englishOf, isPermission, msg, permissionCatalogue } from '../../protocol/index.ts';
+import { newAccountName } from '../accounts/account-name.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { accountNameTaken, insertAccount } from '../accounts/repository.ts';
 import { hashSecret } from '../auth/password.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf, idParams } from '../http/validation.ts';
 import { orgPathOf, requireAssignableRole } from './assignable.ts';
@@ -21,18 +21,17 @@ export const ROLE_PERMISSION = 'role_list';
 export const ADMIN_PERMISSION = 'admin_list';
 
 /** Refusals of the role and account calls. The first is the spec's; the others are ours. */
-export const PermitMessage = {
-  RoleNameTaken: 'Role Name Already Exists',
-  UnknownPermission: 'Unknown permission',
-  NotHeld: 'You cannot grant a permission you do not hold',
-  AdminRoleFixed: 'The admin role cannot be changed or deleted',
-  RoleInUse: 'The role is still assigned to accounts',
-  NotYourRole: 'You cannot change this role',
-  DeleteSelf: 'You cannot delete your own account',
-  ChangeSelf: 'Change your own password from the user menu; your role is set by another administrator',
-  OrgLoginAccount: "An organisation's login account is managed in organisation management",
-  MorePrivileged: 'You cannot change an account with permissions you do not hold',
-} as const;
+export const PermitMessage = englishOf({
+  RoleNameTaken: 'permit.roleNameTaken',
+  NotHeld: 'permit.notHeld',
+  AdminRoleFixed: 'permit.adminRoleFixed',
+  RoleInUse: 'permit.roleInUse',
+  NotYourRole: 'permit.notYourRole',
+  DeleteSelf: 'permit.deleteSelf',
+  ChangeSelf: 'permit.changeSelf',
+  OrgLoginAccount: 'permit.orgLoginAccount',
+  MorePrivileged: 'permit.morePrivileged',
+});
 
 export interface PermitRouteDeps {
   readonly db: Db;
@@ -91,27 +90,27 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
   app.delete<{ Params: { id: string } }>('/permit/delRole/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
     const id = idOf(req.params.id);
     await requireManageableRole(deps, callerOf(req), id);
-    if ((await roles.holders(id)) > 0) throw new ApiError(ApiCode.BadRequest, PermitMessage.RoleInUse);
+    if ((await roles.holders(id)) > 0) throw new ApiError(ApiCode.BadRequest, 'permit.roleInUse');
     await roles.remove(id);
     return ok(null);
   });
 
   app.get<{ Params: { id: string } }>('/permit/getPermitsByRole/:id', { config, schema: { params: idParams('id') } }, async (req) => {
     const role = await roles.facts(idOf(req.params.id));
-    if (!role || !seesRole(await callerFacts(db, callerOf(req)), role)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (!role || !seesRole(await callerFacts(db, callerOf(req)), role)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return ok([...role.permissions]);
   });
 }
 
 /** A role body, checked: a clean unique name and catalogued permissions the caller holds. */
 async function roleInput(deps: PermitRouteDeps, caller: Caller, body: s.RoleBody, exceptId?: number): Promise<RoleInput> {
-  const name = cleanText(body.name, 'Role name', true);
-  const summary = cleanText(body.summary, 'Summary', false);
+  const name = cleanText(body.name, 'field.roleName', true);
+  const summary = cleanText(body.summary, 'field.summary', false);
   const permissions = [...new Set(body.permissionList)];
   const unknown = permissions.find((p) => !isPermission(p));
-  if (unknown !== undefined) throw new ApiError(ApiCode.BadRequest, `${PermitMessage.UnknownPermission}: ${unknown}`);
-  if (!canGrant(await callerFacts(deps.db, caller), name, permissions)) throw new ApiError(ApiCode.Forbidden, PermitMessage.NotHeld);
-  if (await deps.roles.nameTaken(name, exceptId)) throw new ApiError(ApiCode.BadRequest, PermitMessage.RoleNameTaken);
+  if (unknown !== undefined) throw new ApiError(ApiCode.BadRequest, msg('permit.unknownPermission', { name: unknown }));
+  if (!canGrant(await callerFacts(deps.db, caller), name, permissions)) throw new ApiError(ApiCode.Forbidden, 'permit.notHeld');
+  if (await deps.roles.nameTaken(name, exceptId)) throw new ApiError(ApiCode.BadRequest, 'permit.roleNameTaken');
   return { name, summary, permissions };
 }
 
@@ -120,7 +119,7 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError(ApiCode.BadRequest, PermitMessage.RoleNameTaken);
+    if (isUniqueViolation(err)) throw new ApiError(ApiCode.BadRequest, 'permit.roleNameTaken');
     throw err;
   }
 }
@@ -128,9 +127,9 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
 async function requireManageableRole(deps: PermitRouteDeps, caller: Caller, id: number): Promise<void> {
   const role = await deps.roles.facts(id);
   const facts = await callerFacts(deps.db, caller);
-  if (!role || !seesRole(facts, role)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
-  if (role.name === ADMIN_ROLE) throw new ApiError(ApiCode.Forbidden, PermitMessage.AdminRoleFixed);
-  if (!canManage(facts, role, await deps.roles.holderOrgs(id))) throw new ApiError(ApiCode.Forbidden, PermitMessage.NotYourRole);
+  if (!role || !seesRole(facts, role)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+  if (role.name === ADMIN_ROLE) throw new ApiError(ApiCode.Forbidden, 'permit.adminRoleFixed');
+  if (!canManage(facts, role, await deps.roles.holderOrgs(id))) throw new ApiError(ApiCode.Forbidden, 'permit.notYourRole');
 }
 
 function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
@@ -153,7 +152,7 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
   app.delete<{ Params: { id: string } }>('/permit/delAccount/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
     const caller = callerOf(req);
     const id = idOf(req.params.id);
-    if (id === caller.accountId) throw new ApiError(ApiCode.BadRequest, PermitMessage.DeleteSelf);
+    if (id === caller.accountId) throw new ApiError(ApiCode.BadRequest, 'permit.deleteSelf');
     await requireManageableAccount(deps, caller, id);
     // Through the store, not the cascade, so the gateway closes the account's sockets.
     await deps.sessions.endAllFor(id);
@@ -163,7 +162,7 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
 
   app.post<{ Body: s.SelfPasswordBody }>('/permit/update-self-password', { config: { permission: 'session', ...hotAction }, schema: { body: s.selfPasswordBody } }, async (req) => {
     const caller = callerOf(req);
-    if (req.body.id !== caller.accountId) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+    if (req.body.id !== caller.accountId) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     await accounts.update(caller.accountId, { password: { hash: await hashSecret(req.body.password), now: deps.clock.now() } });
     // Other sessions may be whoever learnt the old password; this one stays logged in.
     await deps.sessions.endAllFor(caller.accountId, caller.session.tokenHash);
@@ -173,9 +172,9 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
 
 async function addAccount(deps: PermitRouteDeps, caller: Caller, body: s.AddAccountBody): Promise<number> {
   const account = newAccountName(body.account);
-  const nickname = cleanText(body.nickname, 'Nickname', false);
+  const nickname = cleanText(body.nickname, 'field.nickname', false);
   await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, caller.orgId);
-  if (await accountNameTaken(deps.db, account)) throw new ApiError(ApiCode.BadRequest, AccountMessage.Taken);
+  if (await accountNameTaken(deps.db, account)) throw new ApiError(ApiCode.BadRequest, 'account.taken');
   const now = deps.clock.now();
   const input = {
     orgId: caller.orgId,
@@ -191,21 +190,21 @@ async function addAccount(deps: PermitRouteDeps, caller: Caller, body: s.AddAcco
   try {
     return await insertAccount(deps.db, input);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError(ApiCode.BadRequest, AccountMessage.Taken);
+    if (isUniqueViolation(err)) throw new ApiError(ApiCode.BadRequest, 'account.taken');
     throw err;
   }
 }
 
 async function updateAccount(deps: PermitRouteDeps, caller: Caller, body: s.UpdateAccountBody): Promise<void> {
   const self = body.id === caller.accountId;
-  if (self && (body.password !== undefined || body.roleId !== undefined)) throw new ApiError(ApiCode.Forbidden, PermitMessage.ChangeSelf);
+  if (self && (body.password !== undefined || body.roleId !== undefined)) throw new ApiError(ApiCode.Forbidden, 'permit.changeSelf');
   if (!self) await requireManageableAccount(deps, caller, body.id);
   else await requireAccountInOrg(deps, caller, body.id);
   // Accounts managed here are of the caller's own organisation (requireAccountInOrg above).
   if (body.roleId !== undefined) await requireAssignableRole(deps.db, deps.roles, caller, body.roleId, caller.orgId);
   const password = body.password === undefined ? undefined : { hash: await hashSecret(body.password), now: deps.clock.now() };
   await deps.accounts.update(body.id, {
-    nickname: body.nickname === undefined ? undefined : cleanText(body.nickname, 'Nickname', false),
+    nickname: body.nickname === undefined ? undefined : cleanText(body.nickname, 'field.nickname', false),
     email: body.email?.trim(),
     phone: body.phone?.trim(),
     roleId: body.roleId,
@@ -218,15 +217,15 @@ async function updateAccount(deps: PermitRouteDeps, caller: Caller, body: s.Upda
 /** Admin accounts are managed within the caller's own organisation. */
 async function requireAccountInOrg(deps: PermitRouteDeps, caller: Caller, id: number): Promise<AccountFacts> {
   const target = await deps.accounts.facts(id);
-  if (!target || target.orgId !== caller.orgId) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (!target || target.orgId !== caller.orgId) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   return target;
 }
 
 /** Another account of the caller's organisation, neither its login account nor more privileged than the caller. */
 async function requireManageableAccount(deps: PermitRouteDeps, caller: Caller, id: number): Promise<void> {
   const target = await requireAccountInOrg(deps, caller, id);
-  if (target.isOrgLogin) throw new ApiError(ApiCode.Forbidden, PermitMessage.OrgLoginAccount);
+  if (target.isOrgLogin) throw new ApiError(ApiCode.Forbidden, 'permit.orgLoginAccount');
   const role = await deps.roles.facts(target.roleId);
   const facts = await callerFacts(deps.db, caller);
-  if (!role || !canGrant(facts, role.name, role.permissions)) throw new ApiError(ApiCode.Forbidden, PermitMessage.MorePrivileged);
+  if (!role || !canGrant(facts, role.name, role.permissions)) throw new ApiError(ApiCode.Forbidden, 'permit.morePrivileged');
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Clock, Envelope } from '../../protocol/index.ts';
+import { type Clock, type Envelope, msg } from '../../protocol/index.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
-import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { PAGE_SIZES } from '../http/paging.ts';
 import { TelemetryIngest, type TelemetrySettings } from '../telemetry/ingest.ts';
@@ -76,7 +76,7 @@ const abnormalProps = {
 async function scopeOf(db: Db, caller: Caller, orgId: string | undefined): Promise<Scope> {
   if (orgId === undefined) return { orgIds: [...caller.scope], coversAll: caller.scopeCoversAll };
   const id = Number(orgId);
-  if (!caller.scope.has(id)) throw new ApiError(ApiCode.Forbidden, Message.PermissionDenied);
+  if (!caller.scope.has(id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   const tree = await loadOrgTree(db);
   const orgIds = subtreeOf(tree, id);
   return { orgIds, coversAll: orgIds.length === tree.parentOf.size };
@@ -86,10 +86,10 @@ function rangeOf(q: ScopeQuery, now: number) {
   const to = q.endTime !== undefined ? Number(q.endTime) : now;
   // The default range starts on the hour, so the hourly rollups answer it exactly.
   const from = q.startTime !== undefined ? Number(q.startTime) : Math.floor((to - DEFAULT_RANGE_MS) / HOUR_MS) * HOUR_MS;
-  if (!(to > from)) throw new ApiError(ApiCode.BadRequest, 'The end time must be after the start time');
-  if (to - from > MAX_RANGE_MS) throw new ApiError(ApiCode.BadRequest, 'The time range may cover at most two years');
+  if (!(to > from)) throw new ApiError(ApiCode.BadRequest, 'report.endBeforeStart');
+  if (to - from > MAX_RANGE_MS) throw new ApiError(ApiCode.BadRequest, 'report.rangeTooLong');
   const tz = q.timeZone ?? 'UTC';
-  if (!isTimeZone(tz)) throw new ApiError(ApiCode.BadRequest, `Unknown time zone '${tz}'`);
+  if (!isTimeZone(tz)) throw new ApiError(ApiCode.BadRequest, msg('report.unknownTimeZone', { zone: tz }));
   return { from, to, period: q.period ?? 'DATE', tz, now };
 }
 
@@ -268,7 +268,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
     await telemetry.flush();
     const now = clock.now();
     const tz = req.query.timeZone ?? 'UTC';
-    if (!isTimeZone(tz)) throw new ApiError(ApiCode.BadRequest, `Unknown time zone '${tz}'`);
+    if (!isTimeZone(tz)) throw new ApiError(ApiCode.BadRequest, msg('report.unknownTimeZone', { zone: tz }));
     const r = await dashboardReport(db, await scopeOf(db, callerOf(req), req.query.orgId), now, periodOf(now, 'DATE', tz).start, thresholds());
     return ok({ ...r, thresholds: thresholds() });
   });

@@ -1,3 +1,4 @@
+import { englishOf, type MessageRef, msg } from '../../protocol/index.ts';
 import { hasEmoji, MAX_TEXT } from '../http/validation.ts';
 
 /** What an upload is for; decides its size cap, its accepted formats and the key needed to send it. */
@@ -53,20 +54,20 @@ export const UPLOAD_PERMISSION: Readonly<Record<UploadKindCode, string>> = {
   attachment: 'custom-made-img_apply',
 };
 
-export const UploadMessage = {
-  WrongFormat: 'Wrong file format',
-  AppOnlyApk: 'Only .apk files can be uploaded as apps',
-  ImageOnly: 'Only images (png, jpg, jpeg, bmp) can be uploaded here',
-  NameTooLong: `File name is too long (at most ${MAX_TEXT} characters)`,
-  BadName: 'File name must not start with a dot or contain special characters or emoji',
-  TooLarge: 'File is too large',
-  Empty: 'File is empty',
-  NoLength: 'Upload-Length is required: one whole file per upload',
-  Failed: 'Upload failed',
-  NotFinished: 'The upload has not finished',
-  Gone: 'The upload no longer exists',
-  UnknownKind: 'Unknown upload kind',
-} as const;
+/** Upload refusals in English, for tests and callers comparing the wording. */
+export const UploadMessage = englishOf({
+  WrongFormat: 'upload.wrongFormat',
+  AppOnlyApk: 'upload.appOnlyApk',
+  ImageOnly: 'upload.imageOnly',
+  BadName: 'upload.badName',
+  TooLarge: 'upload.tooLarge',
+  Empty: 'upload.empty',
+  NoLength: 'upload.noLength',
+  Failed: 'upload.failed',
+  NotFinished: 'upload.notFinished',
+  Gone: 'upload.gone',
+  UnknownKind: 'upload.unknownKind',
+});
 
 export function isUploadKind(value: string): value is UploadKindCode {
   return Object.values(UploadKind).includes(value as UploadKindCode);
@@ -81,15 +82,15 @@ function extensionOf(name: string): string {
 const NAME_CHARS = /^[\p{L}\p{N} ._\-()[\]+@#&,]+$/u;
 
 /** Why this file may not be uploaded as this kind, or undefined when it may. */
-export function refuseUpload(kind: UploadKindCode, fileName: string, size: number): string | undefined {
-  if (fileName.length > MAX_TEXT) return UploadMessage.NameTooLong;
-  if (!fileName || fileName.startsWith('.') || hasEmoji(fileName) || !NAME_CHARS.test(fileName) || fileName.includes('..')) return UploadMessage.BadName;
+export function refuseUpload(kind: UploadKindCode, fileName: string, size: number): MessageRef | undefined {
+  if (fileName.length > MAX_TEXT) return msg('upload.nameTooLong', { max: MAX_TEXT });
+  if (!fileName || fileName.startsWith('.') || hasEmoji(fileName) || !NAME_CHARS.test(fileName) || fileName.includes('..')) return msg('upload.badName');
   const allowed = UPLOAD_EXTENSIONS[kind];
   if (allowed && !allowed.includes(extensionOf(fileName))) {
-    return kind === 'app' ? UploadMessage.AppOnlyApk : allowed === IMAGE_EXTENSIONS ? UploadMessage.ImageOnly : UploadMessage.WrongFormat;
+    return msg(kind === 'app' ? 'upload.appOnlyApk' : allowed === IMAGE_EXTENSIONS ? 'upload.imageOnly' : 'upload.wrongFormat');
   }
-  if (size <= 0) return UploadMessage.Empty;
-  if (size > UPLOAD_CAP[kind]) return `${UploadMessage.TooLarge} (at most ${Math.round(UPLOAD_CAP[kind] / MB)} MB)`;
+  if (size <= 0) return msg('upload.empty');
+  if (size > UPLOAD_CAP[kind]) return msg('upload.tooLargeAtMost', { mb: Math.round(UPLOAD_CAP[kind] / MB) });
   return undefined;
 }
 

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type MessageRef, msg, type PlainMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { LiveCallers, LiveRequest } from '../accounts/live-callers.ts';
 import { perCallerLimit } from '../http/rate-limit.ts';
-import { ApiCode, ApiError, Message } from '../http/envelope.ts';
+import { ApiCode, ApiError, failure } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { isUploadKind, looksLikeImage, looksLikeZip, refuseUpload, UPLOAD_PERMISSION, UploadMessage, type UploadKindCode } from './upload-kinds.ts';
+import { requestLanguage } from '../http/language.ts';
+import { isUploadKind, looksLikeImage, looksLikeZip, refuseUpload, UPLOAD_PERMISSION, type UploadKindCode } from './upload-kinds.ts';
 import { DEFAULT_UPLOAD_LIMITS, listUploads, quotaRefusal, sweepable, type UploadLimits } from './upload-limits.ts';
 
 /** Where resumable uploads are created (tus protocol 1.0.0). */
@@ -38,9 +40,10 @@ export function parseUploadMetadata(header: string | undefined): Record<string, 
   return out;
 }
 
-function tusError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  // tus clients read the status; the console shows the envelope's message from the body.
-  return reply.status(status).header('Tus-Resumable', '1.0.0').type('application/json').send({ code: ApiCode.BadRequest, data: null, message });
+function tusError(req: FastifyRequest, reply: FastifyReply, status: number, message: PlainMessageKey | MessageRef): FastifyReply {
+  // tus clients read the status; the console shows the envelope's message (by its key) from the body.
+  const ref = typeof message === 'string' ? msg(message) : message;
+  return reply.status(status).header('Tus-Resumable', '1.0.0').type('application/json').send(failure(ApiCode.BadRequest, ref, requestLanguage(req)));
 }
 
 /**
@@ -59,7 +62,6 @@ export class UploadService {
 
   constructor(dataDir: string, limits: UploadLimits = DEFAULT_UPLOAD_LIMITS) {
     this.#limits = limits;
-
     this.#uploadDir = path.join(dataDir, 'uploads');
     this.#blobDir = path.join(dataDir, 'content');
     fs.mkdirSync(this.#uploadDir, { recursive: true });
@@ -91,12 +93,12 @@ export class UploadService {
       if (req.method === 'POST') {
         const meta = parseUploadMetadata(req.headers['upload-metadata'] as string | undefined);
         const kind = meta.kind ?? '';
-        if (!isUploadKind(kind)) return tusError(reply, 400, UploadMessage.UnknownKind);
-        if (!caller.permissions.has(UPLOAD_PERMISSION[kind])) return tusError(reply, 403, Message.PermissionDenied);
+        if (!isUploadKind(kind)) return tusError(req, reply, 400, 'upload.unknownKind');
+        if (!caller.permissions.has(UPLOAD_PERMISSION[kind])) return tusError(req, reply, 403, 'common.permissionDenied');
         const length = Number(req.headers['upload-length']);
-        if (req.headers['upload-length'] === undefined || !Number.isSafeInteger(length)) return tusError(reply, 400, UploadMessage.NoLength);
+        if (req.headers['upload-length'] === undefined || !Number.isSafeInteger(length)) return tusError(req, reply, 400, 'upload.noLength');
         const refusal = refuseUpload(kind, meta.filename ?? '', length);
-        if (refusal) return tusError(reply, kind && length > 0 && refusal.startsWith(UploadMessage.TooLarge) ? 413 : 400, refusal);
+        if (refusal) return tusError(req, reply, refusal.key === 'upload.tooLargeAtMost' ? 413 : 400, refusal);
         release = await this.#queueCreation(String(caller.accountId));
         const over = await listUploads(this.#store, this.#uploadDir).then(
           (open) => quotaRefusal(open, String(caller.accountId), length, this.#limits),
@@ -108,18 +110,18 @@ export class UploadService {
         if (over) {
           release();
           return over === 'count'
-            ? tusError(reply, 429, `Too many uploads not added yet (at most ${this.#limits.maxOpenPerAccount}): finish and add them first`)
-            : tusError(reply, 413, `Uploads not added yet are too large together (at most ${Math.floor(this.#limits.maxBytesPerAccount / (1024 * 1024))} MB)`);
+            ? tusError(req, reply, 429, msg('upload.tooManyOpen', { max: this.#limits.maxOpenPerAccount }))
+            : tusError(req, reply, 413, msg('upload.tooManyBytes', { mb: Math.floor(this.#limits.maxBytesPerAccount / (1024 * 1024)) }));
         }
       } else if (req.method !== 'OPTIONS') {
         const id = (req.params as { '*'?: string })['*'] ?? '';
-        if (!UPLOAD_ID.test(id)) return tusError(reply, 404, UploadMessage.Gone);
+        if (!UPLOAD_ID.test(id)) return tusError(req, reply, 404, 'upload.gone');
         const upload = await this.#store.getUpload(id).catch(() => undefined);
-        if (!upload || upload.metadata?.owner !== String(caller.accountId)) return tusError(reply, 404, UploadMessage.Gone);
+        if (!upload || upload.metadata?.owner !== String(caller.accountId)) return tusError(req, reply, 404, 'upload.gone');
         if (req.method === 'PATCH' && live) {
           const kind = upload.metadata?.kind ?? '';
           tracked = await live.open(caller.session, isUploadKind(kind) ? UPLOAD_PERMISSION[kind] : 'session', () => raw.destroy());
-          if (!tracked) return tusError(reply, 403, Message.PermissionDenied);
+          if (!tracked) return tusError(req, reply, 403, 'common.permissionDenied');
         }
       }
       // Only the server sets the owner: a client's own header of that name is dropped.
@@ -152,12 +154,12 @@ export class UploadService {
    */
   async take(uploadUrlOrId: string, caller: Caller, kinds: readonly UploadKindCode[]): Promise<StoredFile & { kind: UploadKindCode }> {
     const id = uploadUrlOrId.split('/').pop() ?? '';
-    if (!UPLOAD_ID.test(id)) throw new ApiError(ApiCode.BadRequest, UploadMessage.Gone);
+    if (!UPLOAD_ID.test(id)) throw new ApiError(ApiCode.BadRequest, 'upload.gone');
     const upload = await this.#store.getUpload(id).catch(() => undefined);
-    if (!upload || upload.metadata?.owner !== String(caller.accountId)) throw new ApiError(ApiCode.BadRequest, UploadMessage.Gone);
+    if (!upload || upload.metadata?.owner !== String(caller.accountId)) throw new ApiError(ApiCode.BadRequest, 'upload.gone');
     const kind = upload.metadata?.kind ?? '';
-    if (!isUploadKind(kind) || !kinds.includes(kind)) throw new ApiError(ApiCode.BadRequest, UploadMessage.WrongFormat);
-    if (upload.size === undefined || upload.offset !== upload.size) throw new ApiError(ApiCode.BadRequest, UploadMessage.NotFinished);
+    if (!isUploadKind(kind) || !kinds.includes(kind)) throw new ApiError(ApiCode.BadRequest, 'upload.wrongFormat');
+    if (upload.size === undefined || upload.offset !== upload.size) throw new ApiError(ApiCode.BadRequest, 'upload.notFinished');
     const file = path.join(this.#uploadDir, id);
     const head = Buffer.alloc(8);
     const fd = await fs.promises.open(file, 'r');
@@ -166,12 +168,12 @@ export class UploadService {
     } finally {
       await fd.close();
     }
-    const refuse = async (message: string) => {
+    const refuse = async (message: PlainMessageKey) => {
       await this.#store.remove(id).catch(() => undefined);
       return new ApiError(ApiCode.BadRequest, message);
     };
-    if ((kind === 'logo' || kind === 'wallpaper') && !looksLikeImage(head)) throw await refuse(UploadMessage.ImageOnly);
-    if ((kind === 'app' || kind === 'boot_animation') && !looksLikeZip(head)) throw await refuse(kind === 'app' ? UploadMessage.AppOnlyApk : UploadMessage.WrongFormat);
+    if ((kind === 'logo' || kind === 'wallpaper') && !looksLikeImage(head)) throw await refuse('upload.imageOnly');
+    if ((kind === 'app' || kind === 'boot_animation') && !looksLikeZip(head)) throw await refuse(kind === 'app' ? 'upload.appOnlyApk' : 'upload.wrongFormat');
     const hash = createHash('sha256');
     await pipeline(fs.createReadStream(file), hash);
     const sha256 = hash.digest('hex');

@@ -1,8 +1,9 @@
 import * as tus from 'tus-js-client';
 import type { PushCampaignEvent, PushStartReply, PushStartRequest, PushState, PushTargetEvent } from '../../protocol/api/campaigns.ts';
+import type { MessageParams } from '../../protocol/index.ts';
 import type { Page } from './devices.ts';
 import { type FollowPushesOptions, followPushStream } from './push-stream.ts';
-import { request } from './request.ts';
+import { request, serverMessage } from './request.ts';
 import { session } from '../state/session.ts';
 
 export type ContentArea = 'img' | 'app' | 'file' | 'logo' | 'wallpaper';
@@ -142,7 +143,8 @@ export function uploadFile(file: File, kind: UploadKind, onProgress: (sent: numb
         const body = (err as tus.DetailedError).originalResponse?.getBody();
         let message = err.message;
         try {
-          message = (JSON.parse(body ?? '') as { message?: string }).message ?? message;
+          const env = JSON.parse(body ?? '') as { message?: string; key?: string; params?: MessageParams };
+          if (env.key !== undefined || env.message !== undefined) message = serverMessage(env);
         } catch {
           // not an envelope: keep tus's own text
         }

@@ -1,7 +1,8 @@
 import type { Page } from './devices.ts';
+import type { MessageParams } from '../../protocol/index.ts';
 import { notifications } from '@mantine/notifications';
 import { session } from '../state/session.ts';
-import { RequestError, request, TOAST_MS } from './request.ts';
+import { RequestError, request, serverMessage, TOAST_MS } from './request.ts';
 
 /** A notice as delivered to the current user. `id` is the delivery; `noticeId` the notice. */
 export interface Notice {
@@ -81,14 +82,14 @@ export const noticeAuthoringApi = {
     const form = new FormData();
     form.append('file', file, file.name);
     const headers: Record<string, string> = session.token ? { 'X-Token': session.token } : {};
-    let env: { code?: number; data?: NoticeAttachment; message?: string };
+    let env: { code?: number; data?: NoticeAttachment; message?: string; key?: string; params?: MessageParams };
     try {
       env = (await (await fetch('/notice/attachment', { method: 'POST', headers, body: form })).json()) as typeof env;
     } catch {
       throw new RequestError('Network Error');
     }
     if (env.code !== 20000 || !env.data) {
-      const message = env.message || 'Error';
+      const message = serverMessage(env);
       notifications.show({ color: 'red', message, autoClose: TOAST_MS });
       throw new RequestError(message, env.code);
     }

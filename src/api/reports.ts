@@ -1,5 +1,5 @@
 import type { AbnormalRecord, DashboardReport as DashboardAnalytics, ExportFormat, LocationReport, MapPoint, MultiModelReport, OperationLogEntry, Period, PeriodBucket, UsageReport, UsageThresholds } from '../../protocol/api/reports.ts';
-import { queryString, request } from './request.ts';
+import { queryString, request, serverMessage } from './request.ts';
 import { session } from '../state/session.ts';
 
 /** Filters every report takes: organisation subtree, time range (epoch ms), period and the viewer's time zone. */
@@ -59,8 +59,8 @@ async function download(url: string, params: Params): Promise<void> {
   const res = await fetch(`${url}${queryString(params)}`, { headers: session.token ? { 'X-Token': session.token } : {} });
   const type = res.headers.get('content-type') ?? '';
   if (!res.ok || type.includes('application/json')) {
-    const env = (await res.json().catch(() => ({}))) as { message?: string };
-    throw new Error(env.message || 'Error');
+    const env = (await res.json().catch(() => ({}))) as Parameters<typeof serverMessage>[0];
+    throw new Error(serverMessage(env));
   }
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'export';
   const href = URL.createObjectURL(await res.blob());

@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import { formatMessage, isMessageKey, type MessageParams } from '../../protocol/index.ts';
 import { i18next } from '../i18n/index.ts';
 import { session, endSession } from '../state/session.ts';
 
@@ -59,7 +60,20 @@ interface Envelope {
   code?: number | string;
   data?: unknown;
   message?: string;
+  /** The message's catalogue key and parameters (protocol/messages; docs/DECISIONS.md, "Errors as keys"). */
+  key?: string;
+  params?: MessageParams;
   success?: boolean;
+}
+
+/**
+ * The text of a server's failure in the console's current language: its `key` rendered with `params` from
+ * the shared catalogue, else the server's own `message` (a key this build does not know), else "Error".
+ * Every place that shows a server error goes through here, so a language switch covers them all.
+ */
+export function serverMessage(env: Pick<Envelope, 'key' | 'params' | 'message'>): string {
+  if (isMessageKey(env.key)) return formatMessage(i18next.language === 'zh' ? 'zh' : 'en', env.key, env.params);
+  return env.message || 'Error';
 }
 
 /** The one REST client: X-Token, the spec's timeout, envelope unwrapping and error handling. */
@@ -95,7 +109,7 @@ export async function request<T>(config: RequestConfig): Promise<T> {
     throw new RequestError(message, response.status);
   }
   if (SUCCESS_CODES.has(env.code) || env.success === true) return env.data as T;
-  const message = env.message || 'Error';
+  const message = serverMessage(env);
   if (env.code === LOGIN_EXPIRED_CODE) {
     endSession();
     if (!expiryShown) {

@@ -190,7 +190,7 @@ for (const target of targets) {
       expect(tree.find((c) => c.id === top)).toMatchObject({ nameZh: '指南', nameEn: 'Guides', children: [{ id: child, nameZh: '入门', nameEn: 'Start' }] });
       const bad = await admin.call('POST', '/archives-document/save', { categoryId: child, titleZh: 'x', titleEn: 'x', contentZh: '', contentEn: '', format: 'docx' });
       expect(bad.code).toBe(40001);
-      expect(bad.message).toContain('format');
+      expect(bad.message).toContain('Format');
     });
   });
 }

@@ -77,7 +77,7 @@ for (const target of targets) {
       }
       expect(failures).toEqual([]);
       for (const url of ['/org/list', '/device/list', '/permit/getRoleList', '/push/campaign/list']) {
-        expect((await send('POST', url, '{"pageNum":1e18,"pageSize":10}')).env).toEqual({ code: 40001, data: null, message: 'body/pageNum must be <= 999999' });
+        expect((await send('POST', url, '{"pageNum":1e18,"pageSize":10}')).env).toEqual({ code: 40001, data: null, message: 'Page number: the value must not exceed 999999', key: 'validation.maximum', params: { field: { key: 'field.pageNum' }, limit: 999999 } });
       }
     });
 
@@ -87,7 +87,7 @@ for (const target of targets) {
         const command = `{"sn":"NOSUCHDEVICE","msgId":${Command.BaseInfo},"data":${nested(levels - 1)}}`;
         expect(await send('POST', '/device-ops/command', command)).toEqual({
           status: 400,
-          env: { code: 40001, data: null, message: `The request body is nested deeper than ${MAX_NESTING} levels` },
+          env: { code: 40001, data: null, message: `The request body is nested deeper than ${MAX_NESTING} levels`, key: 'common.bodyTooDeep', params: { max: MAX_NESTING } },
         });
         expect((await send('POST', '/org/add', `{"name":${nested(levels - 1)}}`)).env.code).toBe(40001);
       }
@@ -101,7 +101,7 @@ for (const target of targets) {
       // A table gone from under the server: nothing in the code expects it.
       await sql`drop table notice_deliveries`.execute(ts.server.db);
       const res = await send('GET', '/notice/page?pageNum=1&pageSize=10');
-      expect(res).toEqual({ status: 500, env: { code: 50000, data: null, message: 'Error' } });
+      expect(res).toEqual({ status: 500, env: { code: 50000, data: null, message: 'Error', key: 'common.error' } });
       const entry = logged.find((l) => l.level >= 50 && l.msg === 'request failed');
       expect(entry?.err?.message).toMatch(/notice_deliveries/);
     });

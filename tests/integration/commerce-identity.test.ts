@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as rules from '../../protocol/rules/identity-rules.ts';
 import { identityMessageKey } from '../../src/pages/commerce/identity-messages.ts';
 import { en } from '../../src/i18n/locales/en.ts';
-import { DemandMessage } from '../../server/commerce/demand-routes.ts';
 import { type Client, client } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
@@ -148,7 +147,7 @@ for (const target of targets) {
       expect((await add([{ label: 'Tractor', type: 'text', value: '1M8GDM9A1KP042788', rule: 'vin' }])).message).toBe(`Tractor: ${IdentityMessage.Vin}`);
       expect((await add([{ label: 'Mobile', type: 'text', value: '1380013800', rule: 'phone' }])).message).toBe('Mobile: Please enter a correct 11-digit mobile phone number');
       expect((await add([{ label: 'Mobile', type: 'text', value: '16612345678', rule: 'mainlandPhone' }])).message).toBe('Mobile: only mainland China mobile numbers supported');
-      expect((await add([{ label: 'Plate', type: 'select', value: 'x', options: ['x'], rule: 'plate' }])).message).toBe(`Plate: ${DemandMessage.RuleOnText}`);
+      expect((await add([{ label: 'Plate', type: 'select', value: 'x', options: ['x'], rule: 'plate' }])).message).toBe('Plate: Only text fields take a phone, ID, plate or VIN check');
       expect((await add([{ label: 'Plate', type: 'text', value: 'x', rule: 'passport' }])).code).toBe(40001);
 
       const fields = [

@@ -71,7 +71,7 @@ describe.skipIf(!pgUp)('PostgreSQL connections lost', () => {
         expect(waiting.rowCount).toBeGreaterThan(0);
       });
       expect(await terminateOwnBackends()).toBeGreaterThan(0);
-      expect(await caught).toEqual({ status: 503, env: { code: 50000, data: null, message: DATABASE_UNAVAILABLE } });
+      expect(await caught).toEqual({ status: 503, env: { code: 50000, data: null, message: DATABASE_UNAVAILABLE, key: 'common.databaseUnavailable' } });
       await locker.query('rollback');
     } finally {
       await locker.end();
@@ -95,7 +95,7 @@ describe.skipIf(!pgUp)('PostgreSQL connections lost', () => {
     await ender;
     // Every request got an envelope: the data, or the outage's code and message.
     for (const a of answers) {
-      if (a.env.code !== 20000) expect(a).toEqual({ status: 503, env: { code: 50000, data: null, message: DATABASE_UNAVAILABLE } });
+      if (a.env.code !== 20000) expect(a).toEqual({ status: 503, env: { code: 50000, data: null, message: DATABASE_UNAVAILABLE, key: 'common.databaseUnavailable' } });
     }
     expect(await orgList()).toMatchObject({ status: 200, env: { code: 20000 } });
   });

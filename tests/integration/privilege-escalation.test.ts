@@ -73,7 +73,7 @@ for (const target of targets) {
       const wider = await createRole(admin, unique('wider_'), [...LIMITED_KEYS, 'role_list']);
       const narrower = await createRole(admin, unique('narrower_'), ['device_list']);
       // No silent default: before the fix the login account got the creator's role.
-      expect(await mallory.call('POST', '/org/add', orgBody(unique('nochoice')))).toMatchObject({ code: 40001, message: expect.stringContaining('roleId') });
+      expect(await mallory.call('POST', '/org/add', orgBody(unique('nochoice')))).toMatchObject({ code: 40001, message: 'Role cannot be empty!' });
       for (const roleId of [adminRole, wider]) {
         const account = unique('escalated');
         expect(await mallory.call('POST', '/org/add', orgBody(account, roleId)), `role ${roleId}`).toMatchObject(NOT_ASSIGNABLE);

@@ -246,10 +246,10 @@ for (const target of targets) {
     });
 
     it('explains bad input', async () => {
-      expect(await admin.call('GET', '/report/multi-model?period=DAY')).toMatchObject({ code: 40001, message: expect.stringContaining('period') });
+      expect(await admin.call('GET', '/report/multi-model?period=DAY')).toMatchObject({ code: 40001, message: expect.stringContaining('Period') });
       expect(await admin.call('GET', '/report/multi-model?timeZone=Mars%2FOlympus')).toMatchObject({ code: 40001, message: "Unknown time zone 'Mars/Olympus'" });
       expect(await admin.call('GET', '/report/abnormal?startTime=2000&endTime=1000')).toMatchObject({ code: 40001, message: 'The end time must be after the start time' });
-      expect(await admin.call('GET', '/report/abnormal/export')).toMatchObject({ code: 40001, message: expect.stringContaining('format') });
+      expect(await admin.call('GET', '/report/abnormal/export')).toMatchObject({ code: 40001, message: expect.stringContaining('Format') });
     });
   });
 }

@@ -1,0 +1,96 @@
+import { en } from './en.ts';
+import { zh } from './zh.ts';
+
+/**
+ * Every message the server sends a user, by a stable key. The English table (en.ts) declares the keys and,
+ * through its `{{name}}` placeholders, each key's parameters; the Chinese table (zh.ts) must hold every key,
+ * so a missing translation does not compile. The console renders `key` with `params` in its language; the
+ * server localises `message` for API clients (docs/DECISIONS.md, "Errors as keys").
+ */
+export type MessageKey = keyof typeof en;
+
+/** The two languages of the console and the API (platform-core section 9). */
+export type MessageLanguage = 'zh' | 'en';
+
+/** The placeholder names of a template, e.g. `'{{a}} and {{b}}'` gives `'a' | 'b'`. */
+type PlaceholdersOf<S extends string> = S extends `${string}{{${infer P}}}${infer Rest}` ? P | PlaceholdersOf<Rest> : never;
+
+/** The parameter names a key's message takes. */
+export type ParamNamesOf<K extends MessageKey> = PlaceholdersOf<(typeof en)[K]>;
+
+/** A key that takes no parameters. */
+export type PlainMessageKey = { [K in MessageKey]: [ParamNamesOf<K>] extends [never] ? K : never }[MessageKey];
+
+/** A field label (`field.*`): the name of an input in the user's words, used in validation messages. */
+export type FieldLabelKey = Extract<MessageKey, `field.${string}`>;
+
+/** One parameter: a value shown as it is, or another message (a field label) shown in the same language. */
+export type MessageParam = string | number | MessageRef;
+export type MessageParams = Readonly<Record<string, MessageParam>>;
+
+/** A message by key with its parameters: what travels in the envelope's `key` and `params`. */
+export interface MessageRef<K extends MessageKey = MessageKey> {
+  readonly key: K;
+  readonly params?: MessageParams;
+}
+
+/** The arguments after the key: none for a plain key, else an object naming each placeholder. */
+export type ParamsArg<K extends MessageKey> = [ParamNamesOf<K>] extends [never] ? [] : [params: { readonly [P in ParamNamesOf<K>]: MessageParam }];
+
+const tables: Readonly<Record<MessageLanguage, Readonly<Record<MessageKey, string>>>> = { en, zh };
+
+/** A message reference whose parameters the compiler checks against the key's placeholders. */
+export function msg<K extends MessageKey>(key: K, ...params: ParamsArg<K>): MessageRef<K> {
+  const [p] = params;
+  return p === undefined ? { key } : { key, params: p };
+}
+
+/** True when `value` is a key of this catalogue (a console may meet a key from a newer server). */
+export function isMessageKey(value: unknown): value is MessageKey {
+  return typeof value === 'string' && Object.hasOwn(en, value);
+}
+
+/** True when `value` has the shape of a {@link MessageRef} with a known key. */
+export function isMessageRef(value: unknown): value is MessageRef {
+  return typeof value === 'object' && value !== null && isMessageKey((value as { key?: unknown }).key);
+}
+
+const PLACEHOLDER = /\{\{(\w+)\}\}/g;
+
+/**
+ * The text of a message in one language: placeholders take their parameters, nested references are
+ * rendered in the same language, and a placeholder without a parameter stays visible rather than vanishing.
+ */
+export function formatMessage(lang: MessageLanguage, key: MessageKey, params?: MessageParams): string {
+  const template = tables[lang][key];
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) return whole;
+    if (typeof value === 'object') return isMessageRef(value) ? formatMessage(lang, value.key, value.params) : whole;
+    return String(value);
+  });
+}
+
+/** {@link formatMessage} of a reference. */
+export function formatRef(lang: MessageLanguage, ref: MessageRef): string {
+  return formatMessage(lang, ref.key, ref.params);
+}
+
+/**
+ * English texts of plain keys under readable names, for code and tests that compare or pass on the
+ * English wording (it stays what it was before messages had keys).
+ */
+export function englishOf<const T extends Readonly<Record<string, PlainMessageKey>>>(keys: T): { readonly [P in keyof T]: (typeof en)[T[P]] } {
+  const out: Record<string, string> = {};
+  for (const [name, key] of Object.entries(keys)) out[name] = en[key];
+  return out as { readonly [P in keyof T]: (typeof en)[T[P]] };
+}
+
+/** The catalogue's tables, for checks that walk every key. */
+export const messageTables = tables;
+
+/** The label key of a request field, when the catalogue has one (`iccid` gives `field.iccid`). */
+export function fieldLabelKey(field: string): FieldLabelKey | undefined {
+  const key = `field.${field}`;
+  return isMessageKey(key) ? (key as FieldLabelKey) : undefined;
+}

@@ -1,0 +1,3 @@
+// Message catalogue: keys, the English and Chinese tables, and formatting (docs/DECISIONS.md, "Errors as keys").
+export * from './format.ts';
+export { ruleMessageKey } from './rules.ts';
