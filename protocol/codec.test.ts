@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Packr } from 'msgpackr';
-import { jsonCodec, msgpackCodec, MAX_FRAME_BYTES, MAX_NESTING, msgpackNestedDeeperThan, nestedDeeperThan } from './codec.ts';
+import { chooseSubprotocol, jsonCodec, msgpackCodec, MAX_FRAME_BYTES, SERVER_SUBPROTOCOLS, Subprotocol, MAX_NESTING, msgpackNestedDeeperThan, nestedDeeperThan } from './codec.ts';
 import type { Envelope } from './envelope.ts';
 import { DecodeError } from './errors.ts';
 import type { ResultCode } from './catalogue/enums.ts';
@@ -98,6 +98,15 @@ describe('codecs', () => {
       }),
       runs,
     );
+  });
+
+  it('CONN-4 a server answers msgpack, else JSON, of a version it speaks, passing over versions it does not', () => {
+    expect(chooseSubprotocol(new Set([Subprotocol.Json, Subprotocol.Msgpack]))).toBe(Subprotocol.Msgpack);
+    expect(chooseSubprotocol(new Set([Subprotocol.Json]))).toBe(Subprotocol.Json);
+    expect(chooseSubprotocol(new Set(['mdm.v2.msgpack', Subprotocol.Json]))).toBe(Subprotocol.Json);
+    expect(chooseSubprotocol(new Set(['mdm.v2.msgpack']))).toBe(false);
+    expect(chooseSubprotocol(new Set())).toBe(false);
+    for (const name of SERVER_SUBPROTOCOLS) expect(name).toMatch(/^mdm\.v\d+\.(json|msgpack)$/);
   });
 
   it('CHUNK-3 either codec reads a binary frame as a msgpack envelope and a text frame as JSON, whatever was negotiated', () => {

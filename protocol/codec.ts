@@ -13,6 +13,18 @@ export const Subprotocol = {
 } as const;
 export type SubprotocolName = (typeof Subprotocol)[keyof typeof Subprotocol];
 
+/**
+ * The subprotocols a server speaks, most preferred first. A name is `mdm.v<contract version>.<encoding>`
+ * (CONN-4): a later version is added here ahead of the earlier ones, which stay, so a peer that offers only
+ * an earlier version keeps being served in it.
+ */
+export const SERVER_SUBPROTOCOLS: readonly SubprotocolName[] = [Subprotocol.Msgpack, Subprotocol.Json];
+
+/** The subprotocol a server answers to a peer's offer: its most preferred one offered; false for none (JSON without a subprotocol). */
+export function chooseSubprotocol(offered: ReadonlySet<string>): SubprotocolName | false {
+  return SERVER_SUBPROTOCOLS.find((name) => offered.has(name)) ?? false;
+}
+
 /** Frames larger than this are refused before parsing, so a hostile peer cannot make us allocate without bound. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 

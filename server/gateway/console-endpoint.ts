@@ -24,6 +24,7 @@ import type { ConsoleRights, SessionRights } from './console-rights.ts';
 import { commandDevice } from './device-endpoint.ts';
 import type { DeviceLink } from './device-link.ts';
 import type { DeviceWatchers } from './device-watchers.ts';
+import { FLOW_ID_MESSAGE, isValidFlowId } from './flow-ids.ts';
 import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
@@ -191,7 +192,12 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       return;
     }
     const watchers = deps.watchers;
-    const on = (req.data as { watch?: unknown } | undefined)?.watch !== false;
+    // The gateway answers this request itself, so it checks it too (result 2, as for a device's login).
+    const on = (req.data as { watch?: unknown } | null | undefined)?.watch;
+    if (typeof on !== 'boolean') {
+      answer(req, Result.MessageError, { message: 'data.watch must be true or false' });
+      return;
+    }
     if (!on) {
       watchers.watch(link, sn, false);
       answer(req, Result.Success);
@@ -230,6 +236,8 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     }
     // Every other message is a command, and costs the session one from its budget before any other work.
     if (link.rights.budget?.take(now()) === false) return tooFrequent(env);
+    // A flow no chunk header could name is refused before anything is bound or forwarded (DOPS-1).
+    if (env.flowId !== undefined && !isValidFlowId(env.flowId)) return void answer(env, Result.MessageError, { message: FLOW_ID_MESSAGE });
     if (deps.streams?.handles(env.msgId)) return deps.streams.fromConsoleLink(link, env, (result, data) => answer(env, result, data));
     if (env.msgId === Command.DeviceWatch) {
       watch(env).catch((err: unknown) => {

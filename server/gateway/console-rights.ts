@@ -188,6 +188,13 @@ export class ConsoleRights {
     return use;
   }
 
+  /** A socket refused after open(): its rights are forgotten unless another socket of the session holds them. */
+  release(rights: SessionRights): void {
+    if (rights.holders.size > 0) return;
+    if (this.#sessions.get(rights.session.tokenHash) === rights) this.#sessions.delete(rights.session.tokenHash);
+    this.#clearExpiry(rights);
+  }
+
   /** A socket closed: the session's rights are forgotten with its last socket here. */
   detach(rights: SessionRights, holder: RightsHolder): void {
     rights.holders.delete(holder);

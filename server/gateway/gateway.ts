@@ -14,7 +14,7 @@ import {
   RequestTimeoutError,
   Result,
   type ResultCode,
-  Subprotocol,
+  chooseSubprotocol,
 } from '../../protocol/index.ts';
 import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
 import { loadCaller } from '../accounts/caller.ts';
@@ -173,8 +173,9 @@ export class Gateway {
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: MAX_FRAME_BYTES,
-      // Prefer msgpack when the peer offers it; JSON is the spec's default.
-      handleProtocols: (offered) => (offered.has(Subprotocol.Msgpack) ? Subprotocol.Msgpack : offered.has(Subprotocol.Json) ? Subprotocol.Json : false),
+      // Msgpack when the peer offers it, else JSON, of a contract version this server speaks (CONN-4);
+      // none offered means JSON, the spec's default.
+      handleProtocols: (offered) => chooseSubprotocol(offered),
     });
     deps.sessions.events.on('ended', ({ tokenHash }) => {
       this.#endSession(tokenHash);
@@ -422,10 +423,17 @@ export class Gateway {
   #upgradeConsole(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
     if (this.#closing) return void socket.destroy();
     const token = url.searchParams.get('token') ?? '';
+    // accountId and orgId are the login answer's data.id and data.org.id (CONN-1): both must be the
+    // session's, or the socket is refused like a bad token.
     const accountId = Number(url.searchParams.get('accountId'));
+    const orgId = Number(url.searchParams.get('orgId'));
     (async () => {
       const session = token ? await this.#deps.sessions.resolve(token) : undefined;
       const rights = session && session.accountId === accountId ? await this.#consoleRights.open(session) : undefined;
+      if (rights && rights.caller.orgId !== orgId) {
+        this.#consoleRights.release(rights);
+        return this.#refuse(req, socket, head, 'orgId is not the account\'s organisation');
+      }
       if (!rights) return this.#refuse(req, socket, head, 'token invalid');
       this.#accept(req, socket, head, (ws) => {
         serveConsole(ws, rights, {

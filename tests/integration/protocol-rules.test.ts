@@ -7,8 +7,7 @@ import { definedRules, RULES_TABLE, renderTable, ruleTable, rulesNamed, testTitl
  * test, and a rule that gains one must leave the list (the test below fails either way).
  */
 const NOT_YET_NAMED = new Set([
-  'CMD-2', 'CONN-1', 'CONN-2', 'CONN-3', 'CONN-4', 'DEV-1', 'DEV-2', 'DEV-3', 'DOPS-1',
-  'ENV-1', 'ENV-3', 'WATCH-1',
+  'DEV-3',
 ]);
 
 describe('the rule-to-test table of PROTOCOL.md', () => {
