@@ -155,6 +155,24 @@ describe('ConsoleRights', () => {
     rights.detach(a, hb);
     expect(rights.size).toBe(0);
   });
+
+  it('CONN-1 forgets the rights of a socket refused after opening them (a wrong orgId), unless another socket of the session holds them', async () => {
+    const clock = new FakeClock(0);
+    const rights = new ConsoleRights({ load: async () => caller(['x']), clock, commandRate: 0, commandBurst: 0, log: noLog });
+    const refused = await rights.open(session);
+    if (!refused) throw new Error('not opened');
+    rights.release(refused);
+    expect(rights.size).toBe(0);
+    // Nor is its expiry timer left behind.
+    expect(clock.pendingTimers).toBe(0);
+    const held = await rights.open(session);
+    if (!held) throw new Error('not opened');
+    rights.attach(held, holder());
+    const again = await rights.open(session);
+    if (!again) throw new Error('not opened');
+    rights.release(again);
+    expect(rights.size).toBe(1);
+  });
 });
 
 describe('command limits', () => {
