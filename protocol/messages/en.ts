@@ -14,6 +14,7 @@ export const en = {
   'common.required': 'This item cannot be empty!',
   'common.tooFrequent': 'You click too frequently！',
   'common.error': 'Error',
+  'common.requestTimeout': 'Request Timeout',
   'common.databaseUnavailable': 'The database is unavailable, please try again shortly',
   'common.invalidRequest': 'The request is invalid',
   'common.invalidJson': 'The request body is not valid JSON',

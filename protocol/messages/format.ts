@@ -86,6 +86,32 @@ export function englishOf<const T extends Readonly<Record<string, PlainMessageKe
   return out as { readonly [P in keyof T]: (typeof en)[T[P]] };
 }
 
+// The spec's fixed messages (platform-core section 8, devices-and-commerce section 8) that peers still
+// send as text only: the gateway's refusals carry `data.message` without a key (docs/DECISIONS.md).
+const SPEC_TEXTS: ReadonlyMap<string, PlainMessageKey> = new Map(
+  (['common.permissionDenied', 'common.tooFrequent', 'common.requestTimeout', 'common.verificationCodeError', 'common.noPermission'] as const).map((key) => [en[key], key]),
+);
+
+/** What a failure may carry: a key with parameters (the HTTP envelope), or only text (a gateway reply). */
+export interface FailureText {
+  readonly key?: unknown;
+  readonly params?: unknown;
+  readonly message?: unknown;
+}
+
+/**
+ * The text of a failure in `lang`: its key rendered with its parameters; else, for one of the spec's
+ * fixed messages sent as text, that message's translation; else the text as sent (a key or text this
+ * catalogue does not know); undefined when there is neither.
+ */
+export function failureText(lang: MessageLanguage, failure: FailureText): string | undefined {
+  const params = typeof failure.params === 'object' && failure.params !== null ? (failure.params as MessageParams) : undefined;
+  if (isMessageKey(failure.key)) return formatMessage(lang, failure.key, params);
+  if (typeof failure.message !== 'string' || failure.message === '') return undefined;
+  const spec = SPEC_TEXTS.get(failure.message);
+  return spec === undefined ? failure.message : formatMessage(lang, spec);
+}
+
 /** The catalogue's tables, for checks that walk every key. */
 export const messageTables = tables;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AddressMessage } from '../rules/address-rules.ts';
 import { IdentityMessage } from '../rules/identity-rules.ts';
 import { en } from './en.ts';
-import { englishOf, fieldLabelKey, formatMessage, isMessageKey, type MessageKey, messageTables, msg, ruleMessageKey } from './index.ts';
+import { englishOf, failureText, fieldLabelKey, formatMessage, isMessageKey, type MessageKey, messageTables, msg, ruleMessageKey } from './index.ts';
 import { zh } from './zh.ts';
 
 const keys = Object.keys(en) as MessageKey[];
@@ -75,6 +75,21 @@ describe('formatMessage', () => {
 
   it('gives English views under readable names', () => {
     expect(englishOf({ Gone: 'org.gone' })).toEqual({ Gone: 'The organisation no longer exists' });
+  });
+});
+
+describe('failureText', () => {
+  it('renders a key with its params, the spec messages sent as text, and keeps other text as sent', () => {
+    expect(failureText('zh', { key: 'org.hasChildren', message: 'The organisation still has child organisations: delete them first' })).toBe('该组织下还有子组织，请先删除子组织');
+    expect(failureText('zh', { key: 'coupon.minRecharge', params: { min: 50 } })).toBe('推送券最少充值 50');
+    // A gateway refusal carries the spec's text only.
+    expect(failureText('zh', { message: 'Permission denied or Session expire' })).toBe('权限不足或会话已过期');
+    expect(failureText('zh', { message: 'You click too frequently！' })).toBe('您点击得太频繁了！');
+    expect(failureText('zh', { message: 'Request Timeout' })).toBe('请求超时');
+    expect(failureText('en', { message: 'Request Timeout' })).toBe('Request Timeout');
+    // A key from a newer server falls back to its message.
+    expect(failureText('zh', { key: 'org.fromTheFuture', message: 'Something new' })).toBe('Something new');
+    expect(failureText('zh', {})).toBeUndefined();
   });
 });
 

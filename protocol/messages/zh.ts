@@ -13,6 +13,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'common.required': '此项不能为空！',
   'common.tooFrequent': '您点击得太频繁了！',
   'common.error': '出错了',
+  'common.requestTimeout': '请求超时',
   'common.databaseUnavailable': '数据库暂不可用，请稍后重试',
   'common.invalidRequest': '请求无效',
   'common.invalidJson': '请求内容不是有效的 JSON',

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { formatMessage, isMessageKey, type MessageParams } from '../../protocol/index.ts';
+import { failureText, type MessageParams } from '../../protocol/index.ts';
 import { i18next } from '../i18n/index.ts';
 import { session, endSession } from '../state/session.ts';
 
@@ -72,8 +72,7 @@ interface Envelope {
  * Every place that shows a server error goes through here, so a language switch covers them all.
  */
 export function serverMessage(env: Pick<Envelope, 'key' | 'params' | 'message'>): string {
-  if (isMessageKey(env.key)) return formatMessage(i18next.language === 'zh' ? 'zh' : 'en', env.key, env.params);
-  return env.message || 'Error';
+  return failureText(i18next.language === 'zh' ? 'zh' : 'en', env) ?? 'Error';
 }
 
 /** The one REST client: X-Token, the spec's timeout, envelope unwrapping and error handling. */

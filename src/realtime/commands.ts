@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { lastValueFrom } from 'rxjs';
-import { Command, type Envelope, labelOf, Result, resultLabels, type ResultCode } from '../../protocol/index.ts';
+import { Command, type Envelope, failureText, labelOf, Result, resultLabels, type ResultCode } from '../../protocol/index.ts';
 import { TOAST_MS } from '../api/request.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
 import { engine } from './realtime.ts';
@@ -13,10 +13,10 @@ export async function sendDeviceCommand(msgId: number, sn: string, data?: unknow
 
 const commandKey: Partial<Record<number, string>> = { [Command.Reboot]: 'device.reboot' };
 
-/** Text of a result code in the current language. */
+/** Text of a result code in the current language; a failure's own message (by its key when it has one) first. */
 export function resultText(result: ResultCode | undefined, data?: unknown): string {
-  const serverMessage = (data as { message?: unknown } | undefined)?.message;
-  if (result !== Result.Success && typeof serverMessage === 'string') return serverMessage;
+  const serverMessage = result === Result.Success || typeof data !== 'object' || data === null ? undefined : failureText(currentLanguage, data);
+  if (serverMessage !== undefined) return serverMessage;
   const label = result === undefined ? undefined : labelOf(resultLabels, result);
   return label ? label[currentLanguage] : String(result);
 }
