@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, Result, systemClock } from '../protocol/index.ts';
-import { type CommandHandler, DeviceSession } from './device-session.ts';
+import { type CommandHandler, DeviceSession, entityFieldsOf } from './device-session.ts';
 import { httpPushJob, pushFileHandler } from './push/push-file.ts';
 import { linuxDeviceInfo } from './linux-info.ts';
 import { deviceHandlers } from './ops/device-handlers.ts';
 import { linuxBackend, linuxBackendConfig, linuxUninstallHandler } from './ops/linux-backend.ts';
+import { linuxSystemInfo } from './ops/linux-proc.ts';
 import { screenStreamConfig, screenStreamHandlers } from './ops/screen-stream.ts';
 import { agentTelemetrySettings, type AgentTelemetrySettings, LinuxStatusReader } from './telemetry/linux-status.ts';
 import { reportStatus, withRuntimeUpload } from './telemetry/status-reporter.ts';
@@ -89,7 +90,9 @@ const session = new DeviceSession({
   sn,
   secret,
   enrollKey: env.AGENT_ENROLL_KEY,
-  info: linuxDeviceInfo,
+  // The login data carries what the system-info tab shows (maker, MACs, uptime, storage, support flags),
+  // so the device list finds this terminal by it; battery and place follow from status and location uploads.
+  info: () => ({ ...linuxDeviceInfo(), ...entityFieldsOf(linuxSystemInfo()) }),
   handlers: new Map<number, CommandHandler>([
     [Command.Reboot, reboot],
     ...ops.handlers,

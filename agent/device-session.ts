@@ -10,11 +10,60 @@ import {
   Result,
   type ResultCode,
   type SubprotocolName,
+  SUPPORT_FLAGS,
+  type SupportFlag,
+  type SystemInfoReply,
   type TransportFactory,
 } from '../protocol/index.ts';
 
+/**
+ * The device entity's optional fields (devices-and-commerce section 3) a device may add to its login data;
+ * the platform stores them in the columns the device list filters and sorts on (server/devices/details.ts).
+ * Times are epoch ms, uptime seconds, storage bytes, battery a percent.
+ */
+export interface DeviceEntityFields {
+  readonly mcuVersion?: string;
+  readonly installDate?: number;
+  readonly uptime?: number;
+  readonly location?: string;
+  readonly imei?: string;
+  readonly basebandVersion?: string;
+  readonly bluetoothMac?: string;
+  readonly wlanMac?: string;
+  readonly battery?: number;
+  readonly manufacturer?: string;
+  readonly gnssModel?: string;
+  readonly lteModel?: string;
+  readonly hardwareId?: string;
+  readonly terminalVersion?: string;
+  readonly storageTotal?: number;
+  readonly storageFree?: number;
+  readonly supportFlags?: readonly SupportFlag[];
+}
+
+/**
+ * The entity fields a system info answer (65613) holds, for the login data: what the system-info tab
+ * shows is then what the device list filters on. Empty texts (no Bluetooth adapter, say) are left out.
+ */
+export function entityFieldsOf(system: SystemInfoReply): DeviceEntityFields {
+  const text = (v: string | undefined) => (v ? v : undefined);
+  const fields: Record<string, unknown> = {
+    manufacturer: text(system.manufacturer),
+    imei: text(system.imei),
+    basebandVersion: text(system.basebandVersion),
+    wlanMac: text(system.wlanMac),
+    bluetoothMac: text(system.bluetoothMac),
+    uptime: system.uptime,
+    storageTotal: system.storage.total,
+    storageFree: system.storage.free,
+    supportFlags: SUPPORT_FLAGS.filter((f) => system.support[f]),
+  };
+  // No undefined values on the wire: a strict msgpack reader refuses them.
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as DeviceEntityFields;
+}
+
 /** What a device reports at login (command 1). */
-export interface DeviceInfo {
+export interface DeviceInfo extends DeviceEntityFields {
   readonly model: string;
   readonly systemType: 'android' | 'linux';
   readonly systemVersion: string;

@@ -4,8 +4,6 @@ import {
   type ProcessInfo,
   type ProcessStateCode,
   type RuntimeInfoReply,
-  SUPPORT_FLAGS,
-  type SupportFlag,
   type SystemInfoReply,
 } from '../../protocol/index.ts';
 import type { DeviceInfo } from '../device-session.ts';
@@ -13,6 +11,7 @@ import type { DeviceBackend } from '../ops/device-handlers.ts';
 import { MemoryFileStore } from '../ops/file-store.ts';
 import { renderSimulatedScreen } from '../ops/png.ts';
 import { SimulatedShellProvider } from '../ops/simulated-shell.ts';
+import { simulatedIdentity } from './identity.ts';
 import { pick, seededRandom } from './prng.ts';
 
 const GB = 1024 ** 3;
@@ -33,27 +32,26 @@ function hashOf(s: string): number {
   return h;
 }
 
-const mac = (random: () => number) =>
-  Array.from({ length: 6 }, (_, i) => (i === 0 ? 0x02 : Math.floor(random() * 256)).toString(16).padStart(2, '0')).join(':');
-
-/** A simulated terminal's behaviour: plausible, varied per serial and moving over time. */
-export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number): DeviceBackend & { readonly log: string[] } {
+/**
+ * A simulated terminal's behaviour: plausible, varied per serial and moving over time. Its identity (maker,
+ * IMEI, MACs, storage, support flags) is {@link simulatedIdentity}'s, which its login data reports too;
+ * `bootedAt` is when it last booted (default: its identity's uptime before now).
+ */
+export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number, bootedAt?: () => number): DeviceBackend & { readonly log: string[] } {
   const random = seededRandom(hashOf(sn));
   const linux = info.systemType === 'linux';
+  const identity = simulatedIdentity(sn, info.systemType);
   const memoryTotal = pick(random, [2, 3, 4, 6, 8]) * GB;
-  const storageTotal = pick(random, [16, 32, 64, 128]) * GB;
-  const storageFree = Math.round(storageTotal * (0.2 + random() * 0.6));
+  const { storageTotal, storageFree, wlanMac, secondMac, support } = identity;
   const cores = pick(random, [4, 8]);
   const kernel = linux ? info.systemVersion.replace(/^Linux /, '') : `5.10.${100 + Math.floor(random() * 100)}-android12`;
-  const wlanMac = mac(random);
-  const secondMac = mac(random);
   const macs = [
     { name: 'wlan0', mac: wlanMac },
     { name: linux ? 'eth0' : 'bt', mac: secondMac },
   ];
-  const imei = Array.from({ length: 15 }, () => Math.floor(random() * 10)).join('');
-  const bootAt = now() - Math.floor(random() * 5 * 86_400_000);
-  const support = Object.fromEntries(SUPPORT_FLAGS.map((f) => [f, linux ? ['wlan', 'wifi', 'systemUpgrade'].includes(f) : random() < 0.8])) as Record<SupportFlag, boolean>;
+  const startedAt = now() - identity.upBeforeStartMs;
+  const bootAt = bootedAt ?? (() => startedAt);
+  const uptime = () => Math.max(0, Math.round((now() - bootAt()) / 1000));
   const names = linux ? LINUX_PROCS : ANDROID_PROCS;
   const procs: ProcessInfo[] = names.map((name, i) => ({
     pid: i === 0 ? 1 : 100 + Math.floor(random() * 30_000),
@@ -91,7 +89,7 @@ export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number
     memory: memory(),
     storage: { total: storageTotal, free: storageFree },
     macs,
-    uptime: Math.round((now() - bootAt) / 1000),
+    uptime: uptime(),
   });
 
   return {
@@ -99,7 +97,7 @@ export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number
     log,
     baseInfo,
     systemInfo: (): SystemInfoReply => ({
-      manufacturer: linux ? 'Embedded Systems Co.' : 'Terminal Devices Ltd.',
+      manufacturer: identity.manufacturer,
       model: info.model,
       systemType: info.systemType,
       systemVersion: info.systemVersion,
@@ -112,9 +110,9 @@ export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number
       wlanMac,
       bluetoothMac: linux ? '' : secondMac,
       macs,
-      imei: linux ? undefined : imei,
-      basebandVersion: linux ? undefined : `MPSS.HA.1.${Math.floor(random() * 9)}`,
-      uptime: Math.round((now() - bootAt) / 1000),
+      ...(identity.imei === undefined ? {} : { imei: identity.imei }),
+      ...(identity.basebandVersion === undefined ? {} : { basebandVersion: identity.basebandVersion }),
+      uptime: uptime(),
       support,
     }),
     runtime: (limit): RuntimeInfoReply => {

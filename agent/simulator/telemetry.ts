@@ -84,26 +84,35 @@ export function simulatedLocation(random: () => number): LocationUpload {
   return { country: place.country, region: place.region, lat: Math.max(-90, Math.min(90, place.lat + jitter())), lng: Math.max(-180, Math.min(180, place.lng + jitter())) };
 }
 
-/** The load model of one simulated device: a baseline with noise, and rare spikes. */
+/** A device's battery level at a time (epoch ms); undefined on mains power. */
+export type BatteryLevel = (now: number) => number | undefined;
+
+/**
+ * The load model of one simulated device: a baseline with noise, and rare spikes. Its battery is the
+ * device's own level when given one (simulatedIdentity), else a random level per upload (benches).
+ */
 export class SimulatedLoad {
   readonly #random: () => number;
+  readonly #battery: BatteryLevel | undefined;
   readonly #cpuBase: number;
   readonly #memBase: number;
   readonly memTotal: number;
 
-  constructor(random: () => number) {
+  constructor(random: () => number, battery?: BatteryLevel) {
     this.#random = random;
+    this.#battery = battery;
     this.#cpuBase = 8 + random() * 45;
     this.memTotal = pick(random, [2, 3, 4, 6, 8]) * GIB;
     this.#memBase = 0.3 + random() * 0.45;
   }
 
-  /** The next status upload; `spike` pushes CPU (and memory) above 90 %. */
-  next(spike: boolean): StatusUpload {
+  /** The next status upload at `now`; `spike` pushes CPU (and memory) above 90 %. */
+  next(spike: boolean, now = 0): StatusUpload {
     const r = this.#random;
     const cpu = spike ? 91 + r() * 9 : Math.max(0, Math.min(89, this.#cpuBase + (r() - 0.5) * 20));
     const memShare = spike && r() < 0.5 ? 0.92 + r() * 0.07 : Math.max(0.05, Math.min(0.89, this.#memBase + (r() - 0.5) * 0.1));
-    return { cpu: Math.round(cpu * 10) / 10, memUsed: Math.round(this.memTotal * memShare), memTotal: this.memTotal, battery: Math.round(20 + r() * 80) };
+    const battery = this.#battery ? this.#battery(now) : Math.round(20 + r() * 80);
+    return { cpu: Math.round(cpu * 10) / 10, memUsed: Math.round(this.memTotal * memShare), memTotal: this.memTotal, ...(battery === undefined ? {} : { battery }) };
   }
 }
 
@@ -112,10 +121,10 @@ export class SimulatedLoad {
  * login, then a status every `profile.everyMs` on the injected clock, with occasional spikes and abnormal
  * events. Returns a function that stops it.
  */
-export function reportTelemetry(session: DeviceSession, clock: Clock, profile: TelemetryProfile = DEFAULT_TELEMETRY_PROFILE): () => void {
+export function reportTelemetry(session: DeviceSession, clock: Clock, profile: TelemetryProfile = DEFAULT_TELEMETRY_PROFILE, battery?: BatteryLevel): () => void {
   const random = seededRandom(seedOf(session.sn));
   const location = simulatedLocation(random);
-  const load = new SimulatedLoad(random);
+  const load = new SimulatedLoad(random, battery);
   let timer: TimerHandle | undefined;
   const send = (msgId: number, data: unknown) => {
     try {
@@ -125,10 +134,10 @@ export function reportTelemetry(session: DeviceSession, clock: Clock, profile: T
     }
   };
   const tick = () => {
-    const status = load.next(random() < profile.spikeChance);
+    const status = load.next(random() < profile.spikeChance, clock.now());
     send(Command.StatusUpload, status);
     if (random() < profile.abnormalChance) {
-      const event = load.next(false);
+      const event = load.next(false, clock.now());
       send(Command.AbnormalEvent, { type: pick(random, DEVICE_EVENTS), time: clock.now(), cpu: event.cpu, memUsed: event.memUsed, memTotal: event.memTotal });
     }
     timer = clock.setTimeout(tick, profile.everyMs);

@@ -3,6 +3,7 @@ import { type CommandHandler, type DeviceInfo, DeviceSession, type DeviceSession
 import { pushFileHandler, simulatedPushJob } from '../push/push-file.ts';
 import { DEVICE_OPS_COMMANDS, deviceHandlers } from '../ops/device-handlers.ts';
 import { pick } from './prng.ts';
+import { simulatedEntityFields, simulatedIdentity } from './identity.ts';
 import { streamHandlers } from './video-source.ts';
 import { simulatedBackend } from './simulated-backend.ts';
 import { reportTelemetry, type TelemetryProfile } from './telemetry.ts';
@@ -32,19 +33,26 @@ export interface VirtualDeviceOptions extends Omit<DeviceSessionOptions, 'handle
   readonly telemetry?: TelemetryProfile | false;
 }
 
-/** A simulated terminal: a DeviceSession with simulated command handlers. */
+/**
+ * A simulated terminal: a DeviceSession with simulated command handlers. Its login data carries every
+ * field of the device entity (its {@link simulatedIdentity}, uptime and battery at the time), the same
+ * values its system info answers with.
+ */
 export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
+  const identity = simulatedIdentity(opts.sn, opts.info.systemType);
+  let bootedAt = opts.clock.now() - identity.upBeforeStartMs;
   const reboot: CommandHandler = async (_req, session) => ({
     result: Result.Success,
     afterReply: () => {
       session.stop();
+      bootedAt = opts.clock.now() + opts.rebootDownMs;
       opts.clock.setTimeout(() => session.start(), opts.rebootDownMs);
     },
   });
   // Built on a device's first command: a fleet of tens of thousands mostly idles, and each simulated
   // file tree, process table and app list costs memory.
   let backend: ReturnType<typeof simulatedBackend> | undefined;
-  const backendOf = () => (backend ??= simulatedBackend(opts.sn, opts.info, () => opts.clock.now()));
+  const backendOf = () => (backend ??= simulatedBackend(opts.sn, opts.info, () => opts.clock.now(), () => bootedAt));
   let ops: ReturnType<typeof deviceHandlers> | undefined;
   const opsOf = (session: DeviceSession) => {
     if (!ops) {
@@ -59,7 +67,7 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
   }]);
   const device = new DeviceSession({
     ...opts,
-    info: () => opts.info,
+    info: () => ({ ...opts.info, ...simulatedEntityFields(identity, opts.info.systemType, opts.clock.now(), bootedAt) }),
     handlers: new Map([
       [Command.Reboot, reboot],
       ...opsHandlers,
@@ -71,6 +79,6 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
       [Command.PushFile, pushFileHandler(simulatedPushJob({ clock: opts.clock, stepMs: 250 }))],
     ]),
   });
-  if (opts.telemetry !== false) reportTelemetry(device, opts.clock, opts.telemetry);
+  if (opts.telemetry !== false) reportTelemetry(device, opts.clock, opts.telemetry, identity.battery);
   return device;
 }

@@ -228,7 +228,9 @@ export class DeviceRepository {
         .leftJoin('organisations', 'organisations.id', 'devices.org_id')
         .selectAll('devices')
         .select('organisations.name as org_name')
-        .orderBy(SORTABLE[q.sortField ?? 'id'], order)
+        // Unknown values (a battery never reported, say) last whichever the direction, on both databases
+        // (PostgreSQL and SQLite disagree on where nulls go by default).
+        .orderBy(SORTABLE[q.sortField ?? 'id'], (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
         // A stable tie-break, so pages never repeat or skip rows that share a sort value.
         .orderBy('devices.id', order)
         .limit(q.pageSize)

@@ -116,6 +116,8 @@ interface DeviceMemory {
   latestTime: number;
   /** When the device's last persisted sample arrived. */
   sampledAt: number;
+  /** The battery last written to the device's row by this ingest (undefined: none yet), so an unchanged level is not written again. */
+  batteryStored: number | undefined;
 }
 
 // Multi-row inserts: at most 10 columns a row stays far under SQLite's 32,766 and PostgreSQL's 65,535 bound
@@ -125,7 +127,7 @@ interface DeviceMemory {
 const ROWS_PER_INSERT = 200;
 /** Lets I/O callbacks run between two statements of a flush (embedded SQLite runs each synchronously). */
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
-// Device models are read in chunks of this many serials (one `in (...)` list).
+// Device models are read, and device rows updated, in chunks of this many serials (one `in (...)` list).
 const MODEL_LOOKUP_CHUNK = 500;
 const RETENTION_SWEEP_MS = HOUR_MS;
 // A device clock further off than this is not trusted for an event's time.
@@ -137,6 +139,25 @@ export interface TelemetryCounts {
   readonly absorbed: number;
   /** Rows written to telemetry_samples. */
   readonly samplesPersisted: number;
+}
+
+/**
+ * The device list's location text for a location upload: "region, CC" (the country alone without a
+ * region). The list filters on it as a substring, so a region or a country code finds the device.
+ */
+export function locationText(l: { readonly country: string; readonly region: string }): string {
+  return l.region ? `${l.region}, ${l.country}` : l.country;
+}
+
+/** Serials by the value a column is to be set to: one update per value and chunk of serials. */
+function byValue<V>(entries: Iterable<readonly [string, V]>): Map<V, string[]> {
+  const out = new Map<V, string[]>();
+  for (const [sn, v] of entries) {
+    const sns = out.get(v);
+    if (sns) sns.push(sn);
+    else out.set(v, [sn]);
+  }
+  return out;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -151,6 +172,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  * records (device-reported, or derived from threshold crossings). Status uploads are coalesced: absorbing
  * one is O(1) work in memory (latest state and threshold check per device); each flush writes the latest
  * state of the devices that reported and a sample for those whose sampling interval has passed.
+ * The device list filters and sorts on columns of the devices table, so a flush also writes there the
+ * battery that changed and the place a location upload gives (the device list's battery and location).
  */
 export class TelemetryIngest {
   readonly settings: TelemetrySettings;
@@ -307,7 +330,7 @@ export class TelemetryIngest {
   #memory(sn: string, orgId: number): DeviceMemory {
     let m = this.#devices.get(sn);
     if (!m) {
-      m = { sn, orgId, lastHour: -1, cpuAbove: false, memAbove: false, latest: undefined, latestTime: 0, sampledAt: -Infinity };
+      m = { sn, orgId, lastHour: -1, cpuAbove: false, memAbove: false, latest: undefined, latestTime: 0, sampledAt: -Infinity, batteryStored: undefined };
       this.#devices.set(sn, m);
     }
     // A device moved to another organisation reports under its new one from its next upload.
@@ -379,6 +402,13 @@ export class TelemetryIngest {
       h.mem_sum += memoryPercent(s.status.memUsed, s.status.memTotal);
     }
     const row = (s: PendingSample) => ({ sn: s.sn, org_id: s.orgId, time: s.time, cpu: s.status.cpu, mem_used: s.status.memUsed, mem_total: s.status.memTotal, battery: s.status.battery ?? null });
+    // Batteries change slowly (a percent every few minutes), so most flushes write few rows; grouped by
+    // level, a flush is at most 101 updates per chunk of serials however many devices reported.
+    const batteries = new Map<string, number>();
+    for (const s of latest) {
+      const battery = s.status.battery;
+      if (battery !== undefined && this.#memory(s.sn, s.orgId).batteryStored !== battery) batteries.set(s.sn, battery);
+    }
     await this.#db.transaction().execute(async (trx) => {
       for (const part of chunks(samples, ROWS_PER_INSERT)) {
         await yieldToIo();
@@ -436,6 +466,18 @@ export class TelemetryIngest {
           )
           .execute();
       }
+      for (const [battery, sns] of byValue(batteries)) {
+        for (const part of chunks(sns, MODEL_LOOKUP_CHUNK)) {
+          await yieldToIo();
+          await trx.updateTable('devices').set({ battery }).where('sn', 'in', part).execute();
+        }
+      }
+      for (const [location, sns] of byValue([...locations].map(([sn, l]) => [sn, locationText(l)] as const))) {
+        for (const part of chunks(sns, MODEL_LOOKUP_CHUNK)) {
+          await yieldToIo();
+          await trx.updateTable('devices').set({ location }).where('sn', 'in', part).execute();
+        }
+      }
       const abnormalHourly = new Map<string, { org_id: number; type: string; hour: number; n: number }>();
       for (const a of abnormal) {
         const hour = Math.floor(a.time / HOUR_MS) * HOUR_MS;
@@ -461,5 +503,9 @@ export class TelemetryIngest {
       }
     });
     this.#samplesPersisted += samples.length;
+    for (const [sn, battery] of batteries) {
+      const state = this.#devices.get(sn);
+      if (state) state.batteryStored = battery;
+    }
   }
 }

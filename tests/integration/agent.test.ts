@@ -16,6 +16,7 @@ import {
   Result,
   type RuntimeInfoReply,
   type ShellOutput,
+  SUPPORT_FLAGS,
   type SystemInfoReply,
   uploadToDevice,
 } from '../../protocol/index.ts';
@@ -105,6 +106,9 @@ describe('device agent on this Linux machine', () => {
     expect(rt.memory.total).toBe(os.totalmem());
     const sys = (await lastValueFrom(consoleEngine.request(Command.SystemInfo, { sn }))).reply.data as SystemInfoReply;
     expect(sys).toMatchObject({ kernel: os.release(), cpuCores: os.cpus().length, systemType: 'linux' });
+    // What the system-info tab shows is what the device list filters on: the login data carried it.
+    const listed = await ts.server.db.selectFrom('devices').selectAll().where('sn', '=', sn).executeTakeFirstOrThrow();
+    expect(listed).toMatchObject({ manufacturer: sys.manufacturer, wlan_mac: sys.wlanMac, support_flags: SUPPORT_FLAGS.filter((f) => sys.support[f]).join(',') });
 
     const flowId = newFlowId('sh');
     const open = (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId, data: { op: 'open' } }))).reply;
