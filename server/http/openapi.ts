@@ -14,7 +14,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Device control center API',
         version: '1',
         description:
-          'Calls follow platform-core section 7: JSON bodies, the X-Token header, answers {code, data, message} with code 20000 on success and 3 when the login has expired. Paths the spec does not show follow its style.',
+          'Calls follow platform-core section 7: JSON bodies, the X-Token header, answers {code, data, message} with code 20000 on success and 3 when the login has expired. A failure also carries key and params: the message catalogue key (protocol/messages) and its parameters; message is rendered in the caller\'s language (account language, else the language cookie, else Accept-Language). Paths the spec does not show follow its style.',
       },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
       security: [{ token: [] }],
