@@ -83,11 +83,25 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   // this, a second PostgreSQL schema in the same database (parallel tests) would find the first one's
   // tables, skip creating its own and fail.
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(target.pgSchema ? { migrationTableSchema: target.pgSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // The migrator's table check lists the tables of every schema; a schema dropped by someone else between
+  // its listing and its reading (parallel test runs dropping their throwaway schemas) fails it with
+  // 3F000 before any migration ran. Nothing of ours is wrong then: look again.
+  for (let retry = 0; retry < 20 && schemaVanished(outcome.error, target.pgSchema); retry++) {
+    await new Promise((r) => setTimeout(r, Math.min(500, 25 * (retry + 1))));
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     await db.destroy();
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
   return db;
+}
+
+/** True when `err` is PostgreSQL's "schema does not exist" for a schema other than this installation's. */
+function schemaVanished(err: unknown, ours: string | undefined): boolean {
+  if (!(err instanceof Error) || (err as Error & { code?: unknown }).code !== '3F000') return false;
+  return ours === undefined || !err.message.includes(`"${ours}"`);
 }
