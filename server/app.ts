@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOperationRecorder(app, { db: deps.db, clock: deps.clock });
   registerGuard(app, deps.db, deps.sessions);
   registerAuthRoutes(app, { ...deps, loginGuard: new LoginGuard(deps.clock) });
-  registerDeviceRoutes(app, { devices: deps.devices, releaseDevice: (sn) => deps.gateway.releaseDevice(sn) });
+  registerDeviceRoutes(app, { devices: deps.devices, devicesMoved: (sns, orgId) => deps.gateway.moveDevices(sns, orgId) });
   // Writers of roles, accounts and organisations tell the gateway's consoles what changed (live rights).
   const rights = deps.gateway.rights;
   const roles = new RoleRepository(deps.db, rights);

@@ -37,4 +37,9 @@ export const Subject = {
   deviceOutcome: (sn: string) => `device.${sn}.outcome`,
   /** A device's secret was revoked: the node holding it closes its socket. */
   deviceRevoked: 'device.revoked',
+  /**
+   * Devices moved to another organisation (`{node, seq, sns, orgId}`): the process holding one closes its
+   * socket, and every process's consoles outside the new organisation let go of their watches and flows.
+   */
+  deviceMoved: 'device.moved',
 } as const;

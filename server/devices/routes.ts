@@ -11,10 +11,12 @@ import * as s from './schemas.ts';
 export interface DeviceRouteDeps {
   readonly devices: DeviceRepository;
   /**
-   * Closes a connected device's socket so that it reconnects and is admitted under its new organisation;
-   * until then its link would carry the old one (and the old organisation's consoles could reach it).
+   * Tells every process of the cluster that devices moved (the gateway's moveDevices): the one holding a
+   * device closes its socket so that it reconnects and is admitted under its new organisation (until then
+   * its link carries the old one), consoles of the old organisation lose their watches and flows of it,
+   * and commands held for it under the old organisation are cancelled.
    */
-  readonly releaseDevice?: (sn: string) => void;
+  readonly devicesMoved?: (sns: readonly string[], orgId: number) => Promise<void>;
 }
 
 const filterOf = (caller: Caller, body: s.FilterBody): DeviceFilter => ({ scope: caller.scope, ...body });
@@ -56,7 +58,7 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps
     const found = await ownDevices(caller, req.body.sns);
     const moving = found.filter((d) => d.orgId !== req.body.orgId).map((d) => d.sn);
     const updated = await devices.update(moving, { org_id: req.body.orgId });
-    for (const sn of moving) deps.releaseDevice?.(sn);
+    await deps.devicesMoved?.(moving, req.body.orgId);
     return ok({ updated });
   });
 

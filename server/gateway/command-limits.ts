@@ -49,6 +49,36 @@ export function sessionBudget(rate: number, burst: number, now: number): TokenBu
   return rate > 0 ? new TokenBucket(rate, burst > 0 ? burst : rate, now) : undefined;
 }
 
+// Accounts whose REST budget is remembered; past it the longest-remembered is forgotten (it starts afresh).
+const MAX_ACCOUNT_BUDGETS = 10_000;
+
+/**
+ * Command budgets per account for commands sent over HTTP (/device-ops/command): each the size of one
+ * console session's (CONSOLE_COMMAND_RATE, CONSOLE_COMMAND_BURST), shared by all the account's sessions.
+ */
+export class AccountBudgets {
+  readonly #rate: number;
+  readonly #burst: number;
+  readonly #buckets = new Map<number, TokenBucket>();
+
+  constructor(rate: number, burst: number) {
+    this.#rate = rate;
+    this.#burst = burst;
+  }
+
+  /** Takes one command from the account's budget; false when it is spent. Always true when the rate is 0. */
+  take(accountId: number, now: number): boolean {
+    let bucket = this.#buckets.get(accountId);
+    if (!bucket) {
+      bucket = sessionBudget(this.#rate, this.#burst, now);
+      if (!bucket) return true;
+      if (this.#buckets.size >= MAX_ACCOUNT_BUDGETS) this.#buckets.delete(this.#buckets.keys().next().value as number);
+      this.#buckets.set(accountId, bucket);
+    }
+    return bucket.take(now);
+  }
+}
+
 // Past this many remembered sends the old ones are swept, so a fleet-wide bulk reboot leaves nothing behind.
 const SWEEP_AT = 4_096;
 

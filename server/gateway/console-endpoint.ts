@@ -58,7 +58,7 @@ export interface ConsoleEndpointDeps {
 const WATCH_PERMISSION = 'device_list';
 
 /** Keys whose flows (shell sessions, transfers) a console lets go of when it loses them. */
-const FLOW_PERMISSIONS = ['device_shell', 'device_file', 'device_file_export'] as const;
+const FLOW_PERMISSIONS = ['device_shell', 'device_file', 'device_file_export', 'device_capture'] as const;
 const STREAM_PERMISSIONS = ['device_live_view', 'device_live_control'] as const;
 
 /** A reload of a session's rights failed (the database is away): the console reconnects and loads them afresh. */
@@ -99,7 +99,9 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     const lost = (keys: readonly string[]) => keys.some((k) => before.permissions.has(k) && !after.permissions.has(k));
     if (scopeShrank || lost(STREAM_PERMISSIONS)) deps.streams?.consoleLinkGone(link);
     if (scopeShrank || lost([WATCH_PERMISSION])) deps.watchers?.consoleGone(link);
-    if (scopeShrank || lost(FLOW_PERMISSIONS)) deps.flows.dropConsole(link);
+    // A lost key ends the flows opened under it (each flow keeps its key: flows.ts); the others carry on.
+    if (scopeShrank) deps.flows.dropConsole(link);
+    else if (lost(FLOW_PERMISSIONS)) deps.flows.dropUnpermitted(link);
   };
 
   const tooFrequent = (req: Envelope): void => void answer(req, Result.Fail, { message: Message.TooFrequent });
@@ -107,9 +109,9 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
   // Synchronous for a device on this node (no promise per command); a promise when the database must tell.
   const forward = (req: Envelope, caller: Caller): Promise<void> | undefined => {
     if (req.msgId === Command.TransferBegin) {
-      // Resuming or starting a transfer on a flow this console opened with a permitted command.
-      const route = req.flowId === undefined ? undefined : deps.flows.get(req.flowId);
-      if (!route || route.console !== link) return void answer(req, Result.Fail, { message: Message.PermissionDenied });
+      // Resuming or starting a transfer on a flow this console opened, while it holds the key it opened it with.
+      const route = deps.flows.permitted(req.flowId, link, caller);
+      if (!route) return void answer(req, Result.Fail, { message: Message.PermissionDenied });
       const relay: PendingHandlers = {
         progress: (reply) => answer(req, reply.result, reply.data),
         result: (reply) => answer(req, reply.result, reply.data),
@@ -148,7 +150,7 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       answer(req, Result.Fail, { message: Message.PermissionDenied });
       return;
     }
-    if (req.flowId !== undefined && !deps.flows.bind(req.flowId, sn, link)) {
+    if (req.flowId !== undefined && !deps.flows.bind(req.flowId, sn, link, permission)) {
       answer(req, Result.Fail, { message: 'flowId is in use' });
       return;
     }
@@ -175,11 +177,9 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       commandDevice(target, req, deps.commandTimeoutMs, handlers);
       return;
     }
-    // Not on this node: another node of the cluster may hold it (its row says online).
-    if (remoteOnline) {
-      if (!deps.dangerous.allow(sn, req.msgId, req.data, now())) return tooFrequent(req);
-      if (deps.routeRemote(req, handlers)) return;
-    }
+    // Not on this node: another node of the cluster may hold it (its row says online). The node holding
+    // the device spaces dangerous commands, whichever node or route (console, REST) they came through.
+    if (remoteOnline && deps.routeRemote(req, handlers)) return;
     outcome({ msgId: req.msgId, result: Result.DeviceOffline });
     answer(req, Result.DeviceOffline);
   };
@@ -203,7 +203,10 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       answer(req, Result.Success);
       return;
     }
-    const orgId = deps.links.get(sn)?.orgId ?? (await deps.devices.findBySn(sn))?.org_id;
+    // A socket being closed may be a device that just moved organisation: its row has the new one.
+    const held = deps.links.get(sn);
+    const open = held !== undefined && held.peer.ws.readyState === held.peer.ws.OPEN;
+    const orgId = (open ? held.orgId : undefined) ?? (await deps.devices.findBySn(sn))?.org_id;
     await withRights((caller) => {
       if (!caller.permissions.has(WATCH_PERMISSION) || orgId === undefined || !caller.scope.has(orgId)) {
         answer(req, Result.Fail, { message: Message.PermissionDenied });

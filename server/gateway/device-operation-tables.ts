@@ -1,7 +1,10 @@
 import type { Generated, Selectable } from 'kysely';
 
-/** State of a held command: waiting for its device, being delivered, answered, or past its time-to-live. */
-export type DeviceOperationState = 'waiting' | 'delivering' | 'done' | 'expired';
+/**
+ * State of a held command: waiting for its device, being delivered, answered, past its time-to-live, or
+ * cancelled (its device moved to another organisation, or its submitter lost the key or the device's reach).
+ */
+export type DeviceOperationState = 'waiting' | 'delivering' | 'done' | 'expired' | 'cancelled';
 
 /** A command held for an offline device (migration 0007). */
 export interface DeviceOperationTable {

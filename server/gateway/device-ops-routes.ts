@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Clock, Command, type Envelope, Result } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
-import { ApiCode, ApiError, ok } from '../http/envelope.ts';
+import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow } from './device-operation-tables.ts';
@@ -39,6 +39,16 @@ const whitelistCancelBody = {
   additionalProperties: false,
   properties: { packages: { type: 'array', maxItems: 200, items: { type: 'string', pattern: '^[A-Za-z0-9_.]{1,128}$' } } },
 } as const;
+
+/**
+ * The gateway's spacing of dangerous commands refused this one (the same command to the same device
+ * within a second, by anyone, by any route): answered as every other limit is, 'You click too frequently！'.
+ */
+function refuseTooFrequent(reply: Envelope): void {
+  if (reply.result === Result.Fail && (reply.data as { message?: unknown } | null | undefined)?.message === Message.TooFrequent) {
+    throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
+  }
+}
 
 /** A held command as the console sees it. */
 function heldView(row: DeviceOperationRow) {
@@ -86,6 +96,8 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
     { config: { permission: 'device_list' }, schema: { body: commandBody } },
     async (req) => {
       const caller = callerOf(req);
+      // The account's command budget is spent before any other work, as a console session's is.
+      if (!deps.gateway.accountBudgets.take(caller.accountId, deps.clock.now())) throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
       const { sn, msgId, data, ttlSeconds } = req.body;
       const permission = commandPermissions.get(msgId);
       if (permission === undefined || FLOW_COMMANDS.has(msgId)) throw new ApiError(ApiCode.BadRequest, 'device.commandNotOverHttp');
@@ -93,10 +105,14 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       const device = await deviceInScope(caller, sn);
       if (ttlSeconds === undefined) {
         const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {}, { by: caller.account });
+        refuseTooFrequent(reply);
         return ok({ delivered: reply.result !== Result.DeviceOffline, result: reply.result ?? null, data: reply.data ?? null });
       }
       const outcome = await held.submit({ sn, orgId: device.org_id, msgId, data: data ?? {}, ttlMs: ttlSeconds * 1000, accountId: caller.accountId });
-      if (outcome.delivered) return ok({ delivered: true, result: outcome.reply.result ?? null, data: outcome.reply.data ?? null });
+      if (outcome.delivered) {
+        refuseTooFrequent(outcome.reply);
+        return ok({ delivered: true, result: outcome.reply.result ?? null, data: outcome.reply.data ?? null });
+      }
       return ok({ delivered: false, result: null, pending: heldView(outcome.held) });
     },
   );
@@ -114,8 +130,11 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
   );
 
   app.get<{ Querystring: { sn: string } }>('/device-ops/pending', { config: { permission: 'device_list' }, schema: { querystring: pendingQuery } }, async (req) => {
-    await deviceInScope(callerOf(req), req.query.sn);
-    return ok({ list: (await held.list(req.query.sn)).map(heldView) });
+    const caller = callerOf(req);
+    await deviceInScope(caller, req.query.sn);
+    // Commands of the caller's organisations only: those another organisation held for the device (before
+    // it moved) stay that organisation's.
+    return ok({ list: (await held.list(req.query.sn, 100, caller.scopeCoversAll ? undefined : caller.scope)).map(heldView) });
   });
 
   app.post<{ Body: { packages?: string[] } }>(

@@ -55,6 +55,17 @@ export class DeviceWatchers {
   }
 
   /**
+   * A device moved to another organisation: the watches of consoles that do not reach it there end (the
+   * watch was checked when it began, and would otherwise tell the old organisation of the new one's work).
+   */
+  deviceMoved(sn: string, outside: (link: ConsoleLink) => boolean): void {
+    const set = this.#watchers.get(sn);
+    if (!set) return;
+    for (const link of set) if (outside(link)) set.delete(link);
+    if (set.size === 0) this.#forget(sn);
+  }
+
+  /**
    * A command to `sn` ended; every watcher but the requester (`origin`) hears it. On the command hot path:
    * nothing is allocated unless someone may be watching (here, or on another node of a cluster).
    */

@@ -1,4 +1,5 @@
 import type { Envelope } from '../../protocol/index.ts';
+import type { Caller } from '../accounts/caller.ts';
 import type { Bus, BusMessage } from '../bus/bus.ts';
 import type { ConsoleLink } from './console-link.ts';
 import type { DeviceLink } from './device-link.ts';
@@ -30,10 +31,13 @@ export type FlowPayload = { readonly frame: Uint8Array } | { readonly env: Envel
 /**
  * Where a flow's two ends are: the console here (with its device here or on another node), the device
  * here and the console on `node`, or a console of `session` whose socket dropped and may come back until
- * `until` (the device's traffic on the flow is dropped meanwhile; the transfer recovers it).
+ * `until` (the device's traffic on the flow is dropped meanwhile; the transfer recovers it). A console's
+ * route keeps the key of the command that opened it: the flow carries traffic only while the console
+ * holds that key (a screenshot, say, stops when `device_capture` is taken away).
  */
+export type ConsoleFlowRoute = { readonly flowId: string; readonly sn: string; readonly console: ConsoleLink; readonly node?: undefined; readonly permission: string };
 export type FlowRoute =
-  | { readonly flowId: string; readonly sn: string; readonly console: ConsoleLink; readonly node?: undefined }
+  | ConsoleFlowRoute
   | { readonly flowId: string; readonly sn: string; readonly console?: undefined; readonly node: string }
   | { readonly flowId: string; readonly sn: string; readonly console?: undefined; readonly node?: undefined; readonly session: string; readonly until: number };
 
@@ -68,13 +72,14 @@ export class FlowTable {
    * Binds a flow to a console here and a device; false when another console or device already holds it.
    * A flow left by a dropped socket of the same session is taken back (XFER-4: the console asks again).
    */
-  bind(flowId: string, sn: string, console: ConsoleLink): boolean {
+  bind(flowId: string, sn: string, console: ConsoleLink, permission: string): boolean {
     this.#expire();
     const existing = this.#routes.get(flowId);
     if (existing && !('session' in existing && existing.sn === sn && existing.session === console.caller.session.tokenHash)) {
-      return existing.console === console && existing.sn === sn;
+      // Reused only for commands under the same key: the flow is checked against the key it was opened with.
+      return existing.console === console && existing.sn === sn && existing.permission === permission;
     }
-    this.#routes.set(flowId, { flowId, sn, console });
+    this.#routes.set(flowId, { flowId, sn, console, permission });
     const list = this.#byConsole.get(console) ?? [];
     list.push(flowId);
     if (list.length > MAX_FLOWS_PER_CONSOLE) this.#routes.delete(list.shift() as string);
@@ -102,10 +107,19 @@ export class FlowTable {
     return flowId !== undefined && this.#routes.get(flowId)?.console === console;
   }
 
-  /** Console to device: false when the flow is not this console's. */
-  toDevice(flowId: string | undefined, from: ConsoleLink, p: FlowPayload): boolean {
+  /**
+   * The flow `console` opened, while `caller` (the console's current rights by default) still holds the
+   * key it was opened with; undefined otherwise.
+   */
+  permitted(flowId: string | undefined, console: ConsoleLink, caller: Caller = console.caller): ConsoleFlowRoute | undefined {
     const route = flowId === undefined ? undefined : this.#routes.get(flowId);
-    if (!route || route.console !== from) return false;
+    return route?.console === console && caller.permissions.has(route.permission) ? route : undefined;
+  }
+
+  /** Console to device: false when the flow is not this console's, or its key is gone. */
+  toDevice(flowId: string | undefined, from: ConsoleLink, p: FlowPayload): boolean {
+    const route = this.permitted(flowId, from);
+    if (!route) return false;
     const link = this.#devices.get(route.sn);
     if (link) deliver(link.peer, p);
     else if (this.#bus.shared) this.#bus.publish(FlowSubject.toDevice(route.sn), { flowId, ...p });
@@ -116,8 +130,10 @@ export class FlowTable {
   toConsole(flowId: string | undefined, sn: string, p: FlowPayload): boolean {
     const route = flowId === undefined ? undefined : this.#routes.get(flowId);
     if (!route || route.sn !== sn) return false;
-    if (route.console) deliver(route.console.peer, p);
-    else if (route.node !== undefined) {
+    if (route.console) {
+      // Dropped once the console has lost the flow's key (its rights are re-read on every change).
+      if (route.console.caller.permissions.has(route.permission)) deliver(route.console.peer, p);
+    } else if (route.node !== undefined) {
       // The device goes with its traffic: the console's node checks it is the flow's (fromBusToConsole).
       if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, sn, ...p });
     }
@@ -142,7 +158,32 @@ export class FlowTable {
   fromBusToConsole(m: BusMessage): void {
     const route = this.#routes.get(String(m.flowId));
     const p = payloadOf(m);
-    if (route?.console && route.sn === m.sn && p) deliver(route.console.peer, p);
+    if (route?.console && route.sn === m.sn && p && route.console.caller.permissions.has(route.permission)) deliver(route.console.peer, p);
+  }
+
+  /** Forgets the flows of `console` whose key it no longer holds (its rights narrowed). */
+  dropUnpermitted(console: ConsoleLink): void {
+    for (const flowId of [...(this.#byConsole.get(console) ?? [])]) {
+      const route = this.#routes.get(flowId);
+      if (route?.console === console && !console.caller.permissions.has(route.permission)) this.#forgetRoute(console, flowId);
+    }
+  }
+
+  /**
+   * A device moved to another organisation: flows to it of consoles that do not reach it there are
+   * forgotten, so what the device sends on them (a shell it keeps across reconnects, say) reaches no one.
+   */
+  deviceMoved(sn: string, outside: (console: ConsoleLink) => boolean): void {
+    for (const route of [...this.#routes.values()]) {
+      if (route.sn === sn && route.console && outside(route.console)) this.#forgetRoute(route.console, route.flowId);
+    }
+  }
+
+  #forgetRoute(console: ConsoleLink, flowId: string): void {
+    this.#routes.delete(flowId);
+    const list = this.#byConsole.get(console);
+    const i = list?.indexOf(flowId) ?? -1;
+    if (list && i >= 0) list.splice(i, 1);
   }
 
   /** Detaches every flow of a console that went away; its session may take them back for FLOW_GRACE_MS. */

@@ -27,7 +27,7 @@ import { ClusterMembership } from './cluster-membership.ts';
 import { DeviceWatchers } from './device-watchers.ts';
 import { serveConsole } from './console-endpoint.ts';
 import type { ConsoleLink } from './console-link.ts';
-import { DangerousCommandGuard, DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './command-limits.ts';
+import { AccountBudgets, DangerousCommandGuard, DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './command-limits.ts';
 import { ConsoleRights } from './console-rights.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
 import type { DeviceLink } from './device-link.ts';
@@ -37,6 +37,7 @@ import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 import { StreamFanout } from './stream-fanout.ts';
 import { randomId } from './random-ids.ts';
 import { GatewayMetrics } from '../metrics/metrics.ts';
+import { Message } from '../http/envelope.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
 export const CONSOLE_SOCKET_PATH = '/websocket';
@@ -129,6 +130,13 @@ export class Gateway {
   /** The rights of this process's console sessions, checked per command. */
   readonly #consoleRights: ConsoleRights;
   readonly #dangerous = new DangerousCommandGuard();
+  /** Per-account budgets of commands sent over HTTP, the size of a console session's. */
+  readonly accountBudgets: AccountBudgets;
+  /** Hear devices moved by this process (held commands are cancelled then). */
+  readonly #movedListeners: ((sns: readonly string[], orgId: number) => Promise<void>)[] = [];
+  /** Moves this process published, waiting for the bus to carry them back. */
+  readonly #moveEchoes = new Map<number, () => void>();
+  #moveSeq = 0;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -143,6 +151,7 @@ export class Gateway {
       commandBurst: deps.consoleCommandBurst ?? DEFAULT_CONSOLE_COMMAND_BURST,
       log: deps.log,
     });
+    this.accountBudgets = new AccountBudgets(deps.consoleCommandRate ?? DEFAULT_CONSOLE_COMMAND_RATE, deps.consoleCommandBurst ?? DEFAULT_CONSOLE_COMMAND_BURST);
     this.rights = new RightsBus(deps.bus, deps.nodeId);
     this.rights.listen((change) => this.#consoleRights.invalidate(change));
     this.#admissionGate = new DeviceAdmissionGate(deps.deviceAdmissionsPerSecond ?? 0);
@@ -202,6 +211,12 @@ export class Gateway {
       deps.bus.subscribe(Subject.deviceRevoked, (m) => {
         if (m.node !== deps.nodeId) this.#closeRevoked(String(m.sn));
       }),
+      deps.bus.subscribe(Subject.deviceMoved, (m) => {
+        if (m.node === deps.nodeId) return this.#moveEchoes.get(Number(m.seq))?.();
+        const orgId = Number(m.orgId);
+        if (!Array.isArray(m.sns) || !Number.isInteger(orgId)) return;
+        for (const sn of m.sns) if (typeof sn === 'string') this.#deviceMoved(sn, orgId);
+      }),
       // Cut off from the bus, this node may have been taken for dead and its devices marked offline by the
       // others, whose news it could not hear: once back, it says again that it holds them.
       deps.bus.onReconnect?.(() => this.#reclaimAll()) ?? (() => undefined),
@@ -234,6 +249,8 @@ export class Gateway {
       this.#deps.bus.publish(Subject.nodeReplies(String(m.from)), { cid: m.cid, sn: link.sn, msgId: m.msgId, result, data });
     if (!link.loggedIn) return reply(Result.DeviceNotLoggedIn);
     const req: Envelope = { msgId: Number(m.msgId), flowId: typeof m.flowId === 'string' ? m.flowId : undefined, data: m.data };
+    // Dangerous commands are spaced here, on the node holding the device, whichever node sent them.
+    if (!this.#dangerous.allow(link.sn, req.msgId, req.data, this.#deps.clock.now())) return reply(Result.Fail, { message: Message.TooFrequent });
     // A flow opened from another node: the device's flow traffic goes back to that node's console.
     if (req.flowId !== undefined) this.#flows.bindRemote(req.flowId, link.sn, String(m.from));
     commandDevice(link, req, this.#deps.commandTimeoutMs ?? 30_000, {
@@ -265,6 +282,8 @@ export class Gateway {
       const link = this.#devices.get(sn);
       if (link) {
         if (!link.loggedIn) return settle(Result.DeviceNotLoggedIn);
+        // The same spacing of dangerous commands as console sockets get (REST, held commands): DECISIONS.
+        if (!this.#dangerous.allow(sn, msgId, data, this.#deps.clock.now())) return settle(Result.Fail, { message: Message.TooFrequent });
         return commandDevice(link, req, timeoutMs, handlers);
       }
       this.#deps.devices.findBySn(sn).then(
@@ -358,9 +377,54 @@ export class Gateway {
     return this.#deps.bus;
   }
 
-  /** Closes a device's socket on this node so it reconnects and is admitted afresh (it moved organisation). */
-  releaseDevice(sn: string): void {
-    this.#devices.get(sn)?.peer.ws.close(CloseCode.GoingAway, 'moved to another organisation');
+  /**
+   * Devices whose rows were just moved to organisation `orgId`, in every process of the cluster: the one
+   * holding a device closes its socket (the device reconnects and is admitted under its new organisation),
+   * and consoles whose scope does not reach `orgId` let go of their watches, flows and live views of it.
+   * Resolves once this process's listeners are done and the bus has carried the move back to this process
+   * (so, in order, to every other one too), as rights changes do: the caller's answer goes out after that.
+   */
+  async moveDevices(sns: readonly string[], orgId: number): Promise<void> {
+    if (sns.length === 0) return;
+    for (const sn of sns) this.#deviceMoved(sn, orgId);
+    const bus = this.#deps.bus;
+    const echoed = !bus.shared
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const seq = ++this.#moveSeq;
+          const done = () => {
+            clearTimeout(timer);
+            this.#moveEchoes.delete(seq);
+            resolve();
+          };
+          // Real time, not the injected clock: this waits for a socket. Past it the move is answered regardless.
+          const timer = setTimeout(done, 1_000);
+          timer.unref();
+          this.#moveEchoes.set(seq, done);
+          bus.publish(Subject.deviceMoved, { node: this.#deps.nodeId, seq, sns: [...sns], orgId });
+        });
+    const listened = this.#movedListeners.map((listener) =>
+      listener(sns, orgId).catch((err: unknown) => this.#deps.log.warn({ err, orgId }, 'a device move listener failed')),
+    );
+    await Promise.all([echoed, ...listened]);
+  }
+
+  /** Hears the devices this process moves (not other processes' moves: each move is told here once). */
+  onDevicesMoved(listener: (sns: readonly string[], orgId: number) => Promise<void>): void {
+    this.#movedListeners.push(listener);
+  }
+
+  #deviceMoved(sn: string, orgId: number): void {
+    const link = this.#devices.get(sn);
+    if (link) {
+      // Its streams end now (their viewers are told), not at the end of the close handshake. A closing
+      // socket takes no more commands (Peer.send refuses): the old organisation's consoles get result 5.
+      this.streams.deviceGone(sn);
+      link.peer.ws.close(CloseCode.GoingAway, 'moved to another organisation');
+    }
+    const outside = (console: ConsoleLink) => !console.caller.scope.has(orgId);
+    this.#watchers.deviceMoved(sn, outside);
+    this.#flows.deviceMoved(sn, outside);
   }
 
   /** Takes over WebSocket upgrades of `server` for the two socket paths. */

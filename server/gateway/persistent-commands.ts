@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, type Envelope, Result, type TimerHandle } from '../../protocol/index.ts';
+import { type Caller, loadCaller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
+import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow, DeviceOperationState } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
 
@@ -19,7 +21,7 @@ export const HeldSubject = {
   finished: 'device-ops.held.finished',
 } as const;
 
-const STATES: ReadonlySet<unknown> = new Set<DeviceOperationState>(['waiting', 'delivering', 'done', 'expired']);
+const STATES: ReadonlySet<unknown> = new Set<DeviceOperationState>(['waiting', 'delivering', 'done', 'expired', 'cancelled']);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 const intOrNull = (v: unknown): v is number | null => v === null || isInt(v);
 const strOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
@@ -100,6 +102,7 @@ export class PersistentCommands {
     this.#clock = clock;
     this.#log = log;
     gateway.onDeviceOnline((sn) => void this.deliver(sn));
+    gateway.onDevicesMoved((sns, orgId) => this.cancelMoved(sns, orgId));
     this.#unsubscribe = gateway.bus.subscribe(HeldSubject.finished, (m) => {
       const row = m.node !== this.#node ? rowOf(m.row) : undefined;
       if (row) this.#tell(row);
@@ -167,7 +170,15 @@ export class PersistentCommands {
   async #deliverNow(sn: string): Promise<void> {
     await this.expire();
     const rows = await this.#db.selectFrom('device_operations').selectAll().where('sn', '=', sn).where('state', '=', 'waiting').orderBy('id').execute();
+    const device = rows.length > 0 ? await this.#db.selectFrom('devices').select('org_id').where('sn', '=', sn).executeTakeFirst() : undefined;
+    const submitters = new Map<number, Promise<Caller | undefined>>();
     for (const row of rows) {
+      // A command of an organisation that no longer holds the device, or whose submitter has since lost
+      // the command's key or the device's organisation, is cancelled, never sent.
+      if (!(await this.#mayDeliver(row, device?.org_id, submitters))) {
+        await this.#cancel([row.id]);
+        continue;
+      }
       const now = this.#clock.now();
       const claimed = await this.#db
         .updateTable('device_operations')
@@ -175,6 +186,8 @@ export class PersistentCommands {
         .where('id', '=', row.id)
         .where('state', '=', 'waiting')
         .where('expires_at', '>', now)
+        // Still the device's organisation as the claim is made (a move meanwhile cancels the row).
+        .where((eb) => eb.exists(eb.selectFrom('devices').select('devices.sn').where('devices.sn', '=', sn).where('devices.org_id', '=', row.org_id)))
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) continue; // another node or login took it, or it expired
       const reply = await this.#gateway.command(sn, row.msg_id, JSON.parse(row.data) as unknown);
@@ -183,6 +196,48 @@ export class PersistentCommands {
       this.#emit({ ...row, ...done, delivered_at: now });
       if (reply.result === Result.DeviceOffline) return; // gone again: the rest wait for the next login
     }
+  }
+
+  /**
+   * Devices moved to organisation `orgId`: their commands still waiting under another organisation are
+   * cancelled and announced (state 'cancelled'), so none reaches the device in its new organisation and
+   * the old one hears how its commands ended.
+   */
+  async cancelMoved(sns: readonly string[], orgId: number): Promise<void> {
+    if (sns.length === 0) return;
+    const rows = await this.#db.selectFrom('device_operations').select('id').where('sn', 'in', [...sns]).where('state', '=', 'waiting').where('org_id', '!=', orgId).execute();
+    await this.#cancel(rows.map((r) => r.id));
+  }
+
+  /** True when `row` may still go to its device: the device's organisation, and a submitter who still reaches it. */
+  async #mayDeliver(row: DeviceOperationRow, deviceOrg: number | undefined, submitters: Map<number, Promise<Caller | undefined>>): Promise<boolean> {
+    if (deviceOrg === undefined || Number(row.org_id) !== Number(deviceOrg)) return false;
+    // Without an account, the platform's own command (none is stored so today): the organisation decides.
+    if (row.account_id === null) return true;
+    const accountId = Number(row.account_id);
+    let loading = submitters.get(accountId);
+    if (!loading) {
+      // The account's rights as they are now, whatever became of the session that submitted: a held
+      // command outlives its session, not its submitter's key or reach.
+      loading = loadCaller(this.#db, { tokenHash: '', accountId, expiresAt: Number.MAX_SAFE_INTEGER });
+      submitters.set(accountId, loading);
+    }
+    const submitter = await loading;
+    const permission = commandPermissions.get(row.msg_id);
+    return submitter !== undefined && permission !== undefined && submitter.permissions.has(permission) && submitter.scope.has(Number(row.org_id));
+  }
+
+  /** Cancels the rows of `ids` still waiting (one delivering or ended is left alone), and announces each. */
+  async #cancel(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const cancelled = await this.#db
+      .updateTable('device_operations')
+      .set({ state: 'cancelled', finished_at: this.#clock.now() })
+      .where('id', 'in', [...ids])
+      .where('state', '=', 'waiting')
+      .returningAll()
+      .execute();
+    for (const row of cancelled) this.#emit(row);
   }
 
   /** Marks held commands whose time-to-live has passed. */
@@ -200,9 +255,12 @@ export class PersistentCommands {
   }
 
   /** Held commands of one device, newest first. */
-  async list(sn: string, limit = 100): Promise<DeviceOperationRow[]> {
+  async list(sn: string, limit = 100, orgs?: ReadonlySet<number>): Promise<DeviceOperationRow[]> {
     await this.expire();
-    return this.#db.selectFrom('device_operations').selectAll().where('sn', '=', sn).orderBy('id', 'desc').limit(limit).execute();
+    let query = this.#db.selectFrom('device_operations').selectAll().where('sn', '=', sn);
+    // Only the commands of these organisations (the caller's scope): another organisation's stay its own.
+    if (orgs) query = query.where('org_id', 'in', [...orgs]);
+    return query.orderBy('id', 'desc').limit(limit).execute();
   }
 
   /** Arms the sweep for `at`, unless one is armed sooner; never later than the recheck period. */

@@ -83,7 +83,7 @@ export interface PendingCommand {
   readonly id: number;
   readonly sn: string;
   readonly msgId: number;
-  readonly state: 'waiting' | 'delivering' | 'done' | 'expired';
+  readonly state: 'waiting' | 'delivering' | 'done' | 'expired' | 'cancelled';
   readonly result: number | null;
   readonly createdAt: number;
   readonly expiresAt: number;

@@ -129,7 +129,7 @@ export const deviceViewEn = {
     hold: 'If offline, deliver when the device returns (24 h)',
     heldToast: 'The equipment is offline: the command will be delivered when it returns',
     held: 'Commands waiting for the device',
-    heldState: { waiting: 'Waiting', delivering: 'Delivering', done: 'Delivered', expired: 'Expired' },
+    heldState: { waiting: 'Waiting', delivering: 'Delivering', done: 'Delivered', expired: 'Expired', cancelled: 'Cancelled' },
   },
   files: {
     root: 'Root',
@@ -345,7 +345,7 @@ export const deviceViewZh: typeof deviceViewEn = {
     hold: '设备离线时，待设备上线后下发（24小时）',
     heldToast: '设备不在线：指令将在设备上线后下发',
     held: '等待设备上线的指令',
-    heldState: { waiting: '等待中', delivering: '下发中', done: '已下发', expired: '已过期' },
+    heldState: { waiting: '等待中', delivering: '下发中', done: '已下发', expired: '已过期', cancelled: '已取消' },
   },
   files: {
     root: '根目录',
