@@ -57,7 +57,7 @@ for (const target of targets) {
     it('refuses an organisation outside the caller scope and an unknown format', async () => {
       expect((await admin.call('POST', '/operation-log/list', { pageNum: 1, pageSize: 10, orgId: 999_999 })).code).toBe(40003);
       const res = await fetch(`${ts.server.url}/operation-log/export?format=pdf`, { headers: { 'X-Token': token } });
-      expect(await res.json()).toMatchObject({ code: 40001, message: expect.stringContaining('format') });
+      expect(await res.json()).toMatchObject({ code: 40001, message: expect.stringContaining('Format') });
     });
   });
 }
