@@ -97,6 +97,8 @@ export const en = {
 
   // Devices and device commands over HTTP.
   'device.commandNotOverHttp': 'This command cannot be sent over HTTP',
+  'device.offline': 'The equipment is offline',
+  'device.linuxCannot': 'Linux devices cannot do this',
 
   // Content library and uploads.
   'content.gone': 'The item no longer exists',

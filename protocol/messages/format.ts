@@ -87,9 +87,10 @@ export function englishOf<const T extends Readonly<Record<string, PlainMessageKe
 }
 
 // The spec's fixed messages (platform-core section 8, devices-and-commerce section 8) that peers still
-// send as text only: the gateway's refusals carry `data.message` without a key (docs/DECISIONS.md).
+// send as text only: the gateway's refusals carry `data.message` without a key, and a push target's
+// stored message is text (docs/DECISIONS.md).
 const SPEC_TEXTS: ReadonlyMap<string, PlainMessageKey> = new Map(
-  (['common.permissionDenied', 'common.tooFrequent', 'common.requestTimeout', 'common.verificationCodeError', 'common.noPermission'] as const).map((key) => [en[key], key]),
+  (['common.permissionDenied', 'common.tooFrequent', 'common.requestTimeout', 'common.verificationCodeError', 'common.noPermission', 'device.offline', 'device.linuxCannot'] as const).map((key) => [en[key], key]),
 );
 
 /** What a failure may carry: a key with parameters (the HTTP envelope), or only text (a gateway reply). */

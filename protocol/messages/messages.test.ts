@@ -87,6 +87,10 @@ describe('failureText', () => {
     expect(failureText('zh', { message: 'You click too frequently！' })).toBe('您点击得太频繁了！');
     expect(failureText('zh', { message: 'Request Timeout' })).toBe('请求超时');
     expect(failureText('en', { message: 'Request Timeout' })).toBe('Request Timeout');
+    // A push target's stored message, and a device refusal the console gives in the spec's words.
+    expect(failureText('zh', { message: 'The equipment is offline' })).toBe('设备已离线');
+    expect(failureText('zh', { message: 'Linux devices cannot do this' })).toBe('Linux 设备不支持此操作');
+    expect(failureText('zh', { message: 'exit status 2' })).toBe('exit status 2');
     // A key from a newer server falls back to its message.
     expect(failureText('zh', { key: 'org.fromTheFuture', message: 'Something new' })).toBe('Something new');
     expect(failureText('zh', {})).toBeUndefined();

@@ -87,6 +87,8 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'report.unknownTimeZone': '未知时区“{{zone}}”',
 
   'device.commandNotOverHttp': '此命令不能通过 HTTP 发送',
+  'device.offline': '设备已离线',
+  'device.linuxCannot': 'Linux 设备不支持此操作',
 
   'content.gone': '该项已不存在',
   'content.folderDownload': '无法下载文件夹！',

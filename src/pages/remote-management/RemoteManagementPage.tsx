@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { PushStarted } from '../../../protocol/api/campaigns.ts';
-import { Command, DownloadState, downloadStateLabels, InstallResult, installResultLabels, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels } from '../../../protocol/index.ts';
+import { Command, DownloadState, downloadStateLabels, failureText, InstallResult, installResultLabels, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels } from '../../../protocol/index.ts';
 import { type ContentArea, contentApi, type ContentItem, followPushes } from '../../api/content.ts';
 import { cleanFilter, deviceApi, type DeviceFilter } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
@@ -71,9 +71,11 @@ function OutcomeBadge({ outcome }: { outcome: PushOutcome }) {
   if (outcome.state === 'sent') return <Badge color="blue">{t('fleet.remote.sent')}</Badge>;
   if (outcome.state === 'pushing') return <PushingBadge outcome={outcome} />;
   const label = labelOf(resultLabels, outcome.result)?.[currentLanguage] ?? String(outcome.result);
+  // A device's or the gateway's text, in the console's language where it is one of the spec's messages.
+  const message = failureText(currentLanguage, { message: outcome.message });
   return (
-    <Badge color={outcome.result === Result.Success ? 'green' : 'red'} data-result={outcome.result} title={outcome.message}>
-      {outcome.result !== Result.Success && outcome.message ? outcome.message : label}
+    <Badge color={outcome.result === Result.Success ? 'green' : 'red'} data-result={outcome.result} title={message}>
+      {outcome.result !== Result.Success && message ? message : label}
     </Badge>
   );
 }
@@ -89,7 +91,7 @@ function PushingBadge({ outcome }: { outcome: Extract<PushOutcome, { state: 'pus
       ? labelOf(installResultLabels, installResult)?.[currentLanguage]
       : `${labelOf(downloadStateLabels, downloadState as 0)?.[currentLanguage] ?? downloadState}${downloadState === DownloadState.Downloading ? ` ${progress}%` : ''}`;
   return (
-    <Badge color={retrying ? 'orange' : 'blue'} data-push-state={downloadState} title={outcome.message}>
+    <Badge color={retrying ? 'orange' : 'blue'} data-push-state={downloadState} title={failureText(currentLanguage, { message: outcome.message })}>
       {text}
     </Badge>
   );
