@@ -3,7 +3,7 @@ import type { Envelope } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { ConsoleLink } from './console-link.ts';
 import type { DeviceLink } from './device-link.ts';
-import { FLOW_GRACE_MS, FlowTable } from './flows.ts';
+import { FLOW_GRACE_MS, FlowTable, MAX_FLOWS_PER_CONSOLE } from './flows.ts';
 
 /** A console socket as the flow table sees it: its session and what reached it. */
 function consoleOf(tokenHash: string) {
@@ -45,7 +45,14 @@ describe('XFER-4 flows outlive a console socket for its session', () => {
     flows.bind('up-1', 'DEV1', owner.link, 'device_file');
     flows.dropConsole(owner.link);
     expect(flows.bind('up-1', 'DEV1', consoleOf('session-b').link, 'device_file')).toBe(false);
-    expect(flows.bind('up-1', 'DEV2', consoleOf('session-a').link, 'device_file')).toBe(false);
+    // The same flowId to another device is another flow (flowIds are per console, DOPS-1): the detached one stays detached.
+    const elsewhere = consoleOf('session-a');
+    expect(flows.bind('up-1', 'DEV2', elsewhere.link, 'device_file')).toBe(true);
+    expect(flows.get('up-1', 'DEV1')).toMatchObject({ sn: 'DEV1', session: 'session-a' });
+    flows.toConsole('up-1', 'DEV1', { env: output });
+    expect(elsewhere.got).toEqual([]);
+    // Nor can that console then take DEV1's under the flowId it uses for DEV2.
+    expect(flows.bind('up-1', 'DEV1', elsewhere.link, 'device_file')).toBe(false);
     expect(flows.toDevice('up-1', consoleOf('session-a').link, { env: output })).toBe(false);
   });
 
@@ -56,7 +63,7 @@ describe('XFER-4 flows outlive a console socket for its session', () => {
     flows.dropConsole(owner.link);
     advance(FLOW_GRACE_MS);
     expect(flows.bind('other', 'DEV1', consoleOf('session-c').link, 'device_file')).toBe(true); // binding sweeps expired flows
-    expect(flows.get('up-1')).toBeUndefined();
+    expect(flows.get('up-1', 'DEV1')).toBeUndefined();
     expect(flows.bind('up-1', 'DEV1', consoleOf('session-b').link, 'device_file')).toBe(true);
   });
 
@@ -72,7 +79,43 @@ describe('XFER-4 flows outlive a console socket for its session', () => {
     // The first drop's deadline passes; the second's has not.
     advance(FLOW_GRACE_MS / 2 + 1);
     expect(flows.bind('x', 'DEV1', consoleOf('session-z').link, 'device_file')).toBe(true);
-    expect(flows.get('up-1')).toMatchObject({ sn: 'DEV1', session: 'session-a' });
+    expect(flows.get('up-1', 'DEV1')).toMatchObject({ sn: 'DEV1', session: 'session-a' });
+  });
+});
+
+describe('DOPS-1 flowIds are unique per console, not across the gateway', () => {
+  it('DOPS-1 two consoles open the same flowId on two devices: two flows, each joining its own console and device', () => {
+    const devices = new Map<string, DeviceLink>();
+    const toDevice: Record<string, Envelope[]> = { DEV1: [], DEV2: [] };
+    for (const sn of ['DEV1', 'DEV2']) devices.set(sn, { peer: { send: (env: Envelope) => void toDevice[sn]?.push(env), sendRaw: () => undefined } } as unknown as DeviceLink);
+    const flows = new FlowTable(devices, localBus);
+    const a = consoleOf('session-a');
+    const b = consoleOf('session-b');
+    expect(flows.bind('sh-1', 'DEV1', a.link, 'device_file')).toBe(true);
+    expect(flows.bind('sh-1', 'DEV2', b.link, 'device_file')).toBe(true);
+    flows.toConsole('sh-1', 'DEV1', { env: { ...output, data: 'one' } });
+    flows.toConsole('sh-1', 'DEV2', { env: { ...output, data: 'two' } });
+    expect(a.got.map((e) => e.data)).toEqual(['one']);
+    expect(b.got.map((e) => e.data)).toEqual(['two']);
+    expect(flows.toDevice('sh-1', a.link, { env: { ...output, data: 'to one' } })).toBe(true);
+    expect(flows.toDevice('sh-1', b.link, { env: { ...output, data: 'to two' } })).toBe(true);
+    expect([toDevice.DEV1?.map((e) => e.data), toDevice.DEV2?.map((e) => e.data)]).toEqual([['to one'], ['to two']]);
+    // On one device a flowId is one console's: the device cannot tell two consoles' flows apart.
+    expect(flows.bind('sh-1', 'DEV1', b.link, 'device_file')).toBe(false);
+    // And one console's flowId names one flow.
+    expect(flows.bind('sh-1', 'DEV2', a.link, 'device_file')).toBe(false);
+  });
+
+  it(`DOPS-1 a console's ${MAX_FLOWS_PER_CONSOLE + 1}th flow forgets its oldest; another console's flows are untouched`, () => {
+    const { flows } = table();
+    const busy = consoleOf('session-a');
+    const other = consoleOf('session-b');
+    flows.bind('f-0', 'DEV1', other.link, 'device_file');
+    for (let i = 0; i <= MAX_FLOWS_PER_CONSOLE; i++) expect(flows.bind(`f-${i}`, 'DEV2', busy.link, 'device_file')).toBe(true);
+    expect(flows.ownedBy('f-0', busy.link)).toBe(false);
+    expect(flows.get('f-0', 'DEV2')).toBeUndefined();
+    expect(flows.ownedBy('f-1', busy.link)).toBe(true);
+    expect(flows.ownedBy('f-0', other.link)).toBe(true);
   });
 });
 

@@ -5,7 +5,7 @@ import type { ConsoleLink } from './console-link.ts';
 import type { DeviceLink } from './device-link.ts';
 import type { Peer } from './peer.ts';
 
-/** Flows one console may hold open at once (shell sessions and transfers); past it the oldest is forgotten. */
+/** Flows one console may hold open at once (shell sessions and transfers); past it the oldest is forgotten (DOPS-1). */
 export const MAX_FLOWS_PER_CONSOLE = 64;
 /** Flows a node relays for consoles on other nodes; past it the oldest is forgotten. */
 const MAX_REMOTE_FLOWS = 10_000;
@@ -47,17 +47,31 @@ function deliver(peer: Peer, p: FlowPayload): void {
 }
 
 /**
+ * A flow's key on the device side: its device and flowId. Neither a serial nor a flowId may contain a
+ * space (CONN-2, DOPS-1), so the key is unambiguous.
+ */
+const flowKey = (sn: string, flowId: string): string => `${sn} ${flowId}`;
+
+/**
  * Which console and device a flow (shell session, file transfer, screenshot) joins. A console opens a
  * flow by sending a permitted command with a flowId to a device; from then on the device's messages and
  * chunks on that flow reach that console, and the console's acknowledgements and chunks reach that
  * device, across the cluster's bus when the two sockets are on different nodes. Nothing else may use it.
+ *
+ * flowIds are unique per console (DOPS-1), not across the gateway: two consoles may each have a flow
+ * `sh-1`, to different devices. A device sees flowIds as the consoles chose them, so on one device a
+ * flowId is one console's: routes are keyed by device and flowId, and each console's own flowIds name
+ * its routes.
  */
 export class FlowTable {
+  /** Routes by device and flowId (flowKey). */
   readonly #routes = new Map<string, FlowRoute>();
-  readonly #byConsole = new Map<ConsoleLink, string[]>();
+  /** Each console's flows, flowId to device, oldest first (the one evicted past MAX_FLOWS_PER_CONSOLE). */
+  readonly #byConsole = new Map<ConsoleLink, Map<string, string>>();
+  /** Keys of flows relayed for consoles on other nodes, oldest first. */
   readonly #remote: string[] = [];
   /** Flows of consoles that went away, oldest first (`until` grows in this order); stale once taken back. */
-  readonly #detached: { readonly flowId: string; readonly until: number }[] = [];
+  readonly #detached: { readonly key: string; readonly until: number }[] = [];
   readonly #devices: ReadonlyMap<string, DeviceLink>;
   readonly #bus: Bus;
   readonly #now: () => number;
@@ -69,42 +83,60 @@ export class FlowTable {
   }
 
   /**
-   * Binds a flow to a console here and a device; false when another console or device already holds it.
-   * A flow left by a dropped socket of the same session is taken back (XFER-4: the console asks again).
+   * Binds a flow to a console here and a device; false when this console's flowId already names a flow
+   * to another device, or another console holds the flowId on this device. A flow left by a dropped
+   * socket of the same session is taken back (XFER-4: the console asks again).
    */
   bind(flowId: string, sn: string, console: ConsoleLink, permission: string): boolean {
     this.#expire();
-    const existing = this.#routes.get(flowId);
-    if (existing && !('session' in existing && existing.sn === sn && existing.session === console.caller.session.tokenHash)) {
-      // Reused only for commands under the same key: the flow is checked against the key it was opened with.
-      return existing.console === console && existing.sn === sn && existing.permission === permission;
+    const own = this.#byConsole.get(console) ?? new Map<string, string>();
+    const key = flowKey(sn, flowId);
+    const existing = this.#routes.get(key);
+    if (own.has(flowId)) {
+      // Reused only for the same device, under the same key: the flow is checked against the key it was opened with.
+      return own.get(flowId) === sn && existing?.console === console && existing.permission === permission;
     }
-    this.#routes.set(flowId, { flowId, sn, console, permission });
-    const list = this.#byConsole.get(console) ?? [];
-    list.push(flowId);
-    if (list.length > MAX_FLOWS_PER_CONSOLE) this.#routes.delete(list.shift() as string);
-    this.#byConsole.set(console, list);
+    if (existing && !('session' in existing && existing.session === console.caller.session.tokenHash)) return false;
+    this.#routes.set(key, { flowId, sn, console, permission });
+    own.set(flowId, sn);
+    if (own.size > MAX_FLOWS_PER_CONSOLE) {
+      // The oldest is forgotten (DOPS-1): flows have no close, so this is how a long-lived console lets go.
+      const [oldest, oldestSn] = own.entries().next().value as [string, string];
+      own.delete(oldest);
+      const oldKey = flowKey(oldestSn, oldest);
+      if (this.#routes.get(oldKey)?.console === console) this.#routes.delete(oldKey);
+    }
+    this.#byConsole.set(console, own);
     return true;
   }
 
   /** Binds a flow of a device held here to a console on another node (a command forwarded over the bus). */
   bindRemote(flowId: string, sn: string, node: string): void {
-    const existing = this.#routes.get(flowId);
-    if (existing && (existing.console !== undefined || existing.sn !== sn)) return;
+    const key = flowKey(sn, flowId);
+    const existing = this.#routes.get(key);
+    if (existing?.console !== undefined) return;
     if (!existing) {
-      this.#remote.push(flowId);
+      this.#remote.push(key);
       if (this.#remote.length > MAX_REMOTE_FLOWS) this.#routes.delete(this.#remote.shift() as string);
     }
-    this.#routes.set(flowId, { flowId, sn, node });
+    this.#routes.set(key, { flowId, sn, node });
   }
 
-  get(flowId: string): FlowRoute | undefined {
-    return this.#routes.get(flowId);
+  /** The route of a device's flow. */
+  get(flowId: string, sn: string): FlowRoute | undefined {
+    return this.#routes.get(flowKey(sn, flowId));
+  }
+
+  /** The route of a flow this console opened, by the console's flowId. */
+  #own(flowId: string | undefined, console: ConsoleLink): ConsoleFlowRoute | undefined {
+    const sn = flowId === undefined ? undefined : this.#byConsole.get(console)?.get(flowId);
+    const route = sn === undefined || flowId === undefined ? undefined : this.#routes.get(flowKey(sn, flowId));
+    return route?.console === console ? route : undefined;
   }
 
   /** True when `console` opened this flow. */
   ownedBy(flowId: string | undefined, console: ConsoleLink): boolean {
-    return flowId !== undefined && this.#routes.get(flowId)?.console === console;
+    return this.#own(flowId, console) !== undefined;
   }
 
   /**
@@ -112,8 +144,8 @@ export class FlowTable {
    * key it was opened with; undefined otherwise.
    */
   permitted(flowId: string | undefined, console: ConsoleLink, caller: Caller = console.caller): ConsoleFlowRoute | undefined {
-    const route = flowId === undefined ? undefined : this.#routes.get(flowId);
-    return route?.console === console && caller.permissions.has(route.permission) ? route : undefined;
+    const route = this.#own(flowId, console);
+    return route && caller.permissions.has(route.permission) ? route : undefined;
   }
 
   /** Console to device: false when the flow is not this console's, or its key is gone. */
@@ -128,13 +160,13 @@ export class FlowTable {
 
   /** Device to console: false when the flow does not join this device to a console. */
   toConsole(flowId: string | undefined, sn: string, p: FlowPayload): boolean {
-    const route = flowId === undefined ? undefined : this.#routes.get(flowId);
-    if (!route || route.sn !== sn) return false;
+    const route = flowId === undefined ? undefined : this.#routes.get(flowKey(sn, flowId));
+    if (!route) return false;
     if (route.console) {
       // Dropped once the console has lost the flow's key (its rights are re-read on every change).
       if (route.console.caller.permissions.has(route.permission)) deliver(route.console.peer, p);
     } else if (route.node !== undefined) {
-      // The device goes with its traffic: the console's node checks it is the flow's (fromBusToConsole).
+      // The device goes with its traffic: the console's node looks the flow up by device (fromBusToConsole).
       if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, sn, ...p });
     }
     // Detached: dropped. The device's transfer re-begins when the console asks again.
@@ -143,29 +175,29 @@ export class FlowTable {
 
   /** Traffic another node relayed for a device held here. */
   fromBusToDevice(sn: string, m: BusMessage): void {
-    const route = this.#routes.get(String(m.flowId));
+    const route = this.#routes.get(flowKey(sn, String(m.flowId)));
     const link = this.#devices.get(sn);
-    if (!route || route.sn !== sn || route.node === undefined || !link) return;
+    if (!route || route.node === undefined || !link) return;
     const p = payloadOf(m);
     if (p) deliver(link.peer, p);
   }
 
   /**
-   * Traffic another node relayed for a console here, from the device the flow joins only. The device's
-   * node may hold an old route for a flow id this node has since given to another console (and device):
-   * without the check, that device would feed the other console's flow.
+   * Traffic another node relayed for a console here, from the device the flow joins only: the route is
+   * looked up by the device the message names. The device's node may hold an old route for a flowId this
+   * node has since given to another console and device: that device's traffic finds no route here.
    */
   fromBusToConsole(m: BusMessage): void {
-    const route = this.#routes.get(String(m.flowId));
+    const route = typeof m.sn === 'string' ? this.#routes.get(flowKey(m.sn, String(m.flowId))) : undefined;
     const p = payloadOf(m);
-    if (route?.console && route.sn === m.sn && p && route.console.caller.permissions.has(route.permission)) deliver(route.console.peer, p);
+    if (route?.console && p && route.console.caller.permissions.has(route.permission)) deliver(route.console.peer, p);
   }
 
   /** Forgets the flows of `console` whose key it no longer holds (its rights narrowed). */
   dropUnpermitted(console: ConsoleLink): void {
-    for (const flowId of [...(this.#byConsole.get(console) ?? [])]) {
-      const route = this.#routes.get(flowId);
-      if (route?.console === console && !console.caller.permissions.has(route.permission)) this.#forgetRoute(console, flowId);
+    for (const [flowId, sn] of [...(this.#byConsole.get(console) ?? [])]) {
+      const route = this.#routes.get(flowKey(sn, flowId));
+      if (route?.console === console && !console.caller.permissions.has(route.permission)) this.#forgetRoute(console, flowId, sn);
     }
   }
 
@@ -175,15 +207,13 @@ export class FlowTable {
    */
   deviceMoved(sn: string, outside: (console: ConsoleLink) => boolean): void {
     for (const route of [...this.#routes.values()]) {
-      if (route.sn === sn && route.console && outside(route.console)) this.#forgetRoute(route.console, route.flowId);
+      if (route.sn === sn && route.console && outside(route.console)) this.#forgetRoute(route.console, route.flowId, sn);
     }
   }
 
-  #forgetRoute(console: ConsoleLink, flowId: string): void {
-    this.#routes.delete(flowId);
-    const list = this.#byConsole.get(console);
-    const i = list?.indexOf(flowId) ?? -1;
-    if (list && i >= 0) list.splice(i, 1);
+  #forgetRoute(console: ConsoleLink, flowId: string, sn: string): void {
+    this.#routes.delete(flowKey(sn, flowId));
+    this.#byConsole.get(console)?.delete(flowId);
   }
 
   /** Detaches every flow of a console that went away; its session may take them back for FLOW_GRACE_MS. */
@@ -191,11 +221,11 @@ export class FlowTable {
     this.#expire();
     const until = this.#now() + FLOW_GRACE_MS;
     const session = console.caller.session.tokenHash;
-    for (const flowId of this.#byConsole.get(console) ?? []) {
-      const route = this.#routes.get(flowId);
-      if (route?.console !== console) continue;
-      this.#routes.set(flowId, { flowId, sn: route.sn, session, until });
-      this.#detached.push({ flowId, until });
+    for (const [flowId, sn] of this.#byConsole.get(console) ?? []) {
+      const key = flowKey(sn, flowId);
+      if (this.#routes.get(key)?.console !== console) continue;
+      this.#routes.set(key, { flowId, sn, session, until });
+      this.#detached.push({ key, until });
       if (this.#detached.length > MAX_DETACHED_FLOWS) this.#forgetDetached(this.#detached.shift());
     }
     this.#byConsole.delete(console);
@@ -208,9 +238,9 @@ export class FlowTable {
   }
 
   /** Forgets a detached flow unless it was taken back (or detached again later, with a later `until`). */
-  #forgetDetached(entry: { readonly flowId: string; readonly until: number } | undefined): void {
-    const route = entry && this.#routes.get(entry.flowId);
-    if (entry && route && 'session' in route && route.until === entry.until) this.#routes.delete(entry.flowId);
+  #forgetDetached(entry: { readonly key: string; readonly until: number } | undefined): void {
+    const route = entry && this.#routes.get(entry.key);
+    if (entry && route && 'session' in route && route.until === entry.until) this.#routes.delete(entry.key);
   }
 
   get size(): number {

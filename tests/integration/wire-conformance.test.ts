@@ -437,6 +437,36 @@ describe('wire conformance: console and device played with ws and a strict decod
     expect(watcher.pending((e) => e.msgId === Id.WatchEvent)).toEqual([]);
   });
 
+  it('DOPS-1 flowIds are unique per console: two sessions open the same flowId on different devices, and each flow carries only its own device\'s traffic', async () => {
+    const one = await openDevice('WIRE-FLOW-1');
+    const two = await openDevice('WIRE-FLOW-2', JSON_V1);
+    obedient(one);
+    obedient(two);
+    const a = await openConsole(MSGPACK_V1);
+    const b = await openConsole(JSON_V1, await loginAsAdmin({ server }));
+    for (const [console, sn] of [[a, 'WIRE-FLOW-1'], [b, 'WIRE-FLOW-2']] as const) {
+      const opened = cid();
+      console.send({ msgId: Id.Shell, cid: opened, sn, flowId: 'sh-same', data: { op: 'open' } });
+      expect(await console.reply(opened)).toMatchObject({ result: 0 });
+    }
+    // Each device's output reaches its own console, naming the device.
+    one.send({ msgId: Id.Shell, flowId: 'sh-same', data: { output: 'from one' } });
+    two.send({ msgId: Id.Shell, flowId: 'sh-same', data: { output: 'from two' } });
+    expect(await a.next((e) => e.flowId === 'sh-same' && e.result === undefined)).toStrictEqual({ msgId: Id.Shell, flowId: 'sh-same', sn: 'WIRE-FLOW-1', data: { output: 'from one' } });
+    expect(await b.next((e) => e.flowId === 'sh-same' && e.result === undefined)).toStrictEqual({ msgId: Id.Shell, flowId: 'sh-same', sn: 'WIRE-FLOW-2', data: { output: 'from two' } });
+    // Each console's chunks and acknowledgements reach its own device.
+    a.sendChunk({ flowId: 'sh-same', flags: 0, seq: 0, payload: new Uint8Array([1]) });
+    b.sendChunk({ flowId: 'sh-same', flags: 0, seq: 0, payload: new Uint8Array([2]) });
+    expect((await one.nextChunk((c) => c.flowId === 'sh-same')).payload).toEqual(new Uint8Array([1]));
+    expect((await two.nextChunk((c) => c.flowId === 'sh-same')).payload).toEqual(new Uint8Array([2]));
+    await Promise.all([a.barrier(), b.barrier(), one.barrier(), two.barrier()]);
+    expect([a.pending((e) => e.flowId === 'sh-same'), b.pending((e) => e.flowId === 'sh-same'), one.chunksPending(() => true), two.chunksPending(() => true)]).toEqual([[], [], [], []]);
+    // The device sees flowIds as they are, so one device's flowId stays one console's.
+    const taken = cid();
+    b.send({ msgId: Id.Shell, cid: taken, sn: 'WIRE-FLOW-1', flowId: 'sh-same', data: { op: 'open' } });
+    expect(await b.reply(taken)).toStrictEqual({ msgId: Id.Shell, cid: taken, sn: 'WIRE-FLOW-1', result: 1, data: { message: 'flowId is in use' } });
+  });
+
   it('DOPS-1 a flowId no chunk header can carry is refused with result 2 and data.message, and never reaches the device', async () => {
     const device = await openDevice('WIRE-FLOW-BAD');
     obedient(device);
