@@ -42,7 +42,7 @@ describe('device secrets and watching consoles', () => {
   });
   afterAll(async () => ts?.stop());
 
-  it('revoking a secret disconnects the device (4001), refuses the old secret, and lets it enrol again', async () => {
+  it('DEV-3 revoking a secret disconnects the device (4001), refuses the old secret, and lets it enrol again', async () => {
     const enroll = `enroll=${ts.server.seeded.enrollKey}`;
     const { ws, secret } = await rawDevice(ts, 'REVOKE-1', enroll);
     const code = closed(ws);
