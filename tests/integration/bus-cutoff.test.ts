@@ -1,18 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import { OnlineState } from '../../protocol/index.ts';
 import { NatsBus } from '../../server/bus/nats-bus.ts';
-import { loadConfig } from '../../server/config.ts';
-import { type RunningServer, startServer } from '../../server/server.ts';
-import { clusterServicesAvailable } from '../support/cluster.ts';
-import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { type RunningServer } from '../../server/server.ts';
+import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
+import { freshPgSchema } from '../support/databases.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
 import { CuttableLink, freePort, killNats, NATS_SERVER, startNats } from '../support/nats-server.ts';
-import { TEST_ADMIN_PASSWORD } from '../support/server.ts';
 
 /**
  * One node of two loses its link to NATS for longer than the dead-node window while the other keeps it.
@@ -32,15 +28,8 @@ describe.skipIf(!available)('one node cut off from the bus', () => {
   const SN_A = `CUT-A-${process.pid}`;
   const SN_B = `CUT-B-${process.pid}`;
 
-  const start = async (natsUrl: string, pgSchema: string) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cut-node-'));
-    dirs.push(dataDir);
-    // Beats every 200 ms: a node silent for 600 ms is dead.
-    return startServer(
-      loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: natsUrl, NATS_PREFIX: pgSchema, CLUSTER_BEAT_MS: '200' }),
-      { pgSchema },
-    );
-  };
+  // Beats every 200 ms: a node silent for 600 ms is dead.
+  const start = (natsUrl: string, pgSchema: string) => startClusterNode(pgSchema, dirs, { env: { NATS_URL: natsUrl, CLUSTER_BEAT_MS: '200' } });
 
   const onlineState = async (sn: string) =>
     (await nodeB.db.selectFrom('devices').select(['online_state', 'node_id']).where('sn', '=', sn).executeTakeFirst()) ?? { online_state: -1, node_id: null };

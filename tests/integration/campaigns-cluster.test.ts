@@ -1,18 +1,15 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { PushResult, systemClock } from '../../protocol/index.ts';
-import { loadConfig } from '../../server/config.ts';
-import { type RunningServer, startServer } from '../../server/server.ts';
-import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
-import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { type RunningServer } from '../../server/server.ts';
+import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
+import { freshPgSchema } from '../support/databases.ts';
 import { buyCoupons } from '../support/coupons.ts';
-import { api, loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, type TestServer } from '../support/server.ts';
 
 const available = await clusterServicesAvailable('campaigns cluster test');
 
@@ -51,12 +48,7 @@ describe.skipIf(!available)('push campaigns on two nodes sharing PostgreSQL and 
   const dirs: string[] = [];
   const devices: DeviceSession[] = [];
 
-  const start = async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'campaign-node-'));
-    dirs.push(dataDir);
-    // The schema name doubles as the subject prefix, so concurrent test runs never hear each other.
-    return startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: TEST_NATS_URL, NATS_PREFIX: pgSchema }), { pgSchema });
-  };
+  const start = () => startClusterNode(pgSchema, dirs);
 
   beforeAll(async () => {
     const schema = await freshPgSchema();

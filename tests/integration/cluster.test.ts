@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
@@ -18,11 +16,10 @@ import {
   systemClock,
   uploadToDevice,
 } from '../../protocol/index.ts';
-import { loadConfig } from '../../server/config.ts';
-import { type RunningServer, startServer } from '../../server/server.ts';
-import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
-import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
-import { api, openAdminConsole, TEST_ADMIN_PASSWORD } from '../support/server.ts';
+import { type RunningServer } from '../../server/server.ts';
+import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
+import { freshPgSchema } from '../support/databases.ts';
+import { api, openAdminConsole } from '../support/server.ts';
 
 const available = await clusterServicesAvailable('cluster test');
 
@@ -36,15 +33,7 @@ describe.skipIf(!available)('two server nodes sharing PostgreSQL and NATS', () =
   let dropSchema: () => Promise<void>;
   const dirs: string[] = [];
 
-  const start = async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-'));
-    dirs.push(dataDir);
-    return startServer(
-      // The schema name doubles as the subject prefix, so concurrent test runs never hear each other.
-      loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: TEST_NATS_URL, NATS_PREFIX: pgSchema }),
-      { pgSchema },
-    );
-  };
+  const start = () => startClusterNode(pgSchema, dirs);
   let pgSchema = '';
 
   beforeAll(async () => {

@@ -4,16 +4,15 @@ import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { wsTransport } from '../../agent/ws-transport.ts';
 import { type Chunk, Command, encodeChunk, type Envelope, newFlowId, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
-import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
+import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
 import { client, type Client, createOrg, createRole } from '../support/console-api.ts';
-import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { freshPgSchema } from '../support/databases.ts';
+import { loginAs, loginAsAdmin, openConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { adminLoginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
 
 // A device moved to another organisation (/device/allocate) belongs to that organisation at once, in every
@@ -120,22 +119,6 @@ class RawDevice {
   get msgIds(): number[] {
     return this.got.map((e) => e.msgId);
   }
-}
-
-function consoleAt(baseUrl: string, login: Login): ProtocolEngine {
-  const engine = new ProtocolEngine({
-    url: () => `${baseUrl.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
-    transport: wsTransport(),
-    idPrefix: 'c',
-  });
-  engine.start();
-  return engine;
-}
-
-async function openConsole(baseUrl: string, login: Login): Promise<ProtocolEngine> {
-  const engine = consoleAt(baseUrl, login);
-  await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
-  return engine;
 }
 
 const ask = async (engine: ProtocolEngine, msgId: number, sn: string, data?: unknown, flowId?: string): Promise<Envelope> =>
@@ -463,14 +446,7 @@ describe.skipIf(!clusterAvailable)('a cluster of two nodes (PostgreSQL and NATS)
   beforeAll(async () => {
     const schema = await freshPgSchema();
     dropSchema = schema.drop;
-    const start = () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moves-node-'));
-      dirs.push(dataDir);
-      return startServer(
-        loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: TEST_NATS_URL, NATS_PREFIX: schema.schema }),
-        { pgSchema: schema.schema, clock },
-      );
-    };
+    const start = () => startClusterNode(schema.schema, dirs, { clock });
     nodeA = await start();
     nodeB = await start();
   }, 60_000);

@@ -5,17 +5,16 @@ import { filter, firstValueFrom, lastValueFrom, timeout } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Fleet } from '../../agent/simulator/fleet.ts';
-import { wsTransport } from '../../agent/ws-transport.ts';
 import { CloseCode, Command, type Envelope, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
-import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
+import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
 import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
-import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
+import { freshPgSchema } from '../support/databases.ts';
 import { startFleetAt } from '../support/fleet.ts';
-import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { loginAs, loginAsAdmin, openConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { adminLoginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
 
 // Open console sockets check every command against the session's rights as they are now: a change to the
@@ -50,22 +49,6 @@ async function rawDevice(deviceSocketUrl: string, sn: string, enrollKey: string)
   ws.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'login', data: { model: 'raw', systemType: 'android' } }));
   await loggedIn;
   return { ws, got };
-}
-
-function consoleAt(baseUrl: string, login: Login): ProtocolEngine {
-  const engine = new ProtocolEngine({
-    url: () => `${baseUrl.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
-    transport: wsTransport(),
-    idPrefix: 'c',
-  });
-  engine.start();
-  return engine;
-}
-
-async function openConsole(baseUrl: string, login: Login): Promise<ProtocolEngine> {
-  const engine = consoleAt(baseUrl, login);
-  await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
-  return engine;
 }
 
 const ask = async (engine: ProtocolEngine, msgId: number, sn: string, data?: unknown): Promise<Envelope> =>
@@ -253,14 +236,7 @@ describe.skipIf(!clusterAvailable)('live rights across two nodes sharing Postgre
   const engines: ProtocolEngine[] = [];
   let device: { ws: WebSocket; got: number[] } | undefined;
 
-  const start = async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'live-node-'));
-    dirs.push(dataDir);
-    return startServer(
-      loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: TEST_NATS_URL, NATS_PREFIX: pgSchema }),
-      { pgSchema },
-    );
-  };
+  const start = () => startClusterNode(pgSchema, dirs);
 
   beforeAll(async () => {
     const schema = await freshPgSchema();

@@ -1,17 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { type Chunk, ChunkFlag, Command, ProtocolEngine, Result, type StartStreamReply, systemClock } from '../../protocol/index.ts';
-import { loadConfig } from '../../server/config.ts';
-import { type RunningServer, startServer } from '../../server/server.ts';
-import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
-import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
-import { loginAsAdmin, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { type RunningServer } from '../../server/server.ts';
+import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
+import { freshPgSchema } from '../support/databases.ts';
+import { loginAsAdmin, type TestServer } from '../support/server.ts';
 
 const available = await clusterServicesAvailable('live view cluster test');
 
@@ -32,12 +29,7 @@ describe.skipIf(!available)('live view across two nodes (LIVE-2): a console on n
   const engines: ProtocolEngine[] = [];
   const SN = 'LIVE-CLUSTER-1';
 
-  const start = async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-'));
-    dirs.push(dataDir);
-    // The schema name doubles as the subject prefix, so concurrent test runs never hear each other.
-    return startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: TEST_NATS_URL, NATS_PREFIX: pgSchema }), { pgSchema });
-  };
+  const start = () => startClusterNode(pgSchema, dirs);
 
   const consoleOn = async (node: RunningServer) => {
     const login = await loginAsAdmin({ server: node } as TestServer);

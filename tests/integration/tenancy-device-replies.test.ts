@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -8,12 +6,11 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import { type Chunk, ChunkFlag, Command, encodeChunk, type Envelope, newFlowId, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
 import { Subject } from '../../server/bus/bus.ts';
 import { NatsBus } from '../../server/bus/nats-bus.ts';
-import { loadConfig } from '../../server/config.ts';
-import { type RunningServer, startServer } from '../../server/server.ts';
-import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
+import { type RunningServer } from '../../server/server.ts';
+import { clusterServicesAvailable, startClusterNode, TEST_NATS_URL } from '../support/cluster.ts';
 import { client, createOrg, createRole } from '../support/console-api.ts';
-import { freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, type ServerOf, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { freshPgSchema } from '../support/databases.ts';
+import { loginAs, loginAsAdmin, type ServerOf, startTestServer, type TestServer } from '../support/server.ts';
 
 /** A device socket the test drives by hand (JSON), with every envelope it received kept for waiting on. */
 class RawDevice {
@@ -239,14 +236,7 @@ describe.skipIf(!available)('across nodes: a forwarded command takes a reply onl
   beforeAll(async () => {
     const schema = await freshPgSchema();
     dropSchema = schema.drop;
-    const start = () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-'));
-      dirs.push(dataDir);
-      return startServer(
-        loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', DATABASE_URL: TEST_PG_URL, NATS_URL: TEST_NATS_URL, NATS_PREFIX: schema.schema }),
-        { pgSchema: schema.schema },
-      );
-    };
+    const start = () => startClusterNode(schema.schema, dirs);
     nodeA = await start();
     nodeB = await start();
     // A participant on the bus that answers commands it overhears, for another device.

@@ -89,15 +89,34 @@ export async function loginAs(ts: ServerOf, account: string, password: string): 
 }
 
 /** A console engine on a server's realtime socket, logged in as admin, once the socket is open. */
-export async function openAdminConsole(server: RunningServer): Promise<{ engine: ProtocolEngine; login: { token: string; accountId: number; orgId: number } }> {
+export async function openAdminConsole(server: RunningServer): Promise<{ engine: ProtocolEngine; login: ConsoleLogin }> {
   const login = await loginAsAdmin({ server });
+  return { engine: await openConsole(server.url, login), login };
+}
+
+/** What a console socket is opened with: the login answer's token, account id and organisation id. */
+export interface ConsoleLogin {
+  readonly token: string;
+  readonly accountId: number;
+  readonly orgId: number;
+}
+
+/** A started console engine for `login` on the server at `baseUrl` (http URL); not yet open. */
+export function consoleAt(baseUrl: string, login: ConsoleLogin): ProtocolEngine {
   const engine = new ProtocolEngine({
-    url: () => `${server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
+    url: () => `${baseUrl.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
     transport: wsTransport(),
+    idPrefix: 'c',
   });
   engine.start();
+  return engine;
+}
+
+/** A console engine for `login`, once its socket is open. */
+export async function openConsole(baseUrl: string, login: ConsoleLogin): Promise<ProtocolEngine> {
+  const engine = consoleAt(baseUrl, login);
   await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
-  return { engine, login };
+  return engine;
 }
 
 /** One login attempt with a solved captcha; the whole envelope, for tests that expect a refusal. */
