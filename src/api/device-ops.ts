@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../layout/toast.ts';
 import { lastValueFrom, type Observable } from 'rxjs';
 import { type DeviceFileEvent, type Envelope, fileFromDevice, LINUX_CANNOT, Result, uploadToDevice } from '../../protocol/index.ts';
 import { i18next } from '../i18n/index.ts';

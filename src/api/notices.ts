@@ -1,6 +1,6 @@
 import type { Page } from './devices.ts';
 import type { MessageParams } from '../../protocol/index.ts';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../layout/toast.ts';
 import { session } from '../state/session.ts';
 import { RequestError, request, serverMessage, TOAST_MS } from './request.ts';
 

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../layout/toast.ts';
 import { failureText, type MessageParams } from '../../protocol/index.ts';
 import { i18next } from '../i18n/index.ts';
 import { session, endSession } from '../state/session.ts';
@@ -41,8 +41,11 @@ export function ignoreErrorsBriefly(): void {
   setTimeout(() => (ignoreErrors = false), IGNORE_ERROR_RESET_MS);
 }
 
-function toast(message: string): void {
-  notifications.show({ color: 'red', message, autoClose: TOAST_MS });
+/** Keys whose toast replaces every older one: after a lock-out the earlier "wrong password" toasts are stale. */
+const IMPORTANT_KEYS = new Set<string | undefined>(['auth.locked']);
+
+function toast(message: string, important = false): void {
+  notifications.show({ color: 'red', message, autoClose: TOAST_MS, important });
 }
 
 /** Builds the query string, dropping null and empty values. */
@@ -117,7 +120,7 @@ export async function request<T>(config: RequestConfig): Promise<T> {
     }
     setTimeout(() => window.location.reload(), RELOAD_AFTER_LOGOUT_MS);
   } else if (!config.silent && !ignoreErrors) {
-    toast(message);
+    toast(message, IMPORTANT_KEYS.has(env.key));
   }
   throw new RequestError(message, env.code);
 }

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from './toast.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../layout/toast.ts';
 import { lastValueFrom } from 'rxjs';
 import { Command, type Envelope, failureText, labelOf, Result, resultLabels, type ResultCode } from '../../protocol/index.ts';
 import { TOAST_MS } from '../api/request.ts';

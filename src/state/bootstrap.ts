@@ -1,6 +1,6 @@
 import { authApi } from '../api/auth.ts';
 import { resetTags } from '../layout/tags-view/store.ts';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../layout/toast.ts';
 import { RELOAD_AFTER_LOGOUT_MS, TOAST_MS } from '../api/request.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
 import { languageCode } from '../i18n/language.ts';

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../layout/toast.ts';
 import { proxy } from 'valtio';
 import { formatDateTime } from '../format/date.ts';
 import { i18next } from '../i18n/index.ts';

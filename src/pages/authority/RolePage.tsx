@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, ScrollArea, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_ROLE } from '../../../protocol/index.ts';

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, NumberInput, Paper, Radio, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';

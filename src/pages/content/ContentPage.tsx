@@ -1,5 +1,5 @@
 import { Button, Checkbox, FileInput, Group, Modal, Progress, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';

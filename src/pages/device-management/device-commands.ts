@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { Command, type Envelope, OnlineState, refusedOnSystem, Result, type ResultCode } from '../../../protocol/index.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { i18next } from '../../i18n/index.ts';

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Grid, Group, Modal, NavLink, Paper, SegmentedControl, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CategoryAuthoringNode, DocumentFormat, DocumentSummary } from '../../../protocol/api/documents.ts';

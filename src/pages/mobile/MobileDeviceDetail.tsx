@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, Stack, Table, Text, Textarea, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, CloseButton, FileButton, Group, Modal, MultiSelect, SegmentedControl, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../api/devices.ts';

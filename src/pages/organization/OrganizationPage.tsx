@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { Button, Group, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../layout/toast.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';

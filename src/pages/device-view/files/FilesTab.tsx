@@ -1,5 +1,5 @@
 import { Alert, Anchor, Breadcrumbs, Button, Checkbox, FileButton, Group, Progress, Table, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../layout/toast.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom, tap } from 'rxjs';

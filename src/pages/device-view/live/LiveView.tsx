@@ -1,5 +1,5 @@
 import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../layout/toast.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom } from 'rxjs';

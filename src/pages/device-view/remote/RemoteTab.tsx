@@ -7,7 +7,7 @@ import { formatDateTime } from '../../../format/date.ts';
 import { resultText } from '../../../realtime/commands.ts';
 import { engine } from '../../../realtime/realtime.ts';
 import { proxy, useSnapshot } from 'valtio';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../layout/toast.ts';
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { i18next } from '../../../i18n/index.ts';

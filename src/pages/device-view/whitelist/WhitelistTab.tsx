@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Text, Textarea } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../layout/toast.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Command, Result, type WhitelistReply } from '../../../../protocol/index.ts';
