@@ -13,6 +13,7 @@ import { notices } from '../state/notices.ts';
 import { openPasswordDialog } from '../state/password-dialog.ts';
 import { session } from '../state/session.ts';
 import { BellIcon, GearIcon } from './icons.tsx';
+import classes from './NavBar.module.css';
 import { TopBarAccount } from './TopBarAccount.tsx';
 import { TopNav } from './TopNav.tsx';
 
@@ -37,16 +38,16 @@ export function NavBar({ route }: { route: ShellRoute }) {
   const { unread } = useSnapshot(notices);
 
   return (
-    <Group h={NAVBAR_HEIGHT} px="md" justify="space-between" wrap="nowrap" bg="var(--mantine-color-body)" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-      <Group wrap="nowrap" gap="sm">
+    <Group h={NAVBAR_HEIGHT} px="md" justify="space-between" wrap="nowrap" data-testid="top-bar" bg="var(--mantine-color-body)" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+      <Group wrap="nowrap" gap="sm" className={classes.left}>
         <Burger opened={sidebarOpened} onClick={toggleSidebar} size="sm" aria-label={t('shell.toggleSidebar')} />
-        <Title order={4} style={{ whiteSpace: 'nowrap' }}>
+        <Title order={4} className={classes.title}>
           {t('app.title')}
         </Title>
         <Divider orientation="vertical" />
         <TopNav activePath={route.path} />
       </Group>
-      <Group wrap="nowrap">
+      <Group wrap="nowrap" gap="sm" className={classes.right}>
         <TopBarAccount />
         <Badge color={statusColor[rt.status]} variant="light" data-testid="realtime-status">
           {t(`shell.realtime.${rt.status}`)}
@@ -71,7 +72,9 @@ export function NavBar({ route }: { route: ShellRoute }) {
         <Menu>
           <Menu.Target>
             <UnstyledButton data-testid="user-menu">
-              <Text size="sm">{snap.user?.nickname || snap.user?.account}</Text>
+              <Text size="sm" className={classes.user}>
+                {snap.user?.nickname || snap.user?.account}
+              </Text>
             </UnstyledButton>
           </Menu.Target>
           <Menu.Dropdown>

@@ -7,10 +7,11 @@ import { buildMenu, type MenuItem } from '../router/menu.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { layout, setGroupOpened } from '../state/layout.ts';
 import { session } from '../state/session.ts';
+import { GroupIcon, RouteIcon } from './menu-icons.tsx';
 import classes from './Sidebar.module.css';
 
-/** Two characters stand for a title in the collapsed sidebar (the project ships no icon set). */
-const short = (title: string) => title.slice(0, 2);
+const ICON_SIZE = 18;
+const COLLAPSED_ICON_SIZE = 20;
 
 /** The permission-filtered sidebar: pages and groups (nested), collapsible, optionally with the logo on top. */
 export function Sidebar({ activePath }: { activePath: string }) {
@@ -20,7 +21,9 @@ export function Sidebar({ activePath }: { activePath: string }) {
   const menu = useMemo(() => buildMenu({ roles, permissions }), [roles, permissions]);
   const holds = (item: MenuItem) => item.kind === 'group' && item.children.some((c) => c.path === activePath);
 
-  const page = (route: ShellRoute) => <NavLink key={route.path} component={Link} href={route.path} label={t(route.titleKey)} active={route.path === activePath} />;
+  const page = (route: ShellRoute) => (
+    <NavLink key={route.path} component={Link} href={route.path} label={t(route.titleKey)} leftSection={<RouteIcon path={route.path} size={ICON_SIZE} />} active={route.path === activePath} />
+  );
 
   return (
     <>
@@ -46,6 +49,7 @@ export function Sidebar({ activePath }: { activePath: string }) {
                   <NavLink
                     key={item.group.id}
                     label={t(item.group.titleKey)}
+                    leftSection={<GroupIcon id={item.group.id} size={ICON_SIZE} />}
                     opened={groupOpened[item.group.id] ?? holds(item)}
                     onChange={(opened) => setGroupOpened(item.group.id, opened)}
                     active={holds(item)}
@@ -71,7 +75,7 @@ function CollapsedItem({ item, activePath }: { item: MenuItem; activePath: strin
     return (
       <Tooltip label={title} position="right">
         <UnstyledButton component={Link} href={item.route.path} className={classes.mini} data-active={item.route.path === activePath || undefined} aria-label={title}>
-          {short(title)}
+          <RouteIcon path={item.route.path} size={COLLAPSED_ICON_SIZE} />
         </UnstyledButton>
       </Tooltip>
     );
@@ -81,13 +85,13 @@ function CollapsedItem({ item, activePath }: { item: MenuItem; activePath: strin
     <Menu trigger="click-hover" position="right-start" offset={4}>
       <Menu.Target>
         <UnstyledButton className={classes.mini} data-active={item.children.some((c) => c.path === activePath) || undefined} aria-label={title} data-testid={`menu-group-${item.group.id}`}>
-          {short(title)}
+          <GroupIcon id={item.group.id} size={COLLAPSED_ICON_SIZE} />
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{title}</Menu.Label>
         {item.children.map((route) => (
-          <Menu.Item key={route.path} component={Link} href={route.path}>
+          <Menu.Item key={route.path} component={Link} href={route.path} leftSection={<RouteIcon path={route.path} size={16} />}>
             {t(route.titleKey)}
           </Menu.Item>
         ))}
