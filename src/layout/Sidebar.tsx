@@ -29,10 +29,10 @@ export function Sidebar({ activePath }: { activePath: string }) {
     <>
       {settings.sidebarLogo && (
         <AppShell.Section className={classes.logo} data-testid="sidebar-logo">
-          <Group gap="xs" wrap="nowrap" justify={sidebarOpened ? 'flex-start' : 'center'}>
-            <Image src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" w={28} h={28} />
+          <Group gap="xs" wrap="nowrap" justify={sidebarOpened ? 'flex-start' : 'center'} className={classes.logoInner}>
+            <Image src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" w={28} h={28} style={{ flex: 'none' }} />
             {sidebarOpened && (
-              <Text fw={700} size="sm" truncate style={{ minWidth: 0 }}>
+              <Text fw={700} size="sm" className={classes.logoTitle} data-testid="sidebar-logo-title">
                 {t('app.title')}
               </Text>
             )}

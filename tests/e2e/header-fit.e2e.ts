@@ -74,4 +74,35 @@ describe('top bar in Chromium: nothing is clipped at laptop widths, in zh and en
       });
     }
   }
+
+  it('keeps the sidebar logo inside the sidebar, level with the top bar (not running on under it)', async () => {
+    const context = await browser.newContext({ viewport: SIZES[0], locale: 'en-US' });
+    try {
+      await context.addCookies([
+        { name: 'Admin-Token', value: token, url: ts.server.url },
+        { name: 'language', value: 'en', url: ts.server.url },
+      ]);
+      // The settings panel's choice, as it stores it.
+      await context.addInitScript(() => localStorage.setItem('layoutSettings', JSON.stringify({ sidebarLogo: true })));
+      const page = await context.newPage();
+      await page.goto(`${ts.server.url}/user/`);
+      await page.getByTestId('sidebar-logo-title').waitFor();
+      const boxes = await page.evaluate(() => {
+        const el = (id: string) => {
+          const found = document.querySelector<HTMLElement>(`[data-testid=${id}]`);
+          if (!found) throw new Error(`no ${id}`);
+          return found;
+        };
+        const rect = (id: string) => el(id).getBoundingClientRect();
+        const title = el('sidebar-logo-title');
+        return { logo: rect('sidebar-logo'), title: rect('sidebar-logo-title'), bar: rect('top-bar'), titleFits: title.scrollWidth <= title.clientWidth };
+      });
+      expect(boxes.titleFits).toBe(true);
+      expect(boxes.title.right).toBeLessThanOrEqual(boxes.bar.left);
+      expect(boxes.logo.right).toBeLessThanOrEqual(boxes.bar.left);
+      expect(boxes.logo.height).toBe(boxes.bar.height);
+    } finally {
+      await context.close();
+    }
+  });
 });
