@@ -261,6 +261,9 @@ class DeviceShell {
   }
 
   #ended(reason: ShellEndReason): void {
+    // Closing from here ends the session at once, and the device then says so too (ended: 'closed'): the
+    // session ended once, so it is told once.
+    if (shellViews[this.#sn]?.status === 'ended') return;
     this.#info = undefined;
     this.#attached = false;
     flowStore.set(this.#sn, undefined);
