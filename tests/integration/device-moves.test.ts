@@ -8,12 +8,11 @@ import { type Chunk, Command, encodeChunk, type Envelope, newFlowId, OnlineState
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
-import { clientPasswordHash } from '../../server/seed.ts';
 import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
 import { client, type Client, createOrg, createRole } from '../support/console-api.ts';
 import { freshPgSchema } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
-import { adminLoginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
+import { adminLoginAt, loginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
 
 // A device moved to another organisation (/device/allocate) belongs to that organisation at once, in every
 // process of a cluster: the old one's consoles can no longer command, watch or hear it, its held commands
@@ -558,7 +557,7 @@ describe('H2 a device moved through another worker process of one node (GATEWAY_
     // consoles put some of each on both, and one HTTP call moves them all through one of the workers.
     const sns = Array.from({ length: 8 }, () => unique('WMOVE-'));
     for (const sn of sns) devices.push(await RawDevice.enrol(node?.deviceSocketUrl ?? '', sn, A.enrollKey));
-    const login = await workerLogin(url, A.account, 'Tenant_pw1');
+    const login = await loginAt(url, A.account, 'Tenant_pw1');
     const consoles = await Promise.all(Array.from({ length: 4 }, () => openConsole(url, login)));
     engines.push(...consoles);
     for (const c of consoles) for (const sn of sns) expect(await ask(c, Command.BaseInfo, sn)).toMatchObject({ result: Result.Success });
@@ -586,14 +585,3 @@ async function workerFigures(url: string): Promise<{ pid: number; devices: numbe
   return [...byPid].map(([pid, f]) => ({ pid, ...f }));
 }
 
-/** Logs in on a node started with LOGIN_CAPTCHA=off (no captcha to solve). */
-async function workerLogin(url: string, account: string, password: string): Promise<Login> {
-  const res = await fetch(`${url}/login/userLogin`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: account, password: clientPasswordHash(password), id: '', authCode: '' }),
-  });
-  const body = (await res.json()) as { code: number; data: { token: string; id: number; org: { id: number } } };
-  if (body.code !== 20000) throw new Error(`login as ${account} failed: ${JSON.stringify(body)}`);
-  return { token: body.data.token, accountId: body.data.id, orgId: body.data.org.id };
-}

@@ -11,11 +11,10 @@ import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
 import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
-import { clientPasswordHash } from '../../server/seed.ts';
 import { freshPgSchema } from '../support/databases.ts';
 import { startFleetAt } from '../support/fleet.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
-import { adminLoginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
+import { adminLoginAt, loginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
 
 // Open console sockets check every command against the session's rights as they are now: a change to the
 // role, the account, the organisation tree or the session reaches sockets already open (console-rights.ts).
@@ -310,7 +309,7 @@ describe('live rights across the worker processes of one node (GATEWAY_WORKERS=2
     const account = unique('wk');
     await createAccount(admin, account, 'Workers_pw1', role);
     // Several sockets of one session: the kernel spreads them over the node's two workers.
-    const session = await workerLogin(url, account, 'Workers_pw1');
+    const session = await loginAt(url, account, 'Workers_pw1');
     const consoles = await Promise.all(Array.from({ length: 6 }, () => openConsole(url, session)));
     engines.push(...consoles);
     for (const c of consoles) expect(await ask(c, Command.BaseInfo, sn)).toMatchObject({ result: Result.Success });
@@ -325,14 +324,3 @@ function clientAt(url: string, token: string): Client {
   return client({ server: { url } }, token);
 }
 
-/** Logs in on a node started with LOGIN_CAPTCHA=off (no captcha to solve). */
-async function workerLogin(url: string, account: string, password: string): Promise<Login> {
-  const res = await fetch(`${url}/login/userLogin`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: account, password: clientPasswordHash(password), id: '', authCode: '' }),
-  });
-  const body = (await res.json()) as { code: number; data: { token: string; id: number; org: { id: number } } };
-  if (body.code !== 20000) throw new Error(`login as ${account} failed: ${JSON.stringify(body)}`);
-  return { token: body.data.token, accountId: body.data.id, orgId: body.data.org.id };
-}

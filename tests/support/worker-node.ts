@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { wsTransport } from '../../agent/ws-transport.ts';
 import { ProtocolEngine } from '../../protocol/index.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
-import { api, TEST_ADMIN_PASSWORD } from './server.ts';
+import { api, type ConsoleLogin, consoleAt, TEST_ADMIN_PASSWORD } from './server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -63,20 +62,24 @@ export async function startWorkerNode(dataDir: string, workers = 2, port = 0, en
 
 /** Logs in as the seeded admin over HTTP on a node started with LOGIN_CAPTCHA=off. */
 export async function adminLoginAt(url: string): Promise<{ token: string; id: number; org: { id: number } }> {
+  return loginAnswerAt(url, 'admin', TEST_ADMIN_PASSWORD);
+}
+
+/** Logs in as `account` on a node started with LOGIN_CAPTCHA=off; what a console socket is opened with. */
+export async function loginAt(url: string, account: string, password: string): Promise<ConsoleLogin> {
+  const data = await loginAnswerAt(url, account, password);
+  return { token: data.token, accountId: data.id, orgId: data.org.id };
+}
+
+async function loginAnswerAt(url: string, account: string, password: string): Promise<{ token: string; id: number; org: { id: number } }> {
   const login = await api<{ token: string; id: number; org: { id: number } }>(url, 'POST', '/login/userLogin', {
-    body: { username: 'admin', password: clientPasswordHash(TEST_ADMIN_PASSWORD), id: '', authCode: '' },
+    body: { username: account, password: clientPasswordHash(password), id: '', authCode: '' },
   });
-  if (login.code !== 20000) throw new Error(`admin login failed: ${JSON.stringify(login)}`);
+  if (login.code !== 20000) throw new Error(`login as ${account} failed: ${JSON.stringify(login)}`);
   return login.data;
 }
 
 /** Logs in as the seeded admin over HTTP and starts a console engine on the node's realtime socket (not yet open). */
 export async function startAdminConsole(url: string): Promise<ProtocolEngine> {
-  const login = await adminLoginAt(url);
-  const engine = new ProtocolEngine({
-    url: () => `${url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.id}&orgId=${login.org.id}`,
-    transport: wsTransport(),
-  });
-  engine.start();
-  return engine;
+  return consoleAt(url, await loginAt(url, 'admin', TEST_ADMIN_PASSWORD));
 }
