@@ -13,6 +13,7 @@ import * as m0011 from './0011-content.ts';
 import * as m0012 from './0012-device-holder.ts';
 import * as m0013 from './0013-document-owner.ts';
 import * as m0014 from './0014-account-names-ignore-case.ts';
+import * as m0015 from './0015-api-tokens-and-webhooks.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-device-holder': m0012,
   '0013-document-owner': m0013,
   '0014-account-names-ignore-case': m0014,
+  '0015-api-tokens-and-webhooks': m0015,
 };
