@@ -23,6 +23,7 @@ export * from './binary/transfer.ts';
 export * from './binary/device-files.ts';
 export * from './catalogue/telemetry.ts';
 export * from './catalogue/stream.ts';
+export * from './catalogue/push.ts';
 export * from './api/devices.ts';
 export * from './rules/address-rules.ts';
 export * from './rules/identity-rules.ts';

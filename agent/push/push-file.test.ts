@@ -20,7 +20,7 @@ function fakeSession() {
   return { session, calls, loggedIn$, answer };
 }
 
-const request: Envelope = { msgId: Command.PushFile, data: { campaignId: 9, kind: 'firmware', url: '/content/blob/x', sha256: 'a'.repeat(64), size: 1, fileName: 'f' } };
+const request: Envelope = { msgId: Command.PushFile, data: { campaignId: 9, kind: 'firmware', url: '/content/blob/x', sha256: 'a'.repeat(64), size: 1, fileName: 'f', version: '', packageName: '', autoInstall: false } };
 const turn = () => new Promise((r) => setImmediate(r));
 const progress = (p: number): PushReport => ({ downloadState: DownloadState.Downloading, progress: p, installResult: InstallResult.Preparing });
 const success: PushReport = { downloadState: DownloadState.UpgradeSuccess, progress: 100, installResult: InstallResult.Finished };

@@ -1,21 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Clock, Command, DownloadState, InstallResult, Result } from '../../protocol/index.ts';
+import { type Clock, Command, decodePushFile, DownloadState, InstallResult, type PushFileRequest, Result } from '../../protocol/index.ts';
 import type { CommandHandler, DeviceSession } from '../device-session.ts';
-
-/** What PushFile (65551) carries (server/campaigns/runner.ts sends it). */
-export interface PushFileRequest {
-  readonly campaignId: number;
-  readonly kind: string;
-  readonly url: string;
-  readonly sha256: string;
-  readonly size: number;
-  readonly fileName: string;
-  readonly version?: string;
-  readonly packageName?: string;
-  readonly autoInstall?: boolean;
-}
 
 /** One progress report, sent as PushProgress (5). */
 export interface PushReport {
@@ -27,23 +14,6 @@ export interface PushReport {
 
 /** Does one push: downloads, verifies, installs, reporting as it goes. Resolves when finished either way. */
 export type PushJob = (req: PushFileRequest, report: (r: PushReport) => void, session: DeviceSession) => Promise<void>;
-
-function parseRequest(data: unknown): PushFileRequest | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const d = data as Record<string, unknown>;
-  if (!Number.isInteger(d.campaignId) || typeof d.url !== 'string' || typeof d.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(d.sha256) || !Number.isInteger(d.size)) return undefined;
-  return {
-    campaignId: d.campaignId as number,
-    kind: String(d.kind ?? ''),
-    url: d.url,
-    sha256: d.sha256,
-    size: d.size as number,
-    fileName: String(d.fileName ?? ''),
-    version: typeof d.version === 'string' ? d.version : '',
-    packageName: typeof d.packageName === 'string' ? d.packageName : '',
-    autoInstall: d.autoInstall === true,
-  };
-}
 
 /** A report after which the push does not change any more (the device stops reporting on it). */
 function isFinal(r: PushReport): boolean {
@@ -93,7 +63,7 @@ export function pushFileHandler(job: PushJob): CommandHandler {
         if (up) for (const [campaignId, state] of jobs) if (!state.acked) send(session, campaignId, true);
       });
     }
-    const req = parseRequest(request.data);
+    const req = decodePushFile(request.data);
     if (!req) return { result: Result.MessageError, data: { message: 'campaignId, url, sha256 and size are required' } };
     const known = jobs.get(req.campaignId);
     const failed = known?.last && (known.last.downloadState === DownloadState.Failed || known.last.downloadState === DownloadState.UpgradeFailed || known.last.installResult === InstallResult.Failure);

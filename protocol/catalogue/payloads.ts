@@ -3,8 +3,8 @@ import type { ProcessStateCode } from './enums.ts';
 /*
  * Request and reply payloads (`data`) of the platform-to-device commands this protocol defines, as the
  * agent and simulator implement them. PROTOCOL.md ("Payloads") is the prose version of this file.
- * Live-view commands (StartStream, StopStream, RemoteControl) and push file (PushFile) are owned by their
- * areas and typed there.
+ * Live-view commands (StartStream, StopStream, RemoteControl) are typed in stream.ts; PushFile and
+ * PushProgress in push.ts.
  */
 
 /** A reply whose result is not 0 carries a reason a person can read. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import mitt from 'mitt';
-import { type Clock, Command, DownloadState, type Envelope, InstallResult, OnlineState, PushResult, Result, type TimerHandle } from '../../protocol/index.ts';
+import { type Clock, Command, decodePushProgress, DownloadState, type Envelope, InstallResult, OnlineState, PushResult, type PushFileRequest, Result, type TimerHandle } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
@@ -13,28 +13,6 @@ import { sqlTargetWriter, TargetWriter, type TargetWho, type WrittenTarget } fro
 export const CampaignState = { AwaitingApproval: 'awaiting_approval', Running: 'running', Paused: 'paused', Cancelled: 'cancelled', Finished: 'finished' } as const;
 /** Where the runner is with one device. */
 export const Phase = { Queued: 'queued', Sent: 'sent', Done: 'done', Failed: 'failed', Cancelled: 'cancelled' } as const;
-
-/** What PushFile (65551) carries to the device. */
-export interface PushFilePayload {
-  readonly campaignId: number;
-  readonly kind: string;
-  readonly url: string;
-  readonly sha256: string;
-  readonly size: number;
-  readonly fileName: string;
-  readonly version: string;
-  readonly packageName: string;
-  readonly autoInstall: boolean;
-}
-
-/** What a device reports with PushProgress (5). */
-export interface PushProgressReport {
-  readonly campaignId: number;
-  readonly downloadState: number;
-  readonly progress: number;
-  readonly installResult?: number;
-  readonly message?: string;
-}
 
 export interface RunnerOptions {
   readonly db: Db;
@@ -263,7 +241,7 @@ export class CampaignRunner {
     // In chunks, side by side: each claims, charges and pushes its own devices, so the first pushes go
     // after one claim and one charge, and the chunks' round trips to the database overlap (their coupon
     // transactions still take the organisation's balance row one after the other).
-    const contents = new Map<number, Promise<PushFilePayload | undefined>>();
+    const contents = new Map<number, Promise<PushFileRequest | undefined>>();
     const chunks: (typeof due)[] = [];
     for (let i = 0; i < due.length; i += DISPATCH_CHUNK) chunks.push(due.slice(i, i + DISPATCH_CHUNK));
     await Promise.all(chunks.map((chunk) => this.#dispatchChunk(chunk, now, contents)));
@@ -272,10 +250,10 @@ export class CampaignRunner {
   async #dispatchChunk(
     chunk: readonly { id: number; sn: string; attempts: number; campaign_id: number; org_id: number; kind: string; content_id: number; max_retries: number }[],
     now: number,
-    contents: Map<number, Promise<PushFilePayload | undefined>>,
+    contents: Map<number, Promise<PushFileRequest | undefined>>,
   ): Promise<void> {
     const claimed = await this.#claim(chunk.map((t) => t.id), now);
-    const batch: { t: (typeof chunk)[number]; payload: PushFilePayload }[] = [];
+    const batch: { t: (typeof chunk)[number]; payload: PushFileRequest }[] = [];
     for (const t of chunk) {
       if (!claimed.has(t.id) || this.#sending.has(t.id) || this.#inflight >= this.#o.concurrency) continue;
       let content = contents.get(t.campaign_id);
@@ -344,7 +322,7 @@ export class CampaignRunner {
     }
   }
 
-  async #payload(campaignId: number, contentId: number, kind: string): Promise<PushFilePayload | undefined> {
+  async #payload(campaignId: number, contentId: number, kind: string): Promise<PushFileRequest | undefined> {
     const item = await this.#o.db.selectFrom('content_items').selectAll().where('id', '=', contentId).executeTakeFirst();
     if (!item || !item.sha256) return undefined;
     return {
@@ -362,7 +340,7 @@ export class CampaignRunner {
 
   async #send(
     t: { id: number; sn: string; attempts: number; campaign_id: number; org_id: number; kind: string; max_retries: number },
-    payload: PushFilePayload,
+    payload: PushFileRequest,
     batchCharged: Map<number, Set<string>> | undefined,
   ): Promise<void> {
     const { db, clock, gateway } = this.#o;
@@ -428,16 +406,15 @@ export class CampaignRunner {
   }
 
   async #onProgress(from: DeviceOrigin, env: Envelope): Promise<unknown> {
-    const report = env.data as Partial<PushProgressReport> | undefined;
-    const campaignId = Number(report?.campaignId);
-    const downloadState = Number(report?.downloadState);
-    if (!Number.isInteger(campaignId) || !Number.isInteger(downloadState) || downloadState < 0 || downloadState > 7) return { accepted: false };
+    const report = decodePushProgress(env.data);
+    if (!report) return { accepted: false };
+    const { campaignId, downloadState } = report;
     // Only the device itself reports on its own row, and only while the row is open.
     const target = this.#open.get(keyOf(campaignId, from.sn)) ?? (await this.#lookup(campaignId, from.sn));
     if (!target) return { accepted: false };
-    const progress = Math.max(0, Math.min(100, Math.round(Number(report?.progress) || 0)));
-    const install = Number.isInteger(report?.installResult) ? Number(report?.installResult) : InstallResult.Preparing;
-    const message = typeof report?.message === 'string' ? report.message.slice(0, 200) : '';
+    const progress = report.progress;
+    const install = report.installResult ?? InstallResult.Preparing;
+    const message = report.message ?? '';
     const now = this.#o.clock.now();
     if (downloadState === DownloadState.UpgradeSuccess || (downloadState === DownloadState.DownloadSuccess && install === InstallResult.Finished)) {
       const accepted = await this.#writer.put(target.id, target, { phase: Phase.Done, push_result: PushResult.Success, download_state: downloadState, progress: 100, install_result: InstallResult.Finished, message, updated_at: now });
