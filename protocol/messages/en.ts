@@ -105,7 +105,7 @@ export const en = {
   'content.folderDownload': 'Unable To Download Folders!',
   'content.tooManyDeletes': 'At most 100 files per delete',
   'content.badVersion': 'Version format is wrong: system yyMMdd.HH (201025.11), mcu vx.x (v1.03), or a date (20240101) or vxxx.xx',
-  'content.notAnApk': 'The file is not a readable APK',
+  'content.notAnApk': 'The file is not a valid APK',
   'content.otherPackage': 'The new version must be the same package',
   'content.olderVersion': 'The new version code must be higher than the current one',
   'content.folderName': 'Folder name must not start with a dot or hold a slash',

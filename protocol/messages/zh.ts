@@ -94,7 +94,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'content.folderDownload': '无法下载文件夹！',
   'content.tooManyDeletes': '每次最多删除 100 个文件',
   'content.badVersion': '版本格式错误：system 为 yyMMdd.HH（201025.11），mcu 为 vx.x（v1.03），或日期（20240101）或 vxxx.xx',
-  'content.notAnApk': '该文件不是可读取的 APK',
+  'content.notAnApk': '该文件不是有效的 APK',
   'content.otherPackage': '新版本必须是同一个包',
   'content.olderVersion': '新版本号必须高于当前版本',
   'content.folderName': '文件夹名称不能以点开头，也不能包含斜杠',

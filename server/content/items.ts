@@ -71,24 +71,5 @@ export async function itemInScope(db: Db, caller: Caller, kind: string, id: numb
   return row;
 }
 
-// System firmware yyMMdd.HH with a real date and hour; mcu vX.Y; a date yyyyMMdd or vXXX.XX for the others.
-const SYSTEM_VERSION = /^(\d{2})(\d{2})(\d{2})\.(\d{2})$/;
-const DATE_VERSION = /^(\d{4})(\d{2})(\d{2})$/;
-const V_VERSION = /^v\d{1,3}\.\d{1,2}$/;
-
-function realDate(y: number, m: number, d: number): boolean {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
 /** True when `version` has the format the spec gives for this firmware type (devices-and-commerce section 5). */
-export function validFirmwareVersion(type: string, version: string): boolean {
-  const system = SYSTEM_VERSION.exec(version);
-  const isSystem = !!system && realDate(2000 + Number(system[1]), Number(system[2]), Number(system[3])) && Number(system[4]) < 24;
-  const date = DATE_VERSION.exec(version);
-  const isDate = !!date && realDate(Number(date[1]), Number(date[2]), Number(date[3]));
-  const isV = V_VERSION.test(version);
-  if (type === 'system') return isSystem || isDate;
-  if (type === 'mcu') return isV;
-  return isDate || isV;
-}
+export { validFirmwareVersion } from '../../protocol/api/content.ts';

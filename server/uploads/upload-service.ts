@@ -173,7 +173,8 @@ export class UploadService {
       return new ApiError(ApiCode.BadRequest, message);
     };
     if ((kind === 'logo' || kind === 'wallpaper') && !looksLikeImage(head)) throw await refuse('upload.imageOnly');
-    if ((kind === 'app' || kind === 'boot_animation') && !looksLikeZip(head)) throw await refuse(kind === 'app' ? 'upload.appOnlyApk' : 'upload.wrongFormat');
+    // A file named .apk that is not a ZIP is a corrupt APK, not a wrong format: say so (issue 20).
+    if ((kind === 'app' || kind === 'boot_animation') && !looksLikeZip(head)) throw await refuse(kind === 'app' ? 'content.notAnApk' : 'upload.wrongFormat');
     const hash = createHash('sha256');
     await pipeline(fs.createReadStream(file), hash);
     const sha256 = hash.digest('hex');

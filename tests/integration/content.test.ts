@@ -116,7 +116,10 @@ describe.each(targets)('content on $name', (target) => {
     expect(list.data.list.filter((a) => a.packageName === 'com.example.scanner').map((a) => a.versionCode)).toEqual([11]);
     // A zip without a manifest is not an app.
     const notApk = Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Buffer.alloc(40)]);
-    expect((await call('POST', '/app/add', { uploadId: await uploadWhole(ts, token, 'app', 'broken.apk', notApk), type: 'general' })).message).toMatch(/not a readable APK/);
+    expect((await call('POST', '/app/add', { uploadId: await uploadWhole(ts, token, 'app', 'broken.apk', notApk), type: 'general' })).message).toMatch(/not a valid APK/);
+    // A .apk that is not even a ZIP is a corrupt APK, not a wrong format (issue 20).
+    const garbage = Buffer.from('this is no zip at all');
+    expect((await call('POST', '/app/add', { uploadId: await uploadWhole(ts, token, 'app', 'garbage.apk', garbage), type: 'general' })).message).toBe('The file is not a valid APK');
   });
 
   it.runIf(target.available)('keeps folders out of downloads and caps a delete at 100 entries', async () => {

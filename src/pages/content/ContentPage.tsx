@@ -3,6 +3,7 @@ import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import { firmwareVersionForm, validFirmwareVersion } from '../../../protocol/api/content.ts';
 import { appTypeLabels, firmwareSourceLabels, firmwareTypeLabels, labelOf, logoStateLabels, logoTypeLabels, systemTypeLabels, type EnumMember } from '../../../protocol/index.ts';
 import { type ContentArea, type ContentItem, contentApi, KIND_OF_AREA, type UploadHandle, type UploadKind, uploadFile, WIFI_CONFIRM_BYTES } from '../../api/content.ts';
 import type { Page } from '../../api/devices.ts';
@@ -34,6 +35,17 @@ function formatSize(bytes: number): string {
 
 const options = <V extends string>(members: readonly EnumMember<V>[]) => members.map((m) => ({ value: m.value, label: m[currentLanguage] }));
 
+/** True when the file starts with a ZIP local header, as every APK does; read before the upload starts. */
+async function startsLikeZip(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  return head.length === 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+}
+
+/** The message for a firmware version that does not fit its type's form, or '' when it fits. */
+function versionProblem(t: (key: string) => string, type: string, version: string): string {
+  return validFirmwareVersion(type, version.trim()) ? '' : t(`content.badVersionOf.${firmwareVersionForm(type)}`);
+}
+
 /** The upload-and-describe dialog of every content area. */
 function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { area: ContentArea; opened: boolean; onClose: () => void; onAdded: () => void; updating?: ContentItem; parentId: number | null }) {
   const { t } = useTranslation();
@@ -42,6 +54,8 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
   const [handle, setHandle] = useState<UploadHandle>();
   const [wifiAsk, setWifiAsk] = useState(false);
   const [error, setError] = useState('');
+  const [versionError, setVersionError] = useState('');
+  const [netState, setNetState] = useState('');
   const [form, setForm] = useState<Record<string, string | boolean>>({ type: area === 'img' ? 'system' : area === 'app' ? 'general' : 'logo', systemType: 'android', source: 'self_upload' });
   const set = (k: string, v: string | boolean) => setForm((f) => ({ ...f, [k]: v }));
   const uploadKind: UploadKind = area === 'img' ? 'firmware' : area === 'logo' ? (form.type === 'boot_animation' ? 'boot_animation' : 'logo') : (KIND_OF_AREA[area] as UploadKind);
@@ -58,7 +72,10 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
   const run = async () => {
     if (!file) return setError(t('content.required'));
     setError('');
-    const h = uploadFile(file, uploadKind, (sent, total) => setPct(Math.floor((100 * sent) / total)));
+    const h = uploadFile(file, uploadKind, (sent, total) => setPct(Math.floor((100 * sent) / total)), (state) => {
+      if (state.state === 'waiting') setNetState(t('content.uploadWaiting', { attempt: state.attempt }));
+      else setNetState(t('content.uploadResumed', { pct: state.total ? Math.floor((100 * state.offset) / state.total) : 0 }));
+    });
     setHandle(h);
     try {
       const uploadId = await h.done;
@@ -70,6 +87,7 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
       else await contentApi.add('wallpaper', { uploadId, remark: form.remark ?? '' });
       setFile(null);
       setPct(undefined);
+      setNetState('');
       onAdded();
       onClose();
     } catch (err) {
@@ -78,23 +96,48 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
       setHandle(undefined);
     }
   };
-  const submit = () => {
+  // Everything that can be known before the upload starts is checked first: a 3 MB firmware with a wrong
+  // version, or a corrupt .apk, is refused here rather than after its bytes went up (issue 20).
+  const submit = async () => {
+    if (area === 'img' && !updating) {
+      const problem = versionProblem(t, String(form.type), String(form.version ?? ''));
+      setVersionError(problem);
+      if (problem) return;
+    }
     if (!file) return setError(t('content.required'));
     const bad = checkFile(file);
     if (bad) return setError(bad);
-    if (area === 'img' && !/^(\d{6}\.\d{2}|\d{8}|v\d{1,3}\.\d{1,2})$/.test(String(form.version ?? ''))) return setError(t('content.badVersion'));
+    if (area === 'app' && !(await startsLikeZip(file))) return setError(t('content.notValidApk'));
     if (file.size > WIFI_CONFIRM_BYTES) return setWifiAsk(true);
     void run();
   };
+  const checkVersion = () => setVersionError(form.version ? versionProblem(t, String(form.type), String(form.version)) : '');
 
   return (
     <Modal opened={opened} onClose={() => (handle?.abort(), onClose())} title={t(updating ? 'content.update' : 'content.add')} centered>
       <Stack>
         {area === 'img' && !updating && (
           <>
-            <Select label={t('content.type')} data={options(firmwareTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'system')} />
+            <Select
+              label={t('content.type')}
+              data={options(firmwareTypeLabels)}
+              value={String(form.type)}
+              onChange={(v) => {
+                set('type', v ?? 'system');
+                if (form.version) setVersionError(versionProblem(t, v ?? 'system', String(form.version)));
+              }}
+              data-testid="content-type"
+            />
             <Select label={t('content.source')} data={options(firmwareSourceLabels)} value={String(form.source)} onChange={(v) => set('source', v ?? 'self_upload')} />
-            <TextInput label={t('content.version')} required value={String(form.version ?? '')} onChange={(e) => set('version', e.currentTarget.value)} data-testid="content-version" />
+            <TextInput
+              label={t('content.version')}
+              required
+              value={String(form.version ?? '')}
+              error={versionError || undefined}
+              onChange={(e) => (set('version', e.currentTarget.value), setVersionError(''))}
+              onBlur={checkVersion}
+              data-testid="content-version"
+            />
             <TextInput label={t('content.model')} required value={String(form.model ?? '')} onChange={(e) => set('model', e.currentTarget.value)} data-testid="content-model" />
             <TextInput label={t('content.modelName')} value={String(form.modelName ?? '')} onChange={(e) => set('modelName', e.currentTarget.value)} />
             <TextInput label={t('content.gnssModel')} value={String(form.gnssModel ?? '')} onChange={(e) => set('gnssModel', e.currentTarget.value)} />
@@ -105,7 +148,18 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
         )}
         {area === 'app' && !updating && <Select label={t('content.type')} data={options(appTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'general')} />}
         {area === 'logo' && <Select label={t('content.type')} data={options(logoTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'logo')} />}
-        <FileInput label={t('content.chooseFile')} accept={accept} value={file} onChange={(f) => (setFile(f), setError(f ? checkFile(f) : ''))} data-testid="content-file" clearable />
+        <FileInput
+          label={t('content.chooseFile')}
+          accept={accept}
+          value={file}
+          onChange={(f) => {
+            setFile(f);
+            setError(f ? checkFile(f) : '');
+            if (f && area === 'app' && !checkFile(f)) void startsLikeZip(f).then((zip) => !zip && setError(t('content.notValidApk')));
+          }}
+          data-testid="content-file"
+          clearable
+        />
         <Text size="xs" c="dimmed">
           {t('content.uploadResumeHint')}
         </Text>
@@ -116,6 +170,11 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
             <Text size="sm">{t('content.uploading', { pct })}</Text>
           </>
         )}
+        {netState && (
+          <Text size="sm" c="orange" data-testid="upload-network">
+            {netState}
+          </Text>
+        )}
         {error && (
           <Text c="red" size="sm" data-testid="content-error">
             {error}
@@ -125,12 +184,106 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
           <Button variant="default" onClick={() => (handle?.abort(), onClose())}>
             {t('content.cancel')}
           </Button>
-          <Button onClick={submit} loading={handle !== undefined} data-testid="content-save">
+          <Button onClick={() => void submit()} loading={handle !== undefined} data-testid="content-save">
             {t('content.save')}
           </Button>
         </Group>
       </Stack>
       <ConfirmDialog opened={wifiAsk} title={t('content.wifiTitle')} message={t('content.wifiConfirm')} onConfirm={() => (setWifiAsk(false), void run())} onCancel={() => setWifiAsk(false)} />
+    </Modal>
+  );
+}
+
+/**
+ * Edit an entry without uploading again: a firmware's type, version, model and flags (version checked on blur
+ * by its type), or the name and remark of an app, file, folder, logo or wallpaper.
+ */
+function EditDialog({ area, item, onClose, onSaved }: { area: ContentArea; item: ContentItem; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState<Record<string, string | boolean>>({
+    name: item.name,
+    remark: item.remark ?? '',
+    type: item.type,
+    version: item.version ?? '',
+    model: item.model ?? '',
+    modelName: item.modelName ?? '',
+    gnssModel: item.gnssModel ?? '',
+    systemType: item.systemType ?? 'android',
+    offlineInstall: !!item.offlineInstall,
+    autoInstall: !!item.autoInstall,
+  });
+  const [versionError, setVersionError] = useState('');
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+  const set = (k: string, v: string | boolean) => setForm((f) => ({ ...f, [k]: v }));
+  const str = (k: string) => String(form[k] ?? '');
+  const save = async () => {
+    if (area === 'img') {
+      const problem = versionProblem(t, str('type'), str('version'));
+      setVersionError(problem);
+      if (problem) return;
+      if (!str('model').trim()) return setError(t('content.required'));
+    } else if (!str('name').trim()) return setError(t('content.required'));
+    setSaving(true);
+    const saved =
+      area === 'img'
+        ? await contentApi
+            .updateFirmware({ id: item.id, type: str('type'), version: str('version').trim(), model: str('model'), modelName: str('modelName'), gnssModel: str('gnssModel'), systemType: str('systemType'), offlineInstall: !!form.offlineInstall, autoInstall: !!form.autoInstall, remark: str('remark') })
+            .catch(() => undefined)
+        : await contentApi.edit(area, { id: item.id, name: str('name').trim(), remark: str('remark') }).catch(() => undefined);
+    setSaving(false);
+    if (!saved) return;
+    onSaved();
+    onClose();
+  };
+  return (
+    <Modal opened onClose={onClose} title={`${t('content.editTitle')}: ${item.name}`} centered>
+      <Stack>
+        {area === 'img' ? (
+          <>
+            <Select
+              label={t('content.type')}
+              data={options(firmwareTypeLabels)}
+              value={str('type')}
+              onChange={(v) => {
+                set('type', v ?? 'system');
+                if (str('version')) setVersionError(versionProblem(t, v ?? 'system', str('version')));
+              }}
+            />
+            <TextInput
+              label={t('content.version')}
+              required
+              value={str('version')}
+              error={versionError || undefined}
+              onChange={(e) => (set('version', e.currentTarget.value), setVersionError(''))}
+              onBlur={() => setVersionError(versionProblem(t, str('type'), str('version')))}
+              data-testid="edit-version"
+            />
+            <TextInput label={t('content.model')} required value={str('model')} onChange={(e) => set('model', e.currentTarget.value)} />
+            <TextInput label={t('content.modelName')} value={str('modelName')} onChange={(e) => set('modelName', e.currentTarget.value)} />
+            <TextInput label={t('content.gnssModel')} value={str('gnssModel')} onChange={(e) => set('gnssModel', e.currentTarget.value)} />
+            <Select label={t('content.systemType')} data={options(systemTypeLabels)} value={str('systemType')} onChange={(v) => set('systemType', v ?? 'android')} />
+            <Switch label={t('content.offlineInstall')} checked={!!form.offlineInstall} onChange={(e) => set('offlineInstall', e.currentTarget.checked)} />
+            <Switch label={t('content.autoInstall')} checked={!!form.autoInstall} onChange={(e) => set('autoInstall', e.currentTarget.checked)} />
+          </>
+        ) : (
+          <TextInput label={t('content.name')} required maxLength={MAX_NAME} value={str('name')} onChange={(e) => set('name', e.currentTarget.value)} data-testid="edit-name" />
+        )}
+        <TextInput label={t('content.remark')} value={str('remark')} onChange={(e) => set('remark', e.currentTarget.value)} data-testid="edit-remark" />
+        {error && (
+          <Text c="red" size="sm">
+            {error}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('content.cancel')}
+          </Button>
+          <Button onClick={() => void save()} loading={saving} data-testid="edit-save">
+            {t('content.save')}
+          </Button>
+        </Group>
+      </Stack>
     </Modal>
   );
 }
@@ -149,6 +302,7 @@ export function ContentPage({ area }: { area: ContentArea }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [adding, setAdding] = useState(false);
   const [updating, setUpdating] = useState<ContentItem>();
+  const [editing, setEditing] = useState<ContentItem>();
   const [history, setHistory] = useState<ContentItem[]>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const parentId = parent.at(-1)?.id ?? null;
@@ -301,6 +455,11 @@ export function ContentPage({ area }: { area: ContentArea }) {
                       {t('content.push')}
                     </Button>
                   )}
+                  {can(keys.edit) && (
+                    <Button size="compact-xs" variant="light" onClick={() => setEditing(item)} data-testid="content-edit">
+                      {t('content.edit')}
+                    </Button>
+                  )}
                   {area === 'app' && can(keys.edit) && (
                     <Button size="compact-xs" variant="light" onClick={() => setUpdating(item)}>
                       {t('content.update')}
@@ -319,6 +478,7 @@ export function ContentPage({ area }: { area: ContentArea }) {
       </Table>
       <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} {...paging.footer} />
       {adding && <AddDialog area={area} opened onClose={() => setAdding(false)} onAdded={load} parentId={parentId} />}
+      {editing && <EditDialog area={area} item={editing} onClose={() => setEditing(undefined)} onSaved={load} />}
       {updating && <AddDialog area={area} opened updating={updating} onClose={() => setUpdating(undefined)} onAdded={load} parentId={null} />}
       <Modal opened={history !== undefined} onClose={() => setHistory(undefined)} title={t('content.history')} centered size="lg">
         <Table>
