@@ -89,3 +89,64 @@ const commandIds: ReadonlySet<number> = new Set(Object.values(Command));
 export function isKnownCommand(id: number): id is CommandId {
   return commandIds.has(id);
 }
+
+/** What a console needs to send one command: its permission key, and whether it disrupts or wipes the device. */
+export interface CommandRight {
+  readonly permission: string;
+  /** Reboot, factory reset, clear data: the gateway lets the same one reach a device once a second. */
+  readonly dangerous?: true;
+  /** Factory reset, clear data: they wipe what is on the device, and the console shows and asks them in red. */
+  readonly wipes?: true;
+}
+
+/**
+ * The one command -> permission-key map (devices-and-commerce section 6), read by the gateway's check of
+ * every console command, held command and REST device command, and by the console's row actions, device
+ * view tabs and remote management. A command not listed here is refused with result 3.
+ */
+export const COMMAND_RIGHTS: Readonly<Partial<Record<CommandId, CommandRight>>> = {
+  [Command.Reboot]: { permission: 'device_reboot', dangerous: true },
+  [Command.FactoryReset]: { permission: 'device_reset', dangerous: true, wipes: true },
+  [Command.ClearData]: { permission: 'device_clear', dangerous: true, wipes: true },
+  [Command.ClearCache]: { permission: 'device_clear' },
+  [Command.BaseInfo]: { permission: 'device_base_info' },
+  [Command.SystemInfo]: { permission: 'device_system_info' },
+  [Command.OtaList]: { permission: 'device_system_info' },
+  [Command.RuntimeQuery]: { permission: 'device_runtime' },
+  [Command.Shell]: { permission: 'device_shell' },
+  [Command.ChangeSshConfig]: { permission: 'device_ssh' },
+  [Command.Screenshot]: { permission: 'device_capture' },
+  [Command.GrabLog]: { permission: 'device_capture' },
+  [Command.FileList]: { permission: 'device_file' },
+  [Command.FileUpload]: { permission: 'device_file' },
+  [Command.FileDownload]: { permission: 'device_file_export' },
+  [Command.FileDelete]: { permission: 'device_file_delete' },
+  [Command.PushText]: { permission: 'device_message' },
+  [Command.Whitelist]: { permission: 'device_whitelist' },
+  [Command.Daemon]: { permission: 'device_app' },
+  [Command.AppList]: { permission: 'device_app' },
+  [Command.Uninstall]: { permission: 'device_app' },
+  [Command.StartStream]: { permission: 'device_live_view' },
+  [Command.StopStream]: { permission: 'device_live_view' },
+  [Command.RemoteControl]: { permission: 'device_live_control' },
+};
+
+/** {@link COMMAND_RIGHTS} as msgId -> permission key. */
+export const COMMAND_PERMISSIONS: ReadonlyMap<number, string> = new Map(
+  Object.entries(COMMAND_RIGHTS).flatMap(([msgId, right]): [number, string][] => (right ? [[Number(msgId), right.permission]] : [])),
+);
+
+/** The permission key command `msgId` needs, or undefined when consoles may not send it. */
+export function commandPermission(msgId: number): string | undefined {
+  return COMMAND_PERMISSIONS.get(msgId);
+}
+
+/** True for the commands that disrupt or wipe a whole device (reboot, factory reset, clear data). */
+export function isDangerousCommand(msgId: number): boolean {
+  return isKnownCommand(msgId) && COMMAND_RIGHTS[msgId]?.dangerous === true;
+}
+
+/** True for the commands that wipe what is on the device (factory reset, clear data). */
+export function wipesDevice(msgId: number): boolean {
+  return isKnownCommand(msgId) && COMMAND_RIGHTS[msgId]?.wipes === true;
+}

@@ -1,4 +1,4 @@
-import { Command } from '../../protocol/index.ts';
+import { Command, isDangerousCommand } from '../../protocol/index.ts';
 
 /**
  * Console commands a session may send per second, sustained, and in one burst (CONSOLE_COMMAND_RATE,
@@ -12,9 +12,10 @@ export const DEFAULT_CONSOLE_COMMAND_BURST = 10_000;
 /**
  * Commands that disrupt a whole device or wipe what is on it. The same one to the same device (the same
  * app, for clear data) is accepted once per {@link DANGEROUS_COMMAND_GAP_MS}, whoever sends it: a repeat
- * within that time is a double click or a loop, never a second intention.
+ * within that time is a double click or a loop, never a second intention. The flag is the catalogue's
+ * (`COMMAND_RIGHTS`).
  */
-export const DANGEROUS_COMMANDS: ReadonlySet<number> = new Set<number>([Command.Reboot, Command.FactoryReset, Command.ClearData]);
+export const DANGEROUS_COMMANDS: ReadonlySet<number> = new Set<number>(Object.values(Command).filter(isDangerousCommand));
 /** The console's click guard waits as long between the same command to the same device. */
 export const DANGEROUS_COMMAND_GAP_MS = 1_000;
 

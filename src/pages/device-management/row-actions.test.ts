@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Command, LINUX_REFUSED_COMMANDS, permissionCatalogue } from '../../../protocol/index.ts';
+import { Command, commandPermission, LINUX_REFUSED_COMMANDS, permissionCatalogue } from '../../../protocol/index.ts';
 import { TABS } from '../device-view/tab-access.ts';
-import { MENU_ACTIONS, menuActions, ROW_ACTION_COMMAND, ROW_ACTION_KEY, ROW_ACTION_TAB } from './row-actions.ts';
+import { DANGEROUS_ACTIONS, MENU_ACTIONS, menuActions, ROW_ACTION_COMMAND, ROW_ACTION_KEY, ROW_ACTION_TAB } from './row-actions.ts';
 
 describe('device row actions', () => {
   it('need a catalogued key each, and open only existing tabs', () => {
@@ -32,5 +32,28 @@ describe('device row actions', () => {
     expect(LINUX_REFUSED_COMMANDS.has(ROW_ACTION_COMMAND.clear ?? 0)).toBe(true);
     expect(LINUX_REFUSED_COMMANDS.has(ROW_ACTION_COMMAND.reset ?? 0)).toBe(false);
     expect(ROW_ACTION_COMMAND.capture).toBe(Command.Screenshot);
+  });
+
+  it('take the key of the command they send from the catalogue, and only server edits have keys of their own', () => {
+    expect(ROW_ACTION_KEY).toEqual({
+      remark: 'device_remark',
+      allocate: 'device_allocate',
+      country: 'device_country',
+      message: 'device_message',
+      reboot: 'device_reboot',
+      clear: 'device_clear',
+      reset: 'device_reset',
+      liveView: 'device_live_view',
+      baseInfo: 'device_base_info',
+      systemInfo: 'device_system_info',
+      runtimeInfo: 'device_runtime',
+      liveControl: 'device_live_control',
+      ssh: 'device_ssh',
+      capture: 'device_capture',
+      files: 'device_file',
+      shell: 'device_shell',
+    });
+    for (const [action, msgId] of Object.entries(ROW_ACTION_COMMAND)) expect(ROW_ACTION_KEY[action as keyof typeof ROW_ACTION_KEY]).toBe(commandPermission(msgId));
+    expect([...DANGEROUS_ACTIONS].sort()).toEqual(['clear', 'reset']);
   });
 });

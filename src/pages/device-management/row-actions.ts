@@ -1,4 +1,4 @@
-import { Command } from '../../../protocol/index.ts';
+import { Command, commandPermission, wipesDevice } from '../../../protocol/index.ts';
 import type { Tab } from '../device-view/tab-access.ts';
 
 /** What a device row offers (devices-and-commerce section 6, device actions). */
@@ -19,26 +19,6 @@ export type RowAction =
   | 'capture'
   | 'files'
   | 'shell';
-
-/** The permission key each action needs; the row shows an action only to a user holding its key. */
-export const ROW_ACTION_KEY: Readonly<Record<RowAction, string>> = {
-  remark: 'device_remark',
-  allocate: 'device_allocate',
-  country: 'device_country',
-  message: 'device_message',
-  reboot: 'device_reboot',
-  clear: 'device_clear',
-  reset: 'device_reset',
-  liveView: 'device_live_view',
-  baseInfo: 'device_base_info',
-  systemInfo: 'device_system_info',
-  runtimeInfo: 'device_runtime',
-  liveControl: 'device_live_control',
-  ssh: 'device_ssh',
-  capture: 'device_capture',
-  files: 'device_file',
-  shell: 'device_shell',
-};
 
 /** Actions that open the device view, on this tab. */
 export const ROW_ACTION_TAB: Readonly<Partial<Record<RowAction, Tab>>> = {
@@ -71,6 +51,25 @@ export const ROW_ACTION_COMMAND: Readonly<Partial<Record<RowAction, number>>> = 
   shell: Command.Shell,
 };
 
+/** The server edits a row offers (not device commands) and the permission key each needs. */
+const EDIT_KEY = { remark: 'device_remark', allocate: 'device_allocate', country: 'device_country' } as const;
+
+/**
+ * The permission key each action needs; the row shows an action only to a user holding its key. An
+ * action that sends a command needs that command's key from the protocol catalogue (`COMMAND_RIGHTS`).
+ */
+export const ROW_ACTION_KEY: Readonly<Record<RowAction, string>> = Object.fromEntries(
+  (Object.keys(EDIT_KEY) as (keyof typeof EDIT_KEY)[])
+    .map((action): [RowAction, string] => [action, EDIT_KEY[action]])
+    .concat(Object.entries(ROW_ACTION_COMMAND).map(([action, msgId]): [RowAction, string] => [action as RowAction, commandKey(msgId)])),
+) as Record<RowAction, string>;
+
+function commandKey(msgId: number | undefined): string {
+  const key = msgId === undefined ? undefined : commandPermission(msgId);
+  if (key === undefined) throw new Error(`command ${String(msgId)} has no permission key in the catalogue`);
+  return key;
+}
+
 /** The "more" menu's actions in the order they show; destructive ones last. Reboot and live view are buttons on the row. */
 export const MENU_ACTIONS: readonly RowAction[] = [
   'baseInfo',
@@ -97,8 +96,8 @@ export const ROW_ACTION_ALSO: Readonly<Partial<Record<RowAction, readonly string
   liveControl: ['device_live_view'],
 };
 
-/** Menu actions shown in red: they destroy data on the device. */
-export const DANGEROUS_ACTIONS: ReadonlySet<RowAction> = new Set<RowAction>(['clear', 'reset']);
+/** Menu actions shown in red: their command wipes the device in the catalogue (clear data, factory reset). */
+export const DANGEROUS_ACTIONS: ReadonlySet<RowAction> = new Set<RowAction>(MENU_ACTIONS.filter((action) => wipesDevice(ROW_ACTION_COMMAND[action] ?? 0)));
 
 /** The menu actions a user may take, given the console's permission check. */
 export function menuActions(can: (key: string) => boolean): RowAction[] {

@@ -17,6 +17,21 @@ describe('device view tab access', () => {
     }
   });
 
+  it('takes the keys of each tab from the catalogue map of the commands it sends', () => {
+    expect(TAB_KEYS).toEqual({
+      base: ['device_base_info'],
+      system: ['device_system_info'],
+      runtime: ['device_runtime'],
+      wholeTest: ['device_base_info', 'device_system_info', 'device_runtime', 'device_file', 'device_capture'],
+      remote: ['device_live_view', 'device_live_control', 'device_reboot', 'device_reset', 'device_clear', 'device_capture', 'device_message', 'device_ssh', 'device_app', 'device_system_info'],
+      files: ['device_file'],
+      config: ['device_system_info'],
+      shell: ['device_shell'],
+      whitelist: ['device_whitelist'],
+      logs: ['device_capture'],
+    });
+  });
+
   it('shows a role only the tabs of the keys it holds, in order', () => {
     expect(visibleTabs(holding('device_list', 'device_base_info', 'device_capture'))).toEqual(['base', 'wholeTest', 'remote', 'logs']);
     expect(visibleTabs(holding('device_shell', 'device_file'))).toEqual(['wholeTest', 'files', 'shell']);

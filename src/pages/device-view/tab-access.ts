@@ -1,25 +1,34 @@
+import { Command, commandPermission } from '../../../protocol/index.ts';
+
 /** The device view's tabs (devices-and-commerce section 2), in the order they show. */
 export const TABS = ['base', 'system', 'runtime', 'wholeTest', 'remote', 'files', 'config', 'shell', 'whitelist', 'logs'] as const;
 export type Tab = (typeof TABS)[number];
 
 /**
- * The permission keys that show each tab: the user needs any one of them. A tab's keys are those of the
- * commands it sends (server/gateway/command-permissions.ts), so a tab is never shown that could only
- * answer 'Permission denied'. The remote and whole-test tabs gather several actions, each of which is
- * shown or run only under its own key inside the tab.
+ * The commands each tab sends. The whole-test and remote tabs gather several actions, each of which is
+ * shown or run only under its own command's key inside the tab.
  */
-export const TAB_KEYS: Readonly<Record<Tab, readonly string[]>> = {
-  base: ['device_base_info'],
-  system: ['device_system_info'],
-  runtime: ['device_runtime'],
-  wholeTest: ['device_base_info', 'device_system_info', 'device_runtime', 'device_file', 'device_capture'],
-  remote: ['device_live_view', 'device_live_control', 'device_reboot', 'device_reset', 'device_clear', 'device_capture', 'device_message', 'device_ssh', 'device_app', 'device_system_info'],
-  files: ['device_file'],
-  config: ['device_system_info'],
-  shell: ['device_shell'],
-  whitelist: ['device_whitelist'],
-  logs: ['device_capture'],
+export const TAB_COMMANDS: Readonly<Record<Tab, readonly number[]>> = {
+  base: [Command.BaseInfo],
+  system: [Command.SystemInfo],
+  runtime: [Command.RuntimeQuery],
+  wholeTest: [Command.BaseInfo, Command.SystemInfo, Command.RuntimeQuery, Command.FileList, Command.Screenshot],
+  remote: [Command.StartStream, Command.RemoteControl, Command.Reboot, Command.FactoryReset, Command.ClearData, Command.Screenshot, Command.PushText, Command.ChangeSshConfig, Command.AppList, Command.OtaList],
+  files: [Command.FileList],
+  config: [Command.SystemInfo],
+  shell: [Command.Shell],
+  whitelist: [Command.Whitelist],
+  logs: [Command.GrabLog],
 };
+
+/**
+ * The permission keys that show each tab: the user needs any one of them. They are the keys of the
+ * commands the tab sends, from the protocol catalogue's one map (`COMMAND_RIGHTS`, which the gateway
+ * checks too), so a tab is never shown that could only answer 'Permission denied'.
+ */
+export const TAB_KEYS: Readonly<Record<Tab, readonly string[]>> = Object.fromEntries(
+  TABS.map((tab): [Tab, readonly string[]] => [tab, [...new Set(TAB_COMMANDS[tab].flatMap((msgId) => commandPermission(msgId) ?? []))]]),
+) as Record<Tab, readonly string[]>;
 
 /** The tabs a user may see, given the console's permission check (`useCan`). */
 export function visibleTabs(can: (...keys: string[]) => boolean): Tab[] {

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { PushStarted } from '../../../protocol/api/campaigns.ts';
-import { Command, DownloadState, downloadStateLabels, failureText, InstallResult, installResultLabels, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels } from '../../../protocol/index.ts';
+import { Command, commandPermission, DownloadState, downloadStateLabels, failureText, InstallResult, installResultLabels, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels, wipesDevice } from '../../../protocol/index.ts';
 import { type ContentArea, contentApi, type ContentItem, followPushes } from '../../api/content.ts';
 import { cleanFilter, deviceApi, type DeviceFilter } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
@@ -23,14 +23,16 @@ import { type PushOutcome, type PushPlan, PushRun, type RunResults, useRunResult
 
 const ROW = 36;
 
-/** The bulk actions of remote management (devices-and-commerce section 6) and the command key each needs. */
-const ACTIONS = {
-  reset: { msgId: Command.FactoryReset, key: 'device_reset', danger: true },
-  message: { msgId: Command.PushText, key: 'device_message', danger: false },
-  reboot: { msgId: Command.Reboot, key: 'device_reboot', danger: false },
-  clear: { msgId: Command.ClearData, key: 'device_clear', danger: true },
-  whitelist: { msgId: Command.Whitelist, key: 'device_whitelist', danger: false },
-} as const;
+/**
+ * The bulk actions of remote management (devices-and-commerce section 6). The key each needs and whether
+ * it is asked in red (it wipes the device) come from the command's entry in the protocol catalogue (`COMMAND_RIGHTS`).
+ */
+const ACTIONS = Object.fromEntries(
+  Object.entries({ reset: Command.FactoryReset, message: Command.PushText, reboot: Command.Reboot, clear: Command.ClearData, whitelist: Command.Whitelist }).map(([name, msgId]) => [
+    name,
+    { msgId, key: commandPermission(msgId) ?? '', danger: wipesDevice(msgId) },
+  ]),
+) as Record<'reset' | 'message' | 'reboot' | 'clear' | 'whitelist', { readonly msgId: number; readonly key: string; readonly danger: boolean }>;
 type ActionName = keyof typeof ACTIONS;
 
 /** The pushes of remote management (devices-and-commerce section 6), the content area each picks from and its push key. */
