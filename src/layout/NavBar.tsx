@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { authApi } from '../api/auth.ts';
 import { currentLanguage, switchLanguage } from '../i18n/index.ts';
 import { type Language, languageCode } from '../i18n/language.ts';
-import { realtimeState } from '../realtime/realtime.ts';
+import { useRealtimeStatus } from '../devices/hooks.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { logout } from '../state/bootstrap.ts';
 import { layout, setSettingsOpened, toggleSidebar } from '../state/layout.ts';
@@ -33,7 +33,7 @@ export function NavBar({ route }: { route: ShellRoute }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const snap = useSnapshot(session);
-  const rt = useSnapshot(realtimeState);
+  const realtimeStatus = useRealtimeStatus();
   const { sidebarOpened } = useSnapshot(layout);
   const { unread } = useSnapshot(notices);
 
@@ -49,8 +49,8 @@ export function NavBar({ route }: { route: ShellRoute }) {
       </Group>
       <Group wrap="nowrap" gap="sm" className={classes.right}>
         <TopBarAccount />
-        <Badge color={statusColor[rt.status]} variant="light" data-testid="realtime-status">
-          {t(`shell.realtime.${rt.status}`)}
+        <Badge color={statusColor[realtimeStatus]} variant="light" data-testid="realtime-status">
+          {t(`shell.realtime.${realtimeStatus}`)}
         </Badge>
         <Select
           aria-label={t('shell.language')}

@@ -1,5 +1,6 @@
-import { proxy, useSnapshot } from 'valtio';
-import { Command, type ConnectionState, type Envelope, OnlineState } from '../../protocol/index.ts';
+import { proxy } from 'valtio';
+import type { ConnectionState } from '../../protocol/index.ts';
+import { presence } from '../devices/presence.ts';
 import { EngineClient } from '../../workers/engine-client.ts';
 import type { BridgePort, FromWorker, ToWorker } from '../../workers/bridge-protocol.ts';
 
@@ -13,18 +14,6 @@ export function whenTokenRejected(handler: () => void): void {
   onRejected = handler;
 }
 
-/**
- * Live online state by serial, as pushed by the gateway; overrides what a page loaded. `epoch` counts the
- * socket's openings: the gateway sends no snapshot, so a page that loaded rows before the latest opening
- * may have missed changes and loads them again when it moves (`usePresenceEpoch`).
- */
-export const presence = proxy<{ bySn: Record<string, number>; changes: number; epoch: number }>({ bySn: {}, changes: 0, epoch: 0 });
-
-/** The number of times the console socket has opened; a page keys its loading on it. */
-export function usePresenceEpoch(): number {
-  return useSnapshot(presence).epoch;
-}
-
 let client: EngineClient | undefined;
 
 /** The engine running in its worker, created on first use. */
@@ -33,30 +22,14 @@ export function engine(): EngineClient {
     const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module' });
     client = new EngineClient(worker as unknown as BridgePort<FromWorker, ToWorker>);
     client.connection$.subscribe((state) => {
-      if (state.status === 'open' && realtimeState.status !== 'open') {
-        // What was heard before the socket went down may be stale now: pages load again instead.
-        presence.bySn = {};
-        presence.epoch++;
-      }
+      // What was heard before the socket went down may be stale now: pages load again instead.
+      if (state.status === 'open' && realtimeState.status !== 'open') presence.reopened();
       realtimeState.status = state.status;
       if (state.status === 'stopped' && state.reason === 'rejected') onRejected?.();
     });
-    client.batches$.subscribe(applyBatch);
+    client.batches$.subscribe((batch) => presence.apply(batch));
   }
   return client;
-}
-
-function applyBatch(batch: readonly Envelope[]): void {
-  let changed = 0;
-  for (const env of batch) {
-    if (env.msgId !== Command.DevicePresence || !env.sn) continue;
-    const state = (env.data as { onlineState?: number } | undefined)?.onlineState;
-    if (state === OnlineState.Online || state === OnlineState.Offline) {
-      presence.bySn[env.sn] = state;
-      changed++;
-    }
-  }
-  if (changed) presence.changes += changed;
 }
 
 /** Opens the console socket (/websocket with token, accountId and orgId). */

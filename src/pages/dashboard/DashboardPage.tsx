@@ -1,9 +1,8 @@
 import { Badge, Card, Group, RingProgress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
 import { type DashboardReport, reportApi } from '../../api/reports.ts';
-import { presence } from '../../realtime/realtime.ts';
+import { usePresenceChanges } from '../../devices/hooks.ts';
 import { countryName } from '../reports/countries.ts';
 import { formatBytes, formatDateTime, formatPercent, formatRatio } from '../reports/format.ts';
 import { seriesColour } from '../reports/palette.ts';
@@ -17,7 +16,7 @@ const REFRESH_MS = 60_000;
 /** Dashboard: totals, live online count, usage, top five, locations, models and high-usage alerts. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
-  const { changes } = useSnapshot(presence);
+  const changes = usePresenceChanges();
   const [data, setData] = useState<DashboardReport>();
   const [tick, setTick] = useState(0);
 

@@ -10,7 +10,7 @@ import type { DeviceSortField } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Organization, orgApi } from '../../api/orgs.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { usePresenceEpoch } from '../../realtime/realtime.ts';
+import { usePresenceEpoch } from '../../devices/hooks.ts';
 import { holds } from '../../router/menu.ts';
 import { session } from '../../state/session.ts';
 import { LiveView } from '../device-view/live/LiveView.tsx';
@@ -22,7 +22,6 @@ import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialog
 import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
 import { announce, refusal, runGuarded } from './device-commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
-import { liveStates } from './live-states.ts';
 import { ROW_ACTION_COMMAND, ROW_ACTION_TAB } from './row-actions.ts';
 
 const TABLE_WIDTH = CHECK_WIDTH + SN_WIDTH + COLUMNS.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
@@ -84,7 +83,6 @@ export function DeviceManagementPage() {
     setShot(undefined);
   };
 
-  useEffect(() => liveStates.attach(), []);
   // The gateway sends no snapshot: after the socket (re)opens, the rows and their states load again.
   const epoch = usePresenceEpoch();
   const seenEpoch = useRef(epoch);
@@ -92,7 +90,6 @@ export function DeviceManagementPage() {
   useEffect(() => {
     if (epoch === seenEpoch.current) return;
     seenEpoch.current = epoch;
-    liveStates.reset();
     reload();
   }, [epoch, reload]);
   useEffect(() => setSelected(new Set()), [query]);

@@ -7,7 +7,8 @@ import type { Device } from '../../api/devices.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { deviceViewHref } from '../device-view/tab-access.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { liveStates, useLiveOnlineState } from './live-states.ts';
+import { presence } from '../../devices/presence.ts';
+import { useOnlineState } from '../../devices/hooks.ts';
 import { DANGEROUS_ACTIONS, menuActions, type RowAction } from './row-actions.ts';
 
 export type { RowAction } from './row-actions.ts';
@@ -87,7 +88,7 @@ const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, ca
   const { t } = useTranslation();
   const [menuOpen, setMenuOpen] = useState(false);
   // Actions read the live state when clicked, so a state change need not re-render these cells.
-  const act = (action: RowAction) => () => onAction(action, { ...device, onlineState: liveStates.get(device.sn) ?? device.onlineState });
+  const act = (action: RowAction) => () => onAction(action, { ...device, onlineState: presence.get(device.sn) ?? device.onlineState });
   const head = [device.model, device.orgName];
   return (
     <>
@@ -198,7 +199,7 @@ const TAIL_FROM = 3;
  * are memoised, so a presence change re-renders one badge rather than forty components.
  */
 export const DeviceRow = memo(function DeviceRow({ top, width, device, selected, onSelect, onAction, can }: Props) {
-  const onlineState = useLiveOnlineState(device.sn, device.onlineState);
+  const onlineState = useOnlineState(device.sn, device.onlineState);
   const online = onlineState === OnlineState.Online;
   return (
     <Table.Tr data-sn={device.sn} data-system={device.systemType} data-online={online ? 'online' : 'offline'} style={rowStyle(top, width)}>

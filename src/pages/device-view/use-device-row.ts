@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useSnapshot } from 'valtio';
 import { OnlineState } from '../../../protocol/index.ts';
 import { type Device, deviceApi } from '../../api/devices.ts';
-import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
+import { useOnlineState, usePresenceEpoch } from '../../devices/hooks.ts';
 
 /**
  * The device row (model, system type, online state) behind a serial, kept live by presence and loaded
@@ -11,7 +10,6 @@ import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
  */
 export function useDeviceRow(sn: string): { device: Device | null | undefined; online: boolean } {
   const [device, setDevice] = useState<Device | null>();
-  const live = useSnapshot(presence).bySn[sn];
   const epoch = usePresenceEpoch();
   useEffect(() => {
     if (!sn) return;
@@ -24,5 +22,6 @@ export function useDeviceRow(sn: string): { device: Device | null | undefined; o
       cancelled = true;
     };
   }, [sn, epoch]);
-  return { device, online: (live ?? device?.onlineState) === OnlineState.Online };
+  const state = useOnlineState(sn, device?.onlineState ?? OnlineState.Offline);
+  return { device, online: state === OnlineState.Online };
 }

@@ -2,13 +2,12 @@ import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, TextInput } 
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { labelOf, OnlineState, onlineStateLabels } from '../../../protocol/index.ts';
 import { type Device, deviceApi } from '../../api/devices.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { presence, usePresenceEpoch } from '../../realtime/realtime.ts';
+import { useLivePresence, usePresenceEpoch } from '../../devices/hooks.ts';
 
 // A phone shows about six cards at once; twenty per fetch keeps scrolling smooth without many calls.
 const PAGE_SIZE = 20;
@@ -16,7 +15,7 @@ const PAGE_SIZE = 20;
 /** The phone layout's device list: search, online filter, cards with the live online state, load more. */
 export function MobileDeviceList() {
   const { t } = useTranslation();
-  const live = useSnapshot(presence).bySn;
+  const live = useLivePresence();
   const epoch = usePresenceEpoch();
   const [filter, setFilter] = useState('');
   const [sn] = useDebouncedValue(filter.trim(), 300);

@@ -1,11 +1,10 @@
 import { Badge, Card, Group, SimpleGrid, Switch, Text, TextInput, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { OnlineState } from '../../../protocol/index.ts';
 import { type Device, deviceApi } from '../../api/devices.ts';
-import { presence, realtimeState, usePresenceEpoch } from '../../realtime/realtime.ts';
+import { useLivePresence, usePresenceEpoch, useRealtimeStatus } from '../../devices/hooks.ts';
 import classes from './MonitorPage.module.css';
 import { wallCounts } from './wall.ts';
 
@@ -30,9 +29,9 @@ async function loadWall(): Promise<{ devices: Device[]; total: number }> {
 /** Monitor centre: live online and offline counts and a wall of device tiles, driven by presence events. */
 export function MonitorPage() {
   const { t } = useTranslation();
-  const live = useSnapshot(presence).bySn;
+  const live = useLivePresence();
   const epoch = usePresenceEpoch();
-  const { status } = useSnapshot(realtimeState);
+  const status = useRealtimeStatus();
   const [wall, setWall] = useState<{ devices: Device[]; total: number }>();
   const [serverOnline, setServerOnline] = useState<number>();
   const [filter, setFilter] = useState('');

@@ -17,7 +17,7 @@ import { session } from '../../state/session.ts';
 import { MessageDialog } from '../device-management/DeviceDialogs.tsx';
 import { clickGuard } from '../device-management/device-commands.ts';
 import { useDeviceRows } from '../device-management/device-rows.ts';
-import { liveStates, useLiveOnlineState } from '../device-management/live-states.ts';
+import { useOnlineState } from '../../devices/hooks.ts';
 import { BulkRun, linuxAmong, parsePackages } from './bulk-run.ts';
 import { type PushOutcome, type PushPlan, PushRun, type RunResults, useRunResults } from './push-run.ts';
 
@@ -51,7 +51,7 @@ const pushPorts = {
 };
 
 function PickRow({ sn, model, systemType, onlineState, checked, onCheck }: { sn: string; model: string; systemType: string; onlineState: number; checked: boolean; onCheck: (on: boolean) => void }) {
-  const state = useLiveOnlineState(sn, onlineState);
+  const state = useOnlineState(sn, onlineState);
   return (
     <Table.Tr style={{ height: ROW }} data-sn={sn}>
       <Table.Td>
@@ -185,7 +185,6 @@ export function RemoteManagementPage() {
   const [pushAsk, setPushAsk] = useState<{ plan: PushPlan; target: PushTarget; count: number; model?: number }>();
   const [retrying, setRetrying] = useState(false);
 
-  useEffect(() => liveStates.attach(), []);
   // A push run follows its stream until it leaves the panel.
   useEffect(() => () => (run instanceof PushRun ? run.dispose() : undefined), [run]);
   // Choosing content needs its list as well as its push key.

@@ -9,7 +9,7 @@ import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../../format/date.ts';
 import { useCan } from '../../../state/permissions.ts';
-import { useRealtimeOpen } from '../use-realtime-open.ts';
+import { useRealtimeOpen } from '../../../devices/hooks.ts';
 import { formatBytes } from '../format.ts';
 
 interface Transfer {

@@ -14,7 +14,7 @@ import {
 } from '../../../../protocol/index.ts';
 import { askDevice, deviceFile, replyMessage } from '../../../api/device-ops.ts';
 import { currentLanguage, i18next } from '../../../i18n/index.ts';
-import { useRealtimeOpen } from '../use-realtime-open.ts';
+import { useRealtimeOpen } from '../../../devices/hooks.ts';
 import { formatBytes, formatUptime } from '../format.ts';
 
 /** Asks the device once per mount (and on refresh) and keeps the answer. */

@@ -23,7 +23,7 @@ import { guardedCommand } from '../remote/RemoteTab.tsx';
 import { canDecodeH264, LivePlayer, type LivePath, type LiveStats } from './live-player.ts';
 import { picturePoint } from './picture-point.ts';
 import { canDecodeOpus, VoicePlayer } from './voice-player.ts';
-import { useRealtimeOpen } from '../use-realtime-open.ts';
+import { useRealtimeOpen } from '../../../devices/hooks.ts';
 
 const SCALES = ['0.5', '0.75', '1'] as const;
 /** A pointer that moves less than this share of the picture between down and up is a tap. */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Command, labelOf, processStateLabels, Result, type RuntimeInfoReply } from '../../../../protocol/index.ts';
 import { askDevice, replyMessage } from '../../../api/device-ops.ts';
 import { currentLanguage } from '../../../i18n/index.ts';
-import { useRealtimeOpen } from '../use-realtime-open.ts';
+import { useRealtimeOpen } from '../../../devices/hooks.ts';
 import { formatBytes } from '../format.ts';
 import { LiveChart } from './LiveChart.tsx';
 
