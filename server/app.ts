@@ -35,6 +35,9 @@ import type { TelemetrySettings } from './telemetry/ingest.ts';
 import type { UploadLimits } from './uploads/upload-limits.ts';
 import { registerMetricsRoute } from './metrics/metrics.ts';
 import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
+import { registerApiTokenRoutes } from './api-tokens/routes.ts';
+import { Webhooks } from './webhooks/dispatcher.ts';
+import { registerWebhookRoutes } from './webhooks/routes.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -121,6 +124,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
+  registerApiTokenRoutes(app, { db, clock, sessions });
+  // Webhooks (issue 23): events become persisted deliveries, sent by this process's dispatcher.
+  const webhooks = new Webhooks({ db, clock, log: app.log });
+  registerWebhookRoutes(app, { webhooks, clock });
+  deps.gateway.onPresence((sn, orgId, online, time) => void webhooks.emit(orgId, online ? 'device.online' : 'device.offline', { sn, time }));
+  webhooks.start();
+  app.addHook('onClose', () => webhooks.stop());
 
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

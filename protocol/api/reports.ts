@@ -99,4 +99,6 @@ export interface OperationLogEntry {
   readonly code: number;
   readonly ip: string;
   readonly createTime: number;
+  /** The API token the request was made with; '' for a login session (issue 23). */
+  readonly tokenName: string;
 }

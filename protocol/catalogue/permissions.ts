@@ -69,6 +69,8 @@ export const permissionCatalogue: readonly PermissionEntry[] = [
   p('permit_manage', null, '权限管理', 'Authority'),
   p('admin_list', 'permit_manage', '管理员', 'Admins'),
   p('role_list', 'permit_manage', '角色管理', 'Roles'),
+  // Ours (issue 23): an organisation's webhooks and their delivery log.
+  p('webhook_manage', 'permit_manage', 'Webhook管理', 'Webhooks'),
   p('sim_manage', null, 'SIM卡管理', 'SIM cards'),
   p('springCard_list', 'sim_manage', '春卡管理', 'Spring cards'),
   p('linkCard_linkCardDirectionGroupList', 'sim_manage', '定向组', 'Directional groups'),

@@ -178,6 +178,13 @@ export const en = {
 
   // Card orders, bills, invoices and payment.
   'order.notFound': 'The order does not exist',
+  'apiToken.notFound': 'The API token does not exist',
+  'apiToken.keyNotHeld': 'A token cannot hold a permission your account does not hold',
+  'apiToken.notWithToken': 'API tokens are managed from a login session, not with another token',
+  'apiToken.expiryPast': 'The expiry must be in the future',
+  'webhook.notFound': 'The webhook does not exist',
+  'webhook.badUrl': 'The webhook URL must be an http or https address',
+  'webhook.noEvents': 'Choose at least one event',
   'order.positiveInteger': 'Please enter a positive integer',
   'order.amount': 'Please enter a correct amount with at most 2 decimals',
   'order.noCards': 'Select at least one card',

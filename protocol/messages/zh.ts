@@ -162,6 +162,13 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'identity.vin': '车架号须为 17 位且校验位正确',
 
   'order.notFound': '该订单不存在',
+  'apiToken.notFound': '该 API 令牌不存在',
+  'apiToken.keyNotHeld': '令牌不能拥有本账号没有的权限',
+  'apiToken.notWithToken': 'API 令牌只能在登录会话中管理，不能用另一个令牌管理',
+  'apiToken.expiryPast': '过期时间必须晚于现在',
+  'webhook.notFound': '该 Webhook 不存在',
+  'webhook.badUrl': 'Webhook 地址必须是 http 或 https 地址',
+  'webhook.noEvents': '请至少选择一个事件',
   'order.positiveInteger': '请输入正整数',
   'order.amount': '请输入正确的金额，最多两位小数',
   'order.noCards': '请至少选择一张卡',

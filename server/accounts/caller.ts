@@ -65,6 +65,9 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
     const granted = await db.selectFrom('role_permissions').select('permission').where('role_id', '=', row.role_id).execute();
     permissions = granted.map((g) => g.permission).filter(isPermission);
   }
+  // An API token uses only its own keys that the account still holds now (a key the account loses, the token loses).
+  const tokenKeys = session.apiToken?.keys;
+  if (tokenKeys) permissions = permissions.filter((key) => tokenKeys.has(key));
   return {
     session,
     accountId: row.id,

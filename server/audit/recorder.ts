@@ -32,6 +32,9 @@ export const READ_ONLY_POSTS: ReadonlySet<string> = new Set([
   '/operation-log/list',
   // Checks the caller's own password (the console's twin of GET /org/authorizationPassword/{password}).
   '/org/authorizationPassword',
+  '/api-token/list',
+  '/webhook/list',
+  '/webhook/deliveries',
 ]);
 
 export const LOGIN_PATH = '/login/userLogin';
@@ -105,6 +108,8 @@ export function registerOperationRecorder(app: FastifyInstance, deps: { db: Db; 
           code: req.audit?.code ?? reply.statusCode,
           ip: req.ip ?? '',
           created_at: deps.clock.now(),
+          // A request made with an API token is recorded as the token too (issue 23).
+          token_name: caller?.session.apiToken?.name ?? '',
         })
         .execute();
     } catch (err) {

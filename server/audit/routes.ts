@@ -82,7 +82,7 @@ export function registerOperationLogRoutes(app: FastifyInstance, deps: { db: Db 
     const time = new Intl.DateTimeFormat('sv-SE', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
     const columns: ExportColumn<OperationLogEntry>[] = [
       { header: h('Time', '时间'), value: (e) => time.format(e.createTime) },
-      { header: h('Account', '账号'), value: (e) => e.account },
+      { header: h('Account', '账号'), value: (e) => (e.tokenName ? `${e.account} (API token: ${e.tokenName})` : e.account) },
       { header: h('Organisation', '组织'), value: (e) => e.orgId ?? '' },
       { header: h('Method', '方法'), value: (e) => e.method },
       { header: h('Action', '操作'), value: (e) => e.path },
@@ -107,6 +107,7 @@ function entryOf(r: Selectable<OperationLogTable>): OperationLogEntry {
     code: r.code,
     ip: r.ip,
     createTime: Number(r.created_at),
+    tokenName: r.token_name,
   };
 }
 

@@ -2,11 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import mitt from 'mitt';
 import type { Clock } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
+import { apiTokenSession, type ApiTokenGrant } from '../api-tokens/repository.ts';
 
 export interface Session {
   readonly tokenHash: string;
   readonly accountId: number;
   readonly expiresAt: number;
+  /** Set when the caller presented an API token (issue 23) rather than a login session. */
+  readonly apiToken?: ApiTokenGrant;
 }
 
 type SessionEvents = { ended: { tokenHash: string; accountId: number } };
@@ -54,7 +57,9 @@ export class SessionStore {
    */
   async byDigest(tokenHash: string): Promise<Session | undefined> {
     const row = await this.#db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-    if (!row || row.expires_at <= this.#clock.now()) return undefined;
+    // Not a login session: perhaps an API token, which resolves through the same path (server/api-tokens).
+    if (!row) return apiTokenSession(this.#db, tokenHash, this.#clock.now());
+    if (row.expires_at <= this.#clock.now()) return undefined;
     return { tokenHash: row.token_hash, accountId: row.account_id, expiresAt: row.expires_at };
   }
 

@@ -2,6 +2,8 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { TelemetryTables } from '../telemetry/tables.ts';
 import type { ContentTables } from '../content/tables.ts';
 import type { DeviceOperationTables } from '../gateway/device-operation-tables.ts';
+import type { ApiTokenTables } from '../api-tokens/tables.ts';
+import type { WebhookTables } from '../webhooks/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -20,6 +22,8 @@ export interface OrganisationTable {
   remark: Generated<string>;
   contact_person: Generated<string>;
   expire_time: number | null;
+  /** PEM or OpenSSH public key text; '' when none. */
+  public_key: Generated<string>;
   /** The organisation's own login account; null for the seeded root organisation. */
   login_account_id: number | null;
 }
@@ -102,7 +106,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables {
+export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;
@@ -222,6 +226,8 @@ export interface OperationLogTable {
   code: number;
   ip: Generated<string>;
   created_at: number;
+  /** The API token the request was made with (0015); '' for a login session. */
+  token_name: Generated<string>;
 }
 
 // Cards and commerce (devices-and-commerce: SIM cards, directional groups, bills, orders, licences).

@@ -20,6 +20,7 @@ import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
 import { loadCaller } from '../accounts/caller.ts';
 import { RightsBus } from '../accounts/rights-bus.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import { bearerToken } from '../api-tokens/bearer.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceHolders, type ReleasedDevice } from '../devices/device-holders.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
@@ -101,6 +102,7 @@ export class Gateway {
   /** Shell sessions and transfers between consoles and devices on this node. */
   readonly #flows: FlowTable;
   readonly #onlineListeners: ((sn: string) => void)[] = [];
+  readonly #presenceListeners: ((sn: string, orgId: number, online: boolean, time: number) => void)[] = [];
   /** Live view: one device stream fanned out to every watching console on this node. */
   readonly streams = new StreamFanout({
     command: (sn, msgId, data, opts) => this.command(sn, msgId, data, opts),
@@ -486,15 +488,21 @@ export class Gateway {
 
   #upgradeConsole(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
     if (this.#closing) return void socket.destroy();
-    const token = url.searchParams.get('token') ?? '';
+    // An API client may send its token as `Authorization: Bearer` instead (issue 23).
+    const bearer = bearerToken(req.headers.authorization);
+    const token = url.searchParams.get('token') || bearer || '';
     // accountId and orgId are the login answer's data.id and data.org.id (CONN-1): both must be the
-    // session's, or the socket is refused like a bad token.
-    const accountId = Number(url.searchParams.get('accountId'));
-    const orgId = Number(url.searchParams.get('orgId'));
+    // session's, or the socket is refused like a bad token. A bearer socket may leave them out.
+    const bare = !url.searchParams.get('token') && bearer !== undefined;
+    const accountParam = url.searchParams.get('accountId');
+    const orgParam = url.searchParams.get('orgId');
+    const accountId = Number(accountParam);
+    const orgId = Number(orgParam);
     (async () => {
       const session = token ? await this.#deps.sessions.resolve(token) : undefined;
-      const rights = session && session.accountId === accountId ? await this.#consoleRights.open(session) : undefined;
-      if (rights && rights.caller.orgId !== orgId) {
+      const accountOk = session && (session.accountId === accountId || (bare && accountParam === null));
+      const rights = session && accountOk ? await this.#consoleRights.open(session) : undefined;
+      if (rights && rights.caller.orgId !== orgId && !(bare && orgParam === null)) {
         this.#consoleRights.release(rights);
         return this.#refuse(req, socket, head, 'orgId is not the account\'s organisation');
       }
@@ -583,8 +591,17 @@ export class Gateway {
 
   /** Tells the other nodes (in a cluster) and this node's consoles that a device came or went. */
   #announcePresence(sn: string, orgId: number, online: boolean, time: number): void {
+    for (const listener of this.#presenceListeners) listener(sn, orgId, online, time);
     if (this.#deps.bus.shared) this.#deps.bus.publish(Subject.presence, { node: this.#deps.nodeId, sn, orgId, online, time });
     this.#presenceToConsoles(sn, orgId, online, time);
+  }
+
+  /**
+   * Hears every device coming or going, once in the cluster: on the process that saw it (or that declared
+   * a dead node's devices offline). Webhooks listen here (server/webhooks).
+   */
+  onPresence(listener: (sn: string, orgId: number, online: boolean, time: number) => void): void {
+    this.#presenceListeners.push(listener);
   }
 
   /** Sends an event to every console on this node whose scope holds `orgId`. */

@@ -4,6 +4,7 @@ import { loadCaller } from '../accounts/caller.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError } from './envelope.ts';
+import { bearerToken } from '../api-tokens/bearer.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,7 +66,9 @@ export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionSto
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     if (config.public || !config.permission) return;
-    const token = req.headers[TOKEN_HEADER];
+    // X-Token (a login session) or Authorization: Bearer (an API token, or a session token too).
+    const header = req.headers[TOKEN_HEADER];
+    const token = typeof header === 'string' && header ? header : bearerToken(req.headers.authorization);
     const session = typeof token === 'string' && token ? await sessions.resolve(token) : undefined;
     const caller = session && (await loadCaller(db, session));
     if (!caller) throw new ApiError(ApiCode.LoginExpired, 'common.permissionDenied');

@@ -1,0 +1,75 @@
+// API tokens and webhooks (issue 23) as the server answers them: one definition for both sides.
+
+/** One API token of the caller's account; the token itself is shown only by /api-token/create. */
+export interface ApiTokenView {
+  readonly id: number;
+  readonly name: string;
+  readonly keys: readonly string[];
+  readonly expiresAt: number | null;
+  readonly lastUsedAt: number | null;
+  readonly revokedAt: number | null;
+  readonly createdAt: number;
+}
+
+export interface ApiTokenCreated {
+  /** Shown once: only its SHA-256 is stored. */
+  readonly token: string;
+  readonly id: number;
+  readonly accountId: number;
+  readonly orgId: number;
+}
+
+/** The events a webhook may subscribe to. */
+export const WEBHOOK_EVENTS = [
+  'device.online',
+  'device.offline',
+  'command.result',
+  'campaign.finished',
+  'campaign.halted',
+  'abnormal.raised',
+  'order.paid',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export function isWebhookEvent(name: string): name is WebhookEvent {
+  return (WEBHOOK_EVENTS as readonly string[]).includes(name);
+}
+
+/** A webhook of the caller's organisation (its secret is never sent back). */
+export interface WebhookView {
+  readonly id: number;
+  readonly orgId: number;
+  readonly url: string;
+  readonly events: readonly WebhookEvent[];
+  readonly createdAt: number;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveryView {
+  readonly id: number;
+  readonly webhookId: number;
+  readonly event: string;
+  readonly status: WebhookDeliveryStatus;
+  readonly attempts: number;
+  /** HTTP status of the last attempt; null when it got no answer. */
+  readonly statusCode: number | null;
+  readonly latencyMs: number | null;
+  readonly error: string;
+  readonly createdAt: number;
+  readonly nextAttemptAt: number;
+  readonly finishedAt: number | null;
+  /** The JSON body as signed and sent. */
+  readonly body: string;
+}
+
+/** The JSON body of every delivery. */
+export interface WebhookPayload<T = unknown> {
+  /** Unique per event (a redelivery repeats it), for receivers to drop duplicates. */
+  readonly id: string;
+  readonly event: WebhookEvent;
+  /** Epoch milliseconds of the event. */
+  readonly time: number;
+  readonly orgId: number;
+  readonly data: T;
+}
