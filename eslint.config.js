@@ -30,8 +30,9 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            // protocol/ imports nothing of ours and no package but rxjs, msgpackr and mitt.
-            { regex: '^(?!rxjs$|msgpackr$|mitt$|\\.{1,2}/)', message: 'protocol/ may import only rxjs, msgpackr and mitt (DESIGN.md).' },
+            // protocol/ imports nothing of ours and no package but rxjs, msgpackr, mitt and the contract's schema
+            // library, typebox (docs/DECISIONS.md, "REST contracts"); .dependency-cruiser.mjs says the same.
+            { regex: '^(?!rxjs$|msgpackr$|mitt$|typebox$|\\.{1,2}/)', message: 'protocol/ may import only rxjs, msgpackr, mitt and typebox (DESIGN.md).' },
             forbidFolders(...others('protocol')),
           ],
         },

@@ -1,22 +1,13 @@
 // Shapes of the push campaign calls (/push/start and /push-log/stream) that both the server and the console
 // hold: one definition, so they cannot drift.
+import type { DeviceListFilter } from './devices.ts';
 
 /**
  * Devices a push chooses by query: the filter fields of the device list and of remote management's
  * control by query, with the same meaning (text fields are case-insensitive substrings), always within
- * the caller's organisations.
+ * the caller's organisations. The server validates it with the device list's own schema.
  */
-export interface PushDeviceQuery {
-  readonly sn?: string;
-  readonly model?: string;
-  readonly orgId?: number;
-  readonly onlineState?: number;
-  readonly deviceState?: number;
-  readonly systemType?: string;
-  readonly country?: string;
-  readonly imageVersion?: string;
-  readonly remark?: string;
-}
+export type PushDeviceQuery = DeviceListFilter;
 
 /** Body of POST /push/start: the devices by serial (`sns`) or by `query`, never both. */
 export interface PushStartRequest {

@@ -11,7 +11,7 @@ import { currentOrgTree } from '../accounts/org-scope.ts';
 import { ContentArea, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceRepository } from '../devices/repository.ts';
-import { selectBody as deviceQuerySchema } from '../devices/schemas.ts';
+import { DeviceSelectBody as deviceQuerySchema } from '../../protocol/api/devices.ts';
 import { deviceSecretDigest } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, failure, ok } from '../http/envelope.ts';
 import { requestLanguage } from '../http/language.ts';

@@ -1,12 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/devices.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import type { DeviceFilter, DeviceRepository } from './repository.ts';
-import * as s from './schemas.ts';
-
-/** Page sizes the console offers (platform-core section 9). */
 
 export interface DeviceRouteDeps {
   readonly devices: DeviceRepository;
@@ -19,7 +18,7 @@ export interface DeviceRouteDeps {
   readonly devicesMoved?: (sns: readonly string[], orgId: number) => Promise<void>;
 }
 
-const filterOf = (caller: Caller, body: s.FilterBody): DeviceFilter => ({ scope: caller.scope, ...body });
+const filterOf = (caller: Caller, body: c.DeviceListFilter): DeviceFilter => ({ scope: caller.scope, ...body });
 
 /**
  * Device list and the device edits of the list (devices-and-commerce section 6: view, remark, allocate,
@@ -27,16 +26,18 @@ const filterOf = (caller: Caller, body: s.FilterBody): DeviceFilter => ({ scope:
  */
 export function registerDeviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps): void {
   const { devices } = deps;
+  // Request types come from the contract's schemas (protocol/api/devices.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Body: s.ListBody }>('/device/list', { config: { permission: 'device_list' }, schema: { body: s.listBody } }, async (req) => {
+  api.post('/device/list', { config: { permission: 'device_list' }, schema: { body: c.DeviceListBody } }, async (req) => {
     const { pageNum = 1, pageSize = 10, sortField, sortOrder, ...filter } = req.body ?? {};
     return ok(await devices.list({ ...filterOf(callerOf(req), filter), pageNum, pageSize, sortField, sortOrder }));
   });
 
   // Control by query (control type true): the console resolves the query to serials here, then commands
   // each device through its socket, where every command is checked again.
-  app.post<{ Body: s.FilterBody }>('/device/select', { config: { permission: 'remote_list' }, schema: { body: s.selectBody } }, async (req) => {
-    return ok(await devices.select(filterOf(callerOf(req), req.body ?? {}), s.MAX_SNS));
+  api.post('/device/select', { config: { permission: 'remote_list' }, schema: { body: c.DeviceSelectBody } }, async (req) => {
+    return ok(await devices.select(filterOf(callerOf(req), req.body ?? {}), c.MAX_SNS));
   });
 
   /** The serials all in the caller's scope, or a refusal that does not say which one is outside it. */
@@ -46,13 +47,13 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps
     return found;
   };
 
-  app.post<{ Body: s.RemarkBody }>('/device/remark', { config: { permission: 'device_remark' }, schema: { body: s.remarkBody } }, async (req) => {
+  api.post('/device/remark', { config: { permission: 'device_remark' }, schema: { body: c.DeviceRemarkBody } }, async (req) => {
     const remark = cleanText(req.body.remark, 'field.remark', false);
     await ownDevices(callerOf(req), req.body.sns);
     return ok({ updated: await devices.update(req.body.sns, { remark }) });
   });
 
-  app.post<{ Body: s.AllocateBody }>('/device/allocate', { config: { permission: 'device_allocate' }, schema: { body: s.allocateBody } }, async (req) => {
+  api.post('/device/allocate', { config: { permission: 'device_allocate' }, schema: { body: c.DeviceAllocateBody } }, async (req) => {
     const caller = callerOf(req);
     if (!caller.scope.has(req.body.orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     const found = await ownDevices(caller, req.body.sns);
@@ -62,7 +63,7 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps
     return ok({ updated });
   });
 
-  app.post<{ Body: s.CountryBody }>('/device/country', { config: { permission: 'device_country' }, schema: { body: s.countryBody } }, async (req) => {
+  api.post('/device/country', { config: { permission: 'device_country' }, schema: { body: c.DeviceCountryBody } }, async (req) => {
     await ownDevices(callerOf(req), req.body.sns);
     return ok({ updated: await devices.update(req.body.sns, { country: req.body.country }) });
   });

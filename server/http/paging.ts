@@ -1,8 +1,7 @@
-/** Page sizes a list may ask for (platform-core section 9). */
-export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
+import { MAX_PAGE_NUM, PAGE_SIZES } from '../../protocol/api/common.ts';
 
-/** Highest page a list call may ask for: six digits, times the largest page size, stays a small offset. */
-export const MAX_PAGE_NUM = 999_999;
+// One definition with the REST contract (protocol/api/common.ts).
+export { MAX_PAGE_NUM, PAGE_SIZES };
 
 /**
  * Paging of list calls whose parameters arrive on the query string: values are strings, because the

@@ -1,0 +1,67 @@
+// Building blocks of the REST contract modules (protocol/api/<area>.ts): JSON-schema fragments written
+// with TypeBox, so that each request schema and its TypeScript type are one declaration (docs/DECISIONS.md,
+// "REST contracts"). The server validates with these very objects (Ajv, through Fastify's TypeBox type
+// provider) and the console imports the derived types.
+import { type Static, type TSchema, Type } from 'typebox';
+
+/** Page sizes a list may ask for (platform-core section 9). */
+export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
+/** Highest page a list call may ask for: six digits, times the largest page size, stays a small offset. */
+export const MAX_PAGE_NUM = 999_999;
+/** Longest name or short text the console allows (platform-core section 5, "max 128 characters"). */
+export const MAX_TEXT = 128;
+
+/**
+ * A value among `values`, as `{type, enum}`: Ajv's error is then `enum` (the spec's "please choose"
+ * message, server/http/validation.ts), and the type is the union of the values.
+ */
+export function OneOf<const T extends string | number>(values: readonly T[], options: { default?: T } = {}) {
+  const type = typeof values[0] === 'number' ? (values.every(Number.isInteger) ? 'integer' : 'number') : 'string';
+  return Type.Unsafe<T>({ type, enum: [...values], ...options });
+}
+
+/**
+ * A value among `values` like {@link OneOf}, typed as the values' base type (string or number): for
+ * filter and form fields the console holds as free values until the server checks them.
+ */
+export function Among<T extends string | number>(values: readonly T[]) {
+  return OneOf<T>(values);
+}
+
+/** A positive database id. */
+export const Id = Type.Integer({ minimum: 1 });
+/** A short user-typed text: a name, a title. */
+export const Text = Type.String({ maxLength: MAX_TEXT });
+/** A longer user-typed text: a remark. */
+export const LongText = Type.String({ maxLength: 512 });
+/** Epoch milliseconds, or null for none. */
+export const EpochMs = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
+
+/** pageNum and pageSize as every list call takes them in its body (platform-core section 9). */
+export const PagingProperties = {
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),
+  pageSize: Type.Optional(OneOf(PAGE_SIZES, { default: 10 })),
+};
+
+/** A body holding only paging. */
+export const PagingBody = Type.Object(PagingProperties, { additionalProperties: false });
+export type PagingBody = Static<typeof PagingBody>;
+
+/**
+ * Paging of list calls whose parameters arrive on the query string: values are strings, because the
+ * server does not coerce types.
+ */
+export const QueryPagingProperties = {
+  pageNum: Type.String({ pattern: '^[1-9][0-9]{0,5}$' }),
+  pageSize: OneOf(PAGE_SIZES.map(String)),
+};
+
+/** One page of a list call: platform-core section 7's {total, list}. */
+export function PageOf<T extends TSchema>(item: T) {
+  return Type.Object({ total: Type.Integer({ minimum: 0 }), list: Type.Array(item) });
+}
+
+/** A path parameter holding a numeric id; path values are strings and types are not coerced. */
+export function IdParams<const K extends string>(name: K) {
+  return Type.Object({ [name]: Type.String({ pattern: '^[1-9][0-9]{0,9}$' }) } as Record<K, ReturnType<typeof Type.String>>);
+}
