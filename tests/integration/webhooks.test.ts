@@ -1,0 +1,208 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import type { WebhookDeliveryView, WebhookPayload } from '../../protocol/api/integrations.ts';
+import { loadConfig } from '../../server/config.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
+import { hmacHex, SIGNATURE_HEADER, TIMESTAMP_HEADER, TIMESTAMPED_SIGNATURE_HEADER, verifySignature } from '../../server/webhooks/signing.ts';
+import { client, type Client, createOrg } from '../support/console-api.ts';
+import { startVirtualDevices } from '../support/fleet.ts';
+import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+
+// Issue 23: webhooks get their organisation's events, signed, within moments; a delivery the receiver
+// missed is retried, also by the server after a restart (deliveries are in the database).
+
+interface Received {
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+  readonly payload: WebhookPayload<{ sn: string }>;
+}
+
+/** An HTTP receiver on 127.0.0.1 that records every POST and answers 204. */
+class Receiver {
+  readonly got: Received[] = [];
+  readonly #waiters = new Set<() => void>();
+  readonly server: http.Server;
+
+  constructor() {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        this.got.push({ headers: req.headers, body, payload: JSON.parse(body) as Received['payload'] });
+        res.writeHead(204).end();
+        for (const w of this.#waiters) w();
+      });
+    });
+  }
+
+  async listen(port = 0): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The first delivery matching `match`, waiting up to `ms` for it. */
+  waitFor(match: (r: Received) => boolean, ms: number): Promise<Received> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.got.find(match);
+        if (!found) return;
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(`no matching delivery within ${ms} ms (got ${this.got.map((g) => g.payload.event).join(', ') || 'none'})`));
+      }, ms);
+      this.#waiters.add(check);
+      check();
+    });
+  }
+}
+
+const offlineOf = (sn: string) => (r: Received) => r.payload.event === 'device.offline' && r.payload.data.sn === sn;
+
+function expectSigned(r: Received, secret: string): void {
+  expect(verifySignature(secret, r.body, String(r.headers[SIGNATURE_HEADER]))).toBe(true);
+  const ts = String(r.headers[TIMESTAMP_HEADER]);
+  expect(ts).toMatch(/^\d+$/);
+  expect(r.headers[TIMESTAMPED_SIGNATURE_HEADER]).toBe(`t=${ts},v1=${hmacHex(secret, `${ts}.${r.body}`)}`);
+  expect(verifySignature('another secret', r.body, String(r.headers[SIGNATURE_HEADER]))).toBe(false);
+}
+
+/** A port nothing listens on (taken and let go). */
+async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+let serial = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
+
+describe('webhooks', () => {
+  let ts: TestServer;
+  let admin: Client;
+  const devices: DeviceSession[] = [];
+  const receivers: Receiver[] = [];
+
+  beforeAll(async () => {
+    ts = await startTestServer('sqlite');
+    admin = client(ts, (await loginAsAdmin(ts)).token);
+  });
+  afterAll(async () => {
+    for (const d of devices) d.stop();
+    for (const r of receivers) await r.close();
+    await ts?.stop();
+  });
+
+  const orgWithHook = async (secret: string): Promise<{ orgId: number; user: Client; receiver: Receiver }> => {
+    const account = unique('hk');
+    const orgId = await createOrg(admin, { name: unique('Hook org '), account, password: 'Hook_pw1' });
+    const user = client(ts, (await loginAs(ts, account, 'Hook_pw1')).token);
+    const receiver = new Receiver();
+    receivers.push(receiver);
+    const port = await receiver.listen();
+    await user.ok('POST', '/webhook/add', { url: `http://127.0.0.1:${port}/hook`, secret, events: ['device.offline', 'device.online'] });
+    return { orgId, user, receiver };
+  };
+
+  it("a receiver gets its organisation's device.offline, signed, within 2 s of the device dropping; another organisation's hook does not", async () => {
+    const a = await orgWithHook('secret-of-a');
+    const b = await orgWithHook('secret-of-b');
+    const sn = unique('HOOKA').toUpperCase();
+    await startVirtualDevices(ts, [sn], devices, { tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } } });
+    const device = devices.at(-1) as DeviceSession;
+    await admin.ok('POST', '/device/allocate', { sns: [sn], orgId: a.orgId });
+    // Back under its new organisation: A's hook hears it come online.
+    await a.receiver.waitFor((r) => r.payload.event === 'device.online' && r.payload.data.sn === sn, 10_000);
+
+    device.stop();
+    const got = await a.receiver.waitFor(offlineOf(sn), 2_000);
+    expectSigned(got, 'secret-of-a');
+    expect(got.payload).toMatchObject({ event: 'device.offline', orgId: a.orgId, data: { sn } });
+    expect(got.headers['content-type']).toBe('application/json');
+
+    const log = await a.user.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {});
+    expect(log.find((d) => d.event === 'device.offline' && d.body === got.body)).toMatchObject({ status: 'delivered', attempts: 1, statusCode: 204 });
+    // B heard nothing of A's device, and cannot see A's deliveries.
+    expect(b.receiver.got.filter((r) => r.payload.data.sn === sn)).toEqual([]);
+    expect((await b.user.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {})).filter((d) => d.body.includes(sn))).toEqual([]);
+  });
+
+  it('redelivers a delivery on request, with the same event id', async () => {
+    const c = await orgWithHook('secret-of-c');
+    const sn = unique('HOOKC').toUpperCase();
+    await startVirtualDevices(ts, [sn], devices, { tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } } });
+    await admin.ok('POST', '/device/allocate', { sns: [sn], orgId: c.orgId });
+    await c.receiver.waitFor((r) => r.payload.event === 'device.online' && r.payload.data.sn === sn, 10_000);
+    (devices.at(-1) as DeviceSession).stop();
+    const first = await c.receiver.waitFor(offlineOf(sn), 2_000);
+    const [delivery] = (await c.user.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {})).filter((d) => d.body === first.body);
+    await c.user.ok('POST', '/webhook/redeliver', { id: delivery?.id });
+    await c.receiver.waitFor((r) => r !== first && offlineOf(sn)(r), 2_000);
+    expect(c.receiver.got.filter(offlineOf(sn)).map((r) => r.payload.id)).toEqual([first.payload.id, first.payload.id]);
+  });
+
+  it('refuses a non-http URL and unknown events, and removes a hook', async () => {
+    expect((await admin.call('POST', '/webhook/add', { url: 'ftp://example.test/', secret: 's', events: ['device.offline'] })).code).toBe(40001);
+    expect((await admin.call('POST', '/webhook/add', { url: 'http://127.0.0.1:9/', secret: 's', events: ['no.such'] })).code).toBe(40001);
+    const { id } = await admin.ok<{ id: number }>('POST', '/webhook/add', { url: 'http://127.0.0.1:9/', secret: 's', events: ['order.paid'] });
+    await admin.ok('DELETE', `/webhook/${id}`);
+    expect((await admin.ok<{ id: number }[]>('POST', '/webhook/list', {})).map((h) => h.id)).not.toContain(id);
+    expect((await admin.call('DELETE', `/webhook/${id}`)).code).toBe(40004);
+  });
+});
+
+describe('webhooks across a restart', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dcc-webhooks-'));
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, SIM_DEVICES: '0', ...(process.env.CONSOLE_DIR ? { CONSOLE_DIR: process.env.CONSOLE_DIR } : {}) });
+  let server: RunningServer | undefined;
+  const receiver = new Receiver();
+  const devices: DeviceSession[] = [];
+
+  afterAll(async () => {
+    for (const d of devices) d.stop();
+    await server?.close();
+    await receiver.close().catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a delivery the receiver was down for reaches it once it is up, after the server restarted', async () => {
+    server = await startServer(config);
+    const admin = client({ server }, (await loginAsAdmin({ server })).token);
+    const port = await freePort();
+    await admin.ok('POST', '/webhook/add', { url: `http://127.0.0.1:${port}/hook`, secret: 'restart-secret', events: ['device.offline'] });
+    const sn = unique('HOOKR').toUpperCase();
+    await startVirtualDevices({ server }, [sn], devices);
+    (devices.at(-1) as DeviceSession).stop();
+
+    // The receiver is down: the first attempt fails and the delivery waits for a retry.
+    const failed = async () => (await admin.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {})).find((d) => d.body.includes(sn) && d.attempts >= 1);
+    let pending = await failed();
+    while (!pending) {
+      await new Promise((r) => setTimeout(r, 50));
+      pending = await failed();
+    }
+    expect(pending).toMatchObject({ status: 'pending', statusCode: null });
+    await server.close();
+    server = undefined;
+
+    await receiver.listen(port);
+    server = await startServer(config);
+    const got = await receiver.waitFor(offlineOf(sn), 30_000);
+    expectSigned(got, 'restart-secret');
+  });
+});
