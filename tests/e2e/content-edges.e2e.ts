@@ -109,4 +109,78 @@ describe('content and coupon edges in Chromium', () => {
     await page.getByTestId('edit-save').click();
     await page.locator('tr[data-content="Scanner"]').waitFor();
   });
+
+  it('waits for the network when it drops mid-upload and resumes by itself from the server offset, in en and zh', { timeout: 120_000 }, async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    const CHUNK = 16 * 1024 * 1024;
+    for (const [lang, waiting] of [
+      ['en', 'waiting for network'],
+      ['zh', '正在等待网络'],
+    ] as const) {
+      await setLanguage(lang);
+      await page.goto(`${ts.server.url}/user/firmware-version/index`);
+      const offsets: number[] = [];
+      let dropped = false;
+      // The second chunk is cut off as a dead network cuts it: the server holds the first 16 MiB.
+      await page.route('**/upload/files/**', async (route) => {
+        const r = route.request();
+        if (r.method() === 'PATCH') {
+          offsets.push(Number(r.headers()['upload-offset']));
+          if (!dropped && offsets.length === 2) {
+            dropped = true;
+            await page.context().setOffline(true);
+            await route.abort('internetdisconnected');
+            return;
+          }
+        }
+        await route.continue();
+      });
+      const name = `net-${lang}.img`;
+      await page.getByTestId('content-add').click();
+      await page.getByTestId('content-version').fill('201025.11');
+      await page.getByTestId('content-model').fill('P10');
+      await page.locator('input[type=file]').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(CHUNK + 4 * 1024 * 1024, lang === 'en' ? 1 : 2) });
+      await page.getByTestId('content-save').click();
+      await page.getByTestId('content-wifi-confirm').click();
+      await page.getByTestId('upload-network').getByText(waiting, { exact: false }).waitFor();
+      await page.context().setOffline(false);
+      await page.locator(`tr[data-content="${name}"]`).waitFor({ timeout: 60_000 });
+      await page.unroute('**/upload/files/**');
+      // Resumed from the server's offset, never from 0 again; and no raw tus text was ever shown.
+      expect(offsets[0]).toBe(0);
+      expect(offsets.slice(1)).toEqual(offsets.slice(1).map(() => CHUNK));
+      expect(await page.getByText('tus:', { exact: false }).count()).toBe(0);
+    }
+    const list = await api<{ list: { name: string; size: number }[] }>(ts.server.url, 'POST', '/img/list', { token, body: { pageNum: 1, pageSize: 10 } });
+    expect(list.data.list.filter((i) => i.name.startsWith('net-')).map((i) => i.size)).toEqual([CHUNK + 4 * 1024 * 1024, CHUNK + 4 * 1024 * 1024]);
+    await setLanguage('en');
+  });
+
+  it('deletes the first 100 of a larger selection across pages and keeps the rest selected', { timeout: 60_000 }, async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    for (let i = 1; i <= 105; i++) {
+      const made = await api(ts.server.url, 'POST', '/file/folder', { token, body: { name: `bulk-${String(i).padStart(3, '0')}` } });
+      expect(made.code).toBe(20000);
+    }
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/file-management/index`);
+    await page.locator('tr[data-content]').first().waitFor();
+    // 100 a page (newest first), select page 1, then page 2: the 100 of page 1 were selected first and go.
+    await page.locator('input.mantine-Select-input').last().click();
+    await page.getByRole('option', { name: '100', exact: true }).click();
+    await expect.poll(() => page.locator('tr[data-content]').count()).toBe(100);
+    await page.getByTestId('content-select-page').check();
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await expect.poll(() => page.locator('tr[data-content]').count()).toBe(5);
+    await page.getByTestId('content-select-page').check();
+    await page.getByTestId('content-delete').getByText('(105)').waitFor();
+    await page.getByTestId('content-delete').click();
+    await page.getByText('the first 100 of the 105 selected are deleted').waitFor();
+    await page.getByTestId('content-delete-confirm').click();
+    await page.getByTestId('content-delete').getByText('(5)').waitFor();
+    const left = await api<{ total: number; list: { name: string }[] }>(ts.server.url, 'POST', '/file/list', { token, body: { pageNum: 1, pageSize: 100 } });
+    expect(left.data.list.map((f) => f.name).sort()).toEqual(['bulk-001', 'bulk-002', 'bulk-003', 'bulk-004', 'bulk-005']);
+  });
 });

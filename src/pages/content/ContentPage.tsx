@@ -22,6 +22,8 @@ const KEYS: Readonly<Record<ContentArea, { list: string; edit: string; push: str
   wallpaper: { list: 'wallpaper_list', edit: 'wallpaper_edit', push: 'wallpaper_push', title: 'route.backgroundManage' },
 };
 const MAX_NAME = 128;
+/** Entries one delete removes at most (devices-and-commerce section 5). */
+const MAX_DELETE = 100;
 
 function label<V extends string | number>(members: readonly EnumMember<V>[], value: V): string {
   return labelOf(members, value)?.[currentLanguage] ?? String(value);
@@ -189,7 +191,7 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
           </Button>
         </Group>
       </Stack>
-      <ConfirmDialog opened={wifiAsk} title={t('content.wifiTitle')} message={t('content.wifiConfirm')} onConfirm={() => (setWifiAsk(false), void run())} onCancel={() => setWifiAsk(false)} />
+      <ConfirmDialog opened={wifiAsk} title={t('content.wifiTitle')} message={t('content.wifiConfirm')} onConfirm={() => (setWifiAsk(false), void run())} onCancel={() => setWifiAsk(false)} confirmTestId="content-wifi-confirm" />
     </Modal>
   );
 }
@@ -323,11 +325,13 @@ export function ContentPage({ area }: { area: ContentArea }) {
   };
   const remove = async () => {
     setConfirmDelete(false);
-    // At most 100 per delete (devices-and-commerce section 5): the first 100 go.
-    const ids = [...selected].slice(0, 100);
+    // At most 100 per delete (devices-and-commerce section 5): the first 100 selected go (in the order they
+    // were selected, across pages); the rest stay selected for another delete.
+    const all = [...selected];
+    const ids = all.slice(0, MAX_DELETE);
     const done = await contentApi.remove(area, ids).catch(() => undefined);
-    if (done) notifications.show({ message: `${t('content.delete')}: ${done.deleted}` });
-    setSelected(new Set());
+    if (done) notifications.show({ message: t('content.deletedCount', { count: done.deleted }) });
+    setSelected(new Set(done ? all.slice(MAX_DELETE) : all));
     load();
   };
   const toggle = (id: number) =>
@@ -366,15 +370,34 @@ export function ContentPage({ area }: { area: ContentArea }) {
           </Button>
         )}
         {can(keys.edit) && (
-          <Button color="red" variant="light" disabled={selected.size === 0} onClick={() => setConfirmDelete(true)}>
+          <Button color="red" variant="light" disabled={selected.size === 0} onClick={() => setConfirmDelete(true)} data-testid="content-delete">
             {t('content.deleteSelected')}
+            {selected.size > 0 ? ` (${selected.size})` : ''}
           </Button>
         )}
       </Group>
       <Table highlightOnHover>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w={40} />
+            <Table.Th w={40}>
+              <Checkbox
+                aria-label={t('content.selectPage')}
+                data-testid="content-select-page"
+                checked={!!page && page.list.length > 0 && page.list.every((i) => selected.has(i.id))}
+                indeterminate={!!page && page.list.some((i) => selected.has(i.id)) && !page.list.every((i) => selected.has(i.id))}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  setSelected((s) => {
+                    const next = new Set(s);
+                    for (const i of page?.list ?? []) {
+                      if (on) next.add(i.id);
+                      else next.delete(i.id);
+                    }
+                    return next;
+                  });
+                }}
+              />
+            </Table.Th>
             <Table.Th>{t('content.name')}</Table.Th>
             {area === 'img' && (
               <>
@@ -494,7 +517,7 @@ export function ContentPage({ area }: { area: ContentArea }) {
           </Table.Tbody>
         </Table>
       </Modal>
-      <ConfirmDialog opened={confirmDelete} title={t('content.delete')} message={t('content.deleteConfirm')} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)} danger />
+      <ConfirmDialog opened={confirmDelete} title={t('content.delete')} message={selected.size > MAX_DELETE ? t('content.deleteFirst', { max: MAX_DELETE, count: selected.size }) : t('content.deleteConfirm')} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)} danger confirmTestId="content-delete-confirm" />
     </>
   );
 }
