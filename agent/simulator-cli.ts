@@ -23,6 +23,10 @@ const fleet = new Fleet({
   transport: wsTransport(),
   clock: systemClock,
   secrets: fileSecretStore(env.SIM_STATE_FILE ?? path.resolve('data', 'simulator-secrets.json')),
+  // Real downloads, unless simulated download time is off (SIM_PUSH_STEP_MS=0, the push benchmark).
+  pushDownload: env.SIM_PUSH_STEP_MS !== '0',
+  // A demo fleet fails 5% of pushes, so failure states, retries and rollout thresholds are there to see.
+  pushFailRate: Number(env.SIM_PUSH_FAIL_RATE ?? 0.05),
 });
 fleet.start();
 

@@ -177,7 +177,7 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
     const log = (msg: string) => process.stderr.write(`  [push ${database}] ${msg}\n`);
     // The fleet runs in its own process, as it would on other machines; churn off, download time off.
     sim = fork(path.resolve(import.meta.dirname, '../agent/simulator-cli.ts'), [], {
-      env: { ...process.env, GATEWAY_URL: server.deviceSocketUrl, ENROLL_KEY: server.seeded.enrollKey, SIM_DEVICES: String(DEVICES), SIM_CHURN_MS: '0', SIM_QUIET: '1', SIM_PUSH_STEP_MS: '0', SIM_STATE_FILE: path.join(dataDir, 'sim.json') },
+      env: { ...process.env, GATEWAY_URL: server.deviceSocketUrl, ENROLL_KEY: server.seeded.enrollKey, SIM_DEVICES: String(DEVICES), SIM_CHURN_MS: '0', SIM_QUIET: '1', SIM_PUSH_STEP_MS: '0', SIM_PUSH_FAIL_RATE: '0', SIM_STATE_FILE: path.join(dataDir, 'sim.json') },
       stdio: 'ignore',
       // With BENCH_PUSH_PROFILE the fleet profiles its whole life too (cut it to the campaign's window by time).
       execArgv: PROFILE_DIR ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : process.execArgv,

@@ -28,6 +28,10 @@ export interface FleetOptions {
   readonly rampEveryMs: number;
   /** Subprotocols the devices offer, preferred first (default: JSON only). */
   readonly subprotocols?: readonly SubprotocolName[];
+  /** Devices download pushed content for real (off when simulated download time is off, for benchmarks). */
+  readonly pushDownload?: boolean;
+  /** Share of pushes that fail, so failure paths and rollout thresholds show in a demo. */
+  readonly pushFailRate?: number;
 }
 
 export const DEFAULT_FLEET: Omit<FleetOptions, 'gatewayUrl' | 'enrollKey' | 'count' | 'transport' | 'clock' | 'secrets'> = {
@@ -69,6 +73,8 @@ export class Fleet {
           random: this.#random,
           rebootDownMs: opts.rebootDownMs,
           subprotocols: opts.subprotocols,
+          pushDownload: opts.pushDownload,
+          pushFailRate: opts.pushFailRate,
           onSecret: (secret) => {
             this.#secrets[sn] = secret;
             this.#scheduleSave();

@@ -31,6 +31,10 @@ export interface VirtualDeviceOptions extends Omit<DeviceSessionOptions, 'handle
   readonly rebootDownMs: number;
   /** Status, location and abnormal reports (default: one status a minute); false for none. */
   readonly telemetry?: TelemetryProfile | false;
+  /** Download pushed content from the platform for real (bytes counted, SHA-256 checked); off by default. */
+  readonly pushDownload?: boolean;
+  /** Share of pushes that fail, at download or at install (0 by default). */
+  readonly pushFailRate?: number;
 }
 
 /**
@@ -76,7 +80,7 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
         const { support } = await backendOf().systemInfo();
         return { camera: support.camera, mic: support.mic };
       }),
-      [Command.PushFile, pushFileHandler(simulatedPushJob({ clock: opts.clock, stepMs: 250 }))],
+      [Command.PushFile, pushFileHandler(simulatedPushJob({ clock: opts.clock, stepMs: 250, download: opts.pushDownload ? { gatewayUrl: opts.gatewayUrl, sn: opts.sn } : undefined, failRate: opts.pushFailRate, random: opts.random }))],
     ]),
   });
   if (opts.telemetry !== false) reportTelemetry(device, opts.clock, opts.telemetry, identity.battery);

@@ -416,7 +416,8 @@ export class CampaignRunner {
     const install = report.installResult ?? InstallResult.Preparing;
     const message = report.message ?? '';
     const now = this.#o.clock.now();
-    if (downloadState === DownloadState.UpgradeSuccess || (downloadState === DownloadState.DownloadSuccess && install === InstallResult.Finished)) {
+    // Duplicated download (7): the device already has this content, so the push is done without a download.
+    if (downloadState === DownloadState.UpgradeSuccess || downloadState === DownloadState.DuplicatedDownload || (downloadState === DownloadState.DownloadSuccess && install === InstallResult.Finished)) {
       const accepted = await this.#writer.put(target.id, target, { phase: Phase.Done, push_result: PushResult.Success, download_state: downloadState, progress: 100, install_result: InstallResult.Finished, message, updated_at: now });
       return { accepted };
     }

@@ -88,7 +88,7 @@ describe.skipIf(!available)('push campaigns on two nodes sharing PostgreSQL and 
     const b = { server: nodeB } as TestServer;
     const { token, orgId } = await loginAsAdmin(b);
     const now = Date.now();
-    // Simulated devices never fetch the bytes, so a content row is enough.
+    // These simulated devices do not download (no pushDownload), so a content row is enough.
     const item = await nodeB.db
       .insertInto('content_items')
       .values({ kind: 'firmware', org_id: orgId, account_id: null, parent_id: null, name: 'cluster-firmware', file_name: 'c.img', size: 1024, sha256: 'b'.repeat(64), item_type: 'system', version: '241020.10', created_at: now, updated_at: now })
