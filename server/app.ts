@@ -11,6 +11,7 @@ import { registerOperationLogRoutes } from './audit/routes.ts';
 import { registerSimRoutes } from './cards/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerRouteRegistry } from './http/route-registry.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { Db } from './db/database.ts';
@@ -102,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(500).send(failure(ApiCode.Internal, msg('common.error'), lang));
   });
 
+  // Before any route: the contract test reads every route's schema objects (server/http/route-registry.ts).
+  registerRouteRegistry(app);
   registerJsonBody(app);
   await registerOpenApi(app);
   await registerRateLimit(app);

@@ -51,6 +51,15 @@ function tusError(req: FastifyRequest, reply: FastifyReply, status: number, mess
  * finished files kept once each under DATA_DIR/content by their SHA-256, so a blob's name is its hash and
  * no user-supplied text ever reaches a path.
  */
+/**
+ * The tus file store without its own directory check: the constructor above makes the folder synchronously,
+ * while FileStore's check is an fs.mkdir whose callback throws, uncaught, when the data folder is gone by
+ * then (a test server stopped within a second of starting crashed the test run with ENOENT).
+ */
+class MadeDirFileStore extends FileStore {}
+// The method is private in FileStore's types; the constructor calls it through `this`.
+Object.defineProperty(MadeDirFileStore.prototype, 'checkOrCreateDirectory', { value: () => undefined });
+
 export class UploadService {
   readonly #uploadDir: string;
   readonly #blobDir: string;
@@ -66,7 +75,7 @@ export class UploadService {
     this.#blobDir = path.join(dataDir, 'content');
     fs.mkdirSync(this.#uploadDir, { recursive: true });
     fs.mkdirSync(this.#blobDir, { recursive: true });
-    this.#store = new FileStore({ directory: this.#uploadDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+    this.#store = new MadeDirFileStore({ directory: this.#uploadDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
     this.#tus = new TusServer({
       path: UPLOAD_PATH,
       datastore: this.#store,
