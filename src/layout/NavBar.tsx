@@ -81,6 +81,9 @@ export function NavBar({ route }: { route: ShellRoute }) {
             <Menu.Item onClick={openPasswordDialog} data-testid="change-password">
               {t('password.title')}
             </Menu.Item>
+            <Menu.Item onClick={() => navigate('/integrations/api-tokens')} data-testid="api-tokens">
+              {t('integrations.route.apiTokens')}
+            </Menu.Item>
             <Menu.Item onClick={() => void logout()}>{t('shell.logout')}</Menu.Item>
           </Menu.Dropdown>
         </Menu>

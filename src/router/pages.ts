@@ -17,6 +17,8 @@ import { simPages } from '../pages/sim/sim-pages.ts';
 import { commercePages, commercePublicPages } from '../pages/commerce/commerce-pages.ts';
 import { contentPages } from '../pages/content/content-pages.ts';
 import { reportPages } from '../pages/reports/report-pages.ts';
+import { ApiTokensPage } from '../pages/integrations/ApiTokensPage.tsx';
+import { WebhooksPage } from '../pages/integrations/WebhooksPage.tsx';
 
 /** Pages built so far, by route path; every other route of the table shows the shared AreaPlaceholder. */
 export const builtPages: Readonly<Record<string, ComponentType>> = {
@@ -40,6 +42,8 @@ export const builtPages: Readonly<Record<string, ComponentType>> = {
   '/authority-manage/admin': AdminPage,
   '/authority-manage/role-manage': RolePage,
   '/monitor-center/index': MonitorPage,
+  '/integrations/webhooks': WebhooksPage,
+  '/integrations/api-tokens': ApiTokensPage,
 };
 
 /** Public pages built so far (outside the shell, no session); other public routes show the placeholder. */

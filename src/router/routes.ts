@@ -114,6 +114,9 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/statistical-report/platform-usage-statistics', 'platformUsageStatistics', ['report_statistics_usetime'], { group: 'report' }),
   r('/authority-manage/admin', 'authorityAdmin', ['managers_list', 'admin_list'], { group: 'authority' }),
   r('/authority-manage/role-manage', 'roleManage', ['role_list'], { group: 'authority' }),
+  // Ours (issue 23): an organisation's webhooks; each account's API tokens, reached from the user menu.
+  { path: '/integrations/webhooks', titleKey: 'integrations.route.webhooks', keys: ['webhook_manage'], group: 'authority', hidden: false },
+  { path: '/integrations/api-tokens', titleKey: 'integrations.route.apiTokens', keys: [], hidden: true },
   r('/spring-card-manage/spring-card-manage', 'springCardManage', ['springCard_list'], { group: 'sim' }),
   r('/custom-service/group-management', 'groupManagement', ['linkCard_linkCardDirectionGroupList'], { group: 'sim' }),
   r('/custom-service/group-config', 'groupConfig', ['linkCard_listDirectionalAddress'], { group: 'sim', hidden: true }),

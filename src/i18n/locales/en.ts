@@ -4,6 +4,7 @@ import { fleetEn } from './fleet.ts';
 import { reportsEn } from './reports.ts';
 import { cardsEn } from './cards.ts';
 import { contentEn } from './content.ts';
+import { integrationsEn } from './integrations.ts';
 /** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
 export const en = {
   app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version' },
@@ -271,6 +272,7 @@ export const en = {
   reports: reportsEn,
   cards: cardsEn,
   content: contentEn,
+  integrations: integrationsEn,
 };
 
 export type Messages = typeof en;

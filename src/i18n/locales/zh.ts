@@ -4,6 +4,7 @@ import { fleetZh } from './fleet.ts';
 import { reportsZh } from './reports.ts';
 import { cardsZh } from './cards.ts';
 import { contentZh } from './content.ts';
+import { integrationsZh } from './integrations.ts';
 import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
@@ -273,4 +274,5 @@ export const zh: Messages = {
   reports: reportsZh,
   cards: cardsZh,
   content: contentZh,
+  integrations: integrationsZh,
 };

@@ -63,7 +63,7 @@ export function SystemOperationLogPage() {
           {page?.list.map((e) => (
             <Table.Tr key={e.id}>
               <Table.Td>{formatDateTime(e.createTime)}</Table.Td>
-              <Table.Td>{e.account}</Table.Td>
+              <Table.Td>{e.tokenName ? t('integrations.auditByToken', { account: e.account, token: e.tokenName }) : e.account}</Table.Td>
               <Table.Td>{e.method}</Table.Td>
               <Table.Td>{e.path}</Table.Td>
               <Table.Td>{e.target}</Table.Td>

@@ -1,0 +1,18 @@
+import type { ApiTokenCreated, ApiTokenView, WebhookDeliveryView, WebhookEvent, WebhookView } from '../../protocol/api/integrations.ts';
+import { request } from './request.ts';
+
+/** The caller's own API tokens (issue 23). */
+export const apiTokenApi = {
+  create: (input: { name: string; keys: readonly string[]; expiresAt: number | null }) => request<ApiTokenCreated>({ method: 'POST', url: '/api-token/create', data: input }),
+  list: () => request<ApiTokenView[]>({ method: 'POST', url: '/api-token/list', data: {} }),
+  revoke: (id: number) => request<null>({ method: 'DELETE', url: `/api-token/${id}` }),
+};
+
+/** Webhooks of the caller's organisation and their delivery log (webhook_manage). */
+export const webhookApi = {
+  add: (input: { url: string; secret: string; events: readonly WebhookEvent[] }) => request<{ id: number }>({ method: 'POST', url: '/webhook/add', data: input }),
+  list: () => request<WebhookView[]>({ method: 'POST', url: '/webhook/list', data: {} }),
+  deliveries: (webhookId?: number) => request<WebhookDeliveryView[]>({ method: 'POST', url: '/webhook/deliveries', data: webhookId === undefined ? {} : { webhookId } }),
+  redeliver: (id: number) => request<null>({ method: 'POST', url: '/webhook/redeliver', data: { id } }),
+  remove: (id: number) => request<null>({ method: 'DELETE', url: `/webhook/${id}` }),
+};
