@@ -1,5 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Packr } from 'msgpackr';
+import { first } from 'rxjs';
 import { Command, encodeChunk, jsonCodec, msgpackCodec, ProtocolEngine, receiveFiles, Result, sendFile, Subprotocol, type Envelope } from '../protocol/index.ts';
 import { Relay } from '../protocol/testing/relay.ts';
 import { FakeClock } from '../protocol/testing/fake-clock.ts';
@@ -97,8 +98,14 @@ async function bridgeThroughput(batch: readonly Envelope[]): Promise<{ ours: num
         got += b.length;
         if (got >= frames.length) {
           resolve((got / (performance.now() - start)) * 1_000);
-          port1.close();
-          port2.close();
+          // The worker's engine runs on real time: its heartbeat check re-arms a timer every few seconds
+          // for as long as it lives, which kept this process waiting minutes after the table was printed.
+          // Stop it, and close the ports only once the host has (the stop travels over the port).
+          client.connection$.pipe(first((s) => s.status === 'stopped')).subscribe(() => {
+            port1.close();
+            port2.close();
+          });
+          client.stop();
         }
       });
       start = performance.now();
