@@ -10,6 +10,8 @@ export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
 export const MAX_PAGE_NUM = 999_999;
 /** Longest name or short text the console allows (platform-core section 5, "max 128 characters"). */
 export const MAX_TEXT = 128;
+/** Longest rich-text body (a notice, a document) accepted before sanitising (well inside the 1 MiB body limit). */
+export const MAX_CONTENT = 200_000;
 
 /**
  * A value among `values`, as `{type, enum}`: Ajv's error is then `enum` (the spec's "please choose"

@@ -1,5 +1,7 @@
 // Document-library shapes as the server answers them (platform-core section 7; authoring is ours):
-// one definition for both sides.
+// one definition for both sides. Request bodies are TypeBox schemas with their types derived.
+import { type Static, Type } from 'typebox';
+import { Id, MAX_CONTENT, OneOf, Text } from './common.ts';
 
 /** A first-level category with its second-level children, named in the account's language. */
 export interface CategoryNode {
@@ -32,7 +34,8 @@ export interface CategoryAuthoringNode {
   readonly children: readonly { id: number; nameZh: string; nameEn: string; editable: boolean }[];
 }
 
-export type DocumentFormat = 'markdown' | 'html';
+export const DOCUMENT_FORMATS = ['markdown', 'html'] as const;
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
 
 /** A document as its authors edit it: both languages and the source as written. */
 export interface DocumentSource {
@@ -44,4 +47,37 @@ export interface DocumentSource {
   readonly sourceZh: string;
   readonly sourceEn: string;
   readonly updateTime: number;
+}
+
+/** POST /archives-category/save: a new category (no id) or a change of one; parentId null for first level. */
+export const SaveCategoryBody = Type.Object(
+  {
+    id: Type.Optional(Id),
+    parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    nameZh: Text,
+    nameEn: Text,
+  },
+  { additionalProperties: false },
+);
+export type SaveCategoryBody = Static<typeof SaveCategoryBody>;
+
+/** POST /archives-document/save: a new document (no id) or a change of one, in both languages. */
+export const SaveDocumentBody = Type.Object(
+  {
+    id: Type.Optional(Id),
+    categoryId: Id,
+    titleZh: Text,
+    titleEn: Text,
+    contentZh: Type.String({ maxLength: MAX_CONTENT }),
+    contentEn: Type.String({ maxLength: MAX_CONTENT }),
+    /** How contentZh and contentEn are written; HTML when absent. */
+    format: Type.Optional(OneOf(DOCUMENT_FORMATS)),
+  },
+  { additionalProperties: false },
+);
+export type SaveDocumentBody = Static<typeof SaveDocumentBody>;
+
+/** Answer of the save calls: the id of the category or document. */
+export interface SavedId {
+  readonly id: number;
 }

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
 import { type Clock, englishOf, type FieldLabelKey, type PlainMessageKey } from '../../protocol/index.ts';
@@ -9,9 +10,8 @@ import { hotAction } from '../http/rate-limit.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf, idParams } from '../http/validation.ts';
 import { sanitizeNotice } from '../notices/routes.ts';
-import type { DocumentFormat } from '../../protocol/api/documents.ts';
+import { type DocumentFormat, SaveCategoryBody, SaveDocumentBody } from '../../protocol/api/documents.ts';
 import { type CategoryRow, type DocumentAudience, DocumentRepository } from './repository.ts';
-import * as s from './schemas.ts';
 
 /** Permission key of the document library (platform-core section 2, /document-library/index). */
 export const DOCUMENT_PERMISSION = 'document_list';
@@ -85,6 +85,8 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   const { clock } = deps;
   const docs = new DocumentRepository(deps.db);
   const params = { params: idParams('id') };
+  // Bodies typed from the contract's schemas (protocol/api/documents.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const audienceOf = (req: Parameters<typeof callerOf>[0]) => documentAudience(deps.db, callerOf(req));
   /** A category the caller may read (40004 otherwise, as if it did not exist). */
@@ -128,7 +130,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok(found);
   });
 
-  app.post<{ Body: s.SaveCategoryBody }>('/archives-category/save', { config: manage, schema: { body: s.saveCategoryBody } }, async (req) => {
+  api.post('/archives-category/save', { config: manage, schema: { body: SaveCategoryBody } }, async (req) => {
     const body = req.body;
     const audience = await audienceOf(req);
     const names = bilingual(body.nameZh, body.nameEn, { zh: 'field.nameZh', en: 'field.nameEn' }, 'document.nameRequired');
@@ -157,7 +159,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok(null);
   });
 
-  app.post<{ Body: s.SaveDocumentBody }>('/archives-document/save', { config: manage, schema: { body: s.saveDocumentBody } }, async (req) => {
+  api.post('/archives-document/save', { config: manage, schema: { body: SaveDocumentBody } }, async (req) => {
     const body = req.body;
     const audience = await audienceOf(req);
     const titles = bilingual(body.titleZh, body.titleEn, { zh: 'field.titleZh', en: 'field.titleEn' }, 'document.titleRequired');

@@ -3,8 +3,8 @@ import { field } from '../http/validation.ts';
 
 /** Request schemas of the /notice/* calls: typed, bounded, and no unknown fields. */
 
-/** Longest notice body accepted before sanitising (well inside the 1 MiB body limit). */
-export const MAX_CONTENT = 200_000;
+import { MAX_CONTENT } from '../../protocol/api/common.ts';
+export { MAX_CONTENT };
 /** Most attachments one notice carries. */
 export const MAX_ATTACHMENTS = 10;
 /** Largest attachment (platform-core section 9: default upload limit 5 MB). */

@@ -1,22 +1,9 @@
-import type { CategoryAuthoringNode, CategoryNode, DocumentDetail, DocumentFormat, DocumentSource, DocumentSummary } from '../../protocol/api/documents.ts';
+import type { CategoryAuthoringNode, CategoryNode, DocumentDetail, DocumentSource, DocumentSummary, SaveCategoryBody, SaveDocumentBody, SavedId } from '../../protocol/api/documents.ts';
 import { request } from './request.ts';
 
-export interface CategoryInput {
-  readonly id?: number;
-  readonly parentId?: number | null;
-  readonly nameZh: string;
-  readonly nameEn: string;
-}
-
-export interface DocumentInput {
-  readonly id?: number;
-  readonly categoryId: number;
-  readonly titleZh: string;
-  readonly titleEn: string;
-  readonly contentZh: string;
-  readonly contentEn: string;
-  readonly format: DocumentFormat;
-}
+/** Bodies of the save calls (protocol/api/documents.ts). */
+export type CategoryInput = SaveCategoryBody;
+export type DocumentInput = SaveDocumentBody;
 
 /** Document library: reading (platform-core section 7) and authoring (ours). */
 export const documentApi = {
@@ -25,8 +12,8 @@ export const documentApi = {
   detail: (id: number) => request<DocumentDetail>({ method: 'GET', url: `/archives-document/detail/${id}` }),
   manageTree: () => request<CategoryAuthoringNode[]>({ method: 'GET', url: '/archives-category/manage-tree' }),
   source: (id: number) => request<DocumentSource>({ method: 'GET', url: `/archives-document/source/${id}` }),
-  saveCategory: (c: CategoryInput) => request<{ id: number }>({ method: 'POST', url: '/archives-category/save', data: c }),
+  saveCategory: (c: CategoryInput) => request<SavedId>({ method: 'POST', url: '/archives-category/save', data: c }),
   deleteCategory: (id: number) => request<null>({ method: 'DELETE', url: `/archives-category/del/${id}` }),
-  saveDocument: (d: DocumentInput) => request<{ id: number }>({ method: 'POST', url: '/archives-document/save', data: d }),
+  saveDocument: (d: DocumentInput) => request<SavedId>({ method: 'POST', url: '/archives-document/save', data: d }),
   deleteDocument: (id: number) => request<null>({ method: 'DELETE', url: `/archives-document/del/${id}` }),
 };
