@@ -39,6 +39,7 @@ import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
 import { registerApiTokenRoutes } from './api-tokens/routes.ts';
 import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
+import { registerWebhookSink } from './webhooks/emit.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -132,8 +133,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webhooks = new Webhooks({ db, clock, log: app.log });
   registerWebhookRoutes(app, { webhooks, clock });
   deps.gateway.onPresence((sn, orgId, online, time) => void webhooks.emit(orgId, online ? 'device.online' : 'device.offline', { sn, time }));
+  const unregister = registerWebhookSink(db, { emit: (orgId, event, data) => void webhooks.emit(orgId, event, data) });
   webhooks.start();
-  app.addHook('onClose', () => webhooks.stop());
+  app.addHook('onClose', async () => {
+    unregister();
+    await webhooks.stop();
+  });
 
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

@@ -8,6 +8,7 @@ import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { chargeMany, chargeOnce } from './coupons.ts';
 import { CampaignSubject, parseProgressMessage, type TargetUpdate } from './progress-bus.ts';
 import { sqlTargetWriter, TargetWriter, type TargetWho, type WrittenTarget } from './target-writer.ts';
+import { emitWebhook } from '../webhooks/emit.ts';
 
 /** A campaign's lifecycle (ours; the spec shows per-device states only). */
 export const CampaignState = { AwaitingApproval: 'awaiting_approval', Running: 'running', Paused: 'paused', Cancelled: 'cancelled', Finished: 'finished' } as const;
@@ -527,8 +528,10 @@ export class CampaignRunner {
       if (c.stage_size > 0 && (await this.#stageGate(c))) continue;
       const open = await db.selectFrom('push_targets').select('id').where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).limit(1).executeTakeFirst();
       if (open) continue;
-      await db.updateTable('push_campaigns').set({ state: CampaignState.Finished, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.Running).execute();
+      const finished = await db.updateTable('push_campaigns').set({ state: CampaignState.Finished, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.Running).executeTakeFirst();
       this.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Finished });
+      // Once in a cluster: only the runner whose update moved the campaign tells the webhooks.
+      if (Number(finished.numUpdatedRows) === 1) emitWebhook(db, c.org_id, 'campaign.finished', { campaignId: c.id });
     }
   }
 
@@ -551,8 +554,9 @@ export class CampaignRunner {
     const now = clock.now();
     if ((100 * (by[Phase.Failed] ?? 0)) / total >= c.error_percent) {
       const message = `Paused: ${by[Phase.Failed] ?? 0} of ${total} devices failed (error threshold ${c.error_percent}%)`;
-      await db.updateTable('push_campaigns').set({ state: CampaignState.Paused, message, updated_at: now }).where('id', '=', c.id).where('state', '=', CampaignState.Running).execute();
+      const halted = await db.updateTable('push_campaigns').set({ state: CampaignState.Paused, message, updated_at: now }).where('id', '=', c.id).where('state', '=', CampaignState.Running).executeTakeFirst();
       this.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Paused });
+      if (Number(halted.numUpdatedRows) === 1) emitWebhook(db, c.org_id, 'campaign.halted', { campaignId: c.id, message });
       return true;
     }
     const more = await db.selectFrom('push_targets').select('id').where('campaign_id', '=', c.id).where('stage', '>', c.current_stage).limit(1).executeTakeFirst();

@@ -17,6 +17,7 @@ import { newOrderNo } from './order-no.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
 import * as s from './schemas.ts';
+import { emitWebhook } from '../webhooks/emit.ts';
 
 export const OrderMessage = englishOf({
   NotFound: 'order.notFound',
@@ -132,6 +133,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       // Push coupons are credited here and nowhere else: buying them only opens the order (campaigns/coupons.ts).
       else if (done.type === 'push_ticket') await creditRecharge(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, done.amount, now);
       else await deliver(trx, done.type, lines, now);
+      // The transaction's last step; once per order, as the conditional update above is (issue 23 webhooks).
+      emitWebhook(db, done.org_id, 'order.paid', { orderNo: done.order_no, type: done.type, amount: done.amount, method });
       return true;
     });
 

@@ -43,6 +43,8 @@ export interface ConsoleEndpointDeps {
   readonly flows: FlowTable;
   /** Hears each command's outcome, for metrics. */
   readonly onOutcome?: (msgId: number, result: number, ms: number) => void;
+  /** A command to a device of `orgId` ended (not flow traffic): webhooks hear it (issue 23). */
+  readonly onCommandEnded?: (sn: string, orgId: number, msgId: number, result: number, by: string) => void;
   /** The console's raw socket: what it is sent in one turn of the event loop goes out in one write. */
   readonly socket?: Corkable;
   /** Consoles watching devices hear the outcome of every command sent to them. */
@@ -145,6 +147,7 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       deps.onOutcome?.(req.msgId, result, Date.now() - started);
       // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the device.
       if (req.flowId === undefined) deps.watchers?.commandEnded(sn, req.msgId, result, caller.account, now(), link);
+      if (req.flowId === undefined && orgId !== undefined) deps.onCommandEnded?.(sn, orgId, req.msgId, result, caller.account);
     };
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       answer(req, Result.Fail, { message: Message.PermissionDenied });

@@ -8,6 +8,7 @@ import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
 import { MAX_TTL_MS, PersistentCommands } from './persistent-commands.ts';
+import { emitWebhook } from '../webhooks/emit.ts';
 
 /** How long a whitelist cancellation waits for devices of the tree that are offline. */
 const WHITELIST_CANCEL_TTL_MS = 7 * 86_400_000;
@@ -105,6 +106,7 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       const device = await deviceInScope(caller, sn);
       if (ttlSeconds === undefined) {
         const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {}, { by: caller.account });
+        emitWebhook(deps.db, device.org_id, 'command.result', { sn, msgId, result: reply.result ?? null, by: caller.account });
         refuseTooFrequent(reply);
         return ok({ delivered: reply.result !== Result.DeviceOffline, result: reply.result ?? null, data: reply.data ?? null });
       }

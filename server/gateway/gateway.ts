@@ -21,6 +21,7 @@ import { loadCaller } from '../accounts/caller.ts';
 import { RightsBus } from '../accounts/rights-bus.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { bearerToken } from '../api-tokens/bearer.ts';
+import { emitWebhook } from '../webhooks/emit.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceHolders, type ReleasedDevice } from '../devices/device-holders.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
@@ -518,6 +519,7 @@ export class Gateway {
           flows: this.#flows,
           streams: this.streams,
           onOutcome: (msgId, result, ms) => this.metrics.commandOutcome(msgId, result, ms),
+          onCommandEnded: (sn, orgId, msgId, result, by) => emitWebhook(this.#deps.db, orgId, 'command.result', { sn, msgId, result, by }),
           watchers: this.#watchers,
           now: () => this.#deps.clock.now(),
           rights: this.#consoleRights,

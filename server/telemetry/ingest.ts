@@ -16,6 +16,7 @@ import {
 import type { Db } from '../db/database.ts';
 import { type DeviceOrigin, DeviceMessageRefused } from '../gateway/device-endpoint.ts';
 import { HOUR_MS } from '../reports/periods.ts';
+import { emitWebhook } from '../webhooks/emit.ts';
 
 const DAY_MS = 24 * HOUR_MS;
 
@@ -503,6 +504,8 @@ export class TelemetryIngest {
       }
     });
     this.#samplesPersisted += samples.length;
+    // Stored, so told: a webhook never names an abnormal event the reports do not have (issue 23).
+    for (const a of abnormal) emitWebhook(this.#db, a.orgId, 'abnormal.raised', { sn: a.sn, type: a.type, time: a.time, cpu: a.cpu, memory: a.memory, detail: a.detail });
     for (const [sn, battery] of batteries) {
       const state = this.#devices.get(sn);
       if (state) state.batteryStored = battery;

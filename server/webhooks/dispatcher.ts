@@ -80,6 +80,8 @@ export class Webhooks {
 
   /** An event of organisation `orgId`; returns once its deliveries are stored (errors are logged, never thrown). */
   emit(orgId: number, event: WebhookEvent, data: unknown): Promise<void> {
+    // On hot paths (every command result): nothing is allocated while the cache says nobody listens.
+    if (this.#stopped || (this.#hooks && this.#deps.clock.now() - this.#hooksAt <= HOOKS_TTL_MS && !this.#hooks.some((h) => h.events.has(event)))) return Promise.resolve();
     const work = this.#enqueue(orgId, event, data).catch((err: unknown) => this.#deps.log.warn({ err, event }, 'webhook enqueue failed'));
     this.#track(work);
     return work;

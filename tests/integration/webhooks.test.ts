@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
+import { Command } from '../../protocol/index.ts';
 import type { WebhookDeliveryView, WebhookPayload } from '../../protocol/api/integrations.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
@@ -19,7 +20,7 @@ import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestS
 interface Received {
   readonly headers: http.IncomingHttpHeaders;
   readonly body: string;
-  readonly payload: WebhookPayload<{ sn: string }>;
+  readonly payload: WebhookPayload<{ sn: string; msgId?: number }>;
 }
 
 /** An HTTP receiver on 127.0.0.1 that records every POST and answers 204. */
@@ -44,6 +45,10 @@ class Receiver {
   async listen(port = 0): Promise<number> {
     await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return (this.server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
   }
 
   close(): Promise<void> {
@@ -154,6 +159,20 @@ describe('webhooks', () => {
     await c.user.ok('POST', '/webhook/redeliver', { id: delivery?.id });
     await c.receiver.waitFor((r) => r !== first && offlineOf(sn)(r), 2_000);
     expect(c.receiver.got.filter(offlineOf(sn)).map((r) => r.payload.id)).toEqual([first.payload.id, first.payload.id]);
+  });
+
+  it('a command result reaches the hook of the device\'s organisation', async () => {
+    const d = await orgWithHook('secret-of-d');
+    const sn = unique('HOOKD').toUpperCase();
+    await startVirtualDevices(ts, [sn], devices, { tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } } });
+    await admin.ok('POST', '/device/allocate', { sns: [sn], orgId: d.orgId });
+    await d.receiver.waitFor((r) => r.payload.event === 'device.online' && r.payload.data.sn === sn, 10_000);
+    const { id } = await d.user.ok<{ id: number }>('POST', '/webhook/add', { url: String(d.receiver.url), secret: 'secret-of-d', events: ['command.result'] });
+    expect(id).toBeGreaterThan(0);
+    await admin.ok('POST', '/device-ops/command', { sn, msgId: Command.BaseInfo });
+    const got = await d.receiver.waitFor((r) => r.payload.event === 'command.result' && r.payload.data.sn === sn, 2_000);
+    expectSigned(got, 'secret-of-d');
+    expect(got.payload).toMatchObject({ orgId: d.orgId, data: { sn, msgId: Command.BaseInfo, result: 0, by: 'admin' } });
   });
 
   it('refuses a non-http URL and unknown events, and removes a hook', async () => {
