@@ -203,6 +203,11 @@ export const en = {
   'order.notInvoiceable': 'Only paid orders that are not invoiced yet can be invoiced',
   'order.vatFields': 'A special VAT invoice needs the tax code, bank, bank account, registered address and telephone',
   'order.taxCode': 'Tax code incorrect',
+  'order.bankAccount': 'Bank account incorrect: 8 to 30 digits',
+  'order.invoiceTelephone': 'Telephone incorrect: a landline with area code or a mobile number',
+  'order.invoiceStaffOnly': 'Only platform staff issue invoices',
+  'order.invoiceNotRequested': 'This order has no invoice request waiting to be issued',
+  'order.invoiceNo': 'Invoice number must be 8 to 20 digits',
 
   // Order demands.
   'demand.notFound': 'The order demand does not exist',

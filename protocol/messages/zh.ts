@@ -187,6 +187,11 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'order.notInvoiceable': '只有已支付且未开票的订单可以开票',
   'order.vatFields': '增值税专用发票需要税号、开户银行、银行账号、注册地址和电话',
   'order.taxCode': '税号不正确',
+  'order.bankAccount': '银行账号不正确：应为 8 到 30 位数字',
+  'order.invoiceTelephone': '电话不正确：应为带区号的固定电话或手机号',
+  'order.invoiceStaffOnly': '只有平台人员可以开具发票',
+  'order.invoiceNotRequested': '该订单没有待开具的发票申请',
+  'order.invoiceNo': '发票号码应为 8 到 20 位数字',
 
   'demand.notFound': '该订单需求不存在',
   'demand.positiveInteger': '请输入正整数',

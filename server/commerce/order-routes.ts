@@ -18,6 +18,27 @@ import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
 import * as s from './schemas.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
+import { INVOICE_FIELDS, INVOICE_NO, invoiceFieldProblem, type OrderInvoice } from '../../protocol/api/invoices.ts';
+
+/** An order's stored invoice JSON as the list answers it; rows from before the workflow count as requested. */
+function invoiceView(text: string | null): OrderInvoice | null {
+  if (!text) return null;
+  const v = JSON.parse(text) as Partial<OrderInvoice>;
+  return {
+    type: v.type === 'VAT' ? 'VAT' : 'PLAIN',
+    header: v.header ?? '',
+    taxCode: v.taxCode ?? '',
+    bank: v.bank ?? '',
+    bankAccount: v.bankAccount ?? '',
+    address: v.address ?? '',
+    telephone: v.telephone ?? '',
+    state: v.state === 'issued' ? 'issued' : 'requested',
+    requestedAt: v.requestedAt ?? null,
+    number: v.number ?? null,
+    issuedAt: v.issuedAt ?? null,
+    amount: v.amount ?? null,
+  };
+}
 
 export const OrderMessage = englishOf({
   NotFound: 'order.notFound',
@@ -39,6 +60,11 @@ export const OrderMessage = englishOf({
   NotInvoiceable: 'order.notInvoiceable',
   VatFields: 'order.vatFields',
   TaxCode: 'order.taxCode',
+  BankAccount: 'order.bankAccount',
+  InvoiceTelephone: 'order.invoiceTelephone',
+  InvoiceStaffOnly: 'order.invoiceStaffOnly',
+  NotRequested: 'order.invoiceNotRequested',
+  InvoiceNo: 'order.invoiceNo',
 });
 
 /** The company account offline transfers go to (shown on the pay-data screen, devices-and-commerce section 9). */
@@ -52,8 +78,6 @@ export const COMPANY_BANK = {
 export const BILL_TYPES = ['flow', 'monthly_function_fee', 'unify_sim', 'sim'] as const;
 
 const CHINA_OFFSET_MS = 8 * 3_600_000;
-// Unified social credit code (18) or the older 15-20 character taxpayer number.
-const TAX_CODE = /^([0-9A-HJ-NPQRTUWXY]{18}|[0-9A-Z]{15,20})$/;
 
 /**
  * Key of completing sandbox payments (catalogued, ours: the spec names no payment-administration key).
@@ -263,7 +287,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   app.get('/payment/mode', { config: { permission: 'session' } }, async (req) => {
     const caller = callerOf(req);
     const sandbox = payment?.sandbox === true;
-    return ok({ online: payment !== undefined, sandbox, canSettle: sandbox && (await mayCompleteSandbox(caller)) });
+    // staff: platform staff confirm transfers and issue invoices; the console shows them those buttons.
+    return ok({ online: payment !== undefined, sandbox, canSettle: sandbox && (await mayCompleteSandbox(caller)), staff: caller.orgId === (await platformOrgId(db)) });
   });
 
   // What the payment service calls when a trade is paid; trusted only through the provider's signature.
@@ -313,15 +338,37 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     const caller = callerOf(req);
     const b = req.body;
     const header = cleanText(b.header, 'field.header', true);
-    const taxCode = (b.taxCode ?? '').trim().toUpperCase();
-    if (taxCode && !TAX_CODE.test(taxCode)) throw new ApiError(ApiCode.BadRequest, 'order.taxCode');
-    const invoice = { type: b.type, header, taxCode, bank: (b.bank ?? '').trim(), bankAccount: (b.bankAccount ?? '').trim(), address: (b.address ?? '').trim(), telephone: (b.telephone ?? '').trim() };
-    if (b.type === 'VAT' && Object.values(invoice).some((v) => v === '')) throw new ApiError(ApiCode.BadRequest, 'order.vatFields');
+    // Only the fields of the chosen type are kept (a plain invoice has no bank details), each checked as the
+    // dialog checks it on blur.
+    const given = { header, taxCode: (b.taxCode ?? '').trim().toUpperCase(), bank: (b.bank ?? '').trim(), bankAccount: (b.bankAccount ?? '').trim(), address: (b.address ?? '').trim(), telephone: (b.telephone ?? '').trim() };
+    const fields = INVOICE_FIELDS[b.type];
+    const problems = fields.map((f) => invoiceFieldProblem(b.type, f, given[f]));
+    if (problems.includes('taxCode')) throw new ApiError(ApiCode.BadRequest, 'order.taxCode');
+    if (problems.includes('required')) throw new ApiError(ApiCode.BadRequest, 'order.vatFields');
+    if (problems.includes('bankAccount')) throw new ApiError(ApiCode.BadRequest, 'order.bankAccount');
+    if (problems.includes('telephone')) throw new ApiError(ApiCode.BadRequest, 'order.invoiceTelephone');
+    const invoice = { type: b.type, ...Object.fromEntries(fields.map((f) => [f, given[f]])), state: 'requested', requestedAt: clock.now() };
     const orders = await db.selectFrom('commerce_orders').select(['id', 'org_id', 'trade_state', 'invoiced']).where('order_no', 'in', b.orderNos).execute();
     if (orders.length !== new Set(b.orderNos).size || orders.some((o) => !caller.scope.has(o.org_id))) throw new ApiError(ApiCode.NotFound, 'order.notFound');
     if (orders.some((o) => o.trade_state !== PaymentState.Success || o.invoiced === 1)) throw new ApiError(ApiCode.BadRequest, 'order.notInvoiceable');
     await db.updateTable('commerce_orders').set({ invoiced: 1, invoice: JSON.stringify(invoice) }).where('id', 'in', orders.map((o) => o.id)).where('invoiced', '=', 0).execute();
     return ok(null);
+  });
+
+  // Staff issue a requested invoice with the number the tax system gave it; the date is now and the amount is
+  // what the order was paid. The buyer's header and tax fields stay as requested, viewable afterwards.
+  app.post<{ Body: s.IssueInvoiceBody }>('/link-card-order/issueInvoice', { config: { permission: 'link-card-order_list' }, schema: { body: s.issueInvoiceBody } }, async (req) => {
+    const caller = callerOf(req);
+    if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.invoiceStaffOnly');
+    const number = req.body.invoiceNo.trim();
+    if (!INVOICE_NO.test(number)) throw new ApiError(ApiCode.BadRequest, 'order.invoiceNo');
+    const order = await orderInScope(req.body.orderNo, caller);
+    const current = invoiceView(order.invoice);
+    if (!current || current.state !== 'requested') throw new ApiError(ApiCode.BadRequest, 'order.invoiceNotRequested');
+    const issued: OrderInvoice = { ...current, state: 'issued', number, issuedAt: clock.now(), amount: order.real_amount };
+    const done = await db.updateTable('commerce_orders').set({ invoice: JSON.stringify(issued) }).where('id', '=', order.id).where('invoice', '=', order.invoice ?? '').executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.invoiceNotRequested');
+    return ok(issued);
   });
 }
 
@@ -369,7 +416,7 @@ async function listOrders(db: Db, caller: Caller, q: s.OrderListQuery, types: re
       amount: r.amount,
       realAmount: r.real_amount,
       invoiced: r.invoiced === 1,
-      invoice: r.invoice ? (JSON.parse(r.invoice) as unknown) : null,
+      invoice: invoiceView(r.invoice),
       lines: JSON.parse(r.lines) as unknown,
       logistics: r.logistics ? (JSON.parse(r.logistics) as unknown) : null,
       billMonth: r.bill_month,

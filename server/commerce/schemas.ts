@@ -100,6 +100,18 @@ export const invoiceBody = {
   },
 } as const;
 
+export const issueInvoiceBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['orderNo', 'invoiceNo'],
+  properties: { orderNo: ORDER_NO, invoiceNo: { type: 'string', maxLength: 32 } },
+} as const;
+
+export interface IssueInvoiceBody {
+  orderNo: string;
+  invoiceNo: string;
+}
+
 export interface InvoiceBody {
   orderNos: string[];
   type: 'PLAIN' | 'VAT';

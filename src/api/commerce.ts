@@ -1,5 +1,6 @@
 import type { Page } from './devices.ts';
 import { request } from './request.ts';
+import type { OrderInvoice } from '../../protocol/api/invoices.ts';
 
 export interface OrderLine {
   readonly item: string;
@@ -22,7 +23,7 @@ export interface Order {
   readonly amount: number;
   readonly realAmount: number;
   readonly invoiced: boolean;
-  readonly invoice: Record<string, string> | null;
+  readonly invoice: OrderInvoice | null;
   readonly lines: readonly OrderLine[];
   readonly logistics: { area: string; address: string; contact: string; phone: string; simType: string } | null;
   readonly billMonth: string | null;
@@ -76,6 +77,8 @@ export interface PaymentMode {
   readonly online: boolean;
   readonly sandbox: boolean;
   readonly canSettle: boolean;
+  /** Platform staff: they confirm offline transfers and issue invoices. */
+  readonly staff: boolean;
 }
 
 export const commerceApi = {
@@ -95,6 +98,7 @@ export const commerceApi = {
   sandboxPay: (orderNo: string) => request<{ notified: boolean }>({ method: 'POST', url: '/payment/sandbox/pay', data: { orderNo } }),
   close: (orderNo: string) => request<null>({ method: 'POST', url: '/pay-data/close', data: { orderNo } }),
   confirmOffline: (orderNo: string) => request<null>({ method: 'POST', url: '/link-card-order/confirmOffline', data: { orderNo } }),
+  issueInvoice: (orderNo: string, invoiceNo: string) => request<OrderInvoice>({ method: 'POST', url: '/link-card-order/issueInvoice', data: { orderNo, invoiceNo } }),
   invoice: (orderNos: readonly string[], invoice: Invoice) => request<null>({ method: 'POST', url: '/link-card-order/invoice', data: { orderNos, ...invoice } }),
 };
 

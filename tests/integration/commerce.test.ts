@@ -7,6 +7,7 @@ import { monthRange, OrderMessage } from '../../server/commerce/order-routes.ts'
 import { type Client, client, createOrg } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
 import { api, loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import type { OrderInvoice } from '../../protocol/api/invoices.ts';
 
 const targets = await dbTargets();
 
@@ -40,7 +41,9 @@ interface Order {
   payMethod: string | null;
   offlinePending: boolean;
   amount: number;
+  realAmount: number;
   invoiced: boolean;
+  invoice: OrderInvoice | null;
 }
 interface CardRow {
   iccid: string;
@@ -140,6 +143,17 @@ for (const target of targets) {
       await tenant.ok('POST', '/link-card-order/invoice', vat);
       expect((await orders(tenant)).list[0]?.invoiced).toBe(true);
       expect((await tenant.call('POST', '/link-card-order/invoice', vat)).message).toBe(OrderMessage.NotInvoiceable);
+
+      // Requested -> issued: staff issue it with the tax system's number; the date and amount are set then and
+      // the buyer's header and tax fields stay viewable.
+      expect((await orders(tenant)).list[0]?.invoice).toMatchObject({ type: 'VAT', state: 'requested', header: 'Buyer Ltd', taxCode: '91440300MA5ABCDE1X', bankAccount: '6222000011112222', number: null, issuedAt: null });
+      expect((await tenant.call('POST', '/link-card-order/issueInvoice', { orderNo: created.orderNo, invoiceNo: '04400123456789' })).message).toBe(OrderMessage.InvoiceStaffOnly);
+      expect((await admin.call('POST', '/link-card-order/issueInvoice', { orderNo: created.orderNo, invoiceNo: '12ab' })).message).toBe(OrderMessage.InvoiceNo);
+      await admin.ok('POST', '/link-card-order/issueInvoice', { orderNo: created.orderNo, invoiceNo: '04400123456789' });
+      const issued = (await orders(tenant)).list[0];
+      expect(issued?.invoice).toMatchObject({ state: 'issued', number: '04400123456789', amount: issued?.realAmount, header: 'Buyer Ltd', telephone: '0755-12345678' });
+      expect(issued?.invoice?.issuedAt).toEqual(expect.any(Number));
+      expect((await admin.call('POST', '/link-card-order/issueInvoice', { orderNo: created.orderNo, invoiceNo: '04400123456789' })).message).toBe(OrderMessage.NotRequested);
     });
 
     it('closes an unpaid order, keeps orders to their organisation, and lists bills of the link-card types only', async () => {

@@ -12,9 +12,38 @@ import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
+import { INVOICE_FIELDS, INVOICE_NO, type InvoiceField, invoiceFieldProblem, type OrderInvoice } from '../../../protocol/api/invoices.ts';
 
 const BILL_TYPES = ['flow', 'monthly_function_fee', 'unify_sim', 'sim'];
 const emptyInvoice: Invoice = { type: 'PLAIN', header: '', taxCode: '', bank: '', bankAccount: '', address: '', telephone: '' };
+/** Label key of each invoice field. */
+const FIELD_LABEL: Readonly<Record<InvoiceField, string>> = { header: 'header', taxCode: 'taxCode', bank: 'bank', bankAccount: 'bankAccount', address: 'registerAddress', telephone: 'telephone' };
+
+/** An order's invoice, read-only: the buyer's fields of its type, and the number, date and amount once issued. */
+function InvoiceView({ invoice }: { invoice: OrderInvoice }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [
+    [t('cards.commerce.invoiceState'), t(invoice.state === 'issued' ? 'cards.commerce.invoiceIssued' : 'cards.commerce.invoiceRequested')],
+    [t('cards.commerce.invoiceType'), label(invoiceTypeLabels, invoice.type)],
+    ...INVOICE_FIELDS[invoice.type].map((f): [string, string] => [t(`cards.commerce.${FIELD_LABEL[f]}`), invoice[f] || '-']),
+    [t('cards.commerce.requestedAt'), invoice.requestedAt ? formatDateTime(invoice.requestedAt) : '-'],
+  ];
+  if (invoice.state === 'issued') {
+    rows.push([t('cards.commerce.invoiceNo'), invoice.number ?? ''], [t('cards.commerce.invoiceDate'), formatDateTime(invoice.issuedAt)], [t('cards.commerce.invoiceAmount'), formatAmount(invoice.amount ?? 0)]);
+  }
+  return (
+    <Table withTableBorder data-testid="invoice-view">
+      <Table.Tbody>
+        {rows.map(([k, v]) => (
+          <Table.Tr key={k}>
+            <Table.Th w={160}>{k}</Table.Th>
+            <Table.Td>{v}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
 
 /** Orders (every purchase type) or link-card bills: filters, pay, close, invoice, and staff's offline confirmation. */
 export function OrderListPage({ bills }: { bills: boolean }) {
@@ -28,6 +57,14 @@ export function OrderListPage({ bills }: { bills: boolean }) {
   const [confirm, setConfirm] = useState<{ order: Order; action: 'close' | 'offline' }>();
   const [invoiceFor, setInvoiceFor] = useState<Order>();
   const [invoice, setInvoice] = useState<Invoice>(emptyInvoice);
+  const [invoiceErrors, setInvoiceErrors] = useState<Partial<Record<InvoiceField, string>>>({});
+  const [viewing, setViewing] = useState<Order>();
+  const [invoiceNo, setInvoiceNo] = useState('');
+  const [invoiceNoError, setInvoiceNoError] = useState('');
+  const [staff, setStaff] = useState(false);
+  useEffect(() => {
+    commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
+  }, []);
 
   const load = useCallback(() => {
     const q: OrderQuery = {
@@ -54,16 +91,55 @@ export function OrderListPage({ bills }: { bills: boolean }) {
   };
 
   const types = options(purchaseTypeLabels).filter((o) => !bills || BILL_TYPES.includes(o.value));
-  const text = (key: keyof Invoice, name: string) => (
+  // Each field is checked when it loses focus, by the rules of the chosen type (protocol/api/invoices.ts).
+  const fieldError = (key: InvoiceField, value: string) => {
+    const problem = invoiceFieldProblem(invoice.type, key, value);
+    return problem ? t(`cards.commerce.invoiceErrors.${problem}`) : undefined;
+  };
+  const text = (key: InvoiceField) => (
     <TextInput
-      label={t(`cards.commerce.${name}`)}
+      key={key}
+      label={t(`cards.commerce.${FIELD_LABEL[key]}`)}
+      required={invoice.type === 'VAT' || key === 'header'}
       value={String(invoice[key] ?? '')}
+      error={invoiceErrors[key]}
       onChange={(e) => {
         const v = e.currentTarget.value;
         setInvoice((i) => ({ ...i, [key]: v }));
+        setInvoiceErrors((errs) => ({ ...errs, [key]: undefined }));
       }}
+      onBlur={(e) => {
+        const v = e.currentTarget.value;
+        setInvoiceErrors((errs) => ({ ...errs, [key]: fieldError(key, v) }));
+      }}
+      data-testid={`invoice-${key}`}
     />
   );
+  const requestInvoice = () => {
+    const o = invoiceFor;
+    if (!o) return;
+    const fields = INVOICE_FIELDS[invoice.type];
+    const errs = Object.fromEntries(fields.map((f) => [f, fieldError(f, String(invoice[f] ?? ''))]));
+    setInvoiceErrors(errs);
+    if (Object.values(errs).some(Boolean)) return;
+    // Only the chosen type's fields are sent.
+    const body: Invoice = { type: invoice.type, header: invoice.header.trim(), ...Object.fromEntries(fields.filter((f) => f !== 'header').map((f) => [f, String(invoice[f] ?? '').trim()])) };
+    void commerceApi.invoice([o.orderNo], body).then(() => {
+      setInvoiceFor(undefined);
+      notifications.show({ color: 'green', message: t('cards.commerce.invoiceRequestedToast'), autoClose: TOAST_MS });
+      load();
+    }, () => undefined);
+  };
+  const issue = () => {
+    const o = viewing;
+    if (!o) return;
+    if (!INVOICE_NO.test(invoiceNo.trim())) return setInvoiceNoError(t('cards.commerce.invoiceErrors.invoiceNo'));
+    void commerceApi.issueInvoice(o.orderNo, invoiceNo.trim()).then((issued) => {
+      setViewing({ ...o, invoice: issued });
+      notifications.show({ color: 'green', message: t('cards.commerce.invoiceIssuedToast', { number: issued.number ?? '' }), autoClose: TOAST_MS });
+      load();
+    }, () => undefined);
+  };
 
   return (
     <Stack>
@@ -111,7 +187,15 @@ export function OrderListPage({ bills }: { bills: boolean }) {
                 </Badge>
               </Table.Td>
               <Table.Td>{label(payMethodLabels, o.payMethod)}</Table.Td>
-              <Table.Td>{o.tradeState === 'SUCCESS' && (o.invoiced ? t('cards.commerce.invoiced') + ' ✓' : '-')}</Table.Td>
+              <Table.Td>
+                {o.invoice ? (
+                  <Badge variant="light" color={o.invoice.state === 'issued' ? 'green' : 'blue'} data-testid="invoice-state">
+                    {t(o.invoice.state === 'issued' ? 'cards.commerce.invoiceIssued' : 'cards.commerce.invoiceRequested')}
+                  </Badge>
+                ) : (
+                  '-'
+                )}
+              </Table.Td>
               <Table.Td>{formatDateTime(o.createdAt)}</Table.Td>
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
@@ -131,8 +215,13 @@ export function OrderListPage({ bills }: { bills: boolean }) {
                     </Button>
                   )}
                   {o.tradeState === 'SUCCESS' && !o.invoiced && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => (setInvoice(emptyInvoice), setInvoiceFor(o))}>
-                      {t('cards.commerce.invoice')}
+                    <Button size="compact-xs" variant="subtle" onClick={() => (setInvoice(emptyInvoice), setInvoiceErrors({}), setInvoiceFor(o))} data-testid="invoice-request">
+                      {t('cards.commerce.requestInvoice')}
+                    </Button>
+                  )}
+                  {o.invoice && (
+                    <Button size="compact-xs" variant="subtle" onClick={() => (setInvoiceNo(''), setInvoiceNoError(''), setViewing(o))} data-testid="invoice-view-open">
+                      {t('cards.commerce.viewInvoice')}
                     </Button>
                   )}
                 </Group>
@@ -156,32 +245,45 @@ export function OrderListPage({ bills }: { bills: boolean }) {
         danger={confirm?.action === 'close'}
         confirmTestId="order-confirm"
       />
-      <Modal opened={invoiceFor !== undefined} onClose={() => setInvoiceFor(undefined)} title={t('cards.commerce.invoice')} centered>
+      <Modal opened={invoiceFor !== undefined} onClose={() => setInvoiceFor(undefined)} title={`${t('cards.commerce.requestInvoice')} ${invoiceFor?.orderNo ?? ''}`} centered>
         <Stack>
           <Select
             label={t('cards.commerce.invoiceType')}
             data={options(invoiceTypeLabels)}
             value={invoice.type}
-            onChange={(v) => setInvoice((i) => ({ ...i, type: v === 'VAT' ? 'VAT' : 'PLAIN' }))}
+            onChange={(v) => (setInvoice((i) => ({ ...i, type: v === 'VAT' ? 'VAT' : 'PLAIN' })), setInvoiceErrors({}))}
             allowDeselect={false}
+            data-testid="invoice-type"
           />
-          {text('header', 'header')}
-          {text('taxCode', 'taxCode')}
-          {text('bank', 'bank')}
-          {text('bankAccount', 'bankAccount')}
-          {text('address', 'registerAddress')}
-          {text('telephone', 'telephone')}
+          {INVOICE_FIELDS[invoice.type].map((f) => text(f))}
           <Group justify="flex-end">
-            <Button
-              onClick={() => {
-                const o = invoiceFor;
-                if (o) void commerceApi.invoice([o.orderNo], invoice).then(() => (setInvoiceFor(undefined), done()), () => undefined);
-              }}
-            >
+            <Button onClick={requestInvoice} data-testid="invoice-submit">
               {t('device.confirm')}
             </Button>
           </Group>
         </Stack>
+      </Modal>
+      <Modal opened={viewing !== undefined} onClose={() => setViewing(undefined)} title={`${t('cards.commerce.viewInvoice')} ${viewing?.orderNo ?? ''}`} centered size="lg">
+        {viewing?.invoice && (
+          <Stack>
+            <InvoiceView invoice={viewing.invoice} />
+            {staff && viewing.invoice.state === 'requested' && (
+              <Group align="flex-start">
+                <TextInput
+                  label={t('cards.commerce.invoiceNo')}
+                  value={invoiceNo}
+                  error={invoiceNoError || undefined}
+                  onChange={(e) => (setInvoiceNo(e.currentTarget.value), setInvoiceNoError(''))}
+                  onBlur={() => setInvoiceNoError(invoiceNo && !INVOICE_NO.test(invoiceNo.trim()) ? t('cards.commerce.invoiceErrors.invoiceNo') : '')}
+                  data-testid="invoice-no"
+                />
+                <Button mt={24} onClick={issue} data-testid="invoice-issue">
+                  {t('cards.commerce.issueInvoice')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        )}
       </Modal>
     </Stack>
   );

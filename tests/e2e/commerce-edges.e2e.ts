@@ -1,0 +1,84 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { consolePage } from '../support/console-page.ts';
+import { buyCoupons } from '../support/coupons.ts';
+import { api } from '../support/server.ts';
+
+/** With SHOTS_DIR set, keeps a screenshot for a person to look at (issue 20's closing note). */
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  // Dialogs fade in: shoot once no transition runs.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+// Commerce edges a buyer and platform staff meet (issue 20).
+describe('commerce edges in Chromium', () => {
+  const c = consolePage();
+  const setLanguage = (lang: 'en' | 'zh') => c.page.context().addCookies([{ name: 'language', value: lang, url: c.ts.server.url }]);
+
+  it('requests an invoice with only the chosen type fields, checked on blur, and staff issue it with number, date and amount', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    const { orderNo } = await buyCoupons(ts.server.url, token, token, 50);
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/order-query/index`);
+    const row = page.locator(`tr[data-order="${orderNo}"]`);
+    await row.getByTestId('invoice-request').click();
+
+    // Plain: header and tax code only.
+    await page.getByTestId('invoice-header').waitFor();
+    expect(await page.getByTestId('invoice-bank').count()).toBe(0);
+    await page.getByTestId('invoice-header').focus();
+    await page.getByTestId('invoice-taxCode').focus();
+    await page.getByText('This item cannot be empty!').waitFor();
+    // Special VAT: every company field, each checked on blur.
+    await page.getByTestId('invoice-type').click();
+    await page.getByRole('option', { name: 'Special VAT invoice', exact: false }).click();
+    await page.getByTestId('invoice-bank').waitFor();
+    await page.getByTestId('invoice-header').fill('Shenzhen Buyer Technology Co., Ltd.');
+    await page.getByTestId('invoice-taxCode').fill('bad!');
+    await page.getByTestId('invoice-bank').focus();
+    await page.getByText('Tax code incorrect').waitFor();
+    await page.getByTestId('invoice-taxCode').fill('91440300MA5ABCDE1X');
+    await page.getByTestId('invoice-bank').fill('ICBC Shenzhen Branch');
+    await page.getByTestId('invoice-bankAccount').fill('12ab');
+    await page.getByTestId('invoice-address').focus();
+    await page.getByText('Bank account incorrect: 8 to 30 digits').waitFor();
+    await page.getByTestId('invoice-bankAccount').fill('6222 0000 1111 2222');
+    await page.getByTestId('invoice-address').fill('1 Keyuan Road, Nanshan, Shenzhen');
+    await page.getByTestId('invoice-telephone').fill('0755-12345678');
+    await page.getByTestId('invoice-submit').click();
+    await row.getByTestId('invoice-state').getByText('Invoice requested').waitFor();
+
+    // Staff issue it: a bad number is said on blur.
+    await row.getByTestId('invoice-view-open').click();
+    await page.getByTestId('invoice-no').fill('12ab');
+    await page.getByTestId('invoice-view').click();
+    await page.getByText('Invoice number must be 8 to 20 digits').waitFor();
+    await page.getByTestId('invoice-no').fill('04400123456789');
+    await page.getByTestId('invoice-issue').click();
+    const view = page.getByTestId('invoice-view');
+    await view.getByText('04400123456789').waitFor();
+    await view.getByText('Invoice issued').waitFor();
+    await view.getByText('91440300MA5ABCDE1X').waitFor();
+    await view.getByText('6222 0000 1111 2222').waitFor();
+    const order = await api<{ list: { orderNo: string; realAmount: number; invoice: { amount: number; issuedAt: number } }[] }>(ts.server.url, 'GET', `/link-card-order/list?pageNum=1&pageSize=10&orderNo=${orderNo}`, { token });
+    const issued = order.data.list[0];
+    expect(issued?.invoice.amount).toBe(issued?.realAmount);
+    await view.getByText(`${((issued?.realAmount ?? 0) / 100).toFixed(2)}`).waitFor();
+    await shot(page, 'invoice-issued-en');
+
+    // Viewable afterwards, in Chinese too.
+    await setLanguage('zh');
+    await page.reload();
+    await row.getByTestId('invoice-state').getByText('已开票').waitFor();
+    await row.getByTestId('invoice-view-open').click();
+    await page.getByTestId('invoice-view').getByText('发票号码').waitFor();
+    await page.getByTestId('invoice-view').getByText('开票日期').waitFor();
+    await shot(page, 'invoice-issued-zh');
+    await setLanguage('en');
+  });
+});
