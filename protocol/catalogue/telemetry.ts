@@ -66,6 +66,22 @@ export type AbnormalTypeName = (typeof AbnormalType)[keyof typeof AbnormalType];
 
 const abnormalTypes: ReadonlySet<string> = new Set(Object.values(AbnormalType));
 
+/** Names of the abnormal record types, for the console and for exports (one copy). */
+export const abnormalTypeLabels: Readonly<Record<AbnormalTypeName, { readonly en: string; readonly zh: string }>> = {
+  cpu_high: { en: 'High CPU', zh: 'CPU过高' },
+  memory_high: { en: 'High memory', zh: '内存过高' },
+  crash: { en: 'Crash', zh: '崩溃' },
+  anr: { en: 'Not responding', zh: '无响应' },
+  reboot: { en: 'Unexpected reboot', zh: '异常重启' },
+  overheat: { en: 'Overheating', zh: '过热' },
+  low_storage: { en: 'Low storage', zh: '存储不足' },
+};
+
+/** The name of an abnormal type in a language; an unknown type (from a newer device) shows as sent. */
+export function abnormalTypeLabel(type: string, lang: 'en' | 'zh'): string {
+  return isAbnormalType(type) ? abnormalTypeLabels[type][lang] : type;
+}
+
 /** True when `value` is one of the abnormal record types. */
 export function isAbnormalType(value: unknown): value is AbnormalTypeName {
   return typeof value === 'string' && abnormalTypes.has(value);

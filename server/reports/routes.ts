@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type Clock, type Envelope, msg } from '../../protocol/index.ts';
+import { abnormalTypeLabel, type Clock, type Envelope, msg } from '../../protocol/index.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
@@ -225,7 +225,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
       const columns: ExportColumn<(typeof rows)[number]>[] = [
         { header: h('SN', '设备SN'), value: (x) => x.sn },
         { header: h('Model', '型号'), value: (x) => x.model },
-        { header: h('Type', '类型'), value: (x) => x.type },
+        { header: h('Type', '类型'), value: (x) => abnormalTypeLabel(x.type, req.query.lang === '1' ? 'zh' : 'en') },
         { header: h('Time', '时间'), value: (x) => fmtTime(x.time, q.tz) },
         { header: h('CPU (%)', 'CPU(%)'), value: (x) => pct(x.cpu) },
         { header: h('Memory (%)', '内存(%)'), value: (x) => pct(x.memory) },

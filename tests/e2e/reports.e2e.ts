@@ -76,6 +76,10 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await open('/statistical-report/multi-model-analysis');
     await chartDrawn('chart-online-rate');
     await chartDrawn('chart-ages');
+    // An online rate is a percentage: its axis runs from 0 to at most 100.
+    const rateAxis = c.page.getByTestId('chart-online-rate');
+    await expect.poll(() => rateAxis.getAttribute('data-y-min')).toBe('0');
+    expect(Number(await rateAxis.getAttribute('data-y-max'))).toBeLessThanOrEqual(100);
     const api = await client(c.ts, token).ok<{ models: { model: string }[] }>('GET', '/report/multi-model');
     await expect.poll(() => c.page.getByTestId('report-table').locator('tbody tr').count()).toBe(api.models.length);
   });
@@ -116,12 +120,14 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     const lines = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toBe('SN,Model,Type,Time,CPU (%),Memory (%),Detail');
     expect(lines.slice(1).map((l) => l.split(',')[0]).sort()).toEqual(all.list.map((r) => r.sn).sort());
-    expect(lines.slice(1).every((l) => l.split(',')[2] === 'crash')).toBe(true);
+    // Types by their names, not their codes.
+    expect(lines.slice(1).every((l) => l.split(',')[2] === 'Crash')).toBe(true);
   });
 
   it('platform usage shows the admin session and exports XLSX matching the table', async () => {
     await open('/statistical-report/platform-usage-statistics');
     await chartDrawn('chart-usage');
+    await expect.poll(() => c.page.getByTestId('chart-usage').getAttribute('data-y-min')).toBe('0');
     await c.page.getByTestId('report-table').getByText('admin', { exact: true }).waitFor();
     const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('export-xlsx').click()]);
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);

@@ -174,14 +174,14 @@ for (const target of targets) {
       const rows = parseCsv(csv.body.toString('utf8'));
       expect(rows[0]).toEqual(['SN', 'Model', 'Type', 'Time', 'CPU (%)', 'Memory (%)', 'Detail']);
       expect(rows.slice(1).map((r) => r[0]).sort()).toEqual(page.list.map((r) => r.sn).sort());
-      // A detail that looks like a formula is neutralised for spreadsheet programs.
-      expect(rows.find((r) => r[2] === 'crash')?.[6]).toBe("'=cmd|evil");
+      // Types by their names in the export's language; a detail that looks like a formula is neutralised.
+      expect(rows.find((r) => r[2] === 'Crash')?.[6]).toBe("'=cmd|evil");
 
       const xlsx = await download(ts, token, '/report/abnormal/export?format=xlsx&lang=1&type=cpu_high');
       expect(xlsx.type).toContain('spreadsheetml');
       const sheet = await readXlsx(xlsx.body);
       expect(sheet[0]?.[0]).toBe('设备SN');
-      expect(sheet.slice(1)).toEqual([[a.sn, expect.any(String), 'cpu_high', expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), 97.5, 25, '']]);
+      expect(sheet.slice(1)).toEqual([[a.sn, expect.any(String), 'CPU过高', expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), 97.5, 25, '']]);
     });
 
     it('rejects invalid telemetry without storing it', async () => {

@@ -1,3 +1,12 @@
+import { abnormalTypeLabels, type AbnormalTypeName } from '../../../protocol/index.ts';
+
+/** The abnormal type names in one language, from the protocol's one copy (exports use it too). */
+function typeNames(lang: 'en' | 'zh'): Record<AbnormalTypeName, string> {
+  const out = {} as Record<AbnormalTypeName, string>;
+  for (const [type, label] of Object.entries(abnormalTypeLabels) as [AbnormalTypeName, { en: string; zh: string }][]) out[type] = label[lang];
+  return out;
+}
+
 // Texts of one console area, in both languages; `typeof reportsEn` makes the compiler check the zh keys.
 export const reportsEn = {
   filter: {
@@ -63,15 +72,7 @@ export const reportsEn = {
     memoryMin: 'Memory at least (%)',
     thresholds: 'Recorded automatically above CPU {{cpu}}% or memory {{memory}}%',
     total: '{{count}} events',
-    types: {
-      cpu_high: 'High CPU',
-      memory_high: 'High memory',
-      crash: 'Crash',
-      anr: 'Not responding',
-      reboot: 'Unexpected reboot',
-      overheat: 'Overheating',
-      low_storage: 'Low storage',
-    },
+    types: typeNames('en'),
   },
   usage: {
     chart: 'Active time by account (minutes)',
@@ -179,15 +180,7 @@ export const reportsZh: typeof reportsEn = {
     memoryMin: '内存不低于(%)',
     thresholds: 'CPU超过{{cpu}}%或内存超过{{memory}}%时自动记录',
     total: '共{{count}}条',
-    types: {
-      cpu_high: 'CPU过高',
-      memory_high: '内存过高',
-      crash: '崩溃',
-      anr: '无响应',
-      reboot: '异常重启',
-      overheat: '过热',
-      low_storage: '存储不足',
-    },
+    types: typeNames('zh'),
   },
   usage: {
     chart: '各账号活跃时长(分钟)',

@@ -27,7 +27,7 @@ export function MultiModelAnalysisPage() {
           <Text fw={600} mb="xs">
             {t('reports.multiModel.onlineRateChart')}
           </Text>
-          {report && <UPlotChart testId="chart-online-rate" labels={labels} series={series} format={formatPercent} />}
+          {report && <UPlotChart testId="chart-online-rate" labels={labels} series={series} format={formatPercent} yMin={0} yMax={100} />}
         </Card>
         <Card withBorder>
           <Text fw={600} mb="xs">
