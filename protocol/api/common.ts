@@ -6,6 +6,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 
 /** Page sizes a list may ask for (platform-core section 9). */
 export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
 /** Highest page a list call may ask for: six digits, times the largest page size, stays a small offset. */
 export const MAX_PAGE_NUM = 999_999;
 /** Longest name or short text the console allows (platform-core section 5, "max 128 characters"). */

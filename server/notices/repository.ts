@@ -1,31 +1,9 @@
 import { sql } from 'kysely';
 import { orgIdIn } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
+import type { AttachmentView, NoticeView, SentNotice } from '../../protocol/api/notices.ts';
 
-/** A notice as one recipient sees it (platform-core section 3, "Notice"). */
-export interface NoticeView {
-  /** The delivery's id: what /notice/detail/{id} takes. */
-  readonly id: number;
-  /** The notice's id: what /notice/read and /notice/delete take. */
-  readonly noticeId: number;
-  readonly title: string;
-  readonly content: string;
-  readonly sendTime: number;
-  readonly sendUserDeptName: string;
-  readonly sendUserName: string;
-  /** Download paths of the attachments (GET with the session header). */
-  readonly fileUrls: string[];
-  readonly files: AttachmentView[];
-  readonly isRead: boolean;
-}
-
-/** An attachment as listed with a notice; `url` downloads it (session header required). */
-export interface AttachmentView {
-  readonly id: number;
-  readonly name: string;
-  readonly size: number;
-  readonly url: string;
-}
+export type { AttachmentView, NoticeView, SentNotice };
 
 export interface NewNotice {
   readonly title: string;
@@ -41,23 +19,6 @@ export interface NewNotice {
   readonly orgIds: readonly number[] | undefined;
   /** Uploaded attachments (by the same sender, not yet used) the notice carries. */
   readonly attachmentIds: readonly number[];
-}
-
-/** A published notice as its authors list it. */
-export interface SentNotice {
-  readonly id: number;
-  readonly title: string;
-  readonly content: string;
-  readonly sendTime: number;
-  /** 0 scheduled, 1 delivered. */
-  readonly state: number;
-  readonly toAll: boolean;
-  readonly orgIds: number[];
-  readonly recipients: number;
-  readonly readCount: number;
-  readonly sendUserName: string;
-  readonly sendUserDeptName: string;
-  readonly files: AttachmentView[];
 }
 
 export interface NewAttachment {

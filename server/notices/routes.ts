@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sanitizeHtml from 'sanitize-html';
 import { type Clock, englishOf } from '../../protocol/index.ts';
@@ -10,7 +11,7 @@ import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, hasEmoji, idOf, idParams, MAX_TEXT } from '../http/validation.ts';
 import { NoticeRepository } from './repository.ts';
-import * as s from './schemas.ts';
+import * as c from '../../protocol/api/notices.ts';
 
 /** Key of notice authoring: publishing, the sent list, withdrawing and attachments (catalogued, ours). */
 export const NOTICE_PUBLISH_PERMISSION = 'notice_publish';
@@ -64,6 +65,8 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps
   // Scheduled notices are delivered by whoever reads first once they are due, on any node. The check is
   // one indexed read, made at most once per DUE_CHECK_MS per node so that the polled unread count stays cheap.
   let checkedAt = Number.NEGATIVE_INFINITY;
+  // Requests typed from the contract's schemas (protocol/api/notices.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const due = async () => {
     const now = clock.now();
     if (now - checkedAt < DUE_CHECK_MS) return;
@@ -71,7 +74,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps
     await notices.deliverDue(now);
   };
 
-  app.get<{ Querystring: s.PageQuery }>('/notice/page', { config, schema: { querystring: s.pageQuery } }, async (req) => {
+  api.get('/notice/page', { config, schema: { querystring: c.NoticePageQuery } }, async (req) => {
     const pageNum = Number(req.query.pageNum ?? '1');
     const pageSize = Number(req.query.pageSize ?? '10');
     await due();
@@ -86,7 +89,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps
     return ok(found);
   });
 
-  app.post<{ Body: s.NoticeIdsBody }>('/notice/read', { config: hot, schema: { body: s.noticeIdsBody } }, async (req) => {
+  api.post('/notice/read', { config: hot, schema: { body: c.NoticeIdsBody } }, async (req) => {
     await notices.markRead(callerOf(req).accountId, req.body.noticeIds, clock.now());
     return ok(null);
   });
@@ -96,7 +99,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps
     return ok(null);
   });
 
-  app.delete<{ Body: s.NoticeIdsBody }>('/notice/delete', { config: hot, schema: { body: s.noticeIdsBody } }, async (req) => {
+  api.delete('/notice/delete', { config: hot, schema: { body: c.NoticeIdsBody } }, async (req) => {
     await notices.remove(callerOf(req).accountId, req.body.noticeIds);
     return ok(null);
   });
@@ -120,12 +123,13 @@ function registerAuthoringRoutes(app: FastifyInstance, deps: Deps): void {
   const config = { permission: NOTICE_PUBLISH_PERMISSION };
   const hot = { ...config, ...hotAction };
   const { notices, clock } = deps;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Body: s.PublishBody }>('/notice/publish', { config: hot, schema: { body: s.publishBody } }, async (req) =>
+  api.post('/notice/publish', { config: hot, schema: { body: c.PublishNoticeBody } }, async (req) =>
     ok(await publishNotice(deps, callerOf(req), req.body)),
   );
 
-  app.post<{ Body: s.SentListBody }>('/notice/sent-list', { config, schema: { body: s.sentListBody } }, async (req) => {
+  api.post('/notice/sent-list', { config, schema: { body: c.SentListBody } }, async (req) => {
     const caller = callerOf(req);
     await notices.deliverDue(clock.now());
     return ok(await notices.sent(caller.scope, caller.scopeCoversAll, req.body.pageNum ?? 1, req.body.pageSize ?? 10));
@@ -158,7 +162,7 @@ function registerAuthoringRoutes(app: FastifyInstance, deps: Deps): void {
 
   // Multipart parsing is confined to this plugin's routes (encapsulated), so no other route accepts it.
   void app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: s.MAX_ATTACHMENT_BYTES, files: 1, fields: 0, parts: 1 } });
+    await scope.register(multipart, { limits: { fileSize: c.MAX_ATTACHMENT_BYTES, files: 1, fields: 0, parts: 1 } });
     scope.post('/notice/attachment', { config: { ...config, ...uploadLimit }, schema: { consumes: ['multipart/form-data'] } }, async (req) => {
       const caller = callerOf(req);
       const { name, mime, bytes } = await readUpload(req);
@@ -214,7 +218,7 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-async function publishNotice(deps: Deps, caller: Caller, body: s.PublishBody): Promise<{ id: number; recipients: number; state: number }> {
+async function publishNotice(deps: Deps, caller: Caller, body: c.PublishNoticeBody): Promise<c.PublishedNotice> {
   const title = cleanText(body.title, 'field.title', true);
   const orgIds = body.orgIds ? [...new Set(body.orgIds)] : undefined;
   if (orgIds?.some((id) => !caller.scope.has(id))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');

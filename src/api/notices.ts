@@ -1,77 +1,34 @@
-import type { Page } from './devices.ts';
+import type { PageSize } from '../../protocol/api/common.ts';
+import type { Page } from '../../protocol/api/devices.ts';
+import { type AttachmentView, MAX_ATTACHMENT_BYTES, type NoticeIdsBody, type NoticeView, type PublishedNotice, type PublishNoticeBody, type SentListBody, type SentNotice } from '../../protocol/api/notices.ts';
 import type { MessageParams } from '../../protocol/index.ts';
 import { notifications } from '../layout/toast.ts';
 import { session } from '../state/session.ts';
 import { RequestError, request, serverMessage, TOAST_MS } from './request.ts';
 
-/** A notice as delivered to the current user. `id` is the delivery; `noticeId` the notice. */
-export interface Notice {
-  readonly id: number;
-  readonly noticeId: number;
-  readonly title: string;
-  /** HTML, sanitised by the server on publish. */
-  readonly content: string;
-  readonly sendTime: number;
-  readonly sendUserDeptName: string;
-  readonly sendUserName: string;
-  readonly fileUrls: readonly string[];
-  readonly files?: readonly NoticeAttachment[];
-  readonly isRead: boolean;
-}
+/** A notice as delivered to the current user (protocol/api/notices.ts). `id` is the delivery; `noticeId` the notice. */
+export type Notice = NoticeView;
+/** An uploaded attachment; `url` downloads it with the session header. */
+export type NoticeAttachment = AttachmentView;
+/** The publish call's body. */
+export type NewNotice = PublishNoticeBody;
+export type { SentNotice };
+export { MAX_ATTACHMENT_BYTES };
 
 export const noticeApi = {
   page: (pageNum: number, pageSize: number) => request<Page<Notice>>({ method: 'GET', url: '/notice/page', params: { pageNum, pageSize } }),
   detail: (id: number) => request<Notice>({ method: 'GET', url: `/notice/detail/${id}` }),
-  read: (noticeIds: readonly number[]) => request<unknown>({ method: 'POST', url: '/notice/read', data: { noticeIds } }),
+  read: (noticeIds: readonly number[]) => request<unknown>({ method: 'POST', url: '/notice/read', data: { noticeIds: [...noticeIds] } satisfies NoticeIdsBody }),
   readAll: () => request<unknown>({ method: 'GET', url: '/notice/read-all' }),
-  remove: (noticeIds: readonly number[]) => request<unknown>({ method: 'DELETE', url: '/notice/delete', data: { noticeIds } }),
+  remove: (noticeIds: readonly number[]) => request<unknown>({ method: 'DELETE', url: '/notice/delete', data: { noticeIds: [...noticeIds] } satisfies NoticeIdsBody }),
   removeAll: () => request<unknown>({ method: 'DELETE', url: '/notice/delete-all' }),
   // Polled in the background: a failure must not toast every minute.
   unreadCount: () => request<number>({ method: 'GET', url: '/notice/unreadNoticeCount', silent: true }),
 };
 
-/** An uploaded attachment; `url` downloads it with the session header. */
-export interface NoticeAttachment {
-  readonly id: number;
-  readonly name: string;
-  readonly size: number;
-  readonly url: string;
-}
-
-/** A published notice as its authors list it. */
-export interface SentNotice {
-  readonly id: number;
-  readonly title: string;
-  readonly content: string;
-  readonly sendTime: number;
-  /** 0 scheduled, 1 delivered. */
-  readonly state: number;
-  readonly toAll: boolean;
-  readonly orgIds: readonly number[];
-  readonly recipients: number;
-  readonly readCount: number;
-  readonly sendUserName: string;
-  readonly sendUserDeptName: string;
-  readonly files: readonly NoticeAttachment[];
-}
-
-export interface NewNotice {
-  readonly title: string;
-  /** HTML; the server sanitises it. */
-  readonly content: string;
-  /** Absent: every organisation in the author's subtree. */
-  readonly orgIds?: readonly number[];
-  /** Epoch ms; absent or past sends at once. */
-  readonly sendTime?: number;
-  readonly attachmentIds?: readonly number[];
-}
-
-/** Largest attachment the server takes (platform-core section 9: 5 MB). */
-export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
-
 export const noticeAuthoringApi = {
-  sent: (pageNum: number, pageSize: number) => request<Page<SentNotice>>({ method: 'POST', url: '/notice/sent-list', data: { pageNum, pageSize } }),
-  publish: (notice: NewNotice) => request<{ id: number; recipients: number; state: number }>({ method: 'POST', url: '/notice/publish', data: notice }),
+  sent: (pageNum: number, pageSize: PageSize) => request<Page<SentNotice>>({ method: 'POST', url: '/notice/sent-list', data: { pageNum, pageSize } satisfies SentListBody }),
+  publish: (notice: NewNotice) => request<PublishedNotice>({ method: 'POST', url: '/notice/publish', data: notice }),
   withdraw: (id: number) => request<null>({ method: 'DELETE', url: `/notice/withdraw/${id}` }),
   download: (url: string) => request<Blob>({ method: 'GET', url, responseType: 'blob' }),
   /**

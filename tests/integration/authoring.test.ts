@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config.ts';
 import { Message } from '../../server/http/envelope.ts';
 import { HOT_ACTION_MAX } from '../../server/http/rate-limit.ts';
 import { NoticeMessage } from '../../server/notices/routes.ts';
-import { MAX_ATTACHMENT_BYTES } from '../../server/notices/schemas.ts';
+import { MAX_ATTACHMENT_BYTES } from '../../protocol/api/notices.ts';
 import { startServer } from '../../server/server.ts';
 import { type Client, client, createOrg } from '../support/console-api.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
