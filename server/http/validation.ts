@@ -2,6 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { type FieldLabelKey, fieldLabelKey, type MessageParam, type MessageRef, msg } from '../../protocol/index.ts';
 import { MAX_PAGE_NUM, PAGE_SIZES } from './paging.ts';
 import { ApiCode, ApiError } from './envelope.ts';
+import { hasEmoji } from '../../protocol/rules/text-rules.ts';
 
 /** The console sends the lowercase hex SHA-256 of a typed password (docs/DECISIONS.md). */
 export const HASHED_PASSWORD = '^[0-9a-f]{64}$';
@@ -125,14 +126,8 @@ export const schemaErrorFormatter: NonNullable<FastifyServerOptions['schemaError
   return new ApiError(ApiCode.BadRequest, first === undefined ? msg('common.invalidRequest') : schemaErrorMessage(first));
 };
 
-// Emoji as the console's "no emoji" rule means it: pictographs, flags and keycaps. The copyright,
-// registered and trade mark signs are pictographic too, but belong in company names.
-const EMOJI = /(?![\u00A9\u00AE\u2122])\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
-
-/** True when the text holds an emoji. */
-export function hasEmoji(text: string): boolean {
-  return EMOJI.test(text);
-}
+/** True when the text holds an emoji (the rule is shared with the console's forms). */
+export { hasEmoji };
 
 /**
  * A user-typed text, trimmed. Refuses an empty required value and any emoji, with a message naming the

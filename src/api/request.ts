@@ -14,10 +14,15 @@ const LOGIN_EXPIRED_CODE = 3;
 /** A call the server answered with a failure code, or a transport failure. */
 export class RequestError extends Error {
   readonly code: number | string | undefined;
-  constructor(message: string, code?: number | string) {
+  /** The server's catalogue key and parameters, when it answered with a failure envelope (forms map them onto fields). */
+  readonly key: string | undefined;
+  readonly params: MessageParams | undefined;
+  constructor(message: string, code?: number | string, env?: Pick<Envelope, 'key' | 'params'>) {
     super(message);
     this.name = 'RequestError';
     this.code = code;
+    this.key = env?.key;
+    this.params = env?.params;
   }
 }
 
@@ -122,5 +127,5 @@ export async function request<T>(config: RequestConfig): Promise<T> {
   } else if (!config.silent && !ignoreErrors) {
     toast(message, IMPORTANT_KEYS.has(env.key));
   }
-  throw new RequestError(message, env.code);
+  throw new RequestError(message, env.code, env);
 }

@@ -1,3 +1,4 @@
+import { kitEn } from './kit.ts';
 import { authoringEn } from './authoring.ts';
 import { deviceViewEn } from './device-view.ts';
 import { fleetEn } from './fleet.ts';
@@ -276,3 +277,4 @@ export const en = {
 };
 
 export type Messages = typeof en;
+  kit: kitEn,

@@ -1,3 +1,4 @@
+import { kitZh } from './kit.ts';
 import { authoringZh } from './authoring.ts';
 import { deviceViewZh } from './device-view.ts';
 import { fleetZh } from './fleet.ts';
@@ -276,3 +277,4 @@ export const zh: Messages = {
   content: contentZh,
   integrations: integrationsZh,
 };
+  kit: kitZh,

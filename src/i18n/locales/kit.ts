@@ -1,0 +1,52 @@
+// Texts of the shared building blocks (DataTable, the form pattern), in both languages.
+export const kitEn = {
+  table: {
+    loading: 'Loading…',
+    empty: 'No data',
+    error: 'Data loading failed, please refresh the page',
+    retry: 'Retry',
+    columns: 'Columns',
+    actions: 'Actions',
+    selectedOnPage: '{{count}} selected on this page.',
+    selectAllMatching: 'Select all {{total}} matching',
+    allMatchingSelected: 'All {{total}} matching rows are selected.',
+    clearSelection: 'Clear selection',
+    selectRow: 'Select row',
+    selectPage: 'Select this page',
+    total: '{{total}} in all',
+  },
+  form: {
+    required: 'This item cannot be empty!',
+    tooLong: 'At most {{max}} characters',
+    noEmoji: 'Emoji are not allowed',
+    noChinese: 'Chinese characters are not allowed',
+    email: 'Enter a valid email address',
+    phone: 'Please enter a correct 11-digit mobile phone number',
+  },
+};
+
+export const kitZh: typeof kitEn = {
+  table: {
+    loading: '加载中…',
+    empty: '暂无数据',
+    error: '数据加载失败，请刷新页面',
+    retry: '重试',
+    columns: '列',
+    actions: '操作',
+    selectedOnPage: '本页已选 {{count}} 项。',
+    selectAllMatching: '选择全部 {{total}} 项',
+    allMatchingSelected: '已选择全部 {{total}} 项。',
+    clearSelection: '清除选择',
+    selectRow: '选择此行',
+    selectPage: '选择本页',
+    total: '共 {{total}} 项',
+  },
+  form: {
+    required: '此项不能为空！',
+    tooLong: '最多 {{max}} 个字符',
+    noEmoji: '不能包含表情符号',
+    noChinese: '不能包含中文字符',
+    email: '请输入有效的邮箱地址',
+    phone: '请输入正确的 11 位手机号码',
+  },
+};
