@@ -66,6 +66,7 @@ export const en = {
   'permit.roleInUse': 'The role is still assigned to accounts',
   'permit.notYourRole': 'You cannot change this role',
   'permit.deleteSelf': 'You cannot delete your own account',
+  'permit.oldPasswordWrong': 'The old password is incorrect',
   'permit.changeSelf': 'Change your own password from the user menu; your role is set by another administrator',
   'permit.orgLoginAccount': "An organisation's login account is managed in organisation management",
   'permit.morePrivileged': 'You cannot change an account with permissions you do not hold',

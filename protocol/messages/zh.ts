@@ -60,6 +60,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'permit.roleInUse': '该角色仍被账号使用',
   'permit.notYourRole': '您不能修改此角色',
   'permit.deleteSelf': '不能删除自己的账号',
+  'permit.oldPasswordWrong': '原密码不正确',
   'permit.changeSelf': '请在用户菜单中修改自己的密码；您的角色由其他管理员设置',
   'permit.orgLoginAccount': '组织的登录账号请在组织管理中管理',
   'permit.morePrivileged': '不能修改拥有您所没有权限的账号',

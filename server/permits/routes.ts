@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROLE, type Clock, englishOf, isPermission, msg, permissionCatalogue } from '../../protocol/index.ts';
 import { newAccountName } from '../accounts/account-name.ts';
 import type { Caller } from '../accounts/caller.ts';
-import { accountNameTaken, insertAccount } from '../accounts/repository.ts';
+import { accountNameTaken, checkAccountPassword, insertAccount } from '../accounts/repository.ts';
 import { hashSecret } from '../auth/password.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
@@ -163,6 +163,9 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
   app.post<{ Body: s.SelfPasswordBody }>('/permit/update-self-password', { config: { permission: 'session', ...hotAction }, schema: { body: s.selfPasswordBody } }, async (req) => {
     const caller = callerOf(req);
     if (req.body.id !== caller.accountId) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+    if (req.body.oldPassword !== undefined && !(await checkAccountPassword(deps.db, caller.accountId, req.body.oldPassword))) {
+      throw new ApiError(ApiCode.BadRequest, 'permit.oldPasswordWrong');
+    }
     await accounts.update(caller.accountId, { password: { hash: await hashSecret(req.body.password), now: deps.clock.now() } });
     // Other sessions may be whoever learnt the old password; this one stays logged in.
     await deps.sessions.endAllFor(caller.accountId, caller.session.tokenHash);

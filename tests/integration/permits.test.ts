@@ -184,6 +184,20 @@ for (const target of targets) {
       await loginAs(ts, user.account, 'Changed_pw2');
     });
 
+    it('checks the old password in the same call, for an account without org_list', async () => {
+      const user = await accountWith(['home_list']);
+      // The console's old check through /org/authorizationPassword is org_list-gated: this account cannot use it.
+      expect(await user.c.call('POST', '/org/authorizationPassword', { password: clientPasswordHash('User_pw1') })).toMatchObject(DENIED);
+      const newHash = clientPasswordHash('Changed_pw3');
+      expect(await user.c.call('POST', '/permit/update-self-password', { id: user.id, password: newHash, oldPassword: clientPasswordHash('Wrong_pw1') })).toMatchObject({
+        code: 40001,
+        key: 'permit.oldPasswordWrong',
+      });
+      expect((await tryLogin(ts, user.account, 'User_pw1')).code).toBe(20000);
+      await user.c.ok('POST', '/permit/update-self-password', { id: user.id, password: newHash, oldPassword: clientPasswordHash('User_pw1') });
+      await loginAs(ts, user.account, 'Changed_pw3');
+    });
+
     it('role_list and admin_list gate every one of their calls: refused without (40003), served with', async () => {
       const lacking = await accountWith(['home_list', 'org_list']);
       const roleKeeper = await accountWith(['home_list', 'role_list']);
