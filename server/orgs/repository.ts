@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { OnlineState } from '../../protocol/index.ts';
-import { orgIdIn } from '../accounts/org-scope.ts';
+import { currentOrgTree, orgIdIn } from '../accounts/org-scope.ts';
 import { accountNameTaken, insertAccount } from '../accounts/repository.ts';
 import { noRightsNotifier, type RightsNotifier } from '../accounts/rights-bus.ts';
 import type { Db } from '../db/database.ts';
@@ -18,7 +18,7 @@ export interface DeviceTotals {
   readonly offline: number;
 }
 
-/** An organisation as the console lists it. Device counts are of its own devices. */
+/** An organisation as the console lists it. Device counts are of its whole subtree (its own devices and those below). */
 export interface OrgView extends DeviceTotals {
   readonly id: number;
   readonly parentId: number | null;
@@ -33,6 +33,9 @@ export interface OrgView extends DeviceTotals {
   readonly phone: string;
   readonly remark: string;
   readonly contactPerson: string;
+  readonly publicKey: string;
+  /** Its login account's customer type (platform-core section 6; default 1). */
+  readonly customerType: number;
   readonly freezeState: number;
   readonly expireTime: number | null;
   readonly createdAt: number;
@@ -50,7 +53,15 @@ export interface OrgQuery {
   readonly pageNum: number;
   readonly pageSize: number;
   readonly name?: string | undefined;
+  /** Sort column (default id, newest first: platform-core section 9). */
+  readonly orderBy?: OrgSortKey | undefined;
+  readonly order?: 'asc' | 'desc' | undefined;
 }
+
+/** Columns /org/list sorts by. */
+export const ORG_SORT_KEYS = ['id', 'name', 'createdAt', 'expireTime'] as const;
+export type OrgSortKey = (typeof ORG_SORT_KEYS)[number];
+const SORT_COLUMNS = { id: 'organisations.id', name: 'organisations.name', createdAt: 'organisations.created_at', expireTime: 'organisations.expire_time' } as const;
 
 /** Descriptive fields, all optional on update. */
 export interface OrgFields {
@@ -60,7 +71,10 @@ export interface OrgFields {
   readonly phone?: string | undefined;
   readonly remark?: string | undefined;
   readonly contactPerson?: string | undefined;
+  readonly publicKey?: string | undefined;
   readonly expireTime?: number | null | undefined;
+  /** The login account's customer type. */
+  readonly customerType?: number | undefined;
 }
 
 export interface NewOrg extends OrgFields {
@@ -105,7 +119,7 @@ export class OrgRepository {
     return row?.parent_id;
   }
 
-  /** One page of the organisations in scope, newest first (platform-core section 9). */
+  /** One page of the organisations in scope, newest first unless sorted otherwise (platform-core section 9). */
   async list(q: OrgQuery): Promise<{ total: number; list: OrgView[] }> {
     if (q.scope.size === 0) return { total: 0, list: [] };
     let base = this.#db.selectFrom('organisations');
@@ -116,13 +130,37 @@ export class OrgRepository {
     const [{ total }, rows] = await Promise.all([
       q.name ? base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow() : { total: q.scope.size },
       withLogin(base)
+        .orderBy(SORT_COLUMNS[q.orderBy ?? 'id'], q.order ?? 'desc')
         .orderBy('organisations.id', 'desc')
         .limit(q.pageSize)
         .offset((q.pageNum - 1) * q.pageSize)
         .execute(),
     ]);
-    const counts = await this.#deviceCountsByOrg(rows.map((r) => r.id));
+    const counts = await this.#subtreeCounts(rows.map((r) => r.id));
     return { total: Number(total), list: rows.map((r) => toView(r, counts.get(r.id))) };
+  }
+
+  /** Each organisation's device totals over its whole subtree: a parent counts its children's devices. */
+  async #subtreeCounts(orgIds: number[]): Promise<Map<number, DeviceTotals>> {
+    const tree = await currentOrgTree(this.#db);
+    const subtrees = new Map(orgIds.map((id) => [id, [...tree.scopeOf(id)]]));
+    const all = new Set<number>();
+    for (const ids of subtrees.values()) for (const id of ids) all.add(id);
+    const own = await this.#deviceCountsByOrg([...all]);
+    const out = new Map<number, DeviceTotals>();
+    for (const [id, ids] of subtrees) {
+      let total = 0;
+      let online = 0;
+      for (const sub of ids) {
+        const c = own.get(sub);
+        if (c) {
+          total += c.total;
+          online += c.online;
+        }
+      }
+      out.set(id, { total, online, offline: total - online });
+    }
+    return out;
   }
 
   async get(id: number): Promise<OrgDetail | undefined> {
@@ -130,7 +168,7 @@ export class OrgRepository {
       .select('organisations.enroll_key')
       .executeTakeFirst();
     if (!row) return undefined;
-    const counts = await this.#deviceCountsByOrg([id]);
+    const counts = await this.#subtreeCounts([id]);
     return { ...toView(row, counts.get(id)), enrollKey: row.enroll_key };
   }
 
@@ -173,6 +211,7 @@ export class OrgRepository {
           now: input.now,
         });
         await trx.updateTable('organisations').set({ login_account_id: accountId }).where('id', '=', org.id).execute();
+        if (input.customerType !== undefined) await trx.updateTable('accounts').set({ customer_type: input.customerType }).where('id', '=', accountId).execute();
         return { id: org.id };
       });
       // The organisations above now reach the new one: their consoles' scopes grow (PRES-1).
@@ -195,6 +234,13 @@ export class OrgRepository {
       if (Object.keys(columns).length > 0) await trx.updateTable('organisations').set(columns).where('id', '=', id).execute();
       if (fields.expireTime !== undefined) {
         await trx.updateTable('accounts').set({ expire_time: fields.expireTime }).where('org_id', '=', id).execute();
+      }
+      if (fields.customerType !== undefined) {
+        await trx
+          .updateTable('accounts')
+          .set({ customer_type: fields.customerType })
+          .where('id', '=', (eb) => eb.selectFrom('organisations').select('login_account_id').where('id', '=', id))
+          .execute();
       }
       if (roleId === undefined) return;
       await trx
@@ -274,7 +320,7 @@ export class OrgRepository {
     const rows = await this.#db
       .selectFrom('devices')
       .select((eb) => ['org_id', eb.fn.countAll<number>().as('total'), onlineSum(eb).as('online')])
-      .where('org_id', 'in', orgIds)
+      .where(orgIdIn(this.#db, 'org_id', orgIds))
       .groupBy('org_id')
       .execute();
     for (const row of rows) out.set(row.org_id, totals(row.total, row.online));
@@ -298,12 +344,14 @@ function withLogin(base: OrgSelect) {
       'organisations.phone',
       'organisations.remark',
       'organisations.contact_person',
+      'organisations.public_key',
       'organisations.freeze_state',
       'organisations.expire_time',
       'organisations.created_at',
       'accounts.id as account_id',
       'accounts.account',
       'accounts.role_id',
+      'accounts.customer_type',
       'roles.name as role',
     ]);
 }
@@ -324,6 +372,8 @@ function toView(r: OrgRow, counts: DeviceTotals | undefined): OrgView {
     phone: r.phone,
     remark: r.remark,
     contactPerson: r.contact_person,
+    publicKey: r.public_key,
+    customerType: r.customer_type ?? 1,
     freezeState: r.freeze_state,
     expireTime: r.expire_time,
     createdAt: r.created_at,
@@ -340,6 +390,7 @@ function orgColumns(f: OrgFields) {
     ...(f.phone !== undefined ? { phone: f.phone } : {}),
     ...(f.remark !== undefined ? { remark: f.remark } : {}),
     ...(f.contactPerson !== undefined ? { contact_person: f.contactPerson } : {}),
+    ...(f.publicKey !== undefined ? { public_key: f.publicKey } : {}),
     ...(f.expireTime !== undefined ? { expire_time: f.expireTime } : {}),
   };
 }

@@ -52,7 +52,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
   app.post<{ Body: s.ListBody }>('/org/list', { config, schema: { body: s.listBody } }, async (req) => {
     const body = req.body;
     const caller = callerOf(req);
-    return ok(await orgs.list({ scope: caller.scope, scopeCoversAll: caller.scopeCoversAll, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim() }));
+    return ok(await orgs.list({ scope: caller.scope, scopeCoversAll: caller.scopeCoversAll, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim(), orderBy: body.orderBy, order: body.order }));
   });
 
   // The roles the caller may give a new organisation's login account (the add dialog's role field). Served
@@ -150,7 +150,9 @@ function cleanFields(body: s.UpdateBody | s.AddBody): OrgFields {
     phone: body.phone?.trim(),
     remark: optionalText(body.remark, 'field.remark'),
     contactPerson: optionalText(body.contactPerson, 'field.contactPerson'),
+    publicKey: body.publicKey?.trim(),
     expireTime: body.expireTime,
+    customerType: body.customerType,
   };
 }
 
@@ -181,7 +183,7 @@ async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Prom
 async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody): Promise<OrgDetail> {
   requireInScope(caller, body.id);
   // An organisation may keep its own contact details, but its expiry and role are set from above.
-  if (body.id === caller.orgId && (body.expireTime !== undefined || body.roleId !== undefined)) {
+  if (body.id === caller.orgId && (body.expireTime !== undefined || body.roleId !== undefined || body.customerType !== undefined)) {
     throw new ApiError(ApiCode.Forbidden, 'org.ownOrganisation');
   }
   // The expiry is every account's of the organisation and the role is its login account's: changing

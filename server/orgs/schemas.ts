@@ -1,5 +1,5 @@
 import { field, pagingProperties } from '../http/validation.ts';
-import { FreezeState } from './repository.ts';
+import { FreezeState, ORG_SORT_KEYS, type OrgSortKey } from './repository.ts';
 
 /** Body schemas of the /org/* calls: typed, bounded, and no unknown fields. */
 
@@ -10,12 +10,15 @@ const descriptive = {
   remark: field.longText,
   contactPerson: field.text,
   expireTime: field.epochMs,
+  // PEM or OpenSSH text, ASCII only.
+  publicKey: { type: 'string', maxLength: 4096, pattern: '^[\\x20-\\x7E\\r\\n]*$' },
+  customerType: { type: 'integer', enum: [1, 2] },
 } as const;
 
 export const listBody = {
   type: 'object',
   additionalProperties: false,
-  properties: { ...pagingProperties, name: field.text },
+  properties: { ...pagingProperties, name: field.text, orderBy: { type: 'string', enum: [...ORG_SORT_KEYS] }, order: { type: 'string', enum: ['asc', 'desc'] } },
 } as const;
 
 export const addBody = {
@@ -64,6 +67,8 @@ export interface ListBody {
   pageNum?: number;
   pageSize?: number;
   name?: string;
+  orderBy?: OrgSortKey;
+  order?: 'asc' | 'desc';
 }
 
 interface Descriptive {
@@ -73,6 +78,8 @@ interface Descriptive {
   remark?: string;
   contactPerson?: string;
   expireTime?: number | null;
+  publicKey?: string;
+  customerType?: number;
 }
 
 export interface AddBody extends Descriptive {

@@ -113,17 +113,35 @@ for (const target of targets) {
       expect(me).toMatchObject({ org: { id }, expireTime: 1_900_000_000_000 });
     });
 
-    it('counts devices per organisation, per subtree in the report, and online in scope', async () => {
+    it('counts devices per subtree in the list and the report (a parent counts its children), and online in scope', async () => {
       const parent = await createOrg(admin, { name: unique('Counted '), account: unique('counted'), password: 'Count_pw1' });
       const child = await createOrg(admin, { name: unique('Counted child '), account: unique('cchild'), password: 'Count_pw1', parentId: parent });
       await addDevice(ts, parent, true);
       await addDevice(ts, parent, false);
       await addDevice(ts, child, true);
       const page = await admin.ok<Page<OrgView>>('POST', '/org/list', { pageSize: 100 });
-      expect(page.list.find((o) => o.id === parent)).toMatchObject({ total: 2, online: 1, offline: 1 });
+      expect(page.list.find((o) => o.id === parent)).toMatchObject({ total: 3, online: 2, offline: 1 });
       expect(page.list.find((o) => o.id === child)).toMatchObject({ total: 1, online: 1, offline: 0 });
       expect(await admin.ok('GET', `/org/report/${parent}`)).toEqual({ total: 3, online: 2, offline: 1 });
       expect(await admin.ok('GET', '/org/allOnline')).toBeGreaterThanOrEqual(2);
+    });
+
+    it('sorts the list by name either way when asked, newest first otherwise', async () => {
+      const prefix = unique('Sorted ');
+      for (const letter of ['b', 'a', 'c']) await createOrg(admin, { name: `${prefix}${letter}`, account: unique('sorted'), password: 'Sorted_pw1' });
+      const names = async (body: object) => (await admin.ok<Page<OrgView>>('POST', '/org/list', { pageSize: 100, name: prefix, ...body })).list.map((o) => o.name.slice(-1));
+      expect(await names({})).toEqual(['c', 'a', 'b']);
+      expect(await names({ orderBy: 'name', order: 'asc' })).toEqual(['a', 'b', 'c']);
+      expect(await names({ orderBy: 'name', order: 'desc' })).toEqual(['c', 'b', 'a']);
+      expect(await admin.call('POST', '/org/list', { orderBy: 'password' })).toMatchObject({ code: 40001 });
+    });
+
+    it('stores the public key and the login account\'s customer role', async () => {
+      const id = await createOrg(admin, { name: unique('Keyed '), account: unique('keyed'), password: 'Keyed_pw1' });
+      const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9l example';
+      await admin.ok('POST', '/org/update', { id, publicKey: key, customerType: 1 });
+      expect(await admin.ok('GET', `/org/getOrg/${id}`)).toMatchObject({ publicKey: key, customerType: 1 });
+      expect(await admin.call('POST', '/org/update', { id, publicKey: '公钥' })).toMatchObject({ code: 40001 });
     });
 
     it('pages the list newest first', async () => {

@@ -39,6 +39,7 @@ export interface OrgInput {
   readonly password: string;
   readonly parentId?: number;
   readonly roleId?: number;
+  readonly contactPerson?: string;
 }
 
 /**
