@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { queryPaging } from '../http/paging.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type Clock, englishOf, LicenceStatus } from '../../protocol/index.ts';
+import { type Clock, englishOf, LicenceStatus, licenceStatusLabels } from '../../protocol/index.ts';
+import { requestLanguage } from '../http/language.ts';
+import { toCsv } from '../reports/export.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
@@ -27,6 +29,11 @@ export const LicenceMessage = englishOf({
 // Crockford base32 without I, L, O, U: 16 characters carry 80 random bits, far beyond guessing.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const CODE = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
+
+/** yyyy-MM-dd HH:mm:ss in China time (UTC+8), the spec's date-time format for exports. */
+function chinaDateTime(ms: number): string {
+  return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+}
 
 /** A fresh activation code, XXXX-XXXX-XXXX-XXXX. */
 export function newLicenceCode(): string {
@@ -98,12 +105,27 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     return ok({ total, list: rows.map(view) });
   });
 
-  // The whole filtered set as CSV (a spreadsheet opens it), newest first.
+  // The whole filtered set as CSV (a spreadsheet opens it), newest first: headers in the caller's language,
+  // status labels rather than codes, and the spec's date formats in China time (issue 20).
   app.get<{ Querystring: ListQuery }>('/iso-bus/export', { config, schema: { querystring: listQuery } }, async (req, reply) => {
     const rows = await filtered([...callerOf(req).scope], req.query).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100_000).execute();
-    const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
-    const lines = ['code,label,status,deviceSn,operatedAt,expireTime', ...rows.map((r) => [r.code, quote(r.label), r.status, r.device_sn, new Date(r.operated_at).toISOString(), r.expire_time ? new Date(r.expire_time).toISOString() : ''].join(','))];
-    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="activation-codes.csv"').send(`\uFEFF${lines.join('\r\n')}\r\n`);
+    const lang = requestLanguage(req);
+    const h = (en: string, zh: string) => (lang === 'zh' ? zh : en);
+    type Row = (typeof rows)[number];
+    const csv = toCsv<Row>(
+      [
+        { header: h('Activation code', '激活码'), value: (r) => r.code },
+        { header: h('Label', '标签'), value: (r) => r.label },
+        { header: h('Status', '状态'), value: (r) => licenceStatusLabels.find((m) => m.value === r.status)?.[lang] ?? String(r.status) },
+        { header: h('Device SN', '设备SN'), value: (r) => r.device_sn },
+        { header: h('Validity', '有效期'), value: (r) => { const years = Math.round(r.validity_ms / (365 * 86_400_000)); return lang === 'zh' ? `${years}年` : `${years} years`; } },
+        { header: h('Expiry date', '到期日期'), value: (r) => (r.expire_time ? chinaDateTime(r.expire_time).slice(0, 10) : '') },
+        { header: h('Operation time', '操作时间'), value: (r) => chinaDateTime(r.operated_at) },
+      ],
+      rows,
+    );
+    const stamp = chinaDateTime(clock.now()).slice(0, 10).replace(/-/g, '');
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="activation-codes-${stamp}.csv"`).send(csv);
   });
 
   app.post<{ Body: { count: number; label?: string; orgId?: number } }>(

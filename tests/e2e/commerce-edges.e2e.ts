@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,41 @@ describe('commerce edges in Chromium', () => {
     await page.getByTestId('invoice-view').getByText('发票号码').waitFor();
     await page.getByTestId('invoice-view').getByText('开票日期').waitFor();
     await shot(page, 'invoice-issued-zh');
+    await setLanguage('en');
+  });
+
+  it('lets staff generate licence codes in the console, and exports them with translated headers, labels and dates', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/license-manage/index`);
+    await page.getByTestId('licence-generate').click();
+    await page.getByTestId('licence-count').fill('0');
+    await page.getByTestId('licence-label').focus();
+    await page.getByText('Enter a whole number from 1 to 500').waitFor();
+    await page.getByTestId('licence-count').fill('3');
+    await page.getByTestId('licence-label').fill('Tractor batch');
+    await page.getByTestId('licence-generate-confirm').click();
+    await page.getByText('3 codes generated').waitFor();
+    await expect.poll(() => page.locator('tr[data-code]').count()).toBe(3);
+    await page.locator('tr[data-code]').first().getByText('Unused').waitFor();
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const file = await download;
+    const text = await fs.promises.readFile(await file.path(), 'utf8');
+    const [head, ...rows] = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(head).toBe('Activation code,Label,Status,Device SN,Validity,Expiry date,Operation time');
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect(r).toMatch(/,Tractor batch,Unused,,3 years,,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+    await setLanguage('zh');
+    await page.reload();
+    const zhDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: '导出', exact: true }).click();
+    const zhText = await fs.promises.readFile(await (await zhDownload).path(), 'utf8');
+    expect(zhText.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('激活码,标签,状态,设备SN,有效期,到期日期,操作时间');
+    expect(zhText).toContain(',Tractor batch,未使用,,3年,,');
     await setLanguage('en');
   });
 });

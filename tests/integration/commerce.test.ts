@@ -225,6 +225,10 @@ for (const target of targets) {
       expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
       const text = await csv.text();
       for (const c of codes.list) expect(text).toContain(c.code);
+      // Translated headers, labels instead of status numbers, the spec's date formats (issue 20).
+      const [head, ...body] = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+      expect(head).toBe('Activation code,Label,Status,Device SN,Validity,Expiry date,Operation time');
+      expect(body.find((l) => l.startsWith(first.code))).toMatch(/^[0-9A-Z-]{19},Farm dealer A,Distributed,,3 years,,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
       const activate = (code: string, sn: string) => api<{ expireTime: number }>(ts.server.url, 'POST', '/isobus-activate/activate', { body: { code, sn } });
       expect((await activate('NOT-A-CODE', 'SN1')).message).toBe(LicenceMessage.Invalid);

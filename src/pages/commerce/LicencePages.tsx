@@ -30,6 +30,22 @@ export function LicenceManagePage() {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [distribute, setDistribute] = useState<string>();
   const [buy, setBuy] = useState<number>();
+  const [generating, setGenerating] = useState<{ count: number | string; label: string; error?: string }>();
+  const [staff, setStaff] = useState(false);
+  useEffect(() => {
+    commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
+  }, []);
+  const countError = (v: number | string) => (Number.isInteger(Number(v)) && v !== '' && Number(v) >= 1 && Number(v) <= 500 ? undefined : t('cards.licence.countRange'));
+  const generate = () => {
+    if (!generating) return;
+    const error = countError(generating.count);
+    if (error) return setGenerating({ ...generating, error });
+    void licenceApi.generate(Number(generating.count), generating.label.trim()).then((r) => {
+      setGenerating(undefined);
+      notifications.show({ color: 'green', message: t('cards.licence.generated', { count: r.codes.length }), autoClose: TOAST_MS });
+      load();
+    }, () => undefined);
+  };
 
   const query = queryOf(filters);
   const load = useCallback(() => {
@@ -65,6 +81,11 @@ export function LicenceManagePage() {
         <Button variant="light" onClick={exportCsv}>
           {t('cards.licence.export')}
         </Button>
+        {staff && (
+          <Button variant="light" onClick={() => setGenerating({ count: 10, label: '' })} data-testid="licence-generate">
+            {t('cards.licence.generate')}
+          </Button>
+        )}
         <Button variant="light" onClick={() => setBuy(1)}>
           {t('cards.licence.buy')}
         </Button>
@@ -125,6 +146,28 @@ export function LicenceManagePage() {
             {t('device.confirm')}
           </Button>
         </Stack>
+      </Modal>
+      <Modal opened={generating !== undefined} onClose={() => setGenerating(undefined)} title={t('cards.licence.generateTitle')} centered>
+        {generating && (
+          <Stack>
+            <NumberInput
+              label={t('cards.licence.count')}
+              min={1}
+              max={500}
+              allowDecimal={false}
+              clampBehavior="none"
+              value={generating.count}
+              error={generating.error}
+              onChange={(v) => setGenerating({ ...generating, count: v, error: undefined })}
+              onBlur={() => setGenerating({ ...generating, error: countError(generating.count) })}
+              data-testid="licence-count"
+            />
+            <TextInput label={t('cards.licence.generateLabel')} maxLength={128} value={generating.label} onChange={(e) => setGenerating({ ...generating, label: e.currentTarget.value })} data-testid="licence-label" />
+            <Button onClick={generate} data-testid="licence-generate-confirm">
+              {t('cards.licence.generate')}
+            </Button>
+          </Stack>
+        )}
       </Modal>
       <Modal opened={buy !== undefined} onClose={() => setBuy(undefined)} title={t('cards.licence.buy')} centered>
         <Stack>
