@@ -102,3 +102,26 @@ export interface OperationLogEntry {
   /** The API token the request was made with; '' for a login session (issue 23). */
   readonly tokenName: string;
 }
+  /** The target's name when the call ran ('' when none); the action's name comes from auditActionName. */
+  readonly targetName: string;
+}
+
+/** An abnormal-statistics page: counts by type and period, and one page of the records. */
+export interface AbnormalReport {
+  readonly total: number;
+  readonly byType: readonly { type: string; count: number }[];
+  readonly buckets: readonly PeriodBucket[];
+  readonly series: readonly { type: string; counts: number[] }[];
+  readonly list: readonly AbnormalRecord[];
+  readonly thresholds: UsageThresholds;
+}
+
+/** The dashboard as the console reads it: the analytics and the thresholds they were judged by. */
+export interface DashboardView extends DashboardReport {
+  readonly thresholds: UsageThresholds;
+}
+
+/** Answer of /report/map: the points at a zoom level and how many devices they hold. */
+export interface MapReport {
+  readonly points: readonly MapPoint[];
+  readonly devices: number;

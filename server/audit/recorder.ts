@@ -4,9 +4,54 @@ import type { Db } from '../db/database.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The recorded target's name, read before the handler ran. */
+    auditTargetName: string | undefined;
     /** What the handler answered, captured by the operation-log recorder for audited requests only. */
     audit: AuditCapture | undefined;
   }
+}
+
+type NameLookup = (db: Db, id: number) => Promise<string | undefined>;
+
+const accountName: NameLookup = async (db, id) => (await db.selectFrom('accounts').select('account').where('id', '=', id).executeTakeFirst())?.account;
+const roleName: NameLookup = async (db, id) => (await db.selectFrom('roles').select('name').where('id', '=', id).executeTakeFirst())?.name;
+const orgName: NameLookup = async (db, id) => (await db.selectFrom('organisations').select('name').where('id', '=', id).executeTakeFirst())?.name;
+const noticeTitle: NameLookup = async (db, id) => (await db.selectFrom('notices').select('title').where('id', '=', id).executeTakeFirst())?.title;
+const documentTitle: NameLookup = async (db, id) => {
+  const row = await db.selectFrom('documents').select(['title_en', 'title_zh']).where('id', '=', id).executeTakeFirst();
+  return row && (row.title_en || row.title_zh);
+};
+const categoryName: NameLookup = async (db, id) => {
+  const row = await db.selectFrom('document_categories').select(['name_en', 'name_zh']).where('id', '=', id).executeTakeFirst();
+  return row && (row.name_en || row.name_zh);
+};
+
+/** Where the target id of a recorded route is named, by the route's pattern. */
+function lookupFor(path: string): NameLookup | undefined {
+  if (path === '/org/kitoutUser/:accountId' || /^\/permit\/(del|update)Account/.test(path)) return accountName;
+  if (/^\/permit\/\w*Role/.test(path)) return roleName;
+  if (path.startsWith('/org/')) return orgName;
+  if (path.startsWith('/notice/')) return noticeTitle;
+  if (path.startsWith('/archives-document/')) return documentTitle;
+  if (path.startsWith('/archives-category/')) return categoryName;
+  return undefined;
+}
+
+/**
+ * The target's name as the call finds it: looked up by id before the handler runs (so a deletion keeps
+ * it), else the name a creating call gives in its body; '' when there is none.
+ */
+async function targetNameOf(db: Db, req: FastifyRequest, path: string): Promise<string> {
+  const id = Number(targetOf(req));
+  const lookup = lookupFor(path);
+  if (lookup && Number.isSafeInteger(id) && id > 0) return ((await lookup(db, id)) ?? '').slice(0, 128);
+  const body = req.body as Record<string, unknown> | null | undefined;
+  if (path === LOGIN_PATH || !body || typeof body !== 'object') return '';
+  for (const key of ['name', 'account', 'title', 'titleEn', 'titleZh']) {
+    const value = body[key];
+    if (typeof value === 'string' && value.trim()) return value.trim().slice(0, 128);
+  }
+  return '';
 }
 
 interface AuditCapture {
@@ -37,6 +82,17 @@ export const READ_ONLY_POSTS: ReadonlySet<string> = new Set([
   '/webhook/deliveries',
 ]);
 
+/**
+ * Other POST routes that only read, by their last segment: lists, pages, selections and getters (the spec's
+ * API names them so: /permit/getRoleList, /notice/sent-list, /<area>/list, /device/select).
+ */
+const READ_ONLY_SEGMENT = /^(list|page|select|query|search|country|deliveries|detail|count)$|[-_]list$|List$|^get[A-Z]/;
+
+/** True for a POST route that only reads: never recorded. */
+export function isReadOnlyPost(pattern: string): boolean {
+  return READ_ONLY_POSTS.has(pattern) || READ_ONLY_SEGMENT.test(pattern.split('/').pop() ?? '');
+}
+
 export const LOGIN_PATH = '/login/userLogin';
 
 /** The route pattern of an audited request, or undefined when the request is not recorded. */
@@ -44,7 +100,7 @@ function auditedPath(req: FastifyRequest): string | undefined {
   const pattern = req.routeOptions.url;
   // Unmatched requests (404) have no route pattern and change nothing.
   if (!pattern) return undefined;
-  if (AUDITED_METHODS.has(req.method)) return req.method === 'POST' && READ_ONLY_POSTS.has(pattern) ? undefined : pattern;
+  if (AUDITED_METHODS.has(req.method)) return req.method === 'POST' && isReadOnlyPost(pattern) ? undefined : pattern;
   return req.method === 'GET' && STATE_CHANGING_GETS.has(pattern) ? pattern : undefined;
 }
 
@@ -80,6 +136,18 @@ function parseCapture(payload: unknown, login: boolean): AuditCapture | undefine
  */
 export function registerOperationRecorder(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   app.decorateRequest('audit', undefined);
+  app.decorateRequest('auditTargetName', undefined);
+
+  // Before the handler: a deleted role or organisation is still there to be named.
+  app.addHook('preHandler', async (req) => {
+    const path = auditedPath(req);
+    if (!path) return;
+    try {
+      req.auditTargetName = await targetNameOf(deps.db, req, path);
+    } catch (err) {
+      req.log.error({ err }, 'operation log target name failed');
+    }
+  });
 
   app.addHook('onSend', async (req, _reply, payload) => {
     const path = auditedPath(req);
@@ -91,7 +159,10 @@ export function registerOperationRecorder(app: FastifyInstance, deps: { db: Db; 
     const path = auditedPath(req);
     if (!path) return;
     try {
-      const caller = req.caller;
+      // A caller the guard refused for a missing key is still named: who tried matters most then.
+      const caller = req.caller ?? req.refusedCaller;
+      // Refused before the handler (guard, schema): the target has not changed, so it is named now.
+      const targetName = req.auditTargetName ?? (await targetNameOf(deps.db, req, path).catch(() => ''));
       const login = path === LOGIN_PATH;
       const body = req.body as { username?: unknown } | null | undefined;
       const loginAccount = login && body && typeof body.username === 'string' ? body.username.slice(0, 128) : '';
@@ -104,6 +175,7 @@ export function registerOperationRecorder(app: FastifyInstance, deps: { db: Db; 
           method: req.method,
           path,
           target: targetOf(req),
+          target_name: targetName,
           // A non-JSON answer (none of ours) is recorded by its HTTP status.
           code: req.audit?.code ?? reply.statusCode,
           ip: req.ip ?? '',

@@ -6,6 +6,7 @@ import type { Caller } from '../accounts/caller.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { OperationLogTable } from '../db/schema.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
+import { auditActionName } from '../../protocol/catalogue/audit-actions.ts';
 import { EXPORT_FORMATS, type ExportFormat, type OperationLogEntry } from '../../protocol/api/reports.ts';
 import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from '../reports/export.ts';
 import { isTimeZone } from '../reports/periods.ts';
@@ -84,9 +85,10 @@ export function registerOperationLogRoutes(app: FastifyInstance, deps: { db: Db 
       { header: h('Time', '时间'), value: (e) => time.format(e.createTime) },
       { header: h('Account', '账号'), value: (e) => (e.tokenName ? `${e.account} (API token: ${e.tokenName})` : e.account) },
       { header: h('Organisation', '组织'), value: (e) => e.orgId ?? '' },
-      { header: h('Method', '方法'), value: (e) => e.method },
-      { header: h('Action', '操作'), value: (e) => e.path },
-      { header: h('Target', '对象'), value: (e) => e.target },
+      { header: h('Action', '操作'), value: (e) => auditActionName(e.method, e.path, q.lang === '1' ? 'zh' : 'en') },
+      { header: h('Target', '对象'), value: (e) => e.targetName },
+      { header: h('Target ID', '对象 ID'), value: (e) => e.target },
+      { header: h('Route', '接口'), value: (e) => `${e.method} ${e.path}` },
       { header: h('Result code', '结果码'), value: (e) => e.code },
       { header: h('IP', 'IP'), value: (e) => e.ip },
     ];
@@ -108,6 +110,7 @@ function entryOf(r: Selectable<OperationLogTable>): OperationLogEntry {
     ip: r.ip,
     createTime: Number(r.created_at),
     tokenName: r.token_name,
+    targetName: r.target_name,
   };
 }
 

@@ -228,6 +228,8 @@ export interface OperationLogTable {
   created_at: number;
   /** The API token the request was made with (0015); '' for a login session. */
   token_name: Generated<string>;
+  /** The target's name when the call ran (0017); '' when it has none. */
+  target_name: Generated<string>;
 }
 
 // Cards and commerce (devices-and-commerce: SIM cards, directional groups, bills, orders, licences).

@@ -15,6 +15,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | undefined;
+    /** A caller the guard refused for a missing key: the operation log still names the account. */
+    refusedCaller: Caller | undefined;
   }
 }
 
@@ -55,6 +57,7 @@ export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionSto
   const table: RoutePermission[] = [];
   permissionTables.set(app, table);
   app.decorateRequest('caller', undefined);
+  app.decorateRequest('refusedCaller', undefined);
   app.addHook('onRoute', (route) => {
     const config = route.config as { public?: boolean; permission?: string } | undefined;
     if (route.url.startsWith('/user') || route.method === 'HEAD') return;
@@ -75,6 +78,7 @@ export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionSto
     if (config.permission !== 'session' && !caller.permissions.has(config.permission)) {
       // The spec's message is the same for every refusal; the header tells an API client which key it lacks.
       void reply.header(MISSING_PERMISSION_HEADER, config.permission);
+      req.refusedCaller = caller;
       throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     }
     req.caller = caller;

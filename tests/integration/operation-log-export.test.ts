@@ -43,14 +43,16 @@ for (const target of targets) {
       const csvRes = await fetch(`${ts.server.url}/operation-log/export?format=csv&path=%2Fpermit%2FaddRole&method=POST&orgId=${rootOrg}`, { headers: { 'X-Token': token } });
       expect(csvRes.headers.get('content-disposition')).toMatch(/system-operation-log-\d{8}\.csv/);
       const lines = (await csvRes.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
-      expect(lines[0]).toBe('Time,Account,Organisation,Method,Action,Target,Result code,IP');
+      expect(lines[0]).toBe('Time,Account,Organisation,Action,Target,Target ID,Route,Result code,IP');
       expect(lines).toHaveLength(page.total + 1);
-      expect(lines.slice(1).every((l) => l.includes(',POST,/permit/addRole,'))).toBe(true);
+      // The action by its name and the target by its name, the route beside them.
+      expect(lines.slice(1).every((l) => /,Add role,audit-[ab]-\w+,,POST \/permit\/addRole,/.test(l))).toBe(true);
 
       const res = await fetch(`${ts.server.url}/operation-log/export?format=xlsx&lang=1&path=%2Fpermit%2FaddRole`, { headers: { 'X-Token': token } });
       const sheet = await readXlsx(Buffer.from(await res.arrayBuffer()));
-      expect(sheet[0]).toEqual(['时间', '账号', '组织', '方法', '操作', '对象', '结果码', 'IP']);
-      expect(sheet.slice(1).map((r) => r[4])).toEqual(page.list.map((e) => e.path));
+      expect(sheet[0]).toEqual(['时间', '账号', '组织', '操作', '对象', '对象 ID', '接口', '结果码', 'IP']);
+      expect(sheet.slice(1).map((r) => r[3])).toEqual(page.list.map(() => '新增角色'));
+      expect(sheet.slice(1).map((r) => r[6])).toEqual(page.list.map((e) => `${e.method} ${e.path}`));
       void roleIds;
     });
 

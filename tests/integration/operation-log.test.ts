@@ -17,6 +17,7 @@ interface Entry {
   code: number;
   ip: string;
   createTime: number;
+  targetName: string;
 }
 type Page = { total: number; list: Entry[] };
 
@@ -68,6 +69,34 @@ for (const target of targets) {
       const page = await admin.ok<Page>('POST', '/operation-log/list', { pageNum: 1, pageSize: 10, startTime: since });
       expect(page.list.length).toBeLessThanOrEqual(10);
       expect(page.total).toBeGreaterThanOrEqual(2);
+    });
+
+    it("names the target as it was (a deleted role keeps its name), skips read-only lists, and keeps a refused caller's account", async () => {
+      const since = Date.now();
+      const roleName = unique('doomed_');
+      const roleId = await createRole(admin, roleName, ['home_list']);
+      await admin.ok('DELETE', `/permit/delRole/${roleId}`);
+      const dels = await waitForList(admin, { path: '/permit/delRole/:id', startTime: since }, (p) => p.total >= 1);
+      expect(dels.list[0]).toMatchObject({ method: 'DELETE', target: String(roleId), targetName: roleName, code: 20000 });
+      const adds = await waitForList(admin, { path: '/permit/addRole', startTime: since }, (p) => p.total >= 1);
+      expect(adds.list[0]).toMatchObject({ targetName: roleName });
+
+      // Read-only POSTs are not recorded.
+      await admin.ok('POST', '/permit/getRoleList', { pageNum: 1, pageSize: 10 });
+      await admin.ok('POST', '/org/list', { pageNum: 1, pageSize: 10 });
+      await admin.ok('POST', '/device/list', { pageNum: 1, pageSize: 10 });
+
+      // Refused for a missing key: recorded with the account that tried.
+      const weak = await createRole(admin, unique('weak_'), ['home_list']);
+      const account = unique('weakling');
+      await createOrg(admin, { name: unique('Weak '), account, password: 'Weak_pw1', parentId: rootOrg, roleId: weak });
+      const weakling = client(ts, (await loginAs(ts, account, 'Weak_pw1')).token);
+      expect((await weakling.call('POST', '/permit/addRole', { name: 'x', permissionList: [] })).code).toBe(40003);
+      const refused = await waitForList(admin, { account, path: '/permit/addRole', startTime: since }, (p) => p.total >= 1);
+      expect(refused.list[0]).toMatchObject({ account, code: 40003 });
+
+      const all = await list(admin, { startTime: since });
+      expect(all.list.some((e) => ['/permit/getRoleList', '/org/list', '/device/list'].includes(e.path))).toBe(false);
     });
 
     it('records a failed login with its code and never the password', async () => {

@@ -15,6 +15,7 @@ import * as m0013 from './0013-document-owner.ts';
 import * as m0014 from './0014-account-names-ignore-case.ts';
 import * as m0015 from './0015-api-tokens-and-webhooks.ts';
 import * as m0016 from './0016-org-public-key.ts';
+import * as m0017 from './0017-operation-log-target-name.ts';
 import * as m0018 from './0018-abnormal-type-index.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   '0014-account-names-ignore-case': m0014,
   '0015-api-tokens-and-webhooks': m0015,
   '0016-org-public-key': m0016,
+  '0017-operation-log-target-name': m0017,
   '0018-abnormal-type-index': m0018,
 };
