@@ -1,5 +1,7 @@
 // Report shapes as the server answers them (devices-and-commerce section 9; docs/DECISIONS.md, "Reports"):
-// one definition for both sides.
+// one definition for both sides. The query strings are TypeBox schemas with their types derived.
+import { type Static, Type } from 'typebox';
+import { OneOf, PAGE_SIZES } from './common.ts';
 
 /** Statistic periods (devices-and-commerce section 9). */
 export const PERIODS = ['DATE', 'WEEK', 'MONTH', 'YEAR'] as const;
@@ -102,9 +104,6 @@ export interface OperationLogEntry {
   /** The API token the request was made with; '' for a login session (issue 23). */
   readonly tokenName: string;
 }
-  /** The target's name when the call ran ('' when none); the action's name comes from auditActionName. */
-  readonly targetName: string;
-}
 
 /** An abnormal-statistics page: counts by type and period, and one page of the records. */
 export interface AbnormalReport {
@@ -125,3 +124,59 @@ export interface DashboardView extends DashboardReport {
 export interface MapReport {
   readonly points: readonly MapPoint[];
   readonly devices: number;
+}
+
+// Query strings: every value is a string (the server does not coerce types); the console sends numbers
+// as their decimal text (src/api/request.ts), which QueryInput below allows.
+const Digits = Type.String({ pattern: '^[0-9]{1,15}$' });
+const Percent = Type.String({ pattern: '^(100|[0-9]{1,2})(\\.[0-9]+)?$' });
+
+const ReportScopeProperties = {
+  orgId: Type.Optional(Digits),
+  startTime: Type.Optional(Digits),
+  endTime: Type.Optional(Digits),
+  period: Type.Optional(OneOf(PERIODS)),
+  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** Export header language: 1 Chinese, 2 English (platform-core section 9). */
+  lang: Type.Optional(OneOf(['1', '2'])),
+};
+const ExportProperties = { format: OneOf(EXPORT_FORMATS) };
+const AbnormalProperties = {
+  type: Type.Optional(Type.String({ maxLength: 32 })),
+  cpuMin: Type.Optional(Percent),
+  memoryMin: Type.Optional(Percent),
+  sn: Type.Optional(Type.String({ maxLength: 64 })),
+  pageNum: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
+  pageSize: Type.Optional(OneOf(PAGE_SIZES.map(String))),
+};
+
+/** GET /report/multi-model, /report/location, /report/usage, /report/dashboard: scope, range, period, zone. */
+export const ReportQuery = Type.Object(ReportScopeProperties, { additionalProperties: false });
+export type ReportQuery = Static<typeof ReportQuery>;
+
+/** GET /report/{multi-model,location,usage}/export: the report's query and the file format. */
+export const ReportExportQuery = Type.Object({ ...ReportScopeProperties, ...ExportProperties }, { additionalProperties: false });
+export type ReportExportQuery = Static<typeof ReportExportQuery>;
+
+/** GET /report/map: the report's query and the zoom level (0 countries .. 6). */
+export const MapQuery = Type.Object({ ...ReportScopeProperties, level: Type.Optional(Type.String({ pattern: '^[0-6]$' })) }, { additionalProperties: false });
+export type MapQuery = Static<typeof MapQuery>;
+
+/** GET /report/abnormal: the report's query, the record filters and a page. */
+export const AbnormalQuery = Type.Object({ ...ReportScopeProperties, ...AbnormalProperties }, { additionalProperties: false });
+export type AbnormalQuery = Static<typeof AbnormalQuery>;
+
+/** GET /report/abnormal/export. */
+export const AbnormalExportQuery = Type.Object({ ...ReportScopeProperties, ...AbnormalProperties, ...ExportProperties }, { additionalProperties: false });
+export type AbnormalExportQuery = Static<typeof AbnormalExportQuery>;
+
+/**
+ * A query as a caller gives it: each value optional, and a number where the wire has digits (the request
+ * helper sends it as its decimal text).
+ */
+export type QueryInput<T> = { readonly [K in keyof T]?: T[K] | (string extends T[K] ? number : never) | undefined };
+
+/** Filters every report takes: organisation subtree, time range (epoch ms), period and the viewer's time zone. */
+export type ReportFilter = QueryInput<Omit<ReportQuery, 'lang'>>;
+/** The abnormal report's filters (paging and the export's fields are the call's own arguments). */
+export type AbnormalFilter = QueryInput<Omit<AbnormalQuery, 'lang' | 'pageNum' | 'pageSize'>>;

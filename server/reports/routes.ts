@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { abnormalTypeLabel, type Clock, type Envelope, msg } from '../../protocol/index.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
@@ -6,9 +7,9 @@ import type { Db } from '../db/database.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { PAGE_SIZES } from '../http/paging.ts';
 import { TelemetryIngest, type TelemetrySettings } from '../telemetry/ingest.ts';
-import { EXPORT_FORMATS, type ExportFormat, type Period, PERIODS } from '../../protocol/api/reports.ts';
+import * as c from '../../protocol/api/reports.ts';
+import type { ExportFormat } from '../../protocol/api/reports.ts';
 import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from './export.ts';
 import { DAY_MS, HOUR_MS, isTimeZone, periodOf } from './periods.ts';
 import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
@@ -27,50 +28,8 @@ export const ReportPermission = {
 const MAX_RANGE_MS = 731 * DAY_MS;
 const DEFAULT_RANGE_MS = 30 * DAY_MS;
 
-const digits = { type: 'string', pattern: '^[0-9]{1,15}$' } as const;
-const percent = { type: 'string', pattern: '^(100|[0-9]{1,2})(\\.[0-9]+)?$' } as const;
-
-const scopeProps = {
-  orgId: digits,
-  startTime: digits,
-  endTime: digits,
-  period: { type: 'string', enum: [...PERIODS] },
-  timeZone: { type: 'string', minLength: 1, maxLength: 64 },
-  /** Export header language: 1 Chinese, 2 English (platform-core section 9). */
-  lang: { type: 'string', enum: ['1', '2'] },
-} as const;
-
-const exportProps = { format: { type: 'string', enum: [...EXPORT_FORMATS] } } as const;
-
-const querySchema = (extra: Record<string, unknown> = {}, required: string[] = []) => ({ type: 'object', additionalProperties: false, required, properties: { ...scopeProps, ...extra } });
-
-interface ScopeQuery {
-  orgId?: string;
-  startTime?: string;
-  endTime?: string;
-  period?: Period;
-  timeZone?: string;
-  lang?: '1' | '2';
-  format?: ExportFormat;
-}
-
-interface AbnormalQueryString extends ScopeQuery {
-  type?: string;
-  cpuMin?: string;
-  memoryMin?: string;
-  sn?: string;
-  pageNum?: string;
-  pageSize?: string;
-}
-
-const abnormalProps = {
-  type: { type: 'string', maxLength: 32 },
-  cpuMin: percent,
-  memoryMin: percent,
-  sn: { type: 'string', maxLength: 64 },
-  pageNum: { type: 'string', pattern: '^[1-9][0-9]{0,6}$' },
-  pageSize: { type: 'string', enum: PAGE_SIZES.map(String) },
-} as const;
+/** A report's scope, range and zone as every report query carries them (protocol/api/reports.ts). */
+type ScopeQuery = c.ReportQuery & { readonly format?: ExportFormat };
 
 /** The organisations a report covers: the caller's scope, or the subtree of a chosen organisation in it. */
 async function scopeOf(db: Db, caller: Caller, orgId: string | undefined): Promise<Scope> {
@@ -136,6 +95,8 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
     await telemetry.stop();
     await usage.flush().catch(() => undefined);
   });
+  // Query strings typed from the contract's schemas (protocol/api/reports.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const thresholds = () => ({ cpu: telemetry.settings.cpuThreshold, memory: telemetry.settings.memoryThreshold });
 
   // Multi-model analysis
@@ -143,12 +104,12 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
     await telemetry.flush();
     return multiModelReport(db, await scopeOf(db, caller, q.orgId), rangeOf(q, clock.now()));
   };
-  app.get<{ Querystring: ScopeQuery }>('/report/multi-model', { config: { permission: ReportPermission.multiModel }, schema: { querystring: querySchema() } }, async (req) =>
+  api.get('/report/multi-model', { config: { permission: ReportPermission.multiModel }, schema: { querystring: c.ReportQuery } }, async (req) =>
     ok(await multiModel(req.query, callerOf(req))),
   );
-  app.get<{ Querystring: ScopeQuery }>(
+  api.get(
     '/report/multi-model/export',
-    { config: { permission: ReportPermission.multiModel }, schema: { querystring: querySchema(exportProps, ['format']) } },
+    { config: { permission: ReportPermission.multiModel }, schema: { querystring: c.ReportExportQuery } },
     async (req, reply) => {
       const r = await multiModel(req.query, callerOf(req));
       const h = header(req.query.lang);
@@ -167,13 +128,13 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
   );
 
   // Device locations and the map
-  app.get<{ Querystring: ScopeQuery }>('/report/location', { config: { permission: ReportPermission.location }, schema: { querystring: querySchema() } }, async (req) => {
+  api.get('/report/location', { config: { permission: ReportPermission.location }, schema: { querystring: c.ReportQuery } }, async (req) => {
     await telemetry.flush();
     return ok(await locationReport(db, await scopeOf(db, callerOf(req), req.query.orgId)));
   });
-  app.get<{ Querystring: ScopeQuery }>(
+  api.get(
     '/report/location/export',
-    { config: { permission: ReportPermission.location }, schema: { querystring: querySchema(exportProps, ['format']) } },
+    { config: { permission: ReportPermission.location }, schema: { querystring: c.ReportExportQuery } },
     async (req, reply) => {
       await telemetry.flush();
       const r = await locationReport(db, await scopeOf(db, callerOf(req), req.query.orgId));
@@ -187,9 +148,9 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
       return sendFile(reply, await exportTable(req.query.format ?? 'csv', 'device-location-statistics', columns, r.regions, clock.now()));
     },
   );
-  app.get<{ Querystring: ScopeQuery & { level?: string } }>(
+  api.get(
     '/report/map',
-    { config: { permission: ReportPermission.location }, schema: { querystring: querySchema({ level: { type: 'string', pattern: '^[0-6]$' } }) } },
+    { config: { permission: ReportPermission.location }, schema: { querystring: c.MapQuery } },
     async (req) => {
       await telemetry.flush();
       return ok(await mapPoints(db, await scopeOf(db, callerOf(req), req.query.orgId), Number(req.query.level ?? 0)));
@@ -197,16 +158,16 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
   );
 
   // Abnormal statistics
-  const abnormalQuery = (q: AbnormalQueryString) => ({
+  const abnormalQuery = (q: c.AbnormalQuery) => ({
     ...rangeOf(q, clock.now()),
     type: q.type || undefined,
     cpuMin: q.cpuMin !== undefined ? Number(q.cpuMin) : undefined,
     memoryMin: q.memoryMin !== undefined ? Number(q.memoryMin) : undefined,
     sn: q.sn?.trim() || undefined,
   });
-  app.get<{ Querystring: AbnormalQueryString }>(
+  api.get(
     '/report/abnormal',
-    { config: { permission: ReportPermission.abnormal }, schema: { querystring: querySchema(abnormalProps) } },
+    { config: { permission: ReportPermission.abnormal }, schema: { querystring: c.AbnormalQuery } },
     async (req) => {
       await telemetry.flush();
       const q = req.query;
@@ -214,9 +175,9 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
       return ok({ ...r, thresholds: thresholds() });
     },
   );
-  app.get<{ Querystring: AbnormalQueryString }>(
+  api.get(
     '/report/abnormal/export',
-    { config: { permission: ReportPermission.abnormal }, schema: { querystring: querySchema({ ...abnormalProps, ...exportProps }, ['format']) } },
+    { config: { permission: ReportPermission.abnormal }, schema: { querystring: c.AbnormalExportQuery } },
     async (req, reply) => {
       await telemetry.flush();
       const q = abnormalQuery(req.query);
@@ -241,12 +202,12 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
     const range = rangeOf(q, clock.now());
     return usageReport(db, await scopeOf(db, caller, q.orgId), range);
   };
-  app.get<{ Querystring: ScopeQuery }>('/report/usage', { config: { permission: ReportPermission.usage }, schema: { querystring: querySchema() } }, async (req) =>
+  api.get('/report/usage', { config: { permission: ReportPermission.usage }, schema: { querystring: c.ReportQuery } }, async (req) =>
     ok(await usageOf(req.query, callerOf(req))),
   );
-  app.get<{ Querystring: ScopeQuery }>(
+  api.get(
     '/report/usage/export',
-    { config: { permission: ReportPermission.usage }, schema: { querystring: querySchema(exportProps, ['format']) } },
+    { config: { permission: ReportPermission.usage }, schema: { querystring: c.ReportExportQuery } },
     async (req, reply) => {
       const r = await usageOf(req.query, callerOf(req));
       const h = header(req.query.lang);
@@ -264,7 +225,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
   );
 
   // Dashboard
-  app.get<{ Querystring: ScopeQuery }>('/report/dashboard', { config: { permission: ReportPermission.dashboard }, schema: { querystring: querySchema() } }, async (req) => {
+  api.get('/report/dashboard', { config: { permission: ReportPermission.dashboard }, schema: { querystring: c.ReportQuery } }, async (req) => {
     await telemetry.flush();
     const now = clock.now();
     const tz = req.query.timeZone ?? 'UTC';

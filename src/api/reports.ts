@@ -1,36 +1,10 @@
-import type { AbnormalRecord, DashboardReport as DashboardAnalytics, ExportFormat, LocationReport, MapPoint, MultiModelReport, OperationLogEntry, Period, PeriodBucket, UsageReport, UsageThresholds } from '../../protocol/api/reports.ts';
+import type { AbnormalFilter, AbnormalReport, DashboardView, ExportFormat, LocationReport, MapReport, MultiModelReport, OperationLogEntry, ReportFilter, UsageReport } from '../../protocol/api/reports.ts';
 import { queryString, request, serverMessage } from './request.ts';
 import { session } from '../state/session.ts';
 
-/** Filters every report takes: organisation subtree, time range (epoch ms), period and the viewer's time zone. */
-export interface ReportFilter {
-  readonly orgId?: number | undefined;
-  readonly startTime?: number | undefined;
-  readonly endTime?: number | undefined;
-  readonly period?: Period | undefined;
-  readonly timeZone?: string | undefined;
-}
-
-export interface AbnormalFilter extends ReportFilter {
-  readonly type?: string | undefined;
-  readonly cpuMin?: number | undefined;
-  readonly memoryMin?: number | undefined;
-  readonly sn?: string | undefined;
-}
-
-export interface AbnormalReport {
-  readonly total: number;
-  readonly byType: readonly { type: string; count: number }[];
-  readonly buckets: readonly PeriodBucket[];
-  readonly series: readonly { type: string; counts: number[] }[];
-  readonly list: readonly AbnormalRecord[];
-  readonly thresholds: UsageThresholds;
-}
-
+export type { AbnormalFilter, AbnormalReport, ReportFilter };
 /** The dashboard as the console reads it: the analytics and the thresholds they were judged by. */
-export interface DashboardReport extends DashboardAnalytics {
-  readonly thresholds: UsageThresholds;
-}
+export type DashboardReport = DashboardView;
 
 export interface OperationLogFilter {
   readonly account?: string | undefined;
@@ -77,7 +51,7 @@ async function download(url: string, params: Params): Promise<void> {
 export const reportApi = {
   multiModel: (f: ReportFilter) => request<MultiModelReport>({ method: 'GET', url: '/report/multi-model', params: withZone(f) }),
   location: (f: ReportFilter) => request<LocationReport>({ method: 'GET', url: '/report/location', params: withZone(f) }),
-  map: (f: ReportFilter, level: number) => request<{ points: MapPoint[]; devices: number }>({ method: 'GET', url: '/report/map', params: { ...withZone(f), level } }),
+  map: (f: ReportFilter, level: number) => request<MapReport>({ method: 'GET', url: '/report/map', params: { ...withZone(f), level } }),
   abnormal: (f: AbnormalFilter, pageNum: number, pageSize: number) =>
     request<AbnormalReport>({ method: 'GET', url: '/report/abnormal', params: { ...withZone(f), pageNum, pageSize } }),
   usage: (f: ReportFilter) => request<UsageReport>({ method: 'GET', url: '/report/usage', params: withZone(f) }),

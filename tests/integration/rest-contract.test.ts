@@ -26,12 +26,14 @@ const ROUTES_NOT_YET_MIGRATED: readonly RegExp[] = [
   /^\/(app|file|wallpaper|logo|img|custom-made-img|content)\//, // content
   /^\/(linkCard|link-card-order|link-card-bill|zxj)\//, // cards, carrier
   /^\/permit\//, // permits
-  /^\/report\//, // reports
   /^\/(push|push-log)\//, // campaigns / push
   /^\/device-ops\//, // remote management over HTTP (gateway)
 ];
 
-/** Console call modules that still declare shapes of their own. Only shrinks. */
+/**
+ * Console call modules that still declare shapes of their own (a whole file, or `file#Name` for one
+ * declaration). Only shrinks.
+ */
 const CONSOLE_NOT_YET_MIGRATED: readonly string[] = [
   'auth.ts',
   'cards.ts',
@@ -39,12 +41,25 @@ const CONSOLE_NOT_YET_MIGRATED: readonly string[] = [
   'content.ts',
   'orgs.ts',
   'permits.ts',
-  'reports.ts',
+  'reports.ts#OperationLogFilter', // the operation log's filter (audit)
   'device-ops.ts',
 ];
 
 /** Console modules that are not calls of an area: the request helper itself and the push progress stream. */
 const CONSOLE_INFRASTRUCTURE: readonly string[] = ['request.ts', 'push-stream.ts'];
+
+/** Interfaces and object type aliases declared in a console call module (a derived type is an alias of a contract type). */
+function declarations(file: string): { name: string; line: number; text: string }[] {
+  const abs = path.join(CONSOLE_API_DIR, file);
+  if (!fs.existsSync(abs)) return [];
+  return fs
+    .readFileSync(abs, 'utf8')
+    .split('\n')
+    .flatMap((text, i) => {
+      const m = /^\s*(?:export\s+)?(?:interface\s+(\w+)|type\s+(\w+)(?:<[^=]*>)?\s*=\s*\{)/.exec(text);
+      return m ? [{ name: m[1] ?? m[2] ?? '', line: i + 1, text: text.trim() }] : [];
+    });
+}
 
 /** Every object reachable from the contract modules' exports: the schemas and their parts. */
 async function contractObjects(): Promise<Set<object>> {
@@ -88,7 +103,7 @@ describe('REST contract (protocol/api)', () => {
     }
     expect(foreign, 'schemas declared outside protocol/api').toEqual([]);
     // The check must see the migrated areas' routes, or it proves nothing.
-    expect([...migrated]).toEqual(expect.arrayContaining(['POST /device/list', 'POST /device/select', 'POST /device/remark', 'POST /archives-document/save', 'POST /notice/publish', 'GET /notice/page']));
+    expect([...migrated]).toEqual(expect.arrayContaining(['POST /device/list', 'POST /device/select', 'POST /device/remark', 'POST /archives-document/save', 'POST /notice/publish', 'GET /notice/page', 'GET /report/abnormal']));
   });
 
   it('the allowlist of routes not yet migrated only names routes that still need it', () => {
@@ -105,15 +120,13 @@ describe('REST contract (protocol/api)', () => {
     const local: string[] = [];
     for (const file of fs.readdirSync(CONSOLE_API_DIR).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))) {
       if (CONSOLE_NOT_YET_MIGRATED.includes(file) || CONSOLE_INFRASTRUCTURE.includes(file)) continue;
-      const lines = fs.readFileSync(path.join(CONSOLE_API_DIR, file), 'utf8').split('\n');
-      lines.forEach((line, i) => {
-        if (/^\s*(export\s+)?(interface\s+\w+|type\s+\w+(<[^=]*>)?\s*=\s*\{)/.test(line)) local.push(`src/api/${file}:${i + 1}: ${line.trim()}`);
-      });
+      for (const d of declarations(file)) if (!CONSOLE_NOT_YET_MIGRATED.includes(`${file}#${d.name}`)) local.push(`src/api/${file}:${d.line}: ${d.text}`);
     }
     expect(local).toEqual([]);
-    const stale = CONSOLE_NOT_YET_MIGRATED.filter((file) => {
-      const text = fs.existsSync(path.join(CONSOLE_API_DIR, file)) ? fs.readFileSync(path.join(CONSOLE_API_DIR, file), 'utf8') : '';
-      return !/^\s*(export\s+)?(interface\s+\w+|type\s+\w+(<[^=]*>)?\s*=\s*\{)/m.test(text);
+    const stale = CONSOLE_NOT_YET_MIGRATED.filter((entry) => {
+      const [file = '', name] = entry.split('#');
+      const found = declarations(file);
+      return name === undefined ? found.length === 0 : !found.some((d) => d.name === name);
     });
     expect(stale, 'console modules that declare no shape any more: take them off the allowlist').toEqual([]);
   });
