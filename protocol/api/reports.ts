@@ -118,6 +118,8 @@ export interface AbnormalReport {
 /** The dashboard as the console reads it: the analytics and the thresholds they were judged by. */
 export interface DashboardView extends DashboardReport {
   readonly thresholds: UsageThresholds;
+  /** The target's name when the call ran ('' when none); the action's name comes from auditActionName. */
+  readonly targetName: string;
 }
 
 /** Answer of /report/map: the points at a zoom level and how many devices they hold. */

@@ -312,7 +312,7 @@ export const en = {
   cards: cardsEn,
   content: contentEn,
   integrations: integrationsEn,
+  kit: kitEn,
 };
 
 export type Messages = typeof en;
-  kit: kitEn,

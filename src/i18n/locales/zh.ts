@@ -314,5 +314,5 @@ export const zh: Messages = {
   cards: cardsZh,
   content: contentZh,
   integrations: integrationsZh,
-};
   kit: kitZh,
+};
