@@ -103,6 +103,8 @@ export interface OperationLogEntry {
   readonly createTime: number;
   /** The API token the request was made with; '' for a login session (issue 23). */
   readonly tokenName: string;
+  /** The target's name when the call ran ('' when none); the action's name comes from auditActionName. */
+  readonly targetName: string;
 }
 
 /** An abnormal-statistics page: counts by type and period, and one page of the records. */
@@ -118,8 +120,6 @@ export interface AbnormalReport {
 /** The dashboard as the console reads it: the analytics and the thresholds they were judged by. */
 export interface DashboardView extends DashboardReport {
   readonly thresholds: UsageThresholds;
-  /** The target's name when the call ran ('' when none); the action's name comes from auditActionName. */
-  readonly targetName: string;
 }
 
 /** Answer of /report/map: the points at a zoom level and how many devices they hold. */
