@@ -1,11 +1,15 @@
 /**
  * Screenshots of console pages for a person to look at: `node tools/screenshots.ts <out dir> <path>...`
- * starts a throwaway server (SQLite, no devices unless SIM_DEVICES is set), signs in as admin and shoots
+ * starts a throwaway server (SQLite; with SIM_DEVICES=n, a simulated fleet of n devices in this process,
+ * awaited online before the first shot), signs in as admin and shoots
  * each path at 1366x768 and 1600x900, in en and zh. Serves CONSOLE_DIR (default dist/): build it first.
  * A path may end with `#click=<test id>` to click an element before the shot (a dialog, say).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_FLEET, Fleet } from '../agent/simulator/fleet.ts';
+import { wsTransport } from '../agent/ws-transport.ts';
+import { systemClock } from '../protocol/index.ts';
 import { launchChromium, requireConsoleBuild } from '../tests/support/browser.ts';
 import { loginAsAdmin, startTestServer } from '../tests/support/server.ts';
 
@@ -17,6 +21,22 @@ if (!outDir || paths.length === 0) {
 requireConsoleBuild();
 fs.mkdirSync(outDir, { recursive: true });
 const ts = await startTestServer('sqlite', { SIM_DEVICES: process.env.SIM_DEVICES ?? '0', SIM_CHURN_MS: '0' });
+const simulated = Number(process.env.SIM_DEVICES ?? 0);
+const fleet =
+  simulated > 0
+    ? new Fleet({
+        ...DEFAULT_FLEET,
+        gatewayUrl: ts.server.deviceSocketUrl,
+        enrollKey: ts.server.seeded.enrollKey,
+        count: simulated,
+        churnEveryMs: 0,
+        transport: wsTransport(),
+        clock: systemClock,
+        secrets: { load: () => ({}), save: () => {} },
+      })
+    : undefined;
+fleet?.start();
+while (fleet && fleet.onlineCount < simulated) await new Promise((r) => setTimeout(r, 200));
 const browser = await launchChromium();
 try {
   const { token } = await loginAsAdmin(ts);
@@ -45,5 +65,6 @@ try {
   }
 } finally {
   await browser.close();
+  fleet?.stop();
   await ts.stop();
 }

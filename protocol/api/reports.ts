@@ -87,6 +87,21 @@ export interface DashboardReport {
   readonly locations: readonly { country: string; devices: number }[];
   readonly alerts: readonly { sn: string; model: string; cpu: number; memory: number; time: number }[];
   readonly models: readonly { model: string; devices: number }[];
+  readonly trend: DashboardTrend;
+}
+
+/** Hours the dashboard's trend covers: seven days, so the console can show the last 24 hours or all 7 days. */
+export const DASHBOARD_TREND_HOURS = 168;
+
+/**
+ * The dashboard's trend, one value per hour, oldest first, ending with the current hour: devices that
+ * reported status in the hour (online during it) and abnormal records raised in it.
+ */
+export interface DashboardTrend {
+  /** Start of each hour, epoch ms. */
+  readonly hours: readonly number[];
+  readonly online: readonly number[];
+  readonly abnormal: readonly number[];
 }
 
 /** One entry of the operation log (not in the spec's API). */

@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { orgIdIn } from '../accounts/org-scope.ts';
 import { OnlineState } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
-import { AGE_BUCKETS, type AbnormalRecord, type AgeBucket, type DashboardReport, type LocationReport, type MapPoint, type ModelRow, type MultiModelReport, type Period, type PeriodBucket, type UsageReport } from '../../protocol/api/reports.ts';
+import { AGE_BUCKETS, type AbnormalRecord, type AgeBucket, DASHBOARD_TREND_HOURS, type DashboardReport, type DashboardTrend, type LocationReport, type MapPoint, type ModelRow, type MultiModelReport, type Period, type PeriodBucket, type UsageReport } from '../../protocol/api/reports.ts';
 import { ageBucketCounts, countByPeriod, coveredHours, HOUR_MS, rate } from './periods.ts';
 
 /** What every report query is limited to: organisations (the caller's scope or a chosen subtree). */
@@ -345,7 +345,7 @@ export async function usageReport(db: Db, scope: Scope, q: { from: number; to: n
 /** The dashboard's analytics for a scope; `thresholds` decide what counts as high usage. */
 export async function dashboardReport(db: Db, scope: Scope, now: number, dayStart: number, thresholds: { cpu: number; memory: number }): Promise<DashboardReport> {
   if (scope.orgIds.length === 0) {
-    return { totals: { devices: 0, online: 0, offline: 0, organisations: 0, accounts: 0, abnormalToday: 0 }, usage: { avgCpu: 0, memUsed: 0, memTotal: 0, reporting: 0 }, topFive: [], locations: [], alerts: [], models: [] };
+    return { totals: { devices: 0, online: 0, offline: 0, organisations: 0, accounts: 0, abnormalToday: 0 }, usage: { avgCpu: 0, memUsed: 0, memTotal: 0, reporting: 0 }, topFive: [], locations: [], alerts: [], models: [], trend: emptyTrend(now) };
   }
   const devQuery = db
     .selectFrom('devices')
@@ -401,7 +401,17 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     .orderBy('n', 'desc')
     .execute();
   // Independent queries run together: PostgreSQL answers them on separate pooled connections.
-  const [dev, accounts, abnormal, usage, top, alerts, locations, models] = await Promise.all([devQuery, accountsQuery, abnormalQuery, usageQuery, topQuery, alertsQuery, locationsQuery, modelsQuery]);
+  const [dev, accounts, abnormal, usage, top, alerts, locations, models, trend] = await Promise.all([
+    devQuery,
+    accountsQuery,
+    abnormalQuery,
+    usageQuery,
+    topQuery,
+    alertsQuery,
+    locationsQuery,
+    modelsQuery,
+    dashboardTrend(db, scope, now),
+  ]);
   const devices = num(dev.n);
   const online = num(dev.online);
   return {
@@ -411,5 +421,44 @@ export async function dashboardReport(db: Db, scope: Scope, now: number, dayStar
     locations: locations.map((r) => ({ country: r.country ?? '', devices: num(r.n) })),
     alerts: alerts.map((r) => ({ sn: r.sn, model: r.model, cpu: num(r.cpu), memory: num(r.mem_total) > 0 ? (num(r.mem_used) / num(r.mem_total)) * 100 : 0, time: num(r.time) })),
     models: models.map((r) => ({ model: r.model, devices: num(r.n) })),
+    trend,
   };
+}
+
+/** The trend's hours, ending with the one `now` is in, all zero. */
+function emptyTrend(now: number): DashboardTrend {
+  const last = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const hours = Array.from({ length: DASHBOARD_TREND_HOURS }, (_, i) => last - (DASHBOARD_TREND_HOURS - 1 - i) * HOUR_MS);
+  return { hours, online: hours.map(() => 0), abnormal: hours.map(() => 0) };
+}
+
+/**
+ * Online devices and abnormal records per hour over the last seven days, from the hourly rollups (a few
+ * thousand rows at most per organisation), so the dashboard never reads the raw records.
+ */
+async function dashboardTrend(db: Db, scope: Scope, now: number): Promise<DashboardTrend> {
+  const empty = emptyTrend(now);
+  const from = empty.hours[0] ?? now;
+  const [online, abnormal] = await Promise.all([
+    db
+      .selectFrom('telemetry_hourly')
+      .select((eb) => ['hour', eb.fn.sum<number | string>('device_hours').as('n')])
+      .where(inScope(db, 'org_id', scope))
+      .where('hour', '>=', from)
+      .groupBy('hour')
+      .execute(),
+    db
+      .selectFrom('abnormal_hourly')
+      .select((eb) => ['hour', eb.fn.sum<number | string>('n').as('n')])
+      .where(inScope(db, 'org_id', scope))
+      .where('hour', '>=', from)
+      .groupBy('hour')
+      .execute(),
+  ]);
+  const slot = (hour: unknown) => Math.round((num(hour) - from) / HOUR_MS);
+  const onlineCounts = [...empty.online];
+  const abnormalCounts = [...empty.abnormal];
+  for (const r of online) if (slot(r.hour) >= 0 && slot(r.hour) < DASHBOARD_TREND_HOURS) onlineCounts[slot(r.hour)] = num(r.n);
+  for (const r of abnormal) if (slot(r.hour) >= 0 && slot(r.hour) < DASHBOARD_TREND_HOURS) abnormalCounts[slot(r.hour)] = num(r.n);
+  return { hours: empty.hours, online: onlineCounts, abnormal: abnormalCounts };
 }

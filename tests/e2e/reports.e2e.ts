@@ -65,6 +65,12 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await c.page.getByTestId('dashboard-alerts').getByText(devices[0]?.sn ?? '').waitFor();
     expect(await c.page.getByTestId('dashboard-memory').textContent()).toMatch(/^\d[\d.]* [KMGT]B \/ \d[\d.]* [KMGT]B$/);
     await chartDrawn('dashboard-locations');
+    // Trends: the last 24 hours by hour, or the whole week.
+    await chartDrawn('dashboard-trend-online');
+    await chartDrawn('dashboard-trend-abnormal');
+    expect(await c.page.getByTestId('dashboard-trend-online').getAttribute('data-points')).toBe('24');
+    await c.page.getByTestId('dashboard-trend-span').getByText('Last 7 days').click();
+    await expect.poll(() => c.page.getByTestId('dashboard-trend-online').getAttribute('data-points')).toBe('168');
     // The live count follows presence: a device leaving drops it without reloading.
     devices[FLEET - 1]?.stop();
     await c.page.getByTestId('dashboard-online').getByText(String(FLEET - 1)).waitFor();
@@ -139,7 +145,7 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
   it('the system operation log lists recorded changes and exports them', async () => {
     await client(c.ts, token).ok('POST', '/permit/addRole', { name: 'e2e-report-role', summary: 'e2e', permissionList: ['report_manganer'] });
     await open('/statistical-report/system-operation-log');
-    await c.page.getByTestId('report-table').getByText('/permit/addRole').first().waitFor();
+    await c.page.getByTestId('report-table').getByText('Add role').first().waitFor();
     const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('export-csv').click()]);
     const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\r\n');
     expect(lines.some((l) => l.includes('/permit/addRole'))).toBe(true);

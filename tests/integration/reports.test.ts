@@ -4,6 +4,7 @@ import { seededRandom } from '../../agent/simulator/prng.ts';
 import { createVirtualDevice, simulatedInfo } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { Command, systemClock } from '../../protocol/index.ts';
+import { DASHBOARD_TREND_HOURS, type DashboardTrend } from '../../protocol/api/reports.ts';
 import { readXlsx } from '../../server/reports/export.ts';
 import { type Client, client, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
@@ -226,6 +227,25 @@ for (const target of targets) {
       for (let i = 1; i < 5; i++) expect((d.topFive[i - 1]?.cpu ?? 0) >= (d.topFive[i]?.cpu ?? 0)).toBe(true);
       expect(d.locations.reduce((n, l) => n + l.devices, 0)).toBe(FLEET);
       expect(d.alerts.map((x) => x.sn)).toContain((devices[0] as DeviceSession).sn);
+    });
+
+    it('gives the dashboard a trend of seven days by hour, ending with this hour: devices online and abnormal events', async () => {
+      const d = await admin.ok<{ trend: DashboardTrend }>('GET', '/report/dashboard');
+      expect(d.trend.hours).toHaveLength(DASHBOARD_TREND_HOURS);
+      expect(d.trend.online).toHaveLength(DASHBOARD_TREND_HOURS);
+      const thisHour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+      // The last entry is this hour (or the one just ended, if the hour turned during the test).
+      expect(thisHour - (d.trend.hours.at(-1) ?? 0)).toBeLessThanOrEqual(3_600_000);
+      expect(d.trend.hours.every((h, i) => i === 0 || h - (d.trend.hours[i - 1] ?? 0) === 3_600_000)).toBe(true);
+      // Every device reported status this hour; the two abnormal events of the test above are in it too.
+      expect(d.trend.online.at(-1)).toBe(FLEET);
+      expect(d.trend.abnormal.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
+      // Another organisation's trend holds none of it.
+      const roleId = await createRole(admin, `trend-${target.name}`, ['home_list']);
+      await createOrg(admin, { name: `Trend ${target.name}`, account: `trend_${target.name}`, password: 'Trend_pw1', roleId });
+      const other = client(ts, (await loginAs(ts, `trend_${target.name}`, 'Trend_pw1')).token);
+      const theirs = await other.ok<{ trend: DashboardTrend }>('GET', '/report/dashboard');
+      expect(theirs.trend.online.every((n) => n === 0)).toBe(true);
     });
 
     it('checks permission keys and organisation scope on every report', async () => {

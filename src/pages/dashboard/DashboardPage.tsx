@@ -1,4 +1,4 @@
-import { Badge, Card, Group, RingProgress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, RingProgress, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardReport, reportApi } from '../../api/reports.ts';
@@ -13,7 +13,18 @@ const RECOUNT_AFTER_MS = 1_000;
 // Usage, top five and alerts come from status uploads (one a minute per device); a minute's refresh follows them.
 const REFRESH_MS = 60_000;
 
-/** Dashboard: totals, live online count, usage, top five, locations, models and high-usage alerts. */
+/** Hours of the trend a viewer can choose: the last day or the whole week the server sends. */
+type TrendSpan = '24' | '168';
+
+/** The trend's hour labels in the viewer's zone: 'HH:00' for a day, 'MM-dd HH:00' for a week. */
+function hourLabels(hours: readonly number[], span: TrendSpan): string[] {
+  return hours.map((h) => {
+    const d = formatDateTime(h);
+    return span === '24' ? d.slice(11, 16) : d.slice(5, 16);
+  });
+}
+
+/** Dashboard: totals, live online count, usage, trends, top five, locations, models and high-usage alerts. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const changes = usePresenceChanges();
@@ -56,6 +67,20 @@ export function DashboardPage() {
   const locLabels = useMemo(() => data?.locations.map((l) => l.country) ?? [], [data]);
   const locSeries = useMemo(() => (data ? [{ label: t('reports.location.devices'), values: data.locations.map((l) => l.devices) }] : []), [data, t]);
   const modelTotal = data?.models.reduce((n, m) => n + m.devices, 0) ?? 0;
+  const [span, setSpan] = useState<TrendSpan>('24');
+  const trend = useMemo(() => {
+    if (!data) return undefined;
+    const n = Number(span);
+    const hours = data.trend.hours.slice(-n);
+    const online = data.trend.online.slice(-n);
+    const abnormal = data.trend.abnormal.slice(-n);
+    return {
+      labels: hourLabels(hours, span),
+      online: [{ label: t('reports.dashboard.onlineTrend'), values: online }],
+      abnormal: [{ label: t('reports.dashboard.abnormalTrend'), values: abnormal }],
+      empty: online.every((v) => v === 0) && abnormal.every((v) => v === 0),
+    };
+  }, [data, span, t]);
 
   return (
     <>
@@ -88,7 +113,13 @@ export function DashboardPage() {
                   {totals ? formatRatio(totals.devices ? totals.online / totals.devices : 0) : '—'}
                 </Text>
               }
-              sections={[{ value: totals?.devices ? (totals.online / totals.devices) * 100 : 0, color: seriesColour(0) }]}
+              sections={[
+                {
+                  value: totals?.devices ? (totals.online / totals.devices) * 100 : 0,
+                  color: seriesColour(0),
+                  tooltip: t('reports.dashboard.onlineShareTip', { online: totals?.online ?? 0, devices: totals?.devices ?? 0 }),
+                },
+              ]}
             />
             <Stack gap={4}>
               <Text size="sm">
@@ -117,6 +148,11 @@ export function DashboardPage() {
               sections={(data?.models ?? []).map((m, i) => ({ value: modelTotal ? (m.devices / modelTotal) * 100 : 0, color: seriesColour(i), tooltip: `${m.model}: ${m.devices}` }))}
             />
             <Stack gap={2}>
+              {data?.models.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  {t('reports.dashboard.noData')}
+                </Text>
+              )}
               {data?.models.map((m, i) => (
                 <Text key={m.model} size="xs">
                   <span style={{ color: seriesColour(i) }}>●</span> {m.model} {m.devices}
@@ -129,7 +165,12 @@ export function DashboardPage() {
           <Text fw={600} mb="xs">
             {t('reports.dashboard.locations')}
           </Text>
-          {data && <UPlotChart testId="dashboard-locations" labels={locLabels} series={locSeries} kind="bars" height={140} />}
+          {data && data.locations.length === 0 && (
+            <Text size="sm" c="dimmed">
+              {t('reports.dashboard.noData')}
+            </Text>
+          )}
+          {data && data.locations.length > 0 && <UPlotChart testId="dashboard-locations" labels={locLabels} series={locSeries} kind="bars" integers height={140} />}
           <Group gap={4} mt={4}>
             {data?.locations.slice(0, 5).map((l) => (
               <Badge key={l.country} variant="light" tt="none" leftSection={<b>{l.country}</b>}>
@@ -139,6 +180,42 @@ export function DashboardPage() {
           </Group>
         </Card>
       </SimpleGrid>
+      <Card withBorder mb="md" data-testid="dashboard-trends">
+        <Group justify="space-between" mb="xs">
+          <Text fw={600}>{t('reports.dashboard.trends')}</Text>
+          <SegmentedControl
+            size="xs"
+            value={span}
+            onChange={(v) => setSpan(v === '168' ? '168' : '24')}
+            data={[
+              { value: '24', label: t('reports.dashboard.last24h') },
+              { value: '168', label: t('reports.dashboard.last7d') },
+            ]}
+            data-testid="dashboard-trend-span"
+          />
+        </Group>
+        {trend?.empty && (
+          <Text size="sm" c="dimmed" data-testid="dashboard-trend-empty">
+            {t('reports.dashboard.noTrend')}
+          </Text>
+        )}
+        {trend && !trend.empty && (
+          <SimpleGrid cols={{ base: 1, lg: 2 }}>
+            <div>
+              <Text size="sm" c="dimmed">
+                {t('reports.dashboard.onlineTrend')}
+              </Text>
+              <UPlotChart testId="dashboard-trend-online" labels={trend.labels} series={trend.online} yMin={0} integers skipLabels hoverValues xLabel={t('reports.dashboard.hour')} height={200} />
+            </div>
+            <div>
+              <Text size="sm" c="dimmed">
+                {t('reports.dashboard.abnormalTrend')}
+              </Text>
+              <UPlotChart testId="dashboard-trend-abnormal" labels={trend.labels} series={trend.abnormal} kind="bars" integers skipLabels hoverValues xLabel={t('reports.dashboard.hour')} height={200} />
+            </div>
+          </SimpleGrid>
+        )}
+      </Card>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Card withBorder>
           <Text fw={600} mb="xs">
@@ -154,6 +231,15 @@ export function DashboardPage() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
+              {data?.topFive.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={4}>
+                    <Text size="sm" c="dimmed" ta="center">
+                      {t('reports.dashboard.noData')}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
               {data?.topFive.map((d) => (
                 <Table.Tr key={d.sn}>
                   <Table.Td>{d.sn}</Table.Td>

@@ -76,13 +76,13 @@ export function AbnormalStatisticsPage() {
           <Text fw={600} mb="xs">
             {t('reports.abnormal.chart')}
           </Text>
-          {report && <UPlotChart testId="chart-abnormal" labels={labels} series={series} kind="bars" />}
+          {report && <UPlotChart testId="chart-abnormal" labels={labels} series={series} kind="bars" integers skipLabels />}
         </Card>
         <Card withBorder>
           <Text fw={600} mb="xs">
             {t('reports.abnormal.byType')}
           </Text>
-          {report && <UPlotChart testId="chart-abnormal-types" labels={byTypeLabels} series={byType} kind="bars" />}
+          {report && <UPlotChart testId="chart-abnormal-types" labels={byTypeLabels} series={byType} kind="bars" integers />}
         </Card>
       </SimpleGrid>
       <Table highlightOnHover data-testid="report-table">

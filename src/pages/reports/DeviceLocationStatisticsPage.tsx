@@ -53,7 +53,7 @@ export function DeviceLocationStatisticsPage() {
           <Text fw={600} mb="xs">
             {t('reports.location.chart')}
           </Text>
-          {report && <UPlotChart testId="chart-countries" labels={labels} series={series} kind="bars" />}
+          {report && <UPlotChart testId="chart-countries" labels={labels} series={series} kind="bars" integers />}
         </Card>
         <Card withBorder>{map && <WorldMap points={map.points} height={300} interactive={false} />}</Card>
       </SimpleGrid>

@@ -27,13 +27,13 @@ export function MultiModelAnalysisPage() {
           <Text fw={600} mb="xs">
             {t('reports.multiModel.onlineRateChart')}
           </Text>
-          {report && <UPlotChart testId="chart-online-rate" labels={labels} series={series} format={formatPercent} yMin={0} yMax={100} />}
+          {report && <UPlotChart testId="chart-online-rate" labels={labels} series={series} format={formatPercent} yMin={0} yMax={100} skipLabels />}
         </Card>
         <Card withBorder>
           <Text fw={600} mb="xs">
             {t('reports.multiModel.ageChart')}
           </Text>
-          {report && <UPlotChart testId="chart-ages" labels={ageLabels} series={ageSeries} kind="bars" />}
+          {report && <UPlotChart testId="chart-ages" labels={ageLabels} series={ageSeries} kind="bars" integers />}
         </Card>
       </SimpleGrid>
       <Table highlightOnHover data-testid="report-table">

@@ -33,7 +33,7 @@ export function PlatformUsageStatisticsPage() {
         <Text fw={600} mb="xs">
           {t('reports.usage.chart')}
         </Text>
-        {report && <UPlotChart testId="chart-usage" labels={labels} series={series} kind="bars" />}
+        {report && <UPlotChart testId="chart-usage" labels={labels} series={series} kind="bars" integers />}
       </Card>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <div>

@@ -23,6 +23,13 @@ interface Props {
    */
   readonly yMin?: number;
   readonly yMax?: number;
+  /** Show the values under the cursor in the legend (the chart's tooltip), the x value under `xLabel`. */
+  readonly hoverValues?: boolean;
+  readonly xLabel?: string;
+  /** Counts: y ticks at whole numbers only. */
+  readonly integers?: boolean;
+  /** A time axis: labels may skip categories (every few hours) instead of turning to fit them all. */
+  readonly skipLabels?: boolean;
   readonly testId?: string;
 }
 
@@ -46,9 +53,9 @@ function widestLabel(labels: readonly string[]): number {
  * How the x labels are laid out: straight when each fits its category's width, otherwise turned by
  * ROTATION degrees with room below for the longest, so neighbouring labels never overlap.
  */
-export function categoryAxisLayout(labelWidth: number, plotWidth: number, count: number): { rotate: number; size: number; space: number } {
+export function categoryAxisLayout(labelWidth: number, plotWidth: number, count: number, skipLabels = false): { rotate: number; size: number; space: number } {
   const perCategory = plotWidth / Math.max(1, count);
-  if (labelWidth + LABEL_GAP <= perCategory) return { rotate: 0, size: 50, space: Math.max(30, labelWidth + LABEL_GAP) };
+  if (skipLabels || labelWidth + LABEL_GAP <= perCategory) return { rotate: 0, size: 50, space: Math.max(30, labelWidth + LABEL_GAP) };
   const rad = (ROTATION * Math.PI) / 180;
   // Turned labels need only their line height (about 16 px) between them.
   return { rotate: -ROTATION, size: Math.ceil(labelWidth * Math.sin(rad) + 24), space: 18 };
@@ -69,7 +76,10 @@ export function yRange(kind: 'line' | 'bars', dataMin: number, dataMax: number, 
  * A uPlot chart over categories: x is the label index, so periods, models and accounts share one
  * component. Re-created when its data changes (uPlot's setData keeps series fixed), resized with its box.
  */
-export function UPlotChart({ labels, series, kind = 'line', height = 260, format, yMin, yMax, testId }: Props) {
+// Whole-number tick steps for count axes.
+const INTEGER_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000];
+
+export function UPlotChart({ labels, series, kind = 'line', height = 260, format, yMin, yMax, hoverValues = false, xLabel = '', integers = false, skipLabels = false, testId }: Props) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -79,20 +89,20 @@ export function UPlotChart({ labels, series, kind = 'line', height = 260, format
     const bars = uPlot.paths.bars?.({ size: [0.6 / Math.max(1, series.length), 60] });
     const width = Math.max(200, el.clientWidth);
     // The y axis takes 60 px of the width; the rest is shared by the categories.
-    const layout = categoryAxisLayout(widestLabel(labels), width - 60, labels.length);
+    const layout = categoryAxisLayout(widestLabel(labels), width - 60, labels.length, skipLabels);
     el.dataset.xRotate = String(layout.rotate);
     const opts: uPlot.Options = {
       width,
       height,
       // A single series needs no legend: the card's title names it.
-      legend: { show: series.length > 1, live: false },
+      legend: { show: hoverValues || series.length > 1, live: hoverValues },
       scales: {
         x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
         y: { range: (_u, min, max) => yRange(kind, min, max, yMin, yMax) },
       },
       axes: [
         { values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? (labels[s] ?? '') : '')), space: layout.space, rotate: layout.rotate, size: layout.size, incrs: [1, 2, 5, 10, 20, 50, 100] },
-        { values: (_u, splits) => splits.map(fmt), size: 60 },
+        { values: (_u, splits) => splits.map(fmt), size: 60, ...(integers ? { incrs: INTEGER_INCRS } : {}) },
       ],
       // What the y axis shows, once drawn, for tests and for anyone inspecting the page.
       hooks: {
@@ -104,7 +114,7 @@ export function UPlotChart({ labels, series, kind = 'line', height = 260, format
         ],
       },
       series: [
-        { label: '', value: (_u, v) => (v == null ? '' : (labels[v] ?? '')) },
+        { label: xLabel, value: (_u, v) => (v == null ? '' : (labels[v] ?? '')) },
         ...series.map((s, i) => ({
           label: s.label,
           stroke: seriesColour(i),
@@ -123,6 +133,6 @@ export function UPlotChart({ labels, series, kind = 'line', height = 260, format
       observer.disconnect();
       plot.destroy();
     };
-  }, [labels, series, kind, height, format, yMin, yMax]);
+  }, [labels, series, kind, height, format, yMin, yMax, hoverValues, xLabel, integers, skipLabels]);
   return <Box ref={box} data-testid={testId} data-points={labels.length} style={{ width: '100%' }} />;
 }
