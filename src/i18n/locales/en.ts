@@ -1,3 +1,4 @@
+import { auditEn } from './audit.ts';
 import { kitEn } from './kit.ts';
 import { authoringEn } from './authoring.ts';
 import { deviceViewEn } from './device-view.ts';
@@ -313,6 +314,7 @@ export const en = {
   content: contentEn,
   integrations: integrationsEn,
   kit: kitEn,
+  audit: auditEn,
 };
 
 export type Messages = typeof en;

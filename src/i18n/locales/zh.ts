@@ -1,3 +1,4 @@
+import { auditZh } from './audit.ts';
 import { kitZh } from './kit.ts';
 import { authoringZh } from './authoring.ts';
 import { deviceViewZh } from './device-view.ts';
@@ -315,4 +316,5 @@ export const zh: Messages = {
   content: contentZh,
   integrations: integrationsZh,
   kit: kitZh,
+  audit: auditZh,
 };
