@@ -1,4 +1,5 @@
 import { runApiBench } from './api.bench.ts';
+import { runConsoleBench } from './console.bench.ts';
 import { runGatewayBench } from './gateway.bench.ts';
 import { runProtocolBench } from './protocol.bench.ts';
 import { runPushBench } from './push.bench.ts';
@@ -14,6 +15,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   gateway: { title: 'gateway (server and simulator on this 2-core machine)', run: runGatewayBench },
   reports: { title: 'report queries (p95 per report; baseline: bare count over devices)', run: runReportsBench },
   ui: { title: 'console UI under fleet load (real Chromium, 2-core machine)', run: runUiBench },
+  console: { title: 'console bundle (what the login page loads, as sent compressed)', run: runConsoleBench },
   push: { title: 'push campaign (fleet in a separate process, simulated download time off, 2-core machine)', run: runPushBench },
 };
 

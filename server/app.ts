@@ -143,7 +143,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');
   if (fs.existsSync(indexHtml)) {
-    await app.register(fastifyStatic, { root: deps.consoleDir, prefix: CONSOLE_BASE, wildcard: false, index: 'index.html' });
+    // The build writes .br and .gz beside every text file (vite.config.ts); preCompressed sends the one the
+    // browser accepts. Files under assets/ carry a content hash in their name, so they never change: cached
+    // for a year without revalidation. Everything else (index.html, which names the current hashes) is
+    // revalidated on every load, so a new release is picked up at once.
+    const assetsDir = path.join(deps.consoleDir, 'assets') + path.sep;
+    await app.register(fastifyStatic, {
+      root: deps.consoleDir,
+      prefix: CONSOLE_BASE,
+      wildcard: false,
+      // An array: with preCompressed, @fastify/static finds /user/'s index only in an array of names.
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => {
+        reply.header('cache-control', file.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
     // History-style routes: every unknown path under /user/ is the console's own.
     app.get(`${CONSOLE_BASE}*`, { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.type('text/html').sendFile('index.html'));
   } else {

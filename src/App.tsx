@@ -3,18 +3,22 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
-import { MOBILE_HOME, MobileShell } from './layout/MobileShell.tsx';
-import { Shell } from './layout/Shell.tsx';
 import { ErrorPage } from './pages/errors/ErrorPage.tsx';
-import { LoginPage } from './pages/login/LoginPage.tsx';
 import { AreaPlaceholder } from './pages/placeholder/AreaPlaceholder.tsx';
 import { guard, HOME_PATH, LOGIN_PATH, REDIRECT_PREFIX, redirectTarget } from './router/guard.ts';
+import { lazyComponent } from './router/lazy-page.tsx';
 import { canReach, firstMenuPath } from './router/menu.ts';
 import { builtPublicPages } from './router/pages.ts';
-import { findPublicRoute, findShellRoute } from './router/routes.ts';
+import { findPublicRoute, findShellRoute, MOBILE_HOME } from './router/routes.ts';
 import { ensureUser } from './state/bootstrap.ts';
 import { layout, updateScale } from './state/layout.ts';
 import { session } from './state/session.ts';
+
+// The login page, the desktop shell and the phone layout are chunks of their own (issue 21): a visit of
+// the login page does not fetch the shell, and a logged-in visit does not fetch the login page.
+const LoginPage = lazyComponent(() => import('./pages/login/LoginPage.tsx').then((m) => m.LoginPage));
+const Shell = lazyComponent(() => import('./layout/Shell.tsx').then((m) => m.Shell));
+const MobileShell = lazyComponent(() => import('./layout/MobileShell.tsx').then((m) => m.MobileShell));
 
 /** The page title: translated route title plus the product title (platform-core section 2). */
 function usePageTitle(titleKey: string | undefined): void {

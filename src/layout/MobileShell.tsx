@@ -19,8 +19,7 @@ import { BellIcon, ChevronDownIcon } from './icons.tsx';
 import classes from './MobileShell.module.css';
 import { Reminders } from './Reminders.tsx';
 
-/** Home of the phone layout: the device list. */
-export const MOBILE_HOME = '/device-management/index';
+export { MOBILE_HOME } from '../router/routes.ts';
 
 /**
  * The phone layout's pages by route path: the same routes as the desktop, with a phone-sized page where

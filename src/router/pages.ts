@@ -1,52 +1,82 @@
 import type { ComponentType } from 'react';
-import { AdminPage } from '../pages/authority/AdminPage.tsx';
-import { RolePage } from '../pages/authority/RolePage.tsx';
-import { MonitorPage } from '../pages/monitor/MonitorPage.tsx';
-import { DashboardPage } from '../pages/dashboard/DashboardPage.tsx';
-import { DocumentAdminPage } from '../pages/document-admin/DocumentAdminPage.tsx';
-import { DocumentDetailPage, DocumentGitbookPage } from '../pages/document-library/DocumentDetailPage.tsx';
-import { DocumentLibraryPage } from '../pages/document-library/DocumentLibraryPage.tsx';
-import { NoticeAdminPage } from '../pages/notice-admin/NoticeAdminPage.tsx';
-import { DeviceManagementPage } from '../pages/device-management/DeviceManagementPage.tsx';
-import { DeviceViewPage } from '../pages/device-view/DeviceViewPage.tsx';
-import { DeviceWebsshPage } from '../pages/device-webssh/DeviceWebsshPage.tsx';
-import { RemoteManagementPage } from '../pages/remote-management/RemoteManagementPage.tsx';
-import { OrganizationPage } from '../pages/organization/OrganizationPage.tsx';
-import { UserNoticePage } from '../pages/user-notice/UserNoticePage.tsx';
-import { simPages } from '../pages/sim/sim-pages.ts';
-import { commercePages, commercePublicPages } from '../pages/commerce/commerce-pages.ts';
-import { contentPages } from '../pages/content/content-pages.ts';
-import { reportPages } from '../pages/reports/report-pages.ts';
-import { ApiTokensPage } from '../pages/integrations/ApiTokensPage.tsx';
-import { WebhooksPage } from '../pages/integrations/WebhooksPage.tsx';
+import { lazyArea, lazyPage } from './lazy-page.tsx';
+
+// Every page is its own chunk, fetched on the route's first visit (issue 21: the login page and the shell
+// stay small). An area module (SIM, commerce, content, reports) is one chunk for all of its routes.
+
+/** The areas' route paths; src/router/pages.test.ts checks they are exactly each area module's keys. */
+export const AREA_PATHS = {
+  sim: [
+    '/spring-card-manage/spring-card-manage',
+    '/custom-service/group-management',
+    '/custom-service/group-config',
+    '/sim-card-management/card-management',
+    '/sim-card-management/sim-card-view',
+    '/sim-card-management/intelligent-test',
+    '/juxin-card-manage/index',
+  ],
+  commerce: [
+    '/sim-card-management/bill-query',
+    '/pay-data/index',
+    '/monthly-bill/index',
+    '/juxin-pay-data/index',
+    '/order-query/index',
+    '/license-manage/index',
+    '/order-demand/index',
+    '/true-point/account-manage',
+    '/true-point/equipment-manage',
+  ],
+  commercePublic: ['/isobus-activate', '/order-demand-detail'],
+  content: [
+    '/firmware-version/index',
+    '/firmware-customize/index',
+    '/firmware-manage/firmware-coupon',
+    '/application-management/index',
+    '/file-management/index',
+    '/logo-management/index',
+    '/background-manage/index',
+    '/log-management/index',
+    '/content-push/index',
+  ],
+  reports: [
+    '/statistical-report/multi-model-analysis',
+    '/statistical-report/device-location-statistics',
+    '/statistical-report/device-map-distribution',
+    '/statistical-report/abnormal-statistics',
+    '/statistical-report/system-operation-log',
+    '/statistical-report/platform-usage-statistics',
+  ],
+} as const;
+
+const commerce = () => import('../pages/commerce/commerce-pages.ts');
 
 /** Pages built so far, by route path; every other route of the table shows the shared AreaPlaceholder. */
 export const builtPages: Readonly<Record<string, ComponentType>> = {
-  '/dashboard/index': DashboardPage,
-  ...simPages,
-  ...commercePages,
-  ...contentPages,
-  ...reportPages,
-  '/device-management/index': DeviceManagementPage,
-  '/device-view/index': DeviceViewPage,
-  '/device-view/webssh': DeviceWebsshPage,
-  '/remote-management/index': RemoteManagementPage,
-  '/user-notice/index': UserNoticePage,
-  '/notice-admin/index': NoticeAdminPage,
-  '/document-library/index': DocumentLibraryPage,
-  '/document-library-detail/index': DocumentDetailPage,
-  '/document-library-detail-gitbook/index': DocumentGitbookPage,
-  '/document-library-detail-gitbook-qa/index': DocumentGitbookPage,
-  '/document-admin/index': DocumentAdminPage,
-  '/organization-management/index': OrganizationPage,
-  '/authority-manage/admin': AdminPage,
-  '/authority-manage/role-manage': RolePage,
-  '/monitor-center/index': MonitorPage,
-  '/integrations/webhooks': WebhooksPage,
-  '/integrations/api-tokens': ApiTokensPage,
+  '/dashboard/index': lazyPage(() => import('../pages/dashboard/DashboardPage.tsx').then((m) => m.DashboardPage)),
+  ...lazyArea(() => import('../pages/sim/sim-pages.ts').then((m) => m.simPages), AREA_PATHS.sim),
+  ...lazyArea(() => commerce().then((m) => m.commercePages), AREA_PATHS.commerce),
+  ...lazyArea(() => import('../pages/content/content-pages.ts').then((m) => m.contentPages), AREA_PATHS.content),
+  ...lazyArea(() => import('../pages/reports/report-pages.ts').then((m) => m.reportPages), AREA_PATHS.reports),
+  '/device-management/index': lazyPage(() => import('../pages/device-management/DeviceManagementPage.tsx').then((m) => m.DeviceManagementPage)),
+  '/device-view/index': lazyPage(() => import('../pages/device-view/DeviceViewPage.tsx').then((m) => m.DeviceViewPage)),
+  '/device-view/webssh': lazyPage(() => import('../pages/device-webssh/DeviceWebsshPage.tsx').then((m) => m.DeviceWebsshPage)),
+  '/remote-management/index': lazyPage(() => import('../pages/remote-management/RemoteManagementPage.tsx').then((m) => m.RemoteManagementPage)),
+  '/user-notice/index': lazyPage(() => import('../pages/user-notice/UserNoticePage.tsx').then((m) => m.UserNoticePage)),
+  '/notice-admin/index': lazyPage(() => import('../pages/notice-admin/NoticeAdminPage.tsx').then((m) => m.NoticeAdminPage)),
+  '/document-library/index': lazyPage(() => import('../pages/document-library/DocumentLibraryPage.tsx').then((m) => m.DocumentLibraryPage)),
+  '/document-library-detail/index': lazyPage(() => import('../pages/document-library/DocumentDetailPage.tsx').then((m) => m.DocumentDetailPage)),
+  '/document-library-detail-gitbook/index': lazyPage(() => import('../pages/document-library/DocumentDetailPage.tsx').then((m) => m.DocumentGitbookPage)),
+  '/document-library-detail-gitbook-qa/index': lazyPage(() => import('../pages/document-library/DocumentDetailPage.tsx').then((m) => m.DocumentGitbookPage)),
+  '/document-admin/index': lazyPage(() => import('../pages/document-admin/DocumentAdminPage.tsx').then((m) => m.DocumentAdminPage)),
+  '/organization-management/index': lazyPage(() => import('../pages/organization/OrganizationPage.tsx').then((m) => m.OrganizationPage)),
+  '/authority-manage/admin': lazyPage(() => import('../pages/authority/AdminPage.tsx').then((m) => m.AdminPage)),
+  '/authority-manage/role-manage': lazyPage(() => import('../pages/authority/RolePage.tsx').then((m) => m.RolePage)),
+  '/monitor-center/index': lazyPage(() => import('../pages/monitor/MonitorPage.tsx').then((m) => m.MonitorPage)),
+  '/integrations/webhooks': lazyPage(() => import('../pages/integrations/WebhooksPage.tsx').then((m) => m.WebhooksPage)),
+  '/integrations/api-tokens': lazyPage(() => import('../pages/integrations/ApiTokensPage.tsx').then((m) => m.ApiTokensPage)),
 };
 
 /** Public pages built so far (outside the shell, no session); other public routes show the placeholder. */
 export const builtPublicPages: Readonly<Record<string, ComponentType>> = {
-  ...commercePublicPages,
+  ...lazyArea(() => commerce().then((m) => m.commercePublicPages), AREA_PATHS.commercePublic),
 };

@@ -145,6 +145,9 @@ export const publicRoutes: readonly PublicRoute[] = [
   { path: '/isobus-activate', titleKey: 'route.isobusActivate' },
 ];
 
+/** Home of the phone layout: the device list. */
+export const MOBILE_HOME = '/device-management/index';
+
 export function findShellRoute(path: string): ShellRoute | undefined {
   return shellRoutes.find((route) => route.path === path);
 }

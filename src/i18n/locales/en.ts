@@ -9,7 +9,7 @@ import { contentEn } from './content.ts';
 import { integrationsEn } from './integrations.ts';
 /** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
 export const en = {
-  app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version' },
+  app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version', pageLoading: 'Loading the page…', pageLoadFailed: 'The page could not be loaded.', reload: 'Reload' },
   route: {
     login: 'Login',
     dashboard: 'Dashboard',

@@ -11,7 +11,7 @@ import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
 export const zh: Messages = {
-  app: { title: '智能终端管控平台', mobileVersion: '手机版' },
+  app: { title: '智能终端管控平台', mobileVersion: '手机版', pageLoading: '页面加载中…', pageLoadFailed: '页面加载失败。', reload: '重新加载' },
   route: {
     login: '登录',
     dashboard: '首页',
