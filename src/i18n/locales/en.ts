@@ -146,6 +146,7 @@ export const en = {
     unread: 'Unread',
     readAll: 'Mark all read',
     deleteSelected: 'Delete selected',
+    deleteSelectedConfirm: 'Delete the {{count}} selected notices? This cannot be undone.',
     deleteAll: 'Delete all',
     deleteAllConfirm: 'Delete all your notices? This cannot be undone.',
     empty: 'No notices',

@@ -148,6 +148,7 @@ export const zh: Messages = {
     unread: '未读',
     readAll: '全部已读',
     deleteSelected: '删除所选',
+    deleteSelectedConfirm: '确定删除所选的 {{count}} 条通知？删除后无法恢复。',
     deleteAll: '全部删除',
     deleteAllConfirm: '确定删除全部通知？删除后无法恢复。',
     empty: '暂无通知',

@@ -54,7 +54,11 @@ export function NoticeAdminPage() {
     );
   }, [draft !== undefined, orgQuery]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const change = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => (d ? { ...d, [key]: value } : d));
+  const change = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => (d ? { ...d, [key]: value } : d));
+    // A field's error goes as soon as it is filled, not only at the next submit.
+    if (key in errors) setErrors(({ [key as keyof typeof errors]: _gone, ...rest }) => rest);
+  };
 
   const attach = async (picked: File[]) => {
     for (const file of picked) {

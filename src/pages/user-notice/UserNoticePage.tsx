@@ -19,6 +19,7 @@ export function UserNoticePage() {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [open, setOpen] = useState<Notice>();
   const [confirmDeleteAll, setConfirmDeleteAll] = useState(false);
+  const [confirmDeleteSelected, setConfirmDeleteSelected] = useState(false);
 
   const load = useCallback(() => {
     noticeApi.page(pageNum, PAGE_SIZE).then(setPage, () => undefined);
@@ -58,7 +59,7 @@ export function UserNoticePage() {
         <Button variant="light" onClick={() => void after(noticeApi.readAll())} data-testid="notice-read-all">
           {t('notice.readAll')}
         </Button>
-        <Button variant="light" color="red" disabled={selected.size === 0} onClick={() => void after(noticeApi.remove([...selected]))}>
+        <Button variant="light" color="red" disabled={selected.size === 0} onClick={() => setConfirmDeleteSelected(true)} data-testid="notice-delete-selected">
           {t('notice.deleteSelected')}
         </Button>
         <Button variant="subtle" color="red" disabled={!page?.total} onClick={() => setConfirmDeleteAll(true)}>
@@ -104,6 +105,15 @@ export function UserNoticePage() {
         </Typography>
         <NoticeFiles files={open?.files} />
       </Modal>
+      <ConfirmDialog
+        opened={confirmDeleteSelected}
+        title={t('notice.deleteSelected')}
+        message={t('notice.deleteSelectedConfirm', { count: selected.size })}
+        onConfirm={() => (setConfirmDeleteSelected(false), void after(noticeApi.remove([...selected])))}
+        onCancel={() => setConfirmDeleteSelected(false)}
+        danger
+        confirmTestId="notice-delete-selected-confirm"
+      />
       <ConfirmDialog
         opened={confirmDeleteAll}
         title={t('notice.deleteAll')}
