@@ -117,4 +117,68 @@ describe('commerce edges in Chromium', () => {
     expect(zhText).toContain(',Tractor batch,未使用,,3年,,');
     await setLanguage('en');
   });
+
+  it('renders each order-demand field type as its real input, checks them on blur and saves what they hold', { timeout: 60_000 }, async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/order-demand/index`);
+    await page.getByTestId('demand-add').click();
+    await page.locator('input[name=demandName]').fill('Harvester terminals');
+    await page.locator('input[name=customer]').fill('North Farm Co-op');
+    await page.locator('input[name=model]').fill('T2 Lite');
+    const types = ['Text', 'Text area', 'Select', 'Checkbox', 'Date', 'Upload'];
+    const labels = ['Contact phone', 'Mounting notes', 'Housing colour', 'Radios', 'Delivery date', 'Drawing'];
+    for (const [i, type] of types.entries()) {
+      await page.getByTestId('demand-add-field').click();
+      await page.getByTestId(`demand-field-label-${i}`).fill(labels[i] ?? '');
+      if (type !== 'Text') {
+        await page.getByTestId(`demand-field-type-${i}`).click();
+        await page.getByRole('option', { name: type, exact: true }).click();
+      }
+    }
+    // Each type has its own input.
+    const field = (i: number) => page.getByTestId(`demand-field-${i}`);
+    await field(0).locator('input[name="fieldValue-0"]').fill('13800138000');
+    expect(await field(1).locator('textarea').count()).toBe(1);
+    await field(1).locator('textarea').fill('Cab roof, left side.\nKeep the antenna clear.');
+    // A select or checkbox group needs options: said on blur.
+    await page.getByTestId('demand-field-options-2').focus();
+    await page.getByTestId('demand-field-options-3').focus();
+    await field(2).getByText('Give the options, comma separated').waitFor();
+    await page.getByTestId('demand-field-options-2').fill('Red, Blue, Grey');
+    await page.getByTestId('demand-field-options-3').fill('GPS, 4G, WiFi');
+    await page.getByTestId('demand-field-value-2').click();
+    await page.getByRole('option', { name: 'Blue', exact: true }).click();
+    await field(3).getByLabel('GPS').check();
+    await field(3).getByLabel('4G').check();
+    expect(await field(4).locator('input[type=date]').count()).toBe(1);
+    await field(4).locator('input[type=date]').fill('2026-12-01');
+    // Upload: a bad link is said on blur; a chosen file goes up and its link is the value.
+    await page.getByTestId('demand-field-link').fill('ftp://drawings/x.pdf');
+    await page.getByTestId('demand-field-link').blur();
+    await field(5).getByText('invalid link').waitFor();
+    await field(5).locator('input[type=file]').setInputFiles({ name: 'mount-drawing.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 drawing') });
+    await field(5).getByText('Uploaded: mount-drawing.pdf').waitFor();
+    await expect.poll(() => page.getByTestId('demand-field-link').inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/file\/download\/\d+$/);
+    await shot(page, 'order-demand-form-en');
+
+    await page.getByTestId('demand-save').click();
+    await page.locator('tr[data-demand]').first().waitFor();
+    const list = await api<{ list: { fields: { label: string; type: string; value: string | string[]; options?: string[] }[] }[] }>(ts.server.url, 'GET', '/order-requirements/list?pageNum=1&pageSize=10', { token });
+    const fields = list.data.list[0]?.fields ?? [];
+    expect(fields.map((f) => f.type)).toEqual(['text', 'textarea', 'select', 'checkbox', 'date', 'upload']);
+    expect(fields.map((f) => f.value).slice(0, 5)).toEqual(['13800138000', 'Cab roof, left side.\nKeep the antenna clear.', 'Blue', ['GPS', '4G'], '2026-12-01']);
+    expect(fields[5]?.value).toMatch(/\/file\/download\/\d+$/);
+    const download = await fetch(String(fields[5]?.value), { headers: { 'X-Token': token } });
+    expect(await download.text()).toBe('%PDF-1.4 drawing');
+
+    // zh: the same form in Chinese.
+    await setLanguage('zh');
+    await page.reload();
+    await page.locator('tr[data-demand]').first().getByRole('button', { name: '编辑' }).click();
+    await page.getByTestId('demand-field-4').locator('input[type=date]').waitFor();
+    await shot(page, 'order-demand-form-zh');
+    await setLanguage('en');
+  });
 });

@@ -1,10 +1,11 @@
-import { ActionIcon, Badge, Box, Button, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Button, Checkbox, FileInput, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { demandKindLabels, formFieldTypeLabels, orderDemandStateLabels } from '../../../protocol/index.ts';
 import { type Demand, demandApi, type DemandField } from '../../api/commerce.ts';
+import { contentApi, uploadFile } from '../../api/content.ts';
 import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -31,6 +32,82 @@ const emptyDraft: Draft = { name: '', customer: '', kind: 'trial', model: '', te
 // Read only in blur and save handlers: a national ID's birth date may not lie after today.
 const today = () => Date.now();
 const split = (text: string) => text.split(/[,，\s]+/).map((s) => s.trim()).filter(Boolean);
+
+type DraftField = Draft['fields'][number];
+
+/** A real calendar date written yyyy-MM-dd (what the date input gives and the server checks). */
+function realDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/**
+ * An upload field's value: the chosen file goes up resumably (tus) and is kept in the file library of the
+ * caller's organisation; the field holds its download link, which is what the server stores and checks.
+ */
+function UploadValue({ field, error, onValue, onBlur }: { field: DraftField; error: string | undefined; onValue: (v: string) => void; onBlur: () => void }) {
+  const { t } = useTranslation();
+  const [pct, setPct] = useState<number>();
+  const [name, setName] = useState('');
+  const [failed, setFailed] = useState('');
+  const send = async (file: File | null) => {
+    if (!file) return;
+    setFailed('');
+    setName(file.name);
+    try {
+      const uploadId = await uploadFile(file, 'file', (sent, total) => setPct(Math.floor((100 * sent) / total))).done;
+      const item = await contentApi.add('file', { uploadId, parentId: null, remark: field.label });
+      onValue(`${window.location.origin}/file/download/${item.id}`);
+    } catch (err) {
+      setFailed(err instanceof Error ? err.message : t('content.uploadFailed'));
+    } finally {
+      setPct(undefined);
+    }
+  };
+  return (
+    <Stack gap={4} w={260}>
+      <FileInput label={t('cards.demand.fieldValue')} placeholder={t('cards.demand.chooseFile')} onChange={(f) => void send(f)} data-testid="demand-field-file" clearable={false} />
+      {pct !== undefined && <Text size="xs">{t('cards.demand.fileUploading', { pct })}</Text>}
+      {field.value && name && pct === undefined && (
+        <Anchor size="xs" href={field.value} target="_blank">
+          {t('cards.demand.fileUploaded', { name })}
+        </Anchor>
+      )}
+      <TextInput size="xs" placeholder={t('cards.demand.orLink')} value={field.value} error={failed || error} onChange={(e) => onValue(e.currentTarget.value)} onBlur={onBlur} data-testid="demand-field-link" />
+    </Stack>
+  );
+}
+
+/** The value input a field's type calls for: text, textarea, select, checkbox group, date picker, file upload. */
+function FieldValue({ field, index, error, onValue, onBlur }: { field: DraftField; index: number; error: string | undefined; onValue: (v: string) => void; onBlur: () => void }) {
+  const { t } = useTranslation();
+  const common = { label: t('cards.demand.fieldValue'), error, 'data-testid': `demand-field-value-${index}` };
+  const choices = split(field.options);
+  switch (field.type) {
+    case 'textarea':
+      return <Textarea w={260} autosize minRows={2} {...common} value={field.value} onChange={(e) => onValue(e.currentTarget.value)} onBlur={onBlur} />;
+    case 'select':
+      return <Select w={200} {...common} data={choices} value={field.value || null} onChange={(v) => onValue(v ?? '')} onBlur={onBlur} clearable />;
+    case 'checkbox':
+      return (
+        <Checkbox.Group {...common} value={split(field.value)} onChange={(v) => onValue(v.join(', '))} onBlur={onBlur}>
+          <Group gap="xs" mt={4}>
+            {choices.map((c) => (
+              <Checkbox key={c} value={c} label={c} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+      );
+    case 'date':
+      return <TextInput w={170} type="date" {...common} value={field.value} onChange={(e) => onValue(e.currentTarget.value)} onBlur={onBlur} />;
+    case 'upload':
+      return <UploadValue field={field} error={error} onValue={onValue} onBlur={onBlur} />;
+    default:
+      return <TextInput w={200} {...common} name={`fieldValue-${index}`} value={field.value} onChange={(e) => onValue(e.currentTarget.value)} onBlur={onBlur} />;
+  }
+}
 
 function draftOf(d: Demand): Draft {
   return {
@@ -106,8 +183,15 @@ export function OrderDemandPage() {
   };
   const set = (patch: Partial<Draft>) => setDraft((d) => d && { ...d, ...patch });
   // The same rules the server applies (checked on blur and before saving); empty values are not checked.
-  const fieldError = (f: Draft['fields'][number]) => {
-    const problem = f.type === 'text' && f.rule && f.value.trim() ? checkIdentity(f.rule, f.value.trim(), today()) : undefined;
+  const fieldError = (f: Draft['fields'][number]): string | undefined => {
+    const v = f.value.trim();
+    if ((f.type === 'select' || f.type === 'checkbox') && split(f.options).length === 0) return t('cards.demand.needOptions');
+    if (!v) return undefined;
+    if (f.type === 'date' && !realDate(v)) return t('cards.demand.badDate');
+    if (f.type === 'upload' && !/^https?:\/\/\S+$/i.test(v)) return t('cards.demand.badLink');
+    if (f.type === 'select' && !split(f.options).includes(v)) return t('cards.demand.notAnOption');
+    if (f.type === 'checkbox' && split(v).some((x) => !split(f.options).includes(x))) return t('cards.demand.notAnOption');
+    const problem = f.type === 'text' && f.rule ? checkIdentity(f.rule, v, today()) : undefined;
     return problem ? t(identityMessageKey(problem)) : undefined;
   };
   const ruleOptions = [{ value: '', label: t('cards.identity.none') }, ...IDENTITY_RULES.map((r) => ({ value: r, label: t(`cards.identity.${r}`) }))];
@@ -235,10 +319,27 @@ export function OrderDemandPage() {
             {draft.fields.map((f, i) => {
               const change = (patch: Partial<Draft['fields'][number]>) => set({ fields: draft.fields.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
               return (
-                <Group key={i} align="flex-end">
-                  <TextInput w={140} label={t('cards.demand.fieldLabel')} value={f.label} onChange={(e) => change({ label: e.currentTarget.value })} />
-                  <Select w={130} label={t('cards.demand.fieldType')} data={options(formFieldTypeLabels)} value={f.type} onChange={(v) => change({ type: (v ?? 'text') as DemandField['type'] })} allowDeselect={false} />
-                  {(f.type === 'select' || f.type === 'checkbox') && <TextInput w={170} label={t('cards.demand.fieldOptions')} value={f.options} onChange={(e) => change({ options: e.currentTarget.value })} />}
+                <Group key={i} align="flex-start" data-testid={`demand-field-${i}`}>
+                  <TextInput w={140} label={t('cards.demand.fieldLabel')} data-testid={`demand-field-label-${i}`} value={f.label} onChange={(e) => change({ label: e.currentTarget.value })} />
+                  <Select
+                    w={130}
+                    label={t('cards.demand.fieldType')}
+                    data={options(formFieldTypeLabels)}
+                    value={f.type}
+                    onChange={(v) => (change({ type: (v ?? 'text') as DemandField['type'], value: '' }), setFieldErrors((fe) => ({ ...fe, [i]: undefined })))}
+                    allowDeselect={false}
+                    data-testid={`demand-field-type-${i}`}
+                  />
+                  {(f.type === 'select' || f.type === 'checkbox') && (
+                    <TextInput
+                      w={170}
+                      label={t('cards.demand.fieldOptions')}
+                      value={f.options}
+                      onChange={(e) => change({ options: e.currentTarget.value })}
+                      onBlur={() => setFieldErrors((fe) => ({ ...fe, [i]: fieldError(f) }))}
+                      data-testid={`demand-field-options-${i}`}
+                    />
+                  )}
                   {f.type === 'text' && (
                     <Select
                       w={170}
@@ -250,15 +351,16 @@ export function OrderDemandPage() {
                       allowDeselect={false}
                     />
                   )}
-                  <TextInput
-                    w={200}
-                    label={t('cards.demand.fieldValue')}
-                    name={`fieldValue-${i}`}
-                    placeholder={f.type === 'date' ? 'yyyy-MM-dd' : f.type === 'upload' ? 'https://' : ''}
-                    value={f.value}
+                  <FieldValue
+                    field={f}
+                    index={i}
                     error={fieldErrors[i]}
                     onBlur={() => setFieldErrors((fe) => ({ ...fe, [i]: fieldError(f) }))}
-                    onChange={(e) => change({ value: e.currentTarget.value })}
+                    onValue={(value) => {
+                      change({ value });
+                      // A choice made by clicking is checked at once; typed text on blur.
+                      if (f.type === 'select' || f.type === 'checkbox' || f.type === 'upload') setFieldErrors((fe) => ({ ...fe, [i]: fieldError({ ...f, value }) }));
+                    }}
                   />
                   <ActionIcon variant="subtle" color="red" aria-label={t('cards.demand.remove')} onClick={() => (setFieldErrors({}), set({ fields: draft.fields.filter((_, j) => j !== i) }))}>
                     ×
@@ -266,7 +368,7 @@ export function OrderDemandPage() {
                 </Group>
               );
             })}
-            <Button variant="default" size="xs" onClick={() => set({ fields: [...draft.fields, { label: '', type: 'text', value: '', options: '', rule: undefined }] })}>
+            <Button variant="default" size="xs" onClick={() => set({ fields: [...draft.fields, { label: '', type: 'text', value: '', options: '', rule: undefined }] })} data-testid="demand-add-field">
               {t('cards.demand.addField')}
             </Button>
             <Group justify="flex-end">
