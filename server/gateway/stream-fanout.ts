@@ -12,7 +12,6 @@ import {
 } from '../../protocol/index.ts';
 import type { Bus, BusMessage } from '../bus/bus.ts';
 import { Message } from '../http/envelope.ts';
-import { registerCommandPermission } from './command-permissions.ts';
 import type { ConsoleLink } from './console-link.ts';
 import { randomId } from './random-ids.ts';
 
@@ -193,9 +192,6 @@ export class StreamFanout {
 
   constructor(deps: StreamFanoutDeps) {
     this.#deps = deps;
-    registerCommandPermission(Command.StartStream, 'device_live_view');
-    registerCommandPermission(Command.StopStream, 'device_live_view');
-    registerCommandPermission(Command.RemoteControl, 'device_live_control');
   }
 
   /** True for the console commands the fan-out answers itself. */

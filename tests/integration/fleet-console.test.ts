@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { Command, type Envelope, type RequestEvent, type RequestOptions, Result, type ResultCode } from '../../protocol/index.ts';
-import { ClickGuard } from '../../src/pages/device-management/click-guard.ts';
+import { ClickGuard } from '../../src/devices/click-guard.ts';
 import { BULK_WINDOW, BulkRun, parsePackages } from '../../src/pages/remote-management/bulk-run.ts';
 
 describe('click guard', () => {

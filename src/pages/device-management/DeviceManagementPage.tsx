@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
-import { Command, countryLabels, DEVICE_TEXT_FILTERS, type DeviceTextFilter, deviceStateLabels, networkTypeLabels, OnlineState, onlineStateLabels, Result, systemTypeLabels } from '../../../protocol/index.ts';
+import { Command, countryLabels, DEVICE_TEXT_FILTERS, type DeviceTextFilter, deviceStateLabels, networkTypeLabels, OnlineState, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
 import type { DeviceSortField } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type Organization, orgApi } from '../../api/orgs.ts';
@@ -14,13 +14,12 @@ import { usePresenceEpoch } from '../../devices/hooks.ts';
 import { holds } from '../../router/menu.ts';
 import { session } from '../../state/session.ts';
 import { LiveView } from '../device-view/live/LiveView.tsx';
-import { guardedCommand } from '../device-view/remote/RemoteTab.tsx';
 import { captureScreenshot } from '../device-view/remote/screenshot.ts';
 import { SshConfigForm } from '../device-view/remote/SshConfigForm.tsx';
 import { deviceViewHref } from '../device-view/tab-access.ts';
 import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialogs.tsx';
 import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
-import { announce, refusal, runGuarded } from './device-commands.ts';
+import { refusedBeforeSending, sendCommand } from '../../devices/commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
 import { ROW_ACTION_COMMAND, ROW_ACTION_TAB } from './row-actions.ts';
 
@@ -114,9 +113,9 @@ export function DeviceManagementPage() {
   const onAction = useCallback((action: RowAction, device: LiveDevice) => {
     // Actions that talk to the device keep the list's refusals: offline, and what Linux cannot do.
     const command = ROW_ACTION_COMMAND[action];
-    const why = command === undefined ? undefined : refusal(command, device);
+    const refused = () => command !== undefined && refusedBeforeSending(device, command);
     const tab = ROW_ACTION_TAB[action];
-    if (tab) return why && command !== undefined ? announce(command, device.sn, Result.Fail, why) : navigate(deviceViewHref(device.sn, tab, { control: action === 'liveControl' }));
+    if (tab) return refused() ? undefined : navigate(deviceViewHref(device.sn, tab, { control: action === 'liveControl' }));
     switch (action) {
       case 'remark':
         return setEdit({ kind: 'remark', sns: [device.sn], initial: device.remark });
@@ -126,14 +125,13 @@ export function DeviceManagementPage() {
         return setEdit({ kind: 'country', sns: [device.sn], initial: device.country });
       case 'message':
       case 'liveView': {
-        const why = refusal(action === 'message' ? Command.PushText : Command.StartStream, device);
-        if (why) return void runGuarded(action === 'message' ? Command.PushText : Command.StartStream, device);
+        if (refused()) return;
         return action === 'message' ? setMessageTo([device]) : setLive(device);
       }
       // SSH debug and capture act as the device view's remote tab does, through its functions.
       case 'ssh':
       case 'capture':
-        if (why && command !== undefined) return announce(command, device.sn, Result.Fail, why);
+        if (refused()) return;
         if (action === 'ssh') return setSshFor(device);
         return void captureScreenshot(device.sn, device.onlineState === OnlineState.Online).then((url) => url && setShot({ sn: device.sn, url }));
       case 'reboot':
@@ -266,7 +264,7 @@ export function DeviceManagementPage() {
         onConfirm={() => {
           if (!confirm) return;
           setConfirm(undefined);
-          void runGuarded(DESTRUCTIVE_COMMAND[confirm.action], confirm.device, confirm.action === 'reboot' ? undefined : {});
+          void sendCommand(confirm.device, DESTRUCTIVE_COMMAND[confirm.action], confirm.action === 'reboot' ? undefined : {});
         }}
         onCancel={() => setConfirm(undefined)}
         confirmTestId={`confirm-${confirm?.action ?? 'reboot'}`}
@@ -276,7 +274,7 @@ export function DeviceManagementPage() {
         opened={messageTo !== undefined}
         count={messageTo?.length ?? 0}
         onClose={() => setMessageTo(undefined)}
-        onSend={(m) => messageTo?.forEach((d) => void runGuarded(Command.PushText, d, m.title ? m : { text: m.text }))}
+        onSend={(m) => messageTo?.forEach((d) => void sendCommand(d, Command.PushText, m.title ? m : { text: m.text }))}
       />
       <Modal opened={sshFor !== undefined} onClose={() => setSshFor(undefined)} title={sshFor ? t('fleet.ssh.title', { sn: sshFor.sn }) : ''} centered>
         {sshFor && (
@@ -285,7 +283,7 @@ export function DeviceManagementPage() {
             apply={(config) => {
               const device = sshFor;
               setSshFor(undefined);
-              void guardedCommand({ sn: device.sn, online: device.onlineState === OnlineState.Online, linux: device.systemType === 'linux', msgId: Command.ChangeSshConfig, data: config });
+              void sendCommand(device, Command.ChangeSshConfig, config, { voice: 'view' });
             }}
           />
         )}

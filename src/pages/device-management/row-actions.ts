@@ -32,7 +32,7 @@ export const ROW_ACTION_TAB: Readonly<Partial<Record<RowAction, Tab>>> = {
 
 /**
  * The device command behind each action that talks to the device: the list refuses it before acting
- * when the device is offline or is a Linux device that cannot do it (device-commands.ts `refusal`).
+ * when the device is offline or is a Linux device that cannot do it (src/devices/commands.ts `refusedBeforeSending`).
  * Remark, allocate and country are server edits and work on offline devices.
  */
 export const ROW_ACTION_COMMAND: Readonly<Partial<Record<RowAction, number>>> = {

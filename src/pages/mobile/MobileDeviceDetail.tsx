@@ -1,14 +1,12 @@
 import { Badge, Button, Card, Group, Stack, Table, Text, Textarea, Title } from '@mantine/core';
-import { notifications } from '../../layout/toast.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
-import { Command, labelOf, OnlineState, onlineStateLabels, Result, systemTypeLabels } from '../../../protocol/index.ts';
-import { TOAST_MS } from '../../api/request.ts';
+import { Command, labelOf, OnlineState, onlineStateLabels, systemTypeLabels } from '../../../protocol/index.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { resultText, runDeviceCommand, sendDeviceCommand } from '../../realtime/commands.ts';
+import { sendCommand } from '../../devices/commands.ts';
 import { useCan } from '../../state/permissions.ts';
 import { useDeviceRow } from '../device-view/use-device-row.ts';
 
@@ -39,7 +37,7 @@ export function MobileDeviceDetail() {
   const reboot = async () => {
     setConfirm(false);
     setBusy('reboot');
-    await runDeviceCommand(Command.Reboot, device.sn);
+    await sendCommand({ sn: device.sn }, Command.Reboot, undefined, { label: t('device.reboot') });
     setBusy(undefined);
   };
   const send = async () => {
@@ -47,16 +45,9 @@ export function MobileDeviceDetail() {
     if (!text) return setMessageError(t('mobile.messageEmpty'));
     setMessageError(undefined);
     setBusy('message');
-    try {
-      const reply = await sendDeviceCommand(Command.PushText, device.sn, { text });
-      const ok = reply.result === Result.Success;
-      notifications.show({ color: ok ? 'green' : 'red', message: t('device.commandResult', { command: t('mobile.message'), sn: device.sn, result: resultText(reply.result, reply.data) }), autoClose: TOAST_MS });
-      if (ok) setMessage('');
-    } catch (err) {
-      notifications.show({ color: 'red', message: err instanceof Error ? err.message : String(err), autoClose: TOAST_MS });
-    } finally {
-      setBusy(undefined);
-    }
+    const outcome = await sendCommand({ sn: device.sn }, Command.PushText, { text }, { label: t('mobile.message') });
+    if (outcome.kind === 'reply' && outcome.ok) setMessage('');
+    setBusy(undefined);
   };
 
   const facts: [string, string][] = [

@@ -12,10 +12,10 @@ import { cleanFilter, deviceApi, type DeviceFilter } from '../../api/devices.ts'
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
-import { engine } from '../../realtime/realtime.ts';
+import { deviceChannel } from '../../devices/channel.ts';
+import { clickAllowed } from '../../devices/commands.ts';
 import { session } from '../../state/session.ts';
 import { MessageDialog } from '../device-management/DeviceDialogs.tsx';
-import { clickGuard } from '../device-management/device-commands.ts';
 import { useDeviceRows } from '../device-management/device-rows.ts';
 import { useOnlineState } from '../../devices/hooks.ts';
 import { BulkRun, linuxAmong, parsePackages } from './bulk-run.ts';
@@ -227,7 +227,7 @@ export function RemoteManagementPage() {
   };
 
   const choose = async (action: ActionName) => {
-    if (!clickGuard.allow(`bulk:${action}`)) return toast(t('fleet.msg.tooFrequent'));
+    if (!clickAllowed(`bulk:${action}`)) return;
     const sns = await targets().catch(() => undefined);
     if (!sns) return;
     if (action === 'message') return setMessageFor(sns);
@@ -241,7 +241,7 @@ export function RemoteManagementPage() {
     void linuxAmong(msgId, filter, deviceApi.select)
       .catch(() => new Set<string>())
       .then((linux) => {
-        const next = new BulkRun(engine(), msgId, sns, data, linux);
+        const next = new BulkRun(deviceChannel(), msgId, sns, data, linux);
         setRun(next);
         next.start();
       });
@@ -249,7 +249,7 @@ export function RemoteManagementPage() {
 
   /** Asks before a push: the devices are the selection, or the query itself (resolved by the server when it starts). */
   const choosePush = () => {
-    if (!clickGuard.allow('bulk:push')) return toast(t('fleet.msg.tooFrequent'));
+    if (!clickAllowed('bulk:push')) return;
     const item = pushItems.find((i) => String(i.id) === pushContentId);
     if (!kind || !item) return;
     if ((byQuery ? total : selected.size) === 0) return toast(t('fleet.remote.noDevices'));

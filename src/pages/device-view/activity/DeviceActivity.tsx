@@ -2,12 +2,11 @@ import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '../../../layout/toast.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { filter } from 'rxjs';
-import { Command, Result, type ResultCode } from '../../../../protocol/index.ts';
+import { Result, type ResultCode } from '../../../../protocol/index.ts';
 import { TOAST_MS } from '../../../api/request.ts';
 import { i18next } from '../../../i18n/index.ts';
-import { resultText } from '../../../realtime/commands.ts';
-import { engine } from '../../../realtime/realtime.ts';
+import { watchDevice } from '../../../devices/channel.ts';
+import { resultText } from '../../../devices/commands.ts';
 import { keepNewest, outcomesIn, type WatchedOutcome } from './watched-outcomes.ts';
 
 /**
@@ -20,10 +19,7 @@ export function DeviceActivity({ sn }: { sn: string }) {
   const [list, setList] = useState<readonly WatchedOutcome[]>([]);
 
   useEffect(() => {
-    const client = engine();
-    const watch = (on: boolean) => client.request(Command.DeviceWatch, { sn, data: { watch: on } }).subscribe({ error: () => undefined });
-    const opened = client.connection$.pipe(filter((s) => s.status === 'open')).subscribe(() => watch(true));
-    const heard = client.batches$.subscribe((batch) => {
+    return watchDevice(sn, (batch) => {
       const arrived = outcomesIn(batch, sn);
       if (arrived.length === 0) return;
       setList((old) => keepNewest(old, arrived));
@@ -35,11 +31,6 @@ export function DeviceActivity({ sn }: { sn: string }) {
         });
       }
     });
-    return () => {
-      opened.unsubscribe();
-      heard.unsubscribe();
-      watch(false);
-    };
   }, [sn, t]);
 
   if (list.length === 0) return null;

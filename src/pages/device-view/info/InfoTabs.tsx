@@ -5,6 +5,7 @@ import { lastValueFrom } from 'rxjs';
 import {
   type BaseInfoReply,
   Command,
+  commandPermission,
   labelOf,
   networkTypeLabels,
   Result,
@@ -12,7 +13,7 @@ import {
   type SystemInfoReply,
   systemTypeLabels,
 } from '../../../../protocol/index.ts';
-import { askDevice, deviceFile, replyMessage } from '../../../api/device-ops.ts';
+import { askDevice, deviceFile, replyMessage } from '../../../devices/commands.ts';
 import { currentLanguage, i18next } from '../../../i18n/index.ts';
 import { useRealtimeOpen } from '../../../devices/hooks.ts';
 import { formatBytes, formatUptime } from '../format.ts';
@@ -171,22 +172,24 @@ const verdict = (reply: Parameters<typeof replyMessage>[0]) => ({ ok: reply.resu
  * permission key the user lacks is left out rather than run into a certain refusal.
  */
 async function runWholeTest(sn: string, can: (...keys: string[]) => boolean, onCheck: (check: Check) => void): Promise<void> {
-  const steps: [string, string, () => Promise<{ ok: boolean; message: string }>][] = [
-    ['base', 'device_base_info', async () => verdict(await askDevice(Command.BaseInfo, sn))],
-    ['system', 'device_system_info', async () => verdict(await askDevice(Command.SystemInfo, sn))],
-    ['runtime', 'device_runtime', async () => verdict(await askDevice(Command.RuntimeQuery, sn, { limit: 5 }))],
-    ['files', 'device_file', async () => verdict(await askDevice(Command.FileList, sn, { path: '' }))],
+  // Each check needs the key of the command it sends (the catalogue's COMMAND_RIGHTS).
+  const steps: [string, number, () => Promise<{ ok: boolean; message: string }>][] = [
+    ['base', Command.BaseInfo, async () => verdict(await askDevice(Command.BaseInfo, sn))],
+    ['system', Command.SystemInfo, async () => verdict(await askDevice(Command.SystemInfo, sn))],
+    ['runtime', Command.RuntimeQuery, async () => verdict(await askDevice(Command.RuntimeQuery, sn, { limit: 5 }))],
+    ['files', Command.FileList, async () => verdict(await askDevice(Command.FileList, sn, { path: '' }))],
     [
       'screenshot',
-      'device_capture',
+      Command.Screenshot,
       async () => {
         const done = await lastValueFrom(deviceFile(sn, Command.Screenshot));
         return done.kind === 'done' ? verdict(done.reply) : { ok: false, message: '' };
       },
     ],
   ];
-  for (const [key, permission, step] of steps) {
-    if (!can(permission)) continue;
+  for (const [key, msgId, step] of steps) {
+    const permission = commandPermission(msgId);
+    if (permission === undefined || !can(permission)) continue;
     const started = performance.now();
     try {
       const r = await step();

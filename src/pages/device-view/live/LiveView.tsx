@@ -2,7 +2,6 @@ import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text } from '@ma
 import { notifications } from '../../../layout/toast.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { lastValueFrom } from 'rxjs';
 import { useSnapshot } from 'valtio';
 import {
   Command,
@@ -16,10 +15,9 @@ import {
 } from '../../../../protocol/index.ts';
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { engine } from '../../../realtime/realtime.ts';
-import { resultText } from '../../../realtime/commands.ts';
+import { deviceChannel } from '../../../devices/channel.ts';
+import { askDevice, resultText, sendCommand, sendQuietly } from '../../../devices/commands.ts';
 import { session } from '../../../state/session.ts';
-import { guardedCommand } from '../remote/RemoteTab.tsx';
 import { canDecodeH264, LivePlayer, type LivePath, type LiveStats } from './live-player.ts';
 import { picturePoint } from './picture-point.ts';
 import { canDecodeOpus, VoicePlayer } from './voice-player.ts';
@@ -101,7 +99,7 @@ export function LiveView({ sn }: Props) {
     // Voice is on (this runs only then), so no context means this browser has no Web Audio.
     if (!context || !canDecodeOpus()) return setVoiceProblem('noAudioDecoder');
     setVoiceProblem(undefined);
-    voiceRef.current = new VoicePlayer(context, engine().chunks$, info.flowId, info.audio);
+    voiceRef.current = new VoicePlayer(context, deviceChannel().chunks$, info.flowId, info.audio);
   }, [stopVoice]);
 
   const stop = useCallback(() => {
@@ -111,7 +109,7 @@ export function LiveView({ sn }: Props) {
     playerRef.current = undefined;
     const flowId = flowRef.current;
     flowRef.current = undefined;
-    if (flowId) engine().request(Command.StopStream, { sn, data: { flowId } }).subscribe({ error: () => undefined });
+    if (flowId) deviceChannel().request(Command.StopStream, { sn, data: { flowId } }).subscribe({ error: () => undefined });
     setStatus('idle');
   }, [sn, stopVoice]);
 
@@ -127,19 +125,19 @@ export function LiveView({ sn }: Props) {
       const mine = generation.current;
       setStatus('starting');
       try {
-        const { reply } = await lastValueFrom(engine().request(Command.StartStream, { sn, data: ask() }));
+        const reply = await askDevice(Command.StartStream, sn, ask());
         if (reply.result !== Result.Success) throw new Error(refusalText(reply, t));
         const info = reply.data as StartStreamReply;
         const video = videoRef.current;
         const canvas = canvasRef.current;
         if (!video || !canvas || mine !== generation.current) {
-          engine().request(Command.StopStream, { sn, data: { flowId: info.flowId } }).subscribe({ error: () => undefined });
+          deviceChannel().request(Command.StopStream, { sn, data: { flowId: info.flowId } }).subscribe({ error: () => undefined });
           return;
         }
         flowRef.current = info.flowId;
         setMeta(info);
         setPath(undefined);
-        playerRef.current = new LivePlayer({ video, canvas }, engine(), info.flowId, info.fps, {
+        playerRef.current = new LivePlayer({ video, canvas }, deviceChannel(), info.flowId, info.fps, {
           onEnded: () => {
             playerRef.current?.dispose();
             playerRef.current = undefined;
@@ -206,7 +204,7 @@ export function LiveView({ sn }: Props) {
     if (!on) stopVoice();
     if (status !== 'playing' || !flowRef.current) return;
     const mine = generation.current;
-    engine()
+    deviceChannel()
       .request(Command.StartStream, { sn, data: ask() })
       .subscribe({
         next: (e) => {
@@ -220,17 +218,9 @@ export function LiveView({ sn }: Props) {
 
   // The remote tab's command path (offline and repeated-click guards, the outcome toasted); the gateway
   // answers result 5 itself for a device gone offline, and Reboot is not Android-only.
-  const reboot = () => void guardedCommand({ sn, online: true, linux: false, msgId: Command.Reboot });
+  const reboot = () => void sendCommand({ sn }, Command.Reboot, {}, { voice: 'view' });
 
-  const send = (data: RemoteControlRequest) =>
-    engine()
-      .request(Command.RemoteControl, { sn, data })
-      .subscribe({
-        next: (e) => {
-          if (e.kind === 'result' && e.reply.result !== Result.Success) notifications.show({ color: 'red', message: resultText(e.reply.result, e.reply.data), autoClose: TOAST_MS });
-        },
-        error: (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : String(err), autoClose: TOAST_MS }),
-      });
+  const send = (data: RemoteControlRequest) => sendQuietly(Command.RemoteControl, sn, data);
 
   const pointAt = (e: React.PointerEvent<HTMLElement>) => picturePoint(e.currentTarget.getBoundingClientRect(), e.clientX, e.clientY, rotation);
   const down = useRef<{ x: number; y: number; at: number } | undefined>(undefined);

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom, tap } from 'rxjs';
 import { Command, Result } from '../../../../protocol/index.ts';
-import { clickAllowed, deviceFile, replyMessage, saveBytes, toastError } from '../../../api/device-ops.ts';
+import { saveBytes } from '../../../api/device-ops.ts';
+import { clickAllowed, deviceFile, replyMessage, toastError } from '../../../devices/commands.ts';
 import { formatBytes } from '../format.ts';
 
 interface GrabbedLog {

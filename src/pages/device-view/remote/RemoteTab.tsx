@@ -1,16 +1,13 @@
 import { Button, Card, Group, Image, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type AppInfo, type AppListReply, Command, LINUX_REFUSED_COMMANDS, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
-import { askDevice, clickAllowed, deviceOpsApi, type PendingCommand, toastError, toastReply } from '../../../api/device-ops.ts';
+import { type AppInfo, type AppListReply, Command, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
+import { deviceOpsApi, type PendingCommand } from '../../../api/device-ops.ts';
+import { useDeviceMessages } from '../../../devices/channel.ts';
+import { askDevice, heldChanged, resultText, sendCommand, toastError, toastReply, viewTarget } from '../../../devices/commands.ts';
 import { formatDateTime } from '../../../format/date.ts';
-import { resultText } from '../../../realtime/commands.ts';
-import { engine } from '../../../realtime/realtime.ts';
-import { proxy, useSnapshot } from 'valtio';
-import { notifications } from '../../../layout/toast.ts';
-import { TOAST_MS } from '../../../api/request.ts';
+import { useSnapshot } from 'valtio';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { i18next } from '../../../i18n/index.ts';
 import { useCan } from '../../../state/permissions.ts';
 import { captureScreenshot } from './screenshot.ts';
 import { SshConfigForm } from './SshConfigForm.tsx';
@@ -25,38 +22,14 @@ interface Pending {
 }
 
 /**
- * Sends a command after the spec's guards: offline and Linux refusals are said at once, repeated clicks
- * are refused, and the outcome is toasted.
+ * Sends a command from the device view (src/devices/commands.ts `sendCommand` in the view's words: Linux
+ * and offline refusals at once, repeated clicks refused, held for an offline device when `holdSeconds` is
+ * given, the outcome toasted); true when the device did it or the command is held.
  */
 export async function guardedCommand(opts: { sn: string; online: boolean; linux: boolean; msgId: number; data?: unknown; holdSeconds?: number }): Promise<boolean> {
-  if (opts.linux && LINUX_REFUSED_COMMANDS.has(opts.msgId)) {
-    notifications.show({ color: 'red', message: i18next.t('deviceView.linuxCannot'), autoClose: TOAST_MS });
-    return false;
-  }
-  if (!opts.online && !opts.holdSeconds) return toastReply({ msgId: opts.msgId, result: Result.DeviceOffline });
-  if (!clickAllowed(`${opts.msgId}:${opts.sn}`)) return false;
-  if (!opts.online && opts.holdSeconds) {
-    // Held on the server and delivered once when the device returns (issue 5).
-    try {
-      const res = await deviceOpsApi.command(opts.sn, opts.msgId, opts.data ?? {}, opts.holdSeconds);
-      if (res.delivered) return toastReply({ msgId: opts.msgId, result: (res.result ?? Result.Fail) as ResultCode, data: res.data });
-      notifications.show({ color: 'blue', message: i18next.t('deviceView.remote.heldToast'), autoClose: TOAST_MS });
-      heldChanged.n++;
-      return true;
-    } catch {
-      return false; // the request layer has shown the server's message
-    }
-  }
-  try {
-    return toastReply(await askDevice(opts.msgId, opts.sn, opts.data ?? {}));
-  } catch (err) {
-    toastError(err);
-    return false;
-  }
+  const outcome = await sendCommand(viewTarget(opts.sn, opts.online, opts.linux), opts.msgId, opts.data ?? {}, { voice: 'view', hold: opts.holdSeconds });
+  return outcome.kind === 'held' || (outcome.kind === 'reply' && outcome.ok);
 }
-
-/** Bumped when a command is held, so the held-commands list reloads. */
-export const heldChanged = proxy({ n: 0 });
 
 /** Commands held for this device and how they ended. */
 function HeldCommands({ sn, online }: { sn: string; online: boolean }) {
@@ -64,12 +37,9 @@ function HeldCommands({ sn, online }: { sn: string; online: boolean }) {
   const bump = useSnapshot(heldChanged).n;
   const [list, setList] = useState<readonly PendingCommand[]>([]);
   // The gateway announces each held command's end (196610): reload then.
-  useEffect(() => {
-    const sub = engine().batches$.subscribe((batch) => {
-      if (batch.some((e) => e.msgId === Command.HeldCommandDone && e.sn === sn)) heldChanged.n++;
-    });
-    return () => sub.unsubscribe();
-  }, [sn]);
+  useDeviceMessages((batch) => {
+    if (batch.some((e) => e.msgId === Command.HeldCommandDone && e.sn === sn)) heldChanged.n++;
+  });
   useEffect(() => {
     let cancelled = false;
     deviceOpsApi.pending(sn).then(

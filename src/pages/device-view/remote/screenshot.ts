@@ -1,6 +1,6 @@
 import { lastValueFrom } from 'rxjs';
 import { Command, Result } from '../../../../protocol/index.ts';
-import { clickAllowed, deviceFile, toastError, toastReply } from '../../../api/device-ops.ts';
+import { clickAllowed, deviceFile, toastError, toastReply } from '../../../devices/commands.ts';
 
 /**
  * Takes one screenshot of a device (65564) and resolves to an object URL of the picture, which the

@@ -2,7 +2,7 @@ import { Alert, Badge, Grid, ScrollArea, Table, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Command, labelOf, processStateLabels, Result, type RuntimeInfoReply } from '../../../../protocol/index.ts';
-import { askDevice, replyMessage } from '../../../api/device-ops.ts';
+import { askDevice, replyMessage } from '../../../devices/commands.ts';
 import { currentLanguage } from '../../../i18n/index.ts';
 import { useRealtimeOpen } from '../../../devices/hooks.ts';
 import { formatBytes } from '../format.ts';

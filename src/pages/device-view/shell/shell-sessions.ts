@@ -3,9 +3,9 @@ import { Terminal } from '@xterm/xterm';
 import { filter, type Subscription } from 'rxjs';
 import { proxy } from 'valtio';
 import { Command, newFlowId, Result, type ShellEndReason, type ShellExitReply, type ShellOpenReply, type ShellOutput } from '../../../../protocol/index.ts';
-import { askDevice, replyMessage } from '../../../api/device-ops.ts';
+import { askDevice, replyMessage } from '../../../devices/commands.ts';
 import { i18next } from '../../../i18n/index.ts';
-import { engine } from '../../../realtime/realtime.ts';
+import { deviceChannel } from '../../../devices/channel.ts';
 import { session } from '../../../state/session.ts';
 import { shellFlowStore } from './shell-flow-store.ts';
 import { OutputCursor } from './shell-output.ts';
@@ -90,7 +90,7 @@ class DeviceShell {
     this.#host.style.height = '100%';
     this.#terminal.loadAddon(this.#fit);
     shellViews[sn] = { status: 'connecting' };
-    const client = engine();
+    const client = deviceChannel();
     this.#follow();
     this.#subs.push(
       client.connection$.subscribe((state) => {
@@ -120,7 +120,7 @@ class DeviceShell {
   // The device's output on this shell's flow.
   #follow(): void {
     this.#flowSub?.unsubscribe();
-    this.#flowSub = engine()
+    this.#flowSub = deviceChannel()
       .flow(this.#flowId)
       .pipe(filter((e) => e.msgId === Command.Shell && e.result === undefined))
       .subscribe((e) => {
