@@ -1,6 +1,8 @@
 // Shapes of the push campaign calls (/push/start and /push-log/stream) that both the server and the console
 // hold: one definition, so they cannot drift.
-import type { DeviceListFilter } from './devices.ts';
+import { type Static, Type } from 'typebox';
+import { Among, Id, PagingProperties } from './common.ts';
+import { type DeviceListFilter, DeviceSelectBody } from './devices.ts';
 
 /**
  * Devices a push chooses by query: the filter fields of the device list and of remote management's
@@ -9,22 +11,67 @@ import type { DeviceListFilter } from './devices.ts';
  */
 export type PushDeviceQuery = DeviceListFilter;
 
+/** Most devices one campaign takes (ours). */
+export const MAX_CAMPAIGN_DEVICES = 10_000;
+
+/** The content kinds a campaign pushes (the content areas' stored kinds). */
+export const PUSH_KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
+export type PushKind = (typeof PUSH_KINDS)[number];
+
+const PushSns = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_CAMPAIGN_DEVICES });
+
 /** Body of POST /push/start: the devices by serial (`sns`) or by `query`, never both. */
-export interface PushStartRequest {
-  readonly kind: string;
-  readonly contentId: number;
-  readonly sns?: readonly string[];
-  readonly query?: PushDeviceQuery;
-  /** Older form of a query push: `byQuery: true` with no `query` means every device in scope. */
-  readonly byQuery?: boolean;
-  readonly confirmModelMismatch?: boolean;
-  readonly maxRetries?: number;
-  readonly offlineWindowMinutes?: number;
-  readonly stageSize?: number;
-  readonly successPercent?: number;
-  readonly errorPercent?: number;
-  readonly requireApproval?: boolean;
-}
+export const PushStartBody = Type.Object(
+  {
+    kind: Among<string>(PUSH_KINDS),
+    contentId: Id,
+    sns: Type.Optional(PushSns),
+    /** Older form of a query push: `byQuery: true` with no `query` means every device in scope. */
+    byQuery: Type.Optional(Type.Boolean()),
+    // The device list's filter, validated as /device/select validates it, so a query means the same there and here.
+    query: Type.Optional(DeviceSelectBody),
+    confirmModelMismatch: Type.Optional(Type.Boolean()),
+    maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    offlineWindowMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 60 * 24 * 30 })),
+    stageSize: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CAMPAIGN_DEVICES })),
+    successPercent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    errorPercent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    requireApproval: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type PushStartRequest = Static<typeof PushStartBody>;
+
+/** POST /push/pause, /push/resume, /push/cancel, /push/approve: the campaign. */
+export const CampaignIdBody = Type.Object({ id: Id }, { additionalProperties: false });
+export type CampaignIdBody = Static<typeof CampaignIdBody>;
+
+/** POST /push/add-devices: more serials for a campaign. */
+export const AddDevicesBody = Type.Object({ id: Id, sns: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_CAMPAIGN_DEVICES }) }, { additionalProperties: false });
+export type AddDevicesBody = Static<typeof AddDevicesBody>;
+
+/** POST /push/campaign/list and /push-coupon/ledger: a page. */
+export { PagingBody } from './common.ts';
+
+/** POST /push-log/list: one device's or one campaign's pushes, or one kind's (at least one of the three). */
+export const PushLogListBody = Type.Object(
+  {
+    ...PagingProperties,
+    operationType: Type.Optional(Among<string>([...PUSH_KINDS, ''])),
+    sn: Type.Optional(Type.String({ maxLength: 64 })),
+    campaignId: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+export type PushLogListBody = Static<typeof PushLogListBody>;
+
+/** GET /push-log/stream: optionally one campaign's changes only. */
+export const PushStreamQuery = Type.Object({ campaignId: Type.Optional(Type.String({ pattern: '^[0-9]{1,10}$' })) });
+export type PushStreamQuery = Static<typeof PushStreamQuery>;
+
+/** POST /push-coupon/recharge: how many push coupons to buy. */
+export const CouponRechargeBody = Type.Object({ count: Type.Integer({ maximum: 1_000_000 }) }, { additionalProperties: false });
+export type CouponRechargeBody = Static<typeof CouponRechargeBody>;
 
 /** A campaign as the push calls answer it. */
 export interface CampaignView {

@@ -1,23 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { PushStartReply, PushStartRequest } from '../../protocol/api/campaigns.ts';
+import * as c from '../../protocol/api/campaigns.ts';
+import type { PushKind, PushStartReply } from '../../protocol/api/campaigns.ts';
 import { type Clock, DownloadState, englishOf, FirmwareType, InstallResult, msg, type PlainMessageKey, PushResult } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { LiveCallers, LiveRequest } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
-import { ContentArea, areaOfKind, itemInScope } from '../content/items.ts';
+import { ContentArea, type ContentKind, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceRepository } from '../devices/repository.ts';
-import { DeviceSelectBody as deviceQuerySchema } from '../../protocol/api/devices.ts';
 import { deviceSecretDigest } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, failure, ok } from '../http/envelope.ts';
 import { requestLanguage } from '../http/language.ts';
 import { callerOf } from '../http/guard.ts';
+import { pageWindow } from '../http/paging.ts';
 import { hotAction } from '../http/rate-limit.ts';
-import { field, idOf, idParams, pagingProperties } from '../http/validation.ts';
+import { idOf, idParams } from '../http/validation.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
 import { couponInfo, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
 import type { TargetUpdate } from './progress-bus.ts';
@@ -49,34 +51,15 @@ export const PushMessage = englishOf({
   NotAwaiting: 'push.notAwaiting',
 });
 
-/** Most devices one campaign takes (ours). */
-export const MAX_CAMPAIGN_DEVICES = 10_000;
+/** Most devices one campaign takes (ours; protocol/api/campaigns.ts). */
+export const MAX_CAMPAIGN_DEVICES = c.MAX_CAMPAIGN_DEVICES;
 /** Default wait for offline devices, and most retries after a failed download or install (ours). */
 export const DEFAULT_OFFLINE_WINDOW_MS = 7 * 24 * 3_600_000;
 export const DEFAULT_MAX_RETRIES = 3;
 
-const kinds = Object.values(ContentArea).map((a) => a.kind);
-
-const startSchema = {
-  type: 'object',
-  required: ['kind', 'contentId'],
-  additionalProperties: false,
-  properties: {
-    kind: { type: 'string', enum: kinds },
-    contentId: field.id,
-    sns: { type: 'array', maxItems: MAX_CAMPAIGN_DEVICES, items: { type: 'string', minLength: 1, maxLength: 64 } },
-    byQuery: { type: 'boolean' },
-    // The device list's filter, validated as /device/select validates it, so a query means the same there and here.
-    query: deviceQuerySchema,
-    confirmModelMismatch: { type: 'boolean' },
-    maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
-    offlineWindowMinutes: { type: 'integer', minimum: 1, maximum: 60 * 24 * 30 },
-    stageSize: { type: 'integer', minimum: 0, maximum: MAX_CAMPAIGN_DEVICES },
-    successPercent: { type: 'integer', minimum: 1, maximum: 100 },
-    errorPercent: { type: 'integer', minimum: 1, maximum: 100 },
-    requireApproval: { type: 'boolean' },
-  },
-} as const;
+// The contract's push kinds are the content areas' kinds, no more and no fewer (checked by the compiler).
+const _contractKindsAreContent: readonly ContentKind[] = c.PUSH_KINDS;
+const _contentKindsAreInContract: readonly PushKind[] = Object.values(ContentArea).map((a) => a.kind);
 
 function pushKeyOf(kind: string): string {
   const area = areaOfKind(kind);
@@ -121,10 +104,12 @@ async function campaignView(db: Db, c: { id: number; org_id: number; kind: strin
 /** Push campaigns, push logs, push coupons, and the device-side download of pushed files. */
 export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRouteDeps): void {
   const { db, clock, runner, uploads } = deps;
+  // Requests typed from the contract's schemas (protocol/api/campaigns.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const deviceRepository = new DeviceRepository(db);
 
-  app.post<{ Body: PushStartRequest }>('/push/start', { config: { permission: 'session' }, schema: { body: startSchema } }, async (req) => {
+  api.post('/push/start', { config: { permission: 'session' }, schema: { body: c.PushStartBody } }, async (req) => {
     const caller = callerOf(req);
     const body = req.body;
     if (!caller.permissions.has(pushKeyOf(body.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
@@ -217,9 +202,8 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     return ok<PushStartReply>({ campaign: await campaignView(db, campaign), sns: devices.map((d) => d.sn) });
   });
 
-  const idBody = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: field.id } } as const;
   const control = (path: string, from: string, to: string, refusal: PlainMessageKey) =>
-    app.post<{ Body: { id: number } }>(path, { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
+    api.post(path, { config: { permission: 'session' }, schema: { body: c.CampaignIdBody } }, async (req) => {
       const caller = callerOf(req);
       const c = await campaignInScope(db, caller, req.body.id);
       if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
@@ -237,7 +221,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     });
   control('/push/pause', CampaignState.Running, CampaignState.Paused, 'push.notRunning');
   control('/push/resume', CampaignState.Paused, CampaignState.Running, 'push.notPaused');
-  app.post<{ Body: { id: number } }>('/push/cancel', { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
+  api.post('/push/cancel', { config: { permission: 'session' }, schema: { body: c.CampaignIdBody } }, async (req) => {
     const caller = callerOf(req);
     const c = await campaignInScope(db, caller, req.body.id);
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
@@ -250,7 +234,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   });
 
   // Approval before start: a second pair of eyes, so the creator cannot approve their own campaign.
-  app.post<{ Body: { id: number } }>('/push/approve', { config: { permission: 'session' }, schema: { body: idBody } }, async (req) => {
+  api.post('/push/approve', { config: { permission: 'session' }, schema: { body: c.CampaignIdBody } }, async (req) => {
     const caller = callerOf(req);
     const c = await campaignInScope(db, caller, req.body.id);
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
@@ -263,9 +247,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   });
 
   // Devices that join the selection while a campaign runs are added to its last stage.
-  app.post<{ Body: { id: number; sns: string[] } }>(
+  api.post(
     '/push/add-devices',
-    { config: { permission: 'session' }, schema: { body: { type: 'object', required: ['id', 'sns'], additionalProperties: false, properties: { id: field.id, sns: { type: 'array', minItems: 1, maxItems: MAX_CAMPAIGN_DEVICES, items: { type: 'string', minLength: 1, maxLength: 64 } } } } } },
+    { config: { permission: 'session' }, schema: { body: c.AddDevicesBody } },
     async (req) => {
       const caller = callerOf(req);
       const c = await campaignInScope(db, caller, req.body.id);
@@ -303,32 +287,25 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     return ok(await campaignView(db, c));
   });
 
-  app.post<{ Body: { pageNum: number; pageSize: number } }>(
+  api.post(
     '/push/campaign/list',
-    { config: { permission: 'push_log_list' }, schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties } } } },
+    { config: { permission: 'push_log_list' }, schema: { body: c.PagingBody } },
     async (req) => {
       const scope = [...callerOf(req).scope];
       const q = db.selectFrom('push_campaigns').where('org_id', 'in', scope);
       const [{ total }, rows] = await Promise.all([
         q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll().orderBy('id', 'desc').limit(req.body.pageSize).offset((req.body.pageNum - 1) * req.body.pageSize).execute(),
+        q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
       ]);
       return ok({ total: Number(total), list: await Promise.all(rows.map((r) => campaignView(db, r))) });
     },
   );
 
-  interface LogBody {
-    pageNum: number;
-    pageSize: number;
-    operationType?: string;
-    sn?: string;
-    campaignId?: number;
-  }
-  app.post<{ Body: LogBody }>(
+  api.post(
     '/push-log/list',
     {
       config: { permission: 'push_log_list' },
-      schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties, operationType: { type: 'string', enum: [...kinds, ''] }, sn: { type: 'string', maxLength: 64 }, campaignId: field.id } } },
+      schema: { body: c.PushLogListBody },
     },
     async (req) => {
       const { operationType, campaignId } = req.body;
@@ -343,8 +320,8 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
         q
           .select(['t.id', 't.campaign_id', 't.sn', 't.phase', 't.push_result', 't.download_state', 't.progress', 't.install_result', 't.attempts', 't.message', 't.updated_at', 'c.kind', 'c.content_name', 'c.created_at', 'c.org_id'])
           .orderBy('t.id', 'desc')
-          .limit(req.body.pageSize)
-          .offset((req.body.pageNum - 1) * req.body.pageSize)
+          .limit(pageWindow(req.body).limit)
+          .offset(pageWindow(req.body).offset)
           .execute(),
       ]);
       return ok({
@@ -379,9 +356,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   app.addHook('preClose', async () => {
     for (const res of streams) res.end();
   });
-  app.get<{ Querystring: { campaignId?: string } }>(
+  api.get(
     '/push-log/stream',
-    { config: { permission: PUSH_LOG_PERMISSION }, schema: { hide: true, querystring: { type: 'object', properties: { campaignId: { type: 'string', pattern: '^[0-9]{1,10}$' } } } } },
+    { config: { permission: PUSH_LOG_PERMISSION }, schema: { hide: true, querystring: c.PushStreamQuery } },
     async (req, reply) => {
       const only = req.query.campaignId ? Number(req.query.campaignId) : undefined;
       const res = reply.raw;
@@ -428,9 +405,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     return ok({ ...(await couponInfo(db, orgId)), unpaid: await unpaidRechargeOrders(db, orgId) });
   });
 
-  app.post<{ Body: { count: number } }>(
+  api.post(
     '/push-coupon/recharge',
-    { config: { permission: 'custom-made-img_push-log', ...hotAction }, schema: { body: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', maximum: 1_000_000 } } } } },
+    { config: { permission: 'custom-made-img_push-log', ...hotAction }, schema: { body: c.CouponRechargeBody } },
     async (req) => {
       if (req.body.count < MIN_RECHARGE) throw new ApiError(ApiCode.BadRequest, msg('coupon.minRecharge', { min: MIN_RECHARGE }));
       // An order to pay like any other (/pay-data/pay); the coupons are credited when it is settled.
@@ -439,15 +416,15 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     },
   );
 
-  app.post<{ Body: { pageNum: number; pageSize: number } }>(
+  api.post(
     '/push-coupon/ledger',
-    { config: { permission: 'custom-made-img_push-log' }, schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties } } } },
+    { config: { permission: 'custom-made-img_push-log' }, schema: { body: c.PagingBody } },
     async (req) => {
       const orgId = callerOf(req).orgId;
       const q = db.selectFrom('push_coupon_ledger').where('org_id', '=', orgId);
       const [{ total }, rows] = await Promise.all([
         q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll().orderBy('id', 'desc').limit(req.body.pageSize).offset((req.body.pageNum - 1) * req.body.pageSize).execute(),
+        q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
       ]);
       return ok({
         total: Number(total),

@@ -11,3 +11,9 @@ export const queryPaging = {
   pageNum: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
   pageSize: { type: 'string', enum: PAGE_SIZES.map(String) },
 } as const;
+
+/** LIMIT and OFFSET of a list call's page; Ajv fills the defaults, which the contract's types leave optional. */
+export function pageWindow(body: { readonly pageNum?: number | undefined; readonly pageSize?: number | undefined }): { limit: number; offset: number } {
+  const pageSize = body.pageSize ?? 10;
+  return { limit: pageSize, offset: ((body.pageNum ?? 1) - 1) * pageSize };
+}
