@@ -60,6 +60,12 @@ describe('console layers', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('outside src/devices only the session bootstrap (connect at login, stop at logout) imports src/realtime', () => {
+    const code = filesUnder('src', (f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.startsWith(path.join('src', 'devices')) && !f.startsWith(path.join('src', 'realtime')));
+    const importers = code.filter((f) => engineUse(fs.readFileSync(path.join(root, f), 'utf8')) !== undefined);
+    expect(importers).toEqual([path.join('src', 'state', 'bootstrap.ts')]);
+  });
+
   it('the engine check catches an import of src/realtime and a direct call', () => {
     expect(engineUse(`import { engine } from '../../realtime/realtime.ts';`)).toMatch(/imports/);
     expect(engineUse(`const { presence } = await import('../realtime/realtime.ts');`)).toMatch(/imports/);
