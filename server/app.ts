@@ -40,6 +40,7 @@ import { registerApiTokenRoutes } from './api-tokens/routes.ts';
 import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { registerWebhookSink } from './webhooks/emit.ts';
+import { registerTotpRoutes } from './totp/routes.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -128,6 +129,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
+  registerApiTokenRoutes(app, { db, clock, sessions });
+  registerTotpRoutes(app, { db, clock, rights });
+  // Webhooks (issue 23): events become persisted deliveries, sent by this process's dispatcher.
+  const webhooks = new Webhooks({ db, clock, log: app.log });
+  registerWebhookRoutes(app, { webhooks, clock });
+  deps.gateway.onPresence((sn, orgId, online, time) => void webhooks.emit(orgId, online ? 'device.online' : 'device.offline', { sn, time }));
+  webhooks.start();
+  app.addHook('onClose', () => webhooks.stop());
   registerApiTokenRoutes(app, { db, clock, sessions });
   // Webhooks (issue 23): events become persisted deliveries, sent by this process's dispatcher.
   const webhooks = new Webhooks({ db, clock, log: app.log });

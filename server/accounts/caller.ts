@@ -21,6 +21,8 @@ export interface Caller {
   readonly expireTime: number | null;
   readonly language: number;
   readonly customerType: number;
+  /** Its organisation requires a second factor it has not set up: it holds no key until it does (issue 23). */
+  readonly totpSetupRequired?: boolean;
 }
 
 /** A caller as loaded, with what tells which changes touch its rights (server/gateway/console-rights.ts). */
@@ -36,6 +38,7 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
     .selectFrom('accounts')
     .innerJoin('roles', 'roles.id', 'accounts.role_id')
     .innerJoin('organisations', 'organisations.id', 'accounts.org_id')
+    .leftJoin('account_totp', 'account_totp.account_id', 'accounts.id')
     .select([
       'accounts.id',
       'accounts.account',
@@ -48,6 +51,8 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
       'accounts.customer_type',
       'roles.name as role',
       'organisations.name as org_name',
+      'organisations.require_totp',
+      'account_totp.enabled_at as totp_enabled_at',
       // The tree version comes with the account, so a request whose cached tree is current costs no extra read.
       (eb) => eb.selectFrom('org_tree_version').select('version').where('id', '=', 1).as('tree_version'),
     ])
@@ -68,6 +73,9 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
   // An API token uses only its own keys that the account still holds now (a key the account loses, the token loses).
   const tokenKeys = session.apiToken?.keys;
   if (tokenKeys) permissions = permissions.filter((key) => tokenKeys.has(key));
+  // An organisation that requires a second factor gives an account without one no key: it may only set one up.
+  const totpSetupRequired = row.require_totp === 1 && (row.totp_enabled_at === null || row.totp_enabled_at === undefined);
+  if (totpSetupRequired) permissions = [];
   return {
     session,
     accountId: row.id,
@@ -85,6 +93,7 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
     expireTime: row.expire_time,
     language: row.language,
     customerType: row.customer_type,
+    ...(totpSetupRequired ? { totpSetupRequired: true } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ import type { CaptchaStore } from './captcha.ts';
 import type { LoginGuard } from './login-guard.ts';
 import { verifySecret } from './password.ts';
 import type { SessionStore } from './sessions.ts';
+import type { Clock } from '../../protocol/index.ts';
+import { loginSecondFactor } from '../totp/routes.ts';
 
 /** Ours: the spec shows freeze and unfreeze actions but no message for a frozen login. */
 export const ORG_FROZEN = formatMessage('en', 'auth.orgFrozen');
@@ -40,6 +42,8 @@ interface LoginBody {
   id?: string;
   password?: string;
   authCode?: string;
+  /** The authenticator's code or a recovery code, for an account with a second factor (issue 23). */
+  totpCode?: string;
 }
 
 export interface AuthDeps {
@@ -48,6 +52,7 @@ export interface AuthDeps {
   readonly sessions: SessionStore;
   readonly captcha: CaptchaStore;
   readonly captchaEnabled: boolean;
+  readonly clock: Clock;
 }
 
 /** Captcha, login, account detail and logout. */
@@ -77,6 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
             id: { type: 'string', maxLength: 64 },
             password: { type: 'string', maxLength: 128 },
             authCode: { type: 'string', maxLength: 16 },
+            totpCode: { type: 'string', maxLength: 32 },
           },
         },
       },
@@ -102,12 +108,20 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       }
       deps.loginGuard.succeeded(username);
       if (await accountFrozen(db, account.id)) throw new ApiError(ApiCode.LoginFailed, 'auth.orgFrozen');
+      // The second factor, after the password: a wrong code counts as a wrong password against the lock-out.
+      const second = await loginSecondFactor(db, account.id, req.body.totpCode, deps.clock.now());
+      if (second === 'missing') throw new ApiError(ApiCode.LoginFailed, 'auth.totpRequired');
+      if (second === 'wrong') {
+        deps.loginGuard.failed(username);
+        throw new ApiError(ApiCode.LoginFailed, 'auth.totpWrong');
+      }
       const token = await sessions.open(account.id);
       const session = await sessions.resolve(token);
       const caller = session && (await loadCaller(db, session));
       if (!caller) throw new ApiError(ApiCode.Internal, 'common.error');
       const permissionList = [...caller.permissions];
-      if (!permissionList.some((key) => menuKeys.has(key))) {
+      // An account its organisation requires a second factor of logs in to set one up, holding no key until then.
+      if (!caller.totpSetupRequired && !permissionList.some((key) => menuKeys.has(key))) {
         await sessions.end(caller.session);
         throw new ApiError(ApiCode.Forbidden, 'common.noPermission');
       }
@@ -121,6 +135,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
         description: caller.nickname,
         signalingServer: '',
         streamServer: '',
+        ...(caller.totpSetupRequired ? { totpSetupRequired: true } : {}),
       });
     },
   );

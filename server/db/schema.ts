@@ -4,6 +4,7 @@ import type { ContentTables } from '../content/tables.ts';
 import type { DeviceOperationTables } from '../gateway/device-operation-tables.ts';
 import type { ApiTokenTables } from '../api-tokens/tables.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
+import type { TotpTables } from '../totp/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -26,6 +27,8 @@ export interface OrganisationTable {
   public_key: Generated<string>;
   /** The organisation's own login account; null for the seeded root organisation. */
   login_account_id: number | null;
+  /** 1 when the organisation's accounts must use a TOTP second factor (0019, issue 23). */
+  require_totp: Generated<number>;
 }
 
 export interface RoleTable {
@@ -106,7 +109,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables {
+export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;
