@@ -135,13 +135,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webhooks = new Webhooks({ db, clock, log: app.log });
   registerWebhookRoutes(app, { webhooks, clock });
   deps.gateway.onPresence((sn, orgId, online, time) => void webhooks.emit(orgId, online ? 'device.online' : 'device.offline', { sn, time }));
-  webhooks.start();
-  app.addHook('onClose', () => webhooks.stop());
-  registerApiTokenRoutes(app, { db, clock, sessions });
-  // Webhooks (issue 23): events become persisted deliveries, sent by this process's dispatcher.
-  const webhooks = new Webhooks({ db, clock, log: app.log });
-  registerWebhookRoutes(app, { webhooks, clock });
-  deps.gateway.onPresence((sn, orgId, online, time) => void webhooks.emit(orgId, online ? 'device.online' : 'device.offline', { sn, time }));
   const unregister = registerWebhookSink(db, { emit: (orgId, event, data) => void webhooks.emit(orgId, event, data) });
   webhooks.start();
   app.addHook('onClose', async () => {
