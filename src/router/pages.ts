@@ -79,4 +79,9 @@ export const builtPages: Readonly<Record<string, ComponentType>> = {
 /** Public pages built so far (outside the shell, no session); other public routes show the placeholder. */
 export const builtPublicPages: Readonly<Record<string, ComponentType>> = {
   ...lazyArea(() => commerce().then((m) => m.commercePublicPages), AREA_PATHS.commercePublic),
+  // The shared demand opens through a gate that explains a missing or refused link (issue 19).
+  '/order-demand-detail': lazyPage(() => import('../pages/public/OrderDemandDetailGate.tsx').then((m) => m.OrderDemandDetailGate)),
+  '/gitbook': lazyPage(() => import('../pages/public/GuidePage.tsx').then((m) => m.GuidePage)),
+  '/Introduction/': lazyPage(() => import('../pages/public/GuidePage.tsx').then((m) => m.IntroductionPage)),
+  '/auth-redirect': lazyPage(() => import('../pages/public/AuthRedirectPage.tsx').then((m) => m.AuthRedirectPage)),
 };

@@ -1,3 +1,4 @@
+import { publicEn } from './public.ts';
 import { auditEn } from './audit.ts';
 import { kitEn } from './kit.ts';
 import { authoringEn } from './authoring.ts';
@@ -316,6 +317,7 @@ export const en = {
   integrations: integrationsEn,
   kit: kitEn,
   audit: auditEn,
+  publicPages: publicEn,
 };
 
 export type Messages = typeof en;

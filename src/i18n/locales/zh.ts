@@ -1,3 +1,4 @@
+import { publicZh } from './public.ts';
 import { auditZh } from './audit.ts';
 import { kitZh } from './kit.ts';
 import { authoringZh } from './authoring.ts';
@@ -318,4 +319,5 @@ export const zh: Messages = {
   integrations: integrationsZh,
   kit: kitZh,
   audit: auditZh,
+  publicPages: publicZh,
 };
