@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/device-ops.ts';
 import { type Clock, Command, type Envelope, Result } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
@@ -7,7 +9,7 @@ import { callerOf } from '../http/guard.ts';
 import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
-import { MAX_TTL_MS, PersistentCommands } from './persistent-commands.ts';
+import { PersistentCommands } from './persistent-commands.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
 
 /** How long a whitelist cancellation waits for devices of the tree that are offline. */
@@ -18,28 +20,6 @@ const FAN_OUT = 50;
 // Commands that open a flow (shell, transfers) need a console socket on the other end; they cannot be
 // held for later nor answered over HTTP.
 const FLOW_COMMANDS: ReadonlySet<number> = new Set([Command.Shell, Command.FileUpload, Command.FileDownload, Command.Screenshot, Command.GrabLog]);
-
-const snField = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' } as const;
-
-const commandBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['sn', 'msgId'],
-  properties: {
-    sn: snField,
-    msgId: { type: 'integer', minimum: 65536, maximum: 196607 },
-    data: {},
-    ttlSeconds: { type: 'integer', minimum: 1, maximum: MAX_TTL_MS / 1000 },
-  },
-} as const;
-
-const pendingQuery = { type: 'object', additionalProperties: false, required: ['sn'], properties: { sn: snField } } as const;
-
-const whitelistCancelBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { packages: { type: 'array', maxItems: 200, items: { type: 'string', pattern: '^[A-Za-z0-9_.]{1,128}$' } } },
-} as const;
 
 /**
  * The gateway's spacing of dangerous commands refused this one (the same command to the same device
@@ -52,7 +32,7 @@ function refuseTooFrequent(reply: Envelope): void {
 }
 
 /** A held command as the console sees it. */
-function heldView(row: DeviceOperationRow) {
+function heldView(row: DeviceOperationRow): c.PendingCommand {
   return {
     id: row.id,
     sn: row.sn,
@@ -84,6 +64,8 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
   held.onFinished((row) => deps.gateway.toConsoles(row.org_id, { msgId: Command.HeldCommandDone, sn: row.sn, data: heldView(row) }));
   // The expiry sweep's timer and bus subscription end with the server, before the database closes.
   app.addHook('onClose', async () => held.stop());
+  // Requests typed from the contract's schemas (protocol/api/device-ops.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   // The device's organisation when the caller may reach it; the same refusal for unknown devices.
   const deviceInScope = async (caller: Caller, sn: string) => {
@@ -92,9 +74,9 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
     return row;
   };
 
-  app.post<{ Body: { sn: string; msgId: number; data?: unknown; ttlSeconds?: number } }>(
+  api.post(
     '/device-ops/command',
-    { config: { permission: 'device_list' }, schema: { body: commandBody } },
+    { config: { permission: 'device_list' }, schema: { body: c.DeviceCommandBody } },
     async (req) => {
       const caller = callerOf(req);
       // The account's command budget is spent before any other work, as a console session's is.
@@ -121,9 +103,9 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
 
   // Revoking a device's secret disconnects it everywhere; it may return only by enrolling again with its
   // organisation's key (a stolen or retired terminal keeps nothing that lets it back in).
-  app.post<{ Body: { sn: string } }>(
+  api.post(
     '/device-ops/revoke',
-    { config: { permission: 'device_revoke' }, schema: { body: pendingQuery } },
+    { config: { permission: 'device_revoke' }, schema: { body: c.DeviceSnInput } },
     async (req) => {
       await deviceInScope(callerOf(req), req.body.sn);
       await deps.gateway.revokeDevice(req.body.sn);
@@ -131,7 +113,7 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
     },
   );
 
-  app.get<{ Querystring: { sn: string } }>('/device-ops/pending', { config: { permission: 'device_list' }, schema: { querystring: pendingQuery } }, async (req) => {
+  api.get('/device-ops/pending', { config: { permission: 'device_list' }, schema: { querystring: c.DeviceSnInput } }, async (req) => {
     const caller = callerOf(req);
     await deviceInScope(caller, req.query.sn);
     // Commands of the caller's organisations only: those another organisation held for the device (before
@@ -139,9 +121,9 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
     return ok({ list: (await held.list(req.query.sn, 100, caller.scopeCoversAll ? undefined : caller.scope)).map(heldView) });
   });
 
-  app.post<{ Body: { packages?: string[] } }>(
+  api.post(
     '/device-ops/whitelist-cancel',
-    { config: { permission: 'device_whitelist' }, schema: { body: whitelistCancelBody } },
+    { config: { permission: 'device_whitelist' }, schema: { body: c.WhitelistCancelBody } },
     async (req) => {
       const caller = callerOf(req);
       // Cancellation reaches every Android device of the caller's organisation tree (devices-and-commerce

@@ -5,9 +5,10 @@ import type { Db } from '../db/database.ts';
 import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow, DeviceOperationState } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
+import { MAX_HOLD_SECONDS } from '../../protocol/api/device-ops.ts';
 
-/** Longest time a command may wait for its device. */
-export const MAX_TTL_MS = 30 * 86_400_000;
+/** Longest time a command may wait for its device (the contract's MAX_HOLD_SECONDS). */
+export const MAX_TTL_MS = MAX_HOLD_SECONDS * 1000;
 
 /**
  * Every node re-reads the earliest waiting expiry from the database at least this often, so a command
