@@ -16,3 +16,11 @@ export const webhookApi = {
   redeliver: (id: number) => request<null>({ method: 'POST', url: '/webhook/redeliver', data: { id } }),
   remove: (id: number) => request<null>({ method: 'DELETE', url: `/webhook/${id}` }),
 };
+
+/** The caller's own TOTP second factor (issue 23). */
+export const totpApi = {
+  status: () => request<{ enabled: boolean; pending: boolean; recoveryCodesLeft: number; required: boolean }>({ method: 'POST', url: '/totp/status', data: {} }),
+  setup: () => request<{ secret: string; uri: string }>({ method: 'POST', url: '/totp/setup', data: {} }),
+  enable: (code: string) => request<{ recoveryCodes: string[] }>({ method: 'POST', url: '/totp/enable', data: { code } }),
+  disable: (code: string) => request<null>({ method: 'POST', url: '/totp/disable', data: { code } }),
+};

@@ -84,6 +84,9 @@ export function NavBar({ route }: { route: ShellRoute }) {
             <Menu.Item onClick={() => navigate('/integrations/api-tokens')} data-testid="api-tokens">
               {t('integrations.route.apiTokens')}
             </Menu.Item>
+            <Menu.Item onClick={() => navigate('/integrations/two-step')} data-testid="two-step">
+              {t('integrations.route.twoStep')}
+            </Menu.Item>
             <Menu.Item onClick={() => void logout()}>{t('shell.logout')}</Menu.Item>
           </Menu.Dropdown>
         </Menu>

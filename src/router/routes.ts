@@ -117,6 +117,7 @@ export const shellRoutes: readonly ShellRoute[] = [
   // Ours (issue 23): an organisation's webhooks; each account's API tokens, reached from the user menu.
   { path: '/integrations/webhooks', titleKey: 'integrations.route.webhooks', keys: ['webhook_manage'], group: 'authority', hidden: false },
   { path: '/integrations/api-tokens', titleKey: 'integrations.route.apiTokens', keys: [], hidden: true },
+  { path: '/integrations/two-step', titleKey: 'integrations.route.twoStep', keys: [], hidden: true },
   r('/spring-card-manage/spring-card-manage', 'springCardManage', ['springCard_list'], { group: 'sim' }),
   r('/custom-service/group-management', 'groupManagement', ['linkCard_linkCardDirectionGroupList'], { group: 'sim' }),
   r('/custom-service/group-config', 'groupConfig', ['linkCard_listDirectionalAddress'], { group: 'sim', hidden: true }),

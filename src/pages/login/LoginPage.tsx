@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { authApi, type Captcha, hashPassword } from '../../api/auth.ts';
+import { RequestError } from '../../api/request.ts';
 import { afterLogin } from '../../router/guard.ts';
 import { layout } from '../../state/layout.ts';
 import { ensureUser } from '../../state/bootstrap.ts';
@@ -21,6 +22,9 @@ export function LoginPage() {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [captcha, setCaptcha] = useState<Captcha>();
   const [busy, setBusy] = useState(false);
+  // Asked for once the server says the account has two-step verification (issue 23).
+  const [totpNeeded, setTotpNeeded] = useState(false);
+  const [totp, setTotp] = useState('');
 
   const refreshCaptcha = useCallback(() => {
     authApi.captcha().then(setCaptcha, () => undefined);
@@ -43,11 +47,15 @@ export function LoginPage() {
         id: captcha?.id ?? '',
         password: await hashPassword(values.password),
         authCode: values.code.trim(),
+        ...(totpNeeded ? { totpCode: totp.trim() } : {}),
       });
       beginSession(data.token);
       await ensureUser();
-      navigate(afterLogin(search ? `?${search}` : ''), { replace: true });
-    } catch {
+      // An account whose organisation requires two-step verification sets it up before anything else.
+      navigate(data.totpSetupRequired ? '/integrations/two-step' : afterLogin(search ? `?${search}` : ''), { replace: true });
+    } catch (err) {
+      if (err instanceof RequestError && (err.key === 'auth.totpRequired' || err.key === 'auth.totpWrong')) setTotpNeeded(true);
+      setTotp('');
       // The request layer has shown the server's message; a spent captcha needs a new image.
       refreshCaptcha();
       setValues((v) => ({ ...v, code: '' }));
@@ -82,6 +90,18 @@ export function LoginPage() {
             </Title>
             <TextInput label={t('login.account')} autoComplete="username" {...input('account')} />
             <PasswordInput label={t('login.password')} autoComplete="current-password" {...input('password')} />
+            {totpNeeded && (
+              <TextInput
+                label={t('integrations.twoStep.loginCode')}
+                value={totp}
+                onChange={(e) => setTotp(e.currentTarget.value)}
+                autoComplete="one-time-code"
+                name="totp"
+                maxLength={32}
+                data-autofocus
+                data-testid="login-totp"
+              />
+            )}
             {captcha?.enabled !== false && (
               <Group align="flex-start" wrap="nowrap">
                 <TextInput label={t('login.code')} style={{ flex: 1 }} {...input('code')} />
