@@ -1,47 +1,9 @@
 import { englishOf, type MessageRef, msg } from '../../protocol/index.ts';
 import { hasEmoji, MAX_TEXT } from '../http/validation.ts';
+import { IMAGE_EXTENSIONS, UPLOAD_CAP, UPLOAD_EXTENSIONS, UploadKind, type UploadKindCode, WIFI_CONFIRM_BYTES } from '../../protocol/api/uploads.ts';
 
-/** What an upload is for; decides its size cap, its accepted formats and the key needed to send it. */
-export const UploadKind = {
-  Firmware: 'firmware',
-  App: 'app',
-  File: 'file',
-  Logo: 'logo',
-  BootAnimation: 'boot_animation',
-  Wallpaper: 'wallpaper',
-  Attachment: 'attachment',
-} as const;
-export type UploadKindCode = (typeof UploadKind)[keyof typeof UploadKind];
-
-const GB = 1024 ** 3;
-const MB = 1024 ** 2;
-
-/** Largest upload of each kind (devices-and-commerce section 5: caps 2GB and 100MB; docs/DECISIONS.md says which is which). */
-export const UPLOAD_CAP: Readonly<Record<UploadKindCode, number>> = {
-  firmware: 2 * GB,
-  file: 2 * GB,
-  app: 100 * MB,
-  logo: 100 * MB,
-  boot_animation: 100 * MB,
-  wallpaper: 100 * MB,
-  attachment: 100 * MB,
-};
-
-/** Above this size the console asks the user to confirm a Wi-Fi connection before sending. */
-export const WIFI_CONFIRM_BYTES = 5 * MB;
-
-export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'bmp'] as const;
-
-/** Extensions each kind accepts; undefined accepts any. */
-export const UPLOAD_EXTENSIONS: Readonly<Record<UploadKindCode, readonly string[] | undefined>> = {
-  firmware: undefined,
-  file: undefined,
-  app: ['apk'],
-  logo: IMAGE_EXTENSIONS,
-  boot_animation: ['zip'],
-  wallpaper: IMAGE_EXTENSIONS,
-  attachment: undefined,
-};
+// Kinds, caps and formats are the contract's (protocol/api/uploads.ts), shared with the console.
+export { IMAGE_EXTENSIONS, UPLOAD_CAP, UPLOAD_EXTENSIONS, UploadKind, type UploadKindCode, WIFI_CONFIRM_BYTES };
 
 /** Permission key that allows sending an upload of each kind. */
 export const UPLOAD_PERMISSION: Readonly<Record<UploadKindCode, string>> = {
@@ -90,7 +52,7 @@ export function refuseUpload(kind: UploadKindCode, fileName: string, size: numbe
     return msg(kind === 'app' ? 'upload.appOnlyApk' : allowed === IMAGE_EXTENSIONS ? 'upload.imageOnly' : 'upload.wrongFormat');
   }
   if (size <= 0) return msg('upload.empty');
-  if (size > UPLOAD_CAP[kind]) return msg('upload.tooLargeAtMost', { mb: Math.round(UPLOAD_CAP[kind] / MB) });
+  if (size > UPLOAD_CAP[kind]) return msg('upload.tooLargeAtMost', { mb: Math.round(UPLOAD_CAP[kind] / 1024 ** 2) });
   return undefined;
 }
 
