@@ -247,7 +247,7 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
                   )}
                 </Table.Th>
               ))}
-              {actions && <Table.Th style={{ whiteSpace: 'nowrap', position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>{t('kit.table.actions')}</Table.Th>}
+              {actions && <Table.Th style={{ whiteSpace: 'nowrap', position: 'sticky', right: 0, background: 'var(--mantine-color-body)', boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)' }}>{t('kit.table.actions')}</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -267,7 +267,7 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
                       </Table.Td>
                     ))}
                     {actions && (
-                      <Table.Td style={{ whiteSpace: 'nowrap', position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>
+                      <Table.Td style={{ whiteSpace: 'nowrap', position: 'sticky', right: 0, background: 'var(--mantine-color-body)', boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)' }}>
                         <Group gap={4} wrap="nowrap">
                           {actions(row)}
                         </Group>

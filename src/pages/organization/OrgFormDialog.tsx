@@ -201,9 +201,10 @@ export function OrgFormDialog({ target, parents, ownOrgId, onClose, onSaved }: P
             <TextInput label={t('org.contact')} {...field('contactPerson')} />
             <TextInput label={t('org.phone')} {...field('phone')} maxLength={11} inputMode="tel" />
             <TextInput label={t('org.email')} {...field('email')} />
+            {adding && <span />}
+            <Textarea label={t('org.remark')} autosize minRows={2} maxRows={4} {...field('remark')} />
+            <Textarea label={t('org.publicKey')} autosize minRows={2} maxRows={4} styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }} {...field('publicKey')} />
           </SimpleGrid>
-          <Textarea label={t('org.remark')} autosize minRows={2} maxRows={4} {...field('remark')} />
-          <Textarea label={t('org.publicKey')} autosize minRows={2} maxRows={5} styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }} {...field('publicKey')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('device.cancel')}

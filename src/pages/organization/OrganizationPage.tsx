@@ -124,7 +124,8 @@ export function OrganizationPage() {
 
   const columns = useMemo<DataColumn<Organization>[]>(
     () => [
-      { key: 'name', title: t('org.name'), sortable: true, fixed: true, render: (o) => <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>{o.name}</Text> },
+      // Long names wrap, so the table fits the page at 1366 px instead of sliding columns under the actions.
+      { key: 'name', title: t('org.name'), sortable: true, fixed: true, render: (o) => <Text size="sm" fw={500}>{o.name}</Text>, style: { minWidth: 140, maxWidth: 240 } },
       { key: 'alias', title: t('org.alias'), render: (o) => o.alias, hiddenByDefault: true },
       { key: 'account', title: t('org.account'), render: (o) => o.account },
       { key: 'role', title: t('org.role'), render: (o) => o.role },
@@ -141,7 +142,7 @@ export function OrganizationPage() {
         key: 'state',
         title: t('org.state'),
         render: (o) => (
-          <Badge color={o.freezeState === FROZEN ? 'red' : 'green'} variant="light" data-testid="org-state">
+          <Badge color={o.freezeState === FROZEN ? 'red' : 'green'} variant="light" data-testid="org-state" style={{ minWidth: 'max-content', textTransform: 'none' }}>
             {t(o.freezeState === FROZEN ? 'org.frozen' : 'org.normal')}
           </Badge>
         ),

@@ -2,7 +2,9 @@ import { Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
+import { useSnapshot } from 'valtio';
 import { request } from '../../api/request.ts';
+import { session } from '../../state/session.ts';
 import { OrderDemandDetailPage } from '../commerce/OrderDemandPages.tsx';
 
 type State = 'missing' | 'checking' | 'invalid' | 'ok';
@@ -16,6 +18,7 @@ export function OrderDemandDetailGate() {
   const params = new URLSearchParams(useSearch());
   const number = params.get('number')?.trim() ?? '';
   const token = params.get('token')?.trim() ?? '';
+  const signedIn = Boolean(useSnapshot(session).token);
   const [state, setState] = useState<State>(number && token ? 'checking' : 'missing');
   useEffect(() => {
     if (!number || !token) return;
@@ -42,8 +45,8 @@ export function OrderDemandDetailGate() {
       <Stack align="center" ta="center">
         <Title order={3}>{t(missing ? 'publicPages.demandMissingTitle' : 'publicPages.demandInvalidTitle')}</Title>
         <Text c="dimmed">{t(missing ? 'publicPages.demandMissing' : 'publicPages.demandInvalid')}</Text>
-        <Button component={Link} href="/login" variant="light">
-          {t('publicPages.signIn')}
+        <Button component={Link} href={signedIn ? '/dashboard/index' : '/login'} variant="light">
+          {t(signedIn ? 'publicPages.openConsole' : 'publicPages.signIn')}
         </Button>
       </Stack>
     </Paper>
