@@ -174,7 +174,14 @@ describe.each(targets)('API tokens on $name', (target) => {
     const name = unique('audited');
     const { token } = await admin.ok<ApiTokenCreated>('POST', '/api-token/create', { name, keys: ['device_list'] });
     await bearer(ts, token, 'POST', '/device-ops/command', { sn: 'TOKEN-DEV', msgId: Command.Reboot });
-    const log = await admin.ok<{ list: OperationLogEntry[] }>('POST', '/operation-log/list', { pageNum: 1, pageSize: 20, path: '/device-ops/command' });
-    expect(log.list.find((e) => e.tokenName === name)).toMatchObject({ account: 'admin', tokenName: name });
+    // The log is written after the answer has gone out: wait for the entry.
+    const entry = async () =>
+      (await admin.ok<{ list: OperationLogEntry[] }>('POST', '/operation-log/list', { pageNum: 1, pageSize: 20, path: '/device-ops/command' })).list.find((e) => e.tokenName === name);
+    let found = await entry();
+    while (!found) {
+      await new Promise((r) => setTimeout(r, 20));
+      found = await entry();
+    }
+    expect(found).toMatchObject({ account: 'admin', tokenName: name });
   });
 });

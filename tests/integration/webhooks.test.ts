@@ -144,8 +144,14 @@ describe.each(targets)('webhooks on $name', (target) => {
     expect(got.payload).toMatchObject({ event: 'device.offline', orgId: a.orgId, data: { sn } });
     expect(got.headers['content-type']).toBe('application/json');
 
-    const log = await a.user.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {});
-    expect(log.find((d) => d.event === 'device.offline' && d.body === got.body)).toMatchObject({ status: 'delivered', attempts: 1, statusCode: 204 });
+    // The outcome is written once the receiver has answered: wait for it.
+    const recorded = async () => (await a.user.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {})).find((d) => d.event === 'device.offline' && d.body === got.body && d.status !== 'pending');
+    let delivery = await recorded();
+    while (!delivery) {
+      await new Promise((r) => setTimeout(r, 20));
+      delivery = await recorded();
+    }
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, statusCode: 204 });
     // B heard nothing of A's device, and cannot see A's deliveries.
     expect(b.receiver.got.filter((r) => r.payload.data.sn === sn)).toEqual([]);
     expect((await b.user.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {})).filter((d) => d.body.includes(sn))).toEqual([]);
