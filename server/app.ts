@@ -10,6 +10,8 @@ import { registerOperationRecorder } from './audit/recorder.ts';
 import { registerOperationLogRoutes } from './audit/routes.ts';
 import { registerSimRoutes } from './cards/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerOidcRoutes } from './auth/oidc/routes.ts';
+import type { OidcSettings } from './auth/oidc/oidc-settings.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRouteRegistry } from './http/route-registry.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -63,6 +65,8 @@ export interface AppDeps {
   readonly orgCreateLimit?: number | undefined;
   /** PAYMENT_SANDBOX=on: Alipay goes to the sandbox, which payment administrators may complete. */
   readonly paymentSandbox?: boolean;
+  /** Single sign-on through an OpenID provider; absent when off. */
+  readonly oidc?: OidcSettings | undefined;
   /** Per-account upload caps, upload creation rate and the sweep (defaults when absent). */
   readonly uploadLimits?: UploadLimits | undefined;
   readonly logger?: FastifyServerOptions['logger'];
@@ -113,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOperationRecorder(app, { db: deps.db, clock: deps.clock });
   registerGuard(app, deps.db, deps.sessions);
   registerAuthRoutes(app, { ...deps, loginGuard: new LoginGuard(deps.clock) });
+  registerOidcRoutes(app, { db: deps.db, clock: deps.clock, sessions: deps.sessions, rights: deps.gateway.rights, settings: deps.oidc });
   registerDeviceRoutes(app, { devices: deps.devices, devicesMoved: (sns, orgId) => deps.gateway.moveDevices(sns, orgId) });
   // Writers of roles, accounts and organisations tell the gateway's consoles what changed (live rights).
   const rights = deps.gateway.rights;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type TelemetrySettings, telemetrySettingsFrom } from './telemetry/ingest.ts';
 import { DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './gateway/command-limits.ts';
 import { type UploadLimits, uploadLimitsFrom } from './uploads/upload-limits.ts';
+import { type OidcSettings, oidcSettingsFrom } from './auth/oidc/oidc-settings.ts';
 
 /** Server settings, read once from the environment at start-up. */
 export interface Config {
@@ -43,6 +44,8 @@ export interface Config {
    * without money (demos). Off by default: with no real payment adapter, orders are paid by offline transfer.
    */
   readonly paymentSandbox: boolean;
+  /** Single sign-on through an OpenID provider (OIDC_* variables); undefined when off. */
+  readonly oidc: OidcSettings | undefined;
   /** Per-account upload caps, upload creation rate and the sweep of untaken uploads (UPLOAD_* variables). */
   readonly uploadLimits: UploadLimits;
 }
@@ -85,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleCommandRate: intFrom(env.CONSOLE_COMMAND_RATE, DEFAULT_CONSOLE_COMMAND_RATE, 'CONSOLE_COMMAND_RATE'),
     consoleCommandBurst: intFrom(env.CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_BURST, 'CONSOLE_COMMAND_BURST'),
     paymentSandbox: env.PAYMENT_SANDBOX === 'on',
+    oidc: oidcSettingsFrom(env),
     uploadLimits: uploadLimitsFrom(env),
   };
 }

@@ -109,6 +109,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     telemetry: config.telemetry,
     orgCreateLimit: config.orgCreateLimit,
     paymentSandbox: config.paymentSandbox,
+    oidc: config.oidc,
     uploadLimits: config.uploadLimits,
     // Request URLs, error texts and messages are logged with secrets redacted (server/http/request-log.ts).
     logger: opts.logger ? { ...requestLogOptions, ...(opts.logger === true ? {} : opts.logger) } : false,

@@ -41,6 +41,10 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'auth.locked': '登录失败次数过多，账号已锁定，请 {{minutes}} 分钟后再试',
   'auth.wrongPassword': '账号或密码错误',
   'auth.orgFrozen': '该组织已被冻结，请联系管理员',
+  'auth.ssoFailed': '单点登录未完成：{{reason}}',
+  'auth.ssoNoRole': '您的单点登录分组在本平台没有对应角色，请联系管理员为您的分组配置角色',
+  'auth.ssoMisconfigured': '本平台的单点登录配置有误，请联系管理员',
+  'auth.ssoExpired': '单点登录已过期或来自其他浏览器，请重试',
 
   'account.taken': '账号已存在',
   'account.rule': '账号须以字母开头，后跟 3 到 15 个字母、数字或下划线',

@@ -19,7 +19,7 @@ import { loginSecondFactor } from '../totp/routes.ts';
 /** Ours: the spec shows freeze and unfreeze actions but no message for a frozen login. */
 export const ORG_FROZEN = formatMessage('en', 'auth.orgFrozen');
 
-async function accountFrozen(db: Db, accountId: number): Promise<boolean> {
+export async function accountFrozen(db: Db, accountId: number): Promise<boolean> {
   const row = await db.selectFrom('accounts').select('org_id').where('id', '=', accountId).executeTakeFirst();
   return row !== undefined && (await isFrozen(db, row.org_id));
 }
@@ -36,6 +36,12 @@ const HASHED_PASSWORD = /^[0-9a-f]{64}$/;
 
 // Menu keys: a login holding none of these is refused (platform-core section 6).
 const menuKeys = new Set(permissionCatalogue.filter((e) => e.parent === null).map((e) => e.key));
+
+/** A login must hold at least one menu key to be let in (password and single sign-on alike). */
+export function holdsAMenu(permissions: Iterable<string>): boolean {
+  for (const key of permissions) if (menuKeys.has(key)) return true;
+  return false;
+}
 
 interface LoginBody {
   username?: string;

@@ -4,6 +4,7 @@ import type { ContentTables } from '../content/tables.ts';
 import type { DeviceOperationTables } from '../gateway/device-operation-tables.ts';
 import type { ApiTokenTables } from '../api-tokens/tables.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
+import type { OidcTables } from '../auth/oidc/tables.ts';
 import type { TotpTables } from '../totp/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
@@ -109,7 +110,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables {
+export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;
