@@ -31,6 +31,13 @@ export function Among<T extends string | number>(values: readonly T[]) {
   return OneOf<T>(values);
 }
 
+/** The console sends the lowercase hex SHA-256 of a typed password (docs/DECISIONS.md). */
+export const HashedPassword = Type.String({ pattern: '^[0-9a-f]{64}$' });
+/** An e-mail address, or empty. */
+export const Email = Type.String({ maxLength: MAX_TEXT, pattern: '^$|^[^\\s@]+@[^\\s@]+$' });
+/** A phone number: digits, +, brackets, spaces and dashes. */
+export const Phone = Type.String({ maxLength: 32, pattern: '^[0-9+() -]*$' });
+
 /** A positive database id. */
 export const Id = Type.Integer({ minimum: 1 });
 /** A short user-typed text: a name, a title. */
@@ -40,10 +47,13 @@ export const LongText = Type.String({ maxLength: 512 });
 /** Epoch milliseconds, or null for none. */
 export const EpochMs = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
 
-/** pageNum and pageSize as every list call takes them in its body (platform-core section 9). */
+/**
+ * pageNum and pageSize as every list call takes them in its body (platform-core section 9). The page size
+ * is typed as a number: the console's tables hold it as one (they offer only PAGE_SIZES).
+ */
 export const PagingProperties = {
   pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),
-  pageSize: Type.Optional(OneOf(PAGE_SIZES, { default: 10 })),
+  pageSize: Type.Optional(Type.Unsafe<number>({ type: 'integer', enum: [...PAGE_SIZES], default: 10 })),
 };
 
 /** A body holding only paging. */

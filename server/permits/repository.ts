@@ -6,40 +6,20 @@ import { noRightsNotifier, type RightsNotifier } from '../accounts/rights-bus.ts
 import { effectivePermissions, type CallerFacts, type RoleFacts } from './grants.ts';
 
 export type { Page } from '../../protocol/index.ts';
+import type { AccountView, RoleView } from '../../protocol/api/permits.ts';
+
+// The answers' shapes are the contract's (protocol/api/permits.ts).
+export type { AccountView, RoleView };
 
 export interface PageQuery {
   readonly pageNum: number;
   readonly pageSize: number;
 }
 
-/** A role as the console shows it. */
-export interface RoleView {
-  readonly id: number;
-  readonly name: string;
-  readonly summary: string;
-  /** Account name of the creator; empty for seeded roles and deleted creators. */
-  readonly createdBy: string;
-  readonly orgId: number | null;
-  readonly permissionList: string[];
-}
-
 export interface RoleInput {
   readonly name: string;
   readonly summary: string;
   readonly permissions: readonly string[];
-}
-
-/** An admin account as the console shows it; never its password. */
-export interface AccountView {
-  readonly id: number;
-  readonly account: string;
-  readonly nickname: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly roleId: number;
-  readonly role: string;
-  readonly orgId: number;
-  readonly createdAt: number;
 }
 
 /** What the account rules need to know about a target account. */

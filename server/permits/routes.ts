@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROLE, type Clock, englishOf, isPermission, msg, permissionCatalogue } from '../../protocol/index.ts';
 import { newAccountName } from '../accounts/account-name.ts';
@@ -13,7 +14,7 @@ import { cleanText, idOf, idParams } from '../http/validation.ts';
 import { orgPathOf, requireAssignableRole } from './assignable.ts';
 import { callerFacts, canAssign, canGrant, canManage, seesRole } from './grants.ts';
 import type { AccountFacts, AdminAccountRepository, RoleInput, RoleRepository } from './repository.ts';
-import * as s from './schemas.ts';
+import * as s from '../../protocol/api/permits.ts';
 import { hotAction } from '../http/rate-limit.ts';
 
 /** Permission keys of the authority screens (platform-core section 2). */
@@ -51,6 +52,8 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
   const config = { permission: ROLE_PERMISSION };
   const hot = { ...config, ...hotAction };
   const { db, roles } = deps;
+  // Bodies typed from the contract's schemas (protocol/api/permits.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   // Every catalogued permission, for building role forms; labels follow the caller's language.
   app.get('/permit/getAllPermits', { config: { permission: 'session' } }, async (req) => {
@@ -58,7 +61,7 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
     return ok(permissionCatalogue.map((e) => ({ id: e.key, parentId: e.parent, name: e.key, label: zh ? e.zh : e.en })));
   });
 
-  app.post<{ Body: s.RoleListBody }>('/permit/getRoleList', { config, schema: { body: s.roleListBody } }, async (req) => {
+  api.post('/permit/getRoleList', { config, schema: { body: s.RoleListBody } }, async (req) => {
     const body = req.body;
     const facts = await callerFacts(db, callerOf(req));
     return ok(await roles.page(facts, { pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim() }));
@@ -73,13 +76,13 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
     return ok(list.map((r) => ({ ...r, grantable: canAssign(facts, { ...r, permissions: new Set(r.permissionList) }, path) })));
   });
 
-  app.post<{ Body: s.RoleBody }>('/permit/addRole', { config: hot, schema: { body: s.addRoleBody } }, async (req) => {
+  api.post('/permit/addRole', { config: hot, schema: { body: s.AddRoleBody } }, async (req) => {
     const caller = callerOf(req);
     const input = await roleInput(deps, caller, req.body);
     return ok({ id: await uniqueName(() => roles.create(input, caller.orgId, caller.accountId)) });
   });
 
-  app.post<{ Body: s.UpdateRoleBody }>('/permit/updateRole', { config: hot, schema: { body: s.updateRoleBody } }, async (req) => {
+  api.post('/permit/updateRole', { config: hot, schema: { body: s.UpdateRoleBody } }, async (req) => {
     const caller = callerOf(req);
     await requireManageableRole(deps, caller, req.body.id);
     const input = await roleInput(deps, caller, req.body, req.body.id);
@@ -103,7 +106,7 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
 }
 
 /** A role body, checked: a clean unique name and catalogued permissions the caller holds. */
-async function roleInput(deps: PermitRouteDeps, caller: Caller, body: s.RoleBody, exceptId?: number): Promise<RoleInput> {
+async function roleInput(deps: PermitRouteDeps, caller: Caller, body: s.AddRoleBody, exceptId?: number): Promise<RoleInput> {
   const name = cleanText(body.name, 'field.roleName', true);
   const summary = cleanText(body.summary, 'field.summary', false);
   const permissions = [...new Set(body.permissionList)];
@@ -136,15 +139,16 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
   const config = { permission: ADMIN_PERMISSION };
   const hot = { ...config, ...hotAction };
   const { accounts } = deps;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Body: s.AdminListBody }>('/permit/getAdminList', { config, schema: { body: s.adminListBody } }, async (req) => {
+  api.post('/permit/getAdminList', { config, schema: { body: s.AdminListBody } }, async (req) => {
     const body = req.body;
     return ok(await accounts.page(callerOf(req).orgId, { pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, account: body.account?.trim() }));
   });
 
-  app.post<{ Body: s.AddAccountBody }>('/permit/addAccount', { config: hot, schema: { body: s.addAccountBody } }, async (req) => ok({ id: await addAccount(deps, callerOf(req), req.body) }));
+  api.post('/permit/addAccount', { config: hot, schema: { body: s.AddAccountBody } }, async (req) => ok({ id: await addAccount(deps, callerOf(req), req.body) }));
 
-  app.post<{ Body: s.UpdateAccountBody }>('/permit/updateAccount', { config: hot, schema: { body: s.updateAccountBody } }, async (req) => {
+  api.post('/permit/updateAccount', { config: hot, schema: { body: s.UpdateAccountBody } }, async (req) => {
     await updateAccount(deps, callerOf(req), req.body);
     return ok(null);
   });
@@ -160,7 +164,7 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
     return ok(null);
   });
 
-  app.post<{ Body: s.SelfPasswordBody }>('/permit/update-self-password', { config: { permission: 'session', ...hotAction }, schema: { body: s.selfPasswordBody } }, async (req) => {
+  api.post('/permit/update-self-password', { config: { permission: 'session', ...hotAction }, schema: { body: s.SelfPasswordBody } }, async (req) => {
     const caller = callerOf(req);
     if (req.body.id !== caller.accountId) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     if (req.body.oldPassword !== undefined && !(await checkAccountPassword(deps.db, caller.accountId, req.body.oldPassword))) {
