@@ -44,6 +44,37 @@ describe('Correlator shared by many senders', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it('keepArmed: requests settling one after another share one timer, timeouts still fire, and failAll clears it', () => {
+    const clock = new FakeClock(0);
+    let armed = 0;
+    const counting = { now: () => clock.now(), setTimeout: (fn: () => void, ms: number) => (armed++, clock.setTimeout(fn, ms)), clearTimeout: (h: unknown) => clock.clearTimeout(h) };
+    const c = new Correlator(counting, { keepArmed: true });
+    for (let i = 0; i < 1_000; i++) {
+      const h = recorder();
+      c.register(`c${i}`, 1, 5_000, h);
+      expect(c.resolve({ msgId: 1, cid: `c${i}`, result: 0 })).toBe(true);
+      expect(h.heard).toEqual(['result 0']);
+      clock.advance(1);
+    }
+    expect(armed).toBe(1);
+    expect(c.size).toBe(0);
+    // The idle timer lapses; a later request still times out on time.
+    const late = recorder();
+    clock.advance(4_000);
+    c.register('late', 1, 5_000, late);
+    clock.advance(4_999);
+    expect(late.heard).toEqual([]);
+    clock.advance(1);
+    expect(late.heard).toEqual([`error ${new RequestTimeoutError(1, 5_000).name}`]);
+    expect(clock.pendingTimers).toBe(0);
+    // Idle with its timer armed, failAll (a stop) leaves no timer behind.
+    c.register('x', 1, 5_000, recorder());
+    c.resolve({ msgId: 1, cid: 'x', result: 0 });
+    expect(clock.pendingTimers).toBe(1);
+    c.failAll(new ConnectionLostError());
+    expect(clock.pendingTimers).toBe(0);
+  });
+
   it('takes a reply only from the owner the request was registered with; another sender cannot settle it', () => {
     const clock = new FakeClock(0);
     const c = new Correlator(clock);

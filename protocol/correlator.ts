@@ -44,6 +44,13 @@ class ExpiryQueue {
     return this.cids.length - this.head;
   }
 
+  clear(): void {
+    if (this.cids.length === 0) return;
+    this.cids = [];
+    this.deadlines = [];
+    this.head = 0;
+  }
+
   shift(): void {
     this.head++;
     // Compact once the consumed prefix dominates, keeping pushes and shifts O(1) amortised.
@@ -60,9 +67,17 @@ export class Correlator {
   readonly #pending = new Map<string, Pending>();
   readonly #queues = new Map<number, ExpiryQueue>();
   readonly #clock: Clock;
+  readonly #keepArmed: boolean;
 
-  constructor(clock: Clock) {
+  /**
+   * `keepArmed`: when the last request settles, the expiry timers stay armed (their queues emptied)
+   * instead of being cleared, and fire once, find nothing, and lapse. For a busy correlator whose requests
+   * settle within a millisecond (the gateway's commands to devices), clearing on every return to idle
+   * re-armed a timer for nearly every request. `failAll` still clears them: stopping leaves no timer.
+   */
+  constructor(clock: Clock, options: { readonly keepArmed?: boolean } = {}) {
     this.#clock = clock;
+    this.#keepArmed = options.keepArmed === true;
   }
 
   /** Number of requests still waiting for a final reply. */
@@ -170,7 +185,10 @@ export class Correlator {
   }
 
   #delete(cid: string): void {
-    if (this.#pending.delete(cid) && this.#pending.size === 0) this.#clearQueues();
+    if (!this.#pending.delete(cid) || this.#pending.size !== 0) return;
+    if (!this.#keepArmed) return this.#clearQueues();
+    // Every queued id is stale now: drop them, keep the timers.
+    for (const queue of this.#queues.values()) queue.clear();
   }
 
   #clearQueues(): void {

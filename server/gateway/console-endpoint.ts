@@ -56,6 +56,62 @@ export interface ConsoleEndpointDeps {
   readonly dangerous: DangerousCommandGuard;
 }
 
+/**
+ * One console command on its way to a device: what the correlator calls with the device's progress,
+ * reply or failure. One object per command, where closures over the dispatch made four (and a context).
+ */
+class ConsoleCommand implements PendingHandlers {
+  readonly #req: Envelope;
+  readonly #link: ConsoleLink;
+  readonly #deps: ConsoleEndpointDeps;
+  readonly #now: () => number;
+  readonly #account: string;
+  readonly #sn: string;
+  readonly #orgId: number | undefined;
+  readonly #started = Date.now();
+
+  constructor(req: Envelope, link: ConsoleLink, deps: ConsoleEndpointDeps, now: () => number, account: string, sn: string, orgId: number | undefined) {
+    this.#req = req;
+    this.#link = link;
+    this.#deps = deps;
+    this.#now = now;
+    this.#account = account;
+    this.#sn = sn;
+    this.#orgId = orgId;
+  }
+
+  progress(reply: Envelope): void {
+    this.#answer(reply.result, reply.data);
+  }
+
+  result(reply: Envelope): void {
+    this.outcome(reply.result ?? Result.Fail);
+    this.#answer(reply.result, reply.data);
+  }
+
+  error(err: Error): void {
+    const result = err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail;
+    this.outcome(result);
+    this.#answer(result, err instanceof RequestTimeoutError ? { message: 'Request Timeout' } : undefined);
+  }
+
+  /** Metrics, watchers and webhooks hear how the command ended. */
+  outcome(result: number): void {
+    const req = this.#req;
+    const deps = this.#deps;
+    deps.onOutcome?.(req.msgId, result, Date.now() - this.#started);
+    // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the device.
+    if (req.flowId !== undefined) return;
+    deps.watchers?.commandEnded(this.#sn, req.msgId, result, this.#account, this.#now(), this.#link);
+    if (this.#orgId !== undefined) deps.onCommandEnded?.(this.#sn, this.#orgId, req.msgId, result, this.#account);
+  }
+
+  #answer(result: Envelope['result'], data: unknown): void {
+    const req = this.#req;
+    this.#link.peer.send({ msgId: req.msgId, cid: req.cid, sn: req.sn, result, data });
+  }
+}
+
 /** The key a console needs to watch a device: the device list's own (it shows the same device). */
 const WATCH_PERMISSION = 'device_list';
 
@@ -141,14 +197,6 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
   };
 
   const dispatch = (req: Envelope, caller: Caller, sn: string, permission: string, target: DeviceLink | undefined, orgId: number | undefined, remoteOnline: boolean): void => {
-    const started = Date.now();
-    const outcome = (reply: Envelope) => {
-      const result = reply.result ?? Result.Fail;
-      deps.onOutcome?.(req.msgId, result, Date.now() - started);
-      // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the device.
-      if (req.flowId === undefined) deps.watchers?.commandEnded(sn, req.msgId, result, caller.account, now(), link);
-      if (req.flowId === undefined && orgId !== undefined) deps.onCommandEnded?.(sn, orgId, req.msgId, result, caller.account);
-    };
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       answer(req, Result.Fail, { message: Message.PermissionDenied });
       return;
@@ -157,33 +205,22 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       answer(req, Result.Fail, { message: 'flowId is in use' });
       return;
     }
-    const handlers: PendingHandlers = {
-      progress: (reply) => answer(req, reply.result, reply.data),
-      result: (reply) => {
-        outcome(reply);
-        answer(req, reply.result, reply.data);
-      },
-      error: (err) => {
-        const result = err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail;
-        outcome({ msgId: req.msgId, result });
-        answer(req, result, err instanceof RequestTimeoutError ? { message: 'Request Timeout' } : undefined);
-      },
-    };
+    const command = new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId);
     if (target) {
       if (!target.loggedIn) {
-        outcome({ msgId: req.msgId, result: Result.DeviceNotLoggedIn });
+        command.outcome(Result.DeviceNotLoggedIn);
         answer(req, Result.DeviceNotLoggedIn);
         return;
       }
       // Counted only when it would reach the device: an offline answer disrupts nothing.
       if (!deps.dangerous.allow(sn, req.msgId, req.data, now())) return tooFrequent(req);
-      commandDevice(target, req, deps.commandTimeoutMs, handlers);
+      commandDevice(target, req, deps.commandTimeoutMs, command);
       return;
     }
     // Not on this node: another node of the cluster may hold it (its row says online). The node holding
     // the device spaces dangerous commands, whichever node or route (console, REST) they came through.
-    if (remoteOnline && deps.routeRemote(req, handlers)) return;
-    outcome({ msgId: req.msgId, result: Result.DeviceOffline });
+    if (remoteOnline && deps.routeRemote(req, command)) return;
+    command.outcome(Result.DeviceOffline);
     answer(req, Result.DeviceOffline);
   };
 

@@ -164,8 +164,8 @@ export class Gateway {
       flows: () => this.#flows.size,
       admissionsRefused: () => this.#admissionGate.refused,
     });
-    this.#remote = new Correlator(deps.clock);
-    this.#deviceCommands = new Correlator(deps.clock);
+    this.#remote = new Correlator(deps.clock, { keepArmed: true });
+    this.#deviceCommands = new Correlator(deps.clock, { keepArmed: true });
     this.#flows = new FlowTable(this.#devices, deps.bus);
     this.#watchers = new DeviceWatchers(deps.bus, deps.nodeId);
     this.#holders = new DeviceHolders(deps.db);
