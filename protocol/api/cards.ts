@@ -38,3 +38,17 @@ export interface ListedCard extends CardView {
   /** Stops and restarts left today; null when the card has no daily limit. */
   readonly actionsLeftToday: number | null;
 }
+
+/**
+ * The values behind one intelligent-test check, for the console to format in its language: bytes in 1024
+ * units, times as dates (issue 20). `detail` stays as the carrier's English text for logs and old callers.
+ */
+export interface DiagnosisFacts {
+  readonly signalDbm?: number;
+  readonly bytesLeft?: number;
+  readonly at?: number;
+  readonly apn?: string;
+  readonly certification?: string;
+  readonly hasGroup?: boolean;
+  readonly fourGOnly?: boolean;
+}

@@ -218,6 +218,7 @@ export const en = {
   'order.invoiceStaffOnly': 'Only platform staff issue invoices',
   'order.invoiceNotRequested': 'This order has no invoice request waiting to be issued',
   'order.invoiceNo': 'Invoice number must be 8 to 20 digits',
+  'order.cardCancelled': 'A cancelled card cannot be renewed',
 
   // Order demands.
   'demand.notFound': 'The order demand does not exist',
@@ -297,6 +298,7 @@ export const en = {
   'field.gnssModel': 'GNSS model',
   'field.groupId': 'Directional group',
   'field.header': 'Invoice header',
+  'field.invoiceNo': 'Invoice number',
   'field.iccid': 'ICCID',
   'field.id': 'ID',
   'field.ids': 'Selection',

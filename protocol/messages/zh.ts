@@ -202,6 +202,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'order.invoiceStaffOnly': '只有平台人员可以开具发票',
   'order.invoiceNotRequested': '该订单没有待开具的发票申请',
   'order.invoiceNo': '发票号码应为 8 到 20 位数字',
+  'order.cardCancelled': '已注销的卡不能续费',
 
   'demand.notFound': '该订单需求不存在',
   'demand.positiveInteger': '请输入正整数',
@@ -278,6 +279,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.gnssModel': 'GNSS 型号',
   'field.groupId': '定向组',
   'field.header': '发票抬头',
+  'field.invoiceNo': '发票号码',
   'field.iccid': 'ICCID',
   'field.id': 'ID',
   'field.ids': '所选项',

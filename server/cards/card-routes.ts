@@ -99,12 +99,12 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     const now = clock.now();
     const checks = [...(await carrier.diagnose(card))];
     // The platform's half: what a card needs beyond the carrier's network.
-    checks.push({ code: 'apn', passed: row.apn !== '', detail: row.apn || 'no APN set' });
-    checks.push({ code: 'certification', passed: row.certification !== 'none', detail: row.certification });
-    checks.push({ code: 'expiry', passed: row.expire_time > now, detail: new Date(row.expire_time).toISOString() });
+    checks.push({ code: 'apn', passed: row.apn !== '', detail: row.apn || 'no APN set', facts: { apn: row.apn } });
+    checks.push({ code: 'certification', passed: row.certification !== 'none', detail: row.certification, facts: { certification: row.certification } });
+    checks.push({ code: 'expiry', passed: row.expire_time > now, detail: new Date(row.expire_time).toISOString(), facts: { at: row.expire_time } });
     if (/D$|^UPG$/.test(row.combo_type)) {
       const added = row.group_id === null ? undefined : await deps.db.selectFrom('direction_addresses').select('id').where('group_id', '=', row.group_id).where('state', '=', 500).where('effective_at', '<=', now).executeTakeFirst();
-      checks.push({ code: 'directional', passed: added !== undefined, detail: row.group_id === null ? 'no directional group' : 'group has working addresses' });
+      checks.push({ code: 'directional', passed: added !== undefined, detail: row.group_id === null ? 'no directional group' : 'group has working addresses', facts: { hasGroup: row.group_id !== null } });
     }
     return ok({ iccid: row.iccid, testedAt: now, passed: checks.every((c) => c.passed), checks });
   });

@@ -1,3 +1,4 @@
+import type { DiagnosisFacts } from '../../protocol/api/cards.ts';
 import { type CarrierCode, formatMessage, type JuxinCardStatusCode, type PlainMessageKey, type RealStatusCode, type SpringCardStatusCode, type StatusChangeReasonCode } from '../../protocol/index.ts';
 
 /**
@@ -40,6 +41,8 @@ export interface DiagnosisCheck {
   readonly passed: boolean;
   /** Carrier-side detail, e.g. the signal strength; free text in English. */
   readonly detail: string;
+  /** The values behind the detail, which the console formats in its own language. */
+  readonly facts?: DiagnosisFacts;
 }
 
 export type CarrierActionOutcome =

@@ -142,10 +142,10 @@ export class SimulatedCarrier implements CarrierProvider {
     // A stable pseudo signal per card, so repeated tests of one card agree.
     const signal = -65 - (Number.parseInt(card.iccid.slice(-2), 10) % 30);
     return [
-      { code: 'registration', passed: active, detail: active ? `registered, signal ${signal} dBm` : 'not registered: the card is not active' },
-      { code: 'dataSession', passed: active && card.dailyRateBytes > 0, detail: active ? 'data session up' : 'no data session' },
-      { code: 'traffic', passed: left > 0, detail: `${Math.max(0, left)} bytes left` },
-      { code: 'mobile4g', passed: card.carrier !== Carrier.ChinaMobile || active, detail: card.carrier === Carrier.ChinaMobile ? '4G only' : 'any' },
+      { code: 'registration', passed: active, detail: active ? `registered, signal ${signal} dBm` : 'not registered: the card is not active', facts: active ? { signalDbm: signal } : {} },
+      { code: 'dataSession', passed: active && card.dailyRateBytes > 0, detail: active ? 'data session up' : 'no data session', facts: {} },
+      { code: 'traffic', passed: left > 0, detail: `${Math.max(0, left)} bytes left`, facts: { bytesLeft: Math.max(0, left) } },
+      { code: 'mobile4g', passed: card.carrier !== Carrier.ChinaMobile || active, detail: card.carrier === Carrier.ChinaMobile ? '4G only' : 'any', facts: { fourGOnly: card.carrier === Carrier.ChinaMobile } },
     ];
   }
 

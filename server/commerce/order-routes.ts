@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
-import { type Clock, englishOf, PaymentState, ruleMessageKey } from '../../protocol/index.ts';
+import { type Clock, englishOf, JuxinCardStatus, PaymentState, ruleMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { GB, TRAFFIC_VALIDITY_MS } from '../cards/card-codes.ts';
 import { DAY_MS } from '../carrier/simulated-carrier.ts';
@@ -65,6 +65,7 @@ export const OrderMessage = englishOf({
   InvoiceStaffOnly: 'order.invoiceStaffOnly',
   NotRequested: 'order.invoiceNotRequested',
   InvoiceNo: 'order.invoiceNo',
+  CardCancelled: 'order.cardCancelled',
 });
 
 /** The company account offline transfers go to (shown on the pay-data screen, devices-and-commerce section 9). */
@@ -221,11 +222,13 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       if (!b.cards?.length) throw new ApiError(ApiCode.BadRequest, 'order.noCards');
       const family = b.type === 'flow' ? 'link' : 'juxin';
       const iccids = [...new Set(b.cards.map((c) => c.iccid))];
-      const found = await db.selectFrom('sim_cards').select(['iccid', 'family', 'org_id']).where('iccid', 'in', iccids).execute();
+      const found = await db.selectFrom('sim_cards').select(['iccid', 'family', 'org_id', 'juxin_status']).where('iccid', 'in', iccids).execute();
       for (const c of b.cards) {
         const card = found.find((f) => f.iccid === c.iccid);
         if (!card || !caller.scope.has(card.org_id)) throw new ApiError(ApiCode.NotFound, 'order.cardNotFound');
         if (card.family !== family) throw new ApiError(ApiCode.BadRequest, 'order.wrongFamily');
+        // A cancelled juxin card is gone at the carrier: renewing it would take money for nothing.
+        if (b.type === 'zxj_flow' && card.juxin_status === JuxinCardStatus.Cancelled) throw new ApiError(ApiCode.BadRequest, 'order.cardCancelled');
       }
       lines = b.cards.map((c) => {
         const quantity = positive(c.count);

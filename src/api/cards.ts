@@ -1,5 +1,6 @@
 import type { CardFamilyName, ListedCard, Page } from '../../protocol/index.ts';
 import { request } from './request.ts';
+import type { DiagnosisFacts } from '../../protocol/api/cards.ts';
 
 /** A card as the list and detail calls answer it (protocol/api/cards.ts). */
 export type Card = ListedCard;
@@ -22,7 +23,7 @@ export interface DiagnosisReport {
   readonly iccid: string;
   readonly testedAt: number;
   readonly passed: boolean;
-  readonly checks: readonly { readonly code: string; readonly passed: boolean; readonly detail: string }[];
+  readonly checks: readonly { readonly code: string; readonly passed: boolean; readonly detail: string; readonly facts?: DiagnosisFacts }[];
 }
 
 export interface CardQuery {
@@ -82,7 +83,7 @@ export const cardsApi = {
   /** '01' stops, '00' restarts (the spring card's action codes, taken by every family). */
   changeStatus: (family: CardFamily, iccid: string, action: '00' | '01') => request<Card>({ method: 'POST', url: CHANGE_URL[family], data: { iccid, action } }),
   detail: (iccid: string) => request<CardDetail>({ method: 'GET', url: `/linkCard/getCardDetail/${encodeURIComponent(iccid)}` }),
-  intelligentTest: (iccid: string) => request<DiagnosisReport>({ method: 'POST', url: '/linkCard/intelligentTest', data: { iccid } }),
+  intelligentTest: (iccid: string) => request<DiagnosisReport>({ method: 'POST', url: '/linkCard/intelligentTest', data: { iccid }, silent: true }),
   groups: (pageNum: number, pageSize: number, name?: string) =>
     request<Page<DirectionGroup>>({ method: 'GET', url: '/linkCard/linkCardDirectionGroupList', params: { pageNum, pageSize, name } }),
   addGroup: (name: string, remark: string) => request<{ id: number }>({ method: 'POST', url: '/linkCard/addDirectionGroup', data: { name, remark } }),

@@ -163,7 +163,8 @@ describe('SIM cards and directional groups in Chromium', () => {
     await page.getByTestId('sandbox-badge').getByText('Sandbox').waitFor();
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.getByTestId('sandbox-pay').click();
-    await page.waitForURL(/bill-query/);
+    // Paying lands where the order is listed: the order list, filtered to it.
+    await page.waitForURL(/order-query\/index\?orderNo=/);
     await page.goto(`${ts.server.url}/user/license-manage/index`);
     const row = page.locator('tr[data-code]').first();
     await row.getByText('Unused', { exact: true }).waitFor();

@@ -49,6 +49,7 @@ interface CardRow {
   iccid: string;
   quotaBytes: number;
   expireTime: number;
+  juxinStatus: number | null;
 }
 type Page<T> = { total: number; list: T[] };
 
@@ -102,11 +103,15 @@ for (const target of targets) {
       expect((await admin.ok<CardRow>('GET', `/linkCard/getCardDetail/${card.iccid}`)).quotaBytes).toBe(card.quotaBytes + 3 * GB);
     });
 
-    it('renews juxin cards by the month, and refuses cards of another family', async () => {
-      const juxin = (await admin.ok<Page<CardRow>>('GET', '/zxj/list')).list[0];
+    it('renews juxin cards by the month, and refuses cards of another family or cancelled ones', async () => {
+      const juxinCards = (await admin.ok<Page<CardRow>>('GET', '/zxj/list?pageNum=1&pageSize=100')).list;
+      // Status 0 is cancelled: gone at the carrier, never renewed (issue 20).
+      const juxin = juxinCards.find((c) => c.juxinStatus !== 0);
+      const cancelled = juxinCards.find((c) => c.juxinStatus === 0);
       const link = await firstLinkCard();
-      if (!juxin) throw new Error('no juxin card');
+      if (!juxin || !cancelled) throw new Error('no juxin card');
       expect((await admin.call('POST', '/pay-data/createOrder', { type: 'zxj_flow', cards: [{ iccid: link.iccid, count: 1 }] })).message).toBe(OrderMessage.WrongFamily);
+      expect((await admin.call('POST', '/pay-data/createOrder', { type: 'zxj_flow', cards: [{ iccid: cancelled.iccid, count: 1 }] })).message).toBe(OrderMessage.CardCancelled);
       const renew = await admin.ok<{ orderNo: string; amount: number }>('POST', '/pay-data/createOrder', { type: 'zxj_flow', cards: [{ iccid: juxin.iccid, count: 6 }] });
       expect(renew.amount).toBe(6 * Price.juxinPerMonth);
       await admin.ok('POST', '/pay-data/pay', { orderNo: renew.orderNo, payMethod: 'alipay' });

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Tit
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { invoiceTypeLabels, payMethodLabels, paymentStateLabels, purchaseTypeLabels } from '../../../protocol/index.ts';
 import { commerceApi, formatAmount, type Invoice, type Order, type OrderQuery } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
@@ -51,7 +51,9 @@ export function OrderListPage({ bills }: { bills: boolean }) {
   const [, navigate] = useLocation();
   const paging = usePaging();
   const { pageNum, pageSize, setPageNum } = paging;
-  const [draft, setDraft] = useState<{ orderNo: string; type: string | null; tradeState: string | null }>({ orderNo: '', type: null, tradeState: null });
+  // ?orderNo= (where paying lands) opens the list filtered to that order.
+  const linked = new URLSearchParams(useSearch()).get('orderNo') ?? '';
+  const [draft, setDraft] = useState<{ orderNo: string; type: string | null; tradeState: string | null }>({ orderNo: linked, type: null, tradeState: null });
   const [filters, setFilters] = useState(draft);
   const [page, setPage] = useState<Page<Order>>();
   const [confirm, setConfirm] = useState<{ order: Order; action: 'close' | 'offline' }>();

@@ -180,7 +180,9 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
           amount={order.amount}
           onPaid={() => {
             notifications.show({ color: 'green', message: t('cards.commerce.paid'), autoClose: TOAST_MS });
-            navigate(juxin ? '/juxin-card-manage/index' : '/sim-card-management/bill-query');
+            // Land where the order is listed, filtered to it: the order list holds every type (juxin renewals,
+            // licences and card purchases are not link-card bills).
+            navigate(`/order-query/index?orderNo=${encodeURIComponent(order.orderNo)}`);
           }}
         />
       </Stack>

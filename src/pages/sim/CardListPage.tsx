@@ -3,7 +3,7 @@ import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { carrierLabels, comboTypeLabels, realStatusLabels } from '../../../protocol/index.ts';
+import { carrierLabels, comboTypeLabels, JuxinCardStatus, realStatusLabels } from '../../../protocol/index.ts';
 import { type Card, type CardFamily, type CardQuery, cardsApi, formatBytes } from '../../api/cards.ts';
 import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
@@ -143,16 +143,16 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
                   {isRunning(card) && (
-                    <Button size="compact-xs" color="red" variant="light" onClick={() => setConfirm({ card, action: '01' })}>
+                    <Button size="compact-xs" color="red" variant="light" disabled={card.actionsLeftToday === 0} title={card.actionsLeftToday === 0 ? t('cards.noActionsLeft') : undefined} onClick={() => setConfirm({ card, action: '01' })} data-testid="card-stop">
                       {t('cards.stop')}
                     </Button>
                   )}
                   {isStopped(card) && (
-                    <Button size="compact-xs" variant="light" onClick={() => setConfirm({ card, action: '00' })}>
+                    <Button size="compact-xs" variant="light" disabled={card.actionsLeftToday === 0} title={card.actionsLeftToday === 0 ? t('cards.noActionsLeft') : undefined} onClick={() => setConfirm({ card, action: '00' })} data-testid="card-restart">
                       {t('cards.restart')}
                     </Button>
                   )}
-                  {family !== 'spring' && (
+                  {family !== 'spring' && !(family === 'juxin' && card.juxinStatus === JuxinCardStatus.Cancelled) && (
                     <Button size="compact-xs" variant="subtle" onClick={() => navigate(`${payPath}?iccid=${card.iccid}`)}>
                       {t(family === 'juxin' ? 'cards.commerce.renew' : 'cards.commerce.topUp')}
                     </Button>

@@ -1,8 +1,10 @@
 import { Badge, Button, Card as Panel, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { type CardDetail, cardsApi, type DiagnosisReport, formatBytes } from '../../api/cards.ts';
+import { RequestError } from '../../api/request.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { carrierOf, comboOf, eventStatusOf, formFactorOf, realStatusOf, reasonOf, statusOf } from './card-labels.ts';
 
@@ -85,25 +87,65 @@ export function SimCardViewPage() {
   );
 }
 
+type Check = DiagnosisReport['checks'][number];
+
+/** One check's detail in the console's language, from the values the server gave (bytes in 1024 units, dates formatted). */
+function checkDetail(t: TFunction, c: Check): string {
+  const f = c.facts;
+  if (!f) return c.detail;
+  switch (c.code) {
+    case 'registration':
+      return f.signalDbm === undefined ? t('cards.diag.notRegistered') : t('cards.diag.registered', { signal: f.signalDbm });
+    case 'dataSession':
+      return t(c.passed ? 'cards.diag.sessionUp' : 'cards.diag.noSession');
+    case 'traffic':
+      return t('cards.diag.trafficLeft', { left: formatBytes(f.bytesLeft ?? 0) });
+    case 'mobile4g':
+      return t(f.fourGOnly ? 'cards.diag.fourGOnly' : 'cards.diag.anyNetwork');
+    case 'apn':
+      return f.apn || t('cards.diag.noApn');
+    case 'certification':
+      return t(`cards.certification.${f.certification ?? 'none'}`);
+    case 'expiry':
+      return t('cards.diag.expiresAt', { date: formatDateTime(f.at) });
+    case 'directional':
+      return t(!f.hasGroup ? 'cards.diag.noGroup' : c.passed ? 'cards.diag.groupWorking' : 'cards.diag.groupNotWorking');
+    default:
+      return c.detail;
+  }
+}
+
 /** Intelligent test: the carrier's checks and the platform's, each passed or failed with its detail. */
 export function IntelligentTestPage() {
   const { t } = useTranslation();
   const initial = new URLSearchParams(useSearch()).get('iccid') ?? '';
   const [iccid, setIccid] = useState(initial);
   const [report, setReport] = useState<DiagnosisReport>();
+  const [problem, setProblem] = useState('');
+  // An unknown ICCID is said on the page, not left blank.
   const run = (value: string) => {
-    if (value.trim()) cardsApi.intelligentTest(value.trim()).then(setReport, () => setReport(undefined));
+    const v = value.trim();
+    if (!v) return;
+    cardsApi.intelligentTest(v).then((r) => (setReport(r), setProblem('')), (err: unknown) => {
+      setReport(undefined);
+      setProblem(err instanceof RequestError && err.key === 'card.notFound' ? t('cards.testNotFound', { iccid: v }) : t('cards.testFailed', { message: err instanceof Error ? err.message : '' }));
+    });
   };
   useEffect(() => run(initial), [initial]);
   return (
     <Stack>
       <Title order={3}>{t('route.intelligentTest')}</Title>
       <Group>
-        <TextInput w={260} placeholder={t('cards.iccid')} value={iccid} onChange={(e) => setIccid(e.currentTarget.value)} />
+        <TextInput w={260} placeholder={t('cards.iccid')} value={iccid} onChange={(e) => setIccid(e.currentTarget.value)} data-testid="test-iccid" />
         <Button onClick={() => run(iccid)} data-testid="test-run">
           {t('cards.run')}
         </Button>
       </Group>
+      {problem && (
+        <Text c="red" data-testid="test-problem">
+          {problem}
+        </Text>
+      )}
       {report && (
         <>
           <Text fw={600} c={report.passed ? 'green' : 'red'}>
@@ -119,7 +161,7 @@ export function IntelligentTestPage() {
                       {t(c.passed ? 'cards.passed' : 'cards.failed')}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{c.detail}</Table.Td>
+                  <Table.Td data-testid={`check-${c.code}`}>{checkDetail(t, c)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { consolePage } from '../support/console-page.ts';
+import { api } from '../support/server.ts';
+
+interface CardRow {
+  iccid: string;
+  carrier: string;
+  springStatus: string | null;
+  juxinStatus: number | null;
+  actionsLeftToday: number | null;
+}
+type Page<T> = { total: number; list: T[] };
+
+// Card edges (issue 20): the daily stop/restart allowance, the intelligent test's formatting and unknown
+// ICCIDs, juxin renewals of cancelled cards, and where paying lands.
+describe('card edges in Chromium', () => {
+  // Paying goes through the sandbox, which exists only with PAYMENT_SANDBOX=on.
+  const c = consolePage({ PAYMENT_SANDBOX: 'on' });
+  const setLanguage = (lang: 'en' | 'zh') => c.page.context().addCookies([{ name: 'language', value: lang, url: c.ts.server.url }]);
+
+  it('disables Stop and Restart of a spring card at "0 left today"', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await setLanguage('en');
+    const cards = await api<Page<CardRow>>(ts.server.url, 'GET', '/springCard/list?pageNum=1&pageSize=100', { token });
+    const card = cards.data.list.find((x) => x.actionsLeftToday === 2 && (x.springStatus === '10' || x.springStatus === '02'));
+    expect(card).toBeDefined();
+    const iccid = card?.iccid ?? '';
+    // Use today's two changes: stop and restart (or the other way round).
+    const first = card?.springStatus === '10' ? '01' : '00';
+    for (const action of [first, first === '01' ? '00' : '01']) {
+      const done = await api(ts.server.url, 'POST', '/springCard/changeStatus', { token, body: { iccid, action } });
+      expect(done.code).toBe(20000);
+    }
+    await page.goto(`${ts.server.url}/user/spring-card-manage/spring-card-manage`);
+    await page.getByPlaceholder('ICCID').fill(iccid);
+    await page.getByTestId('card-search').click();
+    const row = page.locator(`tr[data-iccid="${iccid}"]`);
+    await row.getByText('0 left today').waitFor();
+    const button = row.getByTestId(first === '01' ? 'card-stop' : 'card-restart');
+    await button.waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    expect(await button.getAttribute('title')).toBe('No stops or restarts left today for this card');
+  });
+
+  it('formats the intelligent test (1024-unit bytes, dates) and says so for an unknown ICCID, in en and zh', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    const cards = await api<Page<CardRow>>(ts.server.url, 'GET', '/linkCard/listCardInfo?pageNum=1&pageSize=10', { token });
+    const iccid = cards.data.list[0]?.iccid ?? '';
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/sim-card-management/intelligent-test?iccid=${iccid}`);
+    await page.getByTestId('check-traffic').waitFor();
+    expect(await page.getByTestId('check-traffic').textContent()).toMatch(/^\d+(\.\d+)? (B|KB|MB|GB|TB) left$/);
+    expect(await page.getByTestId('check-expiry').textContent()).toMatch(/^Valid until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(await page.getByTestId('check-certification').textContent()).toMatch(/^(Not certified|Personal|Enterprise)$/);
+
+    await page.getByTestId('test-iccid').fill('89860000000000000000');
+    await page.getByTestId('test-run').click();
+    await page.getByTestId('test-problem').getByText('No card with ICCID 89860000000000000000 in your organisations. Check the number and try again.').waitFor();
+    expect(await page.getByTestId('check-traffic').count()).toBe(0);
+
+    await setLanguage('zh');
+    await page.goto(`${ts.server.url}/user/sim-card-management/intelligent-test?iccid=${iccid}`);
+    await page.getByTestId('check-traffic').waitFor();
+    expect(await page.getByTestId('check-traffic').textContent()).toMatch(/^剩余 \d+(\.\d+)? (B|KB|MB|GB|TB)$/);
+    expect(await page.getByTestId('check-expiry').textContent()).toMatch(/^有效期至 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    await page.getByTestId('test-iccid').fill('89860000000000000001');
+    await page.getByTestId('test-run').click();
+    await page.getByTestId('test-problem').getByText('您的组织中没有 ICCID 为 89860000000000000001 的卡', { exact: false }).waitFor();
+    await setLanguage('en');
+  });
+
+  it('refuses to renew a cancelled juxin card, and lands on the listed order after paying a renewal', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await setLanguage('en');
+    const cards = await api<Page<CardRow>>(ts.server.url, 'GET', '/zxj/list?pageNum=1&pageSize=100', { token });
+    const cancelled = cards.data.list.find((x) => x.juxinStatus === 0);
+    const normal = cards.data.list.find((x) => x.juxinStatus === 2);
+    expect(cancelled && normal).toBeTruthy();
+    const refused = await api(ts.server.url, 'POST', '/pay-data/createOrder', { token, body: { type: 'zxj_flow', cards: [{ iccid: cancelled?.iccid, count: 1 }] } });
+    // The account's saved language (the previous test switched to zh) decides the server's text.
+    expect(refused.message).toMatch(/^(A cancelled card cannot be renewed|已注销的卡不能续费)$/);
+
+    await page.goto(`${ts.server.url}/user/juxin-card-manage/index`);
+    await page.getByPlaceholder('ICCID').fill(cancelled?.iccid ?? '');
+    await page.getByTestId('card-search').click();
+    await page.locator(`tr[data-iccid="${cancelled?.iccid}"]`).waitFor();
+    expect(await page.locator(`tr[data-iccid="${cancelled?.iccid}"]`).getByRole('button', { name: 'Renew' }).count()).toBe(0);
+
+    await page.getByPlaceholder('ICCID').fill(normal?.iccid ?? '');
+    await page.getByTestId('card-search').click();
+    await page.locator(`tr[data-iccid="${normal?.iccid}"]`).getByRole('button', { name: 'Renew' }).click();
+    await page.locator('input[name=count]').fill('2');
+    await page.locator('input[name=count]').blur();
+    await page.getByTestId('create-top-up').click();
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.getByTestId('sandbox-pay').click();
+    await page.waitForURL(/\/user\/order-query\/index\?orderNo=/);
+    const orderNo = new URL(page.url()).searchParams.get('orderNo') ?? '';
+    const row = page.locator(`tr[data-order="${orderNo}"]`);
+    await row.getByTestId('order-state').getByText('Paid').waitFor();
+    expect(await page.locator('tr[data-order]').count()).toBe(1);
+  });
+});
