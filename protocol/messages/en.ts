@@ -44,7 +44,7 @@ export const en = {
   'auth.locked': 'Too many failed logins: account locked, try again in {{minutes}} minutes',
   'auth.wrongPassword': 'Incorrect account or password',
   'auth.orgFrozen': 'This organization is frozen, please contact the administrator',
-  'auth.ssoFailed': 'Single sign-on did not complete: {{reason}}',
+  'auth.ssoFailed': 'Single sign-on did not complete: the provider refused it or its answer could not be verified. Please try again',
   'auth.ssoNoRole': 'Your single sign-on groups give no role on this platform: ask your administrator to map one of your groups',
   'auth.ssoMisconfigured': 'Single sign-on is not set up correctly on this platform: ask your administrator',
   'auth.ssoExpired': 'The single sign-on attempt expired or came from another browser: please try again',

@@ -41,7 +41,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'auth.locked': '登录失败次数过多，账号已锁定，请 {{minutes}} 分钟后再试',
   'auth.wrongPassword': '账号或密码错误',
   'auth.orgFrozen': '该组织已被冻结，请联系管理员',
-  'auth.ssoFailed': '单点登录未完成：{{reason}}',
+  'auth.ssoFailed': '单点登录未完成：身份提供方拒绝了请求或其应答未通过校验，请重试',
   'auth.ssoNoRole': '您的单点登录分组在本平台没有对应角色，请联系管理员为您的分组配置角色',
   'auth.ssoMisconfigured': '本平台的单点登录配置有误，请联系管理员',
   'auth.ssoExpired': '单点登录已过期或来自其他浏览器，请重试',

@@ -1,3 +1,4 @@
+import type { SsoConfig } from '../../protocol/api/sso.ts';
 import { request } from './request.ts';
 
 export interface Captcha {
@@ -42,6 +43,8 @@ export const authApi = {
     request<LoginResponse>({ method: 'POST', url: '/login/userLogin', data: body }),
   accountDetail: () => request<AccountDetail>({ method: 'GET', url: '/home/getAccountDetail' }),
   logout: () => request<null>({ method: 'GET', url: '/home/logout', silent: true }),
+  /** Whether the login page offers single sign-on (issue 23), and under which name. */
+  ssoConfig: () => request<SsoConfig>({ method: 'GET', url: '/login/oidc/config', silent: true }),
   /** Stores the account's language (1 Chinese, 2 English): the server answers labels (permissions, documents) in it. */
   modifyLanguage: (languageType: 1 | 2) => request<null>({ method: 'POST', url: '/common/modify-language', data: { languageType }, silent: true }),
 };

@@ -106,6 +106,8 @@ export const en = {
     accountRule: 'Start with a letter, then 3 to 15 letters, digits or underscores',
     passwordRule: '4 to 16 letters, digits or underscores',
     codeRule: 'At least 4 characters',
+    sso: 'Sign in with {{name}}',
+    or: 'or',
   },
   shell: {
     logout: 'Log out',

@@ -108,6 +108,8 @@ export const zh: Messages = {
     accountRule: '以字母开头，后接3到15位字母、数字或下划线',
     passwordRule: '4到16位字母、数字或下划线',
     codeRule: '至少4个字符',
+    sso: '使用{{name}}登录',
+    or: '或',
   },
   shell: {
     logout: '退出登录',

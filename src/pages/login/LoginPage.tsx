@@ -1,8 +1,11 @@
-import { Anchor, Button, Center, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Divider, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
+import { SSO_ERROR_PARAM, type SsoConfig } from '../../../protocol/api/sso.ts';
+import { formatMessage, isMessageKey } from '../../../protocol/index.ts';
 import { authApi, type Captcha, hashPassword } from '../../api/auth.ts';
+import { currentLanguage } from '../../i18n/index.ts';
 import { RequestError } from '../../api/request.ts';
 import { afterLogin } from '../../router/guard.ts';
 import { layout } from '../../state/layout.ts';
@@ -30,6 +33,12 @@ export function LoginPage() {
     authApi.captcha().then(setCaptcha, () => undefined);
   }, []);
   useEffect(refreshCaptcha, [refreshCaptcha]);
+  // Single sign-on, when the server offers it (issue 23); a refused one comes back with its reason's key.
+  const [sso, setSso] = useState<SsoConfig>();
+  useEffect(() => {
+    authApi.ssoConfig().then(setSso, () => undefined);
+  }, []);
+  const ssoError = new URLSearchParams(search).get(SSO_ERROR_PARAM);
 
   const fields: Field[] = captcha?.enabled === false ? ['account', 'password'] : ['account', 'password', 'code'];
   const check = (field: Field, value = values[field]) => {
@@ -88,6 +97,11 @@ export function LoginPage() {
             <Title order={3} ta="center">
               {t('app.title')}
             </Title>
+            {ssoError && isMessageKey(ssoError) && (
+              <Alert color="red" variant="light" data-testid="sso-error">
+                {formatMessage(currentLanguage, ssoError)}
+              </Alert>
+            )}
             <TextInput label={t('login.account')} autoComplete="username" {...input('account')} />
             <PasswordInput label={t('login.password')} autoComplete="current-password" {...input('password')} />
             {totpNeeded && (
@@ -124,6 +138,15 @@ export function LoginPage() {
             <Button type="submit" loading={busy} fullWidth>
               {t('login.submit')}
             </Button>
+            {sso?.enabled && (
+              <>
+                <Divider label={t('login.or')} labelPosition="center" />
+                {/* A full navigation: the provider's pages are not the console's. */}
+                <Button component="a" href="/login/oidc/start" variant="default" fullWidth data-testid="sso-login">
+                  {t('login.sso', { name: sso.name })}
+                </Button>
+              </>
+            )}
             <Text size="sm" ta="right">
               {/* A full load: the layout mode is read once, as the app starts (src/state/layout.ts). */}
               {layout.mode === 'mobile' ? (
