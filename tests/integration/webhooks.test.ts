@@ -97,6 +97,8 @@ async function freePort(): Promise<number> {
 
 const targets = await dbTargets();
 
+const GIB = 1024 ** 3;
+
 let serial = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
 
@@ -183,6 +185,22 @@ describe.each(targets)('webhooks on $name', (target) => {
     const got = await d.receiver.waitFor((r) => r.payload.event === 'command.result' && r.payload.data.sn === sn, 2_000);
     expectSigned(got, 'secret-of-d');
     expect(got.payload).toMatchObject({ orgId: d.orgId, data: { sn, msgId: Command.BaseInfo, result: 0, by: 'admin' } });
+  });
+
+  it.runIf(target.available)('an abnormal load a device reports reaches the hook once it is recorded', async () => {
+    const e = await orgWithHook('secret-of-e');
+    await e.user.ok('POST', '/webhook/add', { url: e.receiver.url, secret: 'secret-of-e', events: ['abnormal.raised'] });
+    const sn = unique('HOOKE').toUpperCase();
+    await startVirtualDevices(ts, [sn], devices, { tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } } });
+    await admin.ok('POST', '/device/allocate', { sns: [sn], orgId: e.orgId });
+    await e.receiver.waitFor((r) => r.payload.event === 'device.online' && r.payload.data.sn === sn, 10_000);
+    const device = devices.at(-1) as DeviceSession;
+    // Below the threshold (90 %), then above it: one crossing.
+    device.engine.send({ msgId: Command.StatusUpload, data: { cpu: 10, memUsed: GIB, memTotal: 4 * GIB } });
+    device.engine.send({ msgId: Command.StatusUpload, data: { cpu: 97, memUsed: GIB, memTotal: 4 * GIB } });
+    const got = await e.receiver.waitFor((r) => r.payload.event === 'abnormal.raised' && r.payload.data.sn === sn, 10_000);
+    expectSigned(got, 'secret-of-e');
+    expect(got.payload).toMatchObject({ orgId: e.orgId, data: { sn, type: 'cpu_high' } });
   });
 
   it.runIf(target.available)('refuses a non-http URL and unknown events, and removes a hook', async () => {
