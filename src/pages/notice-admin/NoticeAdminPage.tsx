@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, CloseButton, FileButton, Group, Modal, MultiSelect, SegmentedControl, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, CloseButton, FileButton, Group, Modal, MultiSelect, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import type { Page } from '../../api/devices.ts';
 import { MAX_ATTACHMENT_BYTES, type NoticeAttachment, noticeAuthoringApi, type SentNotice } from '../../api/notices.ts';
 import { orgApi } from '../../api/orgs.ts';
 import { TOAST_MS } from '../../api/request.ts';
+import { RichTextField } from '../../components/RichTextField.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { formatDateTime } from '../../format/date.ts';
@@ -168,15 +169,12 @@ export function NoticeAdminPage() {
         {draft && (
           <Stack>
             <TextInput label={t('authoring.notice.title')} value={draft.title} maxLength={128} error={errors.title} onChange={(e) => change('title', e.currentTarget.value)} data-testid="notice-title" withAsterisk />
-            <Textarea
+            <RichTextField
               label={t('authoring.notice.content')}
               description={t('authoring.notice.contentHint')}
               value={draft.content}
-              autosize
-              minRows={5}
-              maxRows={14}
-              onChange={(e) => change('content', e.currentTarget.value)}
-              data-testid="notice-content-input"
+              onChange={(html) => change('content', html)}
+              testId="notice-content-input"
             />
             <div>
               <Text size="sm" fw={500} mb={4}>
