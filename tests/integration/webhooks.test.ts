@@ -11,6 +11,8 @@ import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { hmacHex, SIGNATURE_HEADER, TIMESTAMP_HEADER, TIMESTAMPED_SIGNATURE_HEADER, verifySignature } from '../../server/webhooks/signing.ts';
 import { client, type Client, createOrg } from '../support/console-api.ts';
+import { buyCoupons } from '../support/coupons.ts';
+import { uploadFirmware } from '../support/firmware.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
 import { dbTargets } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
@@ -104,14 +106,15 @@ const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial
 
 describe.each(targets)('webhooks on $name', (target) => {
   let ts: TestServer;
-  let admin: Client;
+  let admin: Client & { token: string };
   const devices: DeviceSession[] = [];
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
     if (!target.available) return;
     ts = await startTestServer(target.name);
-    admin = client(ts, (await loginAsAdmin(ts)).token);
+    const { token } = await loginAsAdmin(ts);
+    admin = { ...client(ts, token), token };
   });
   afterAll(async () => {
     for (const d of devices) d.stop();
@@ -119,15 +122,16 @@ describe.each(targets)('webhooks on $name', (target) => {
     await ts?.stop();
   });
 
-  const orgWithHook = async (secret: string): Promise<{ orgId: number; user: Client; receiver: Receiver }> => {
+  const orgWithHook = async (secret: string): Promise<{ orgId: number; user: Client; token: string; receiver: Receiver }> => {
     const account = unique('hk');
     const orgId = await createOrg(admin, { name: unique('Hook org '), account, password: 'Hook_pw1' });
-    const user = client(ts, (await loginAs(ts, account, 'Hook_pw1')).token);
+    const { token } = await loginAs(ts, account, 'Hook_pw1');
+    const user = client(ts, token);
     const receiver = new Receiver();
     receivers.push(receiver);
     const port = await receiver.listen();
     await user.ok('POST', '/webhook/add', { url: `http://127.0.0.1:${port}/hook`, secret, events: ['device.offline', 'device.online'] });
-    return { orgId, user, receiver };
+    return { orgId, user, token, receiver };
   };
 
   it.runIf(target.available)("a receiver gets its organisation's device.offline, signed, within 2 s of the device dropping; another organisation's hook does not", async () => {
@@ -201,6 +205,26 @@ describe.each(targets)('webhooks on $name', (target) => {
     const got = await e.receiver.waitFor((r) => r.payload.event === 'abnormal.raised' && r.payload.data.sn === sn, 10_000);
     expectSigned(got, 'secret-of-e');
     expect(got.payload).toMatchObject({ orgId: e.orgId, data: { sn, type: 'cpu_high' } });
+  });
+
+  it.runIf(target.available)('a paid order and a finished campaign reach the hook of the organisation they belong to', { timeout: 60_000 }, async () => {
+    const f = await orgWithHook('secret-of-f');
+    await f.user.ok('POST', '/webhook/add', { url: f.receiver.url, secret: 'secret-of-f', events: ['order.paid', 'campaign.finished'] });
+    const sn = unique('HOOKF').toUpperCase();
+    await startVirtualDevices(ts, [sn], devices, { tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } } });
+    await admin.ok('POST', '/device/allocate', { sns: [sn], orgId: f.orgId });
+    await f.receiver.waitFor((r) => r.payload.event === 'device.online' && r.payload.data.sn === sn, 10_000);
+
+    const { orderNo } = await buyCoupons(ts.server.url, f.token, admin.token, 50);
+    const paid = await f.receiver.waitFor((r) => r.payload.event === 'order.paid', 5_000);
+    expectSigned(paid, 'secret-of-f');
+    expect(paid.payload).toMatchObject({ orgId: f.orgId, data: { orderNo, type: 'push_ticket' } });
+
+    const contentId = await uploadFirmware(ts.server.url, f.token);
+    const started = await f.user.ok<{ campaign: { id: number } }>('POST', '/push/start', { kind: 'firmware', contentId, sns: [sn] });
+    const finished = await f.receiver.waitFor((r) => r.payload.event === 'campaign.finished', 45_000);
+    expectSigned(finished, 'secret-of-f');
+    expect(finished.payload).toMatchObject({ orgId: f.orgId, data: { campaignId: started.campaign.id } });
   });
 
   it.runIf(target.available)('refuses a non-http URL and unknown events, and removes a hook', async () => {
