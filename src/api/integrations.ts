@@ -23,4 +23,6 @@ export const totpApi = {
   setup: () => request<{ secret: string; uri: string }>({ method: 'POST', url: '/totp/setup', data: {} }),
   enable: (code: string) => request<{ recoveryCodes: string[] }>({ method: 'POST', url: '/totp/enable', data: { code } }),
   disable: (code: string) => request<null>({ method: 'POST', url: '/totp/disable', data: { code } }),
+  /** An organisation's policy (key org_list, inside the caller's scope). */
+  setPolicy: (orgId: number, required: boolean) => request<null>({ method: 'POST', url: '/org/totp-policy', data: { orgId, required } }),
 };

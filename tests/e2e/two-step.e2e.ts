@@ -35,6 +35,12 @@ describe('two-step verification in Chromium', () => {
     expect(((await page.getByTestId('recovery-codes').textContent()) ?? '').split('\n')).toHaveLength(10);
     await page.getByTestId('recovery-done').click();
     await page.getByTestId('two-step-state').getByText('On').waitFor();
+    // The organisation's own login may lift the policy it is under (and set it again).
+    await page.getByTestId('two-step-policy').uncheck();
+    await page.getByText('Two-step verification is no longer required in your organisation').waitFor();
+    expect((await ts.server.db.selectFrom('organisations').select('require_totp').where('id', '=', orgId).executeTakeFirstOrThrow()).require_totp).toBe(0);
+    await page.getByTestId('two-step-policy').check();
+    await page.getByText('Two-step verification is now required in your organisation').waitFor();
 
     await page.context().clearCookies();
     await page.goto(`${ts.server.url}/user/login`);

@@ -53,6 +53,10 @@ export const integrationsEn = {
     recoveryTitle: 'Recovery codes',
     recoveryHint: 'Keep these somewhere safe: each logs in once without the app. They are shown only now.',
     loginCode: 'Authenticator code',
+    policy: 'Require two-step verification for the accounts of {{name}}',
+    policyHint: 'Accounts without it hold no permission until they set it up. Turn it on here for yourself first.',
+    policyOn: 'Two-step verification is now required in your organisation',
+    policyOff: 'Two-step verification is no longer required in your organisation',
   },
   hooks: {
     intro: 'Events of your organisation are sent as signed JSON POSTs: X-Signature-256 is sha256=HMAC-SHA256(secret, body); X-Webhook-Signature signs "<timestamp>.<body>".',
@@ -149,6 +153,10 @@ export const integrationsZh: typeof integrationsEn = {
     recoveryTitle: '恢复码',
     recoveryHint: '请妥善保存：每个恢复码可在没有应用时登录一次。只显示这一次。',
     loginCode: '身份验证器验证码',
+    policy: '要求 {{name}} 的账号开启两步验证',
+    policyHint: '未开启的账号在开启前没有任何权限。请先为自己开启。',
+    policyOn: '本组织现在要求两步验证',
+    policyOff: '本组织不再要求两步验证',
   },
   hooks: {
     intro: '本组织的事件以签名的 JSON POST 发送：X-Signature-256 为 sha256=HMAC-SHA256(密钥, 请求体)；X-Webhook-Signature 签名 "<时间戳>.<请求体>"。',

@@ -1,9 +1,11 @@
-import { Alert, Badge, Button, Code, CopyButton, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, CopyButton, Divider, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
 import { totpApi } from '../../api/integrations.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { notifications } from '../../layout/toast.ts';
+import { session } from '../../state/session.ts';
 
 type Status = Awaited<ReturnType<typeof totpApi.status>>;
 
@@ -15,6 +17,8 @@ export function TwoStepPage() {
   const [setup, setSetup] = useState<{ secret: string; uri: string } | undefined>();
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string[] | undefined>();
+  const snap = useSnapshot(session);
+  const mayRequire = snap.permissions.includes('org_list');
 
   const load = useCallback(() => {
     totpApi.status().then(
@@ -54,6 +58,17 @@ export function TwoStepPage() {
       await totpApi.disable(code.trim());
       setCode('');
       notifications.show({ color: 'green', message: t('integrations.twoStep.disabled'), autoClose: TOAST_MS });
+      load();
+    } catch {
+      // shown by request()
+    }
+  };
+
+  const setPolicy = async (required: boolean) => {
+    if (!snap.user) return;
+    try {
+      await totpApi.setPolicy(snap.user.orgId, required);
+      notifications.show({ color: 'green', message: t(required ? 'integrations.twoStep.policyOn' : 'integrations.twoStep.policyOff'), autoClose: TOAST_MS });
       load();
     } catch {
       // shown by request()
@@ -150,6 +165,20 @@ export function TwoStepPage() {
                 </Button>
               )}
             </Group>
+          )}
+          {mayRequire && snap.user && (
+            <>
+              <Divider my="sm" />
+              <Switch
+                label={t('integrations.twoStep.policy', { name: snap.user.orgName })}
+                description={t('integrations.twoStep.policyHint')}
+                checked={status.required}
+                // Turning it on first needs the factor here, so nobody locks their own keys away by mistake.
+                disabled={!status.required && !status.enabled}
+                onChange={(e) => void setPolicy(e.currentTarget.checked)}
+                data-testid="two-step-policy"
+              />
+            </>
           )}
         </Stack>
       )}
