@@ -209,6 +209,19 @@ describe('organisation management in Chromium (zh)', () => {
     await page.getByTestId('org-confirm').click();
     await page.getByText(/已结束 huadong 的 \d+ 个会话/).waitFor();
 
+    // At 1366x768 every header and actions cell shows whole: nothing clipped, no wrapped action row.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const clipped = await page.getByTestId('org-table').evaluate((table) =>
+      [...table.querySelectorAll('th, td:last-child')].filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => cell.textContent),
+    );
+    expect(clipped).toEqual([]);
+    const actionRows = await row.locator('td').last().evaluate((cell) => {
+      const tops = new Set([...cell.querySelectorAll('button')].map((b) => Math.round(b.getBoundingClientRect().top)));
+      return tops.size;
+    });
+    expect(actionRows).toBe(1);
+    expect(await page.getByTestId('org-table').locator('thead').evaluate((h) => getComputedStyle(h).position)).toBe('sticky');
+
     // No English left on the page.
     const text = (await page.locator('main').innerText()).replace(/huadong|admin|MDM/gi, '');
     expect(text).not.toMatch(/\b(Add|Actions|Columns|Search|Freeze|More|View|Edit|Online|Devices)\b/);
