@@ -6,6 +6,7 @@ import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow, DeviceOperationState } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
 import { MAX_HOLD_SECONDS } from '../../protocol/api/device-ops.ts';
+import { emitWebhook } from '../webhooks/emit.ts';
 
 /** Longest time a command may wait for its device (the contract's MAX_HOLD_SECONDS). */
 export const MAX_TTL_MS = MAX_HOLD_SECONDS * 1000;
@@ -129,7 +130,10 @@ export class PersistentCommands {
   /** Sends now, or holds the command when the device is offline (result 5). */
   async submit(req: HoldRequest): Promise<SubmitOutcome> {
     const reply = await this.#gateway.command(req.sn, req.msgId, req.data);
-    if (reply.result !== Result.DeviceOffline) return { delivered: true, reply };
+    if (reply.result !== Result.DeviceOffline) {
+      emitWebhook(this.#db, req.orgId, 'command.result', { sn: req.sn, msgId: req.msgId, result: reply.result ?? null });
+      return { delivered: true, reply };
+    }
     const now = this.#clock.now();
     const held = await this.#db
       .insertInto('device_operations')
@@ -195,6 +199,8 @@ export class PersistentCommands {
       const done = { state: 'done' as const, result: reply.result ?? Result.Fail, reply: JSON.stringify(reply.data ?? null), finished_at: this.#clock.now() };
       await this.#db.updateTable('device_operations').set(done).where('id', '=', row.id).execute();
       this.#emit({ ...row, ...done, delivered_at: now });
+      // A held command's outcome, once: only the process whose claim above took the row gets here.
+      if (reply.result !== Result.DeviceOffline) emitWebhook(this.#db, Number(row.org_id), 'command.result', { sn, msgId: row.msg_id, result: done.result, held: true });
       if (reply.result === Result.DeviceOffline) return; // gone again: the rest wait for the next login
     }
   }

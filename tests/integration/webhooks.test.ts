@@ -23,7 +23,7 @@ import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestS
 interface Received {
   readonly headers: http.IncomingHttpHeaders;
   readonly body: string;
-  readonly payload: WebhookPayload<{ sn: string; msgId?: number }>;
+  readonly payload: WebhookPayload<{ sn: string; msgId?: number; held?: boolean }>;
 }
 
 /** An HTTP receiver on 127.0.0.1 that records every POST and answers 204. */
@@ -189,6 +189,16 @@ describe.each(targets)('webhooks on $name', (target) => {
     const got = await d.receiver.waitFor((r) => r.payload.event === 'command.result' && r.payload.data.sn === sn, 2_000);
     expectSigned(got, 'secret-of-d');
     expect(got.payload).toMatchObject({ orgId: d.orgId, data: { sn, msgId: Command.BaseInfo, result: 0, by: 'admin' } });
+
+    // A command held for an offline device: its result is told when the device is back and answers.
+    const device = devices.at(-1) as DeviceSession;
+    device.stop();
+    await d.receiver.waitFor(offlineOf(sn), 2_000);
+    const held = await admin.ok<{ delivered: boolean }>('POST', '/device-ops/command', { sn, msgId: Command.BaseInfo, ttlSeconds: 600 });
+    expect(held.delivered).toBe(false);
+    device.start();
+    const later = await d.receiver.waitFor((r) => r.payload.event === 'command.result' && r.payload.data.sn === sn && r !== got, 10_000);
+    expect(later.payload).toMatchObject({ orgId: d.orgId, data: { sn, msgId: Command.BaseInfo, result: 0, held: true } });
   });
 
   it.runIf(target.available)('an abnormal load a device reports reaches the hook once it is recorded', async () => {
