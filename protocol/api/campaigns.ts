@@ -69,6 +69,10 @@ export type PushLogListBody = Static<typeof PushLogListBody>;
 export const PushStreamQuery = Type.Object({ campaignId: Type.Optional(Type.String({ pattern: '^[0-9]{1,10}$' })) });
 export type PushStreamQuery = Static<typeof PushStreamQuery>;
 
+/** GET /content/blob/:sha256, a device's download of a pushed file (with its own credentials in headers). */
+export const BlobPath = Type.Object({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+export type BlobPath = Static<typeof BlobPath>;
+
 /** POST /push-coupon/recharge: how many push coupons to buy. */
 export const CouponRechargeBody = Type.Object({ count: Type.Integer({ maximum: 1_000_000 }) }, { additionalProperties: false });
 export type CouponRechargeBody = Static<typeof CouponRechargeBody>;

@@ -2,7 +2,7 @@
 // with TypeBox, so that each request schema and its TypeScript type are one declaration (docs/DECISIONS.md,
 // "REST contracts"). The server validates with these very objects (Ajv, through Fastify's TypeBox type
 // provider) and the console imports the derived types.
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 /** Page sizes a list may ask for (platform-core section 9). */
 export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
@@ -69,12 +69,11 @@ export const QueryPagingProperties = {
   pageSize: OneOf(PAGE_SIZES.map(String)),
 };
 
-/** One page of a list call: platform-core section 7's {total, list}. */
-export function PageOf<T extends TSchema>(item: T) {
-  return Type.Object({ total: Type.Integer({ minimum: 0 }), list: Type.Array(item) });
-}
-
 /** A path parameter holding a numeric id; path values are strings and types are not coerced. */
 export function IdParams<const K extends string>(name: K) {
   return Type.Object({ [name]: Type.String({ pattern: '^[1-9][0-9]{0,9}$' }) } as Record<K, ReturnType<typeof Type.String>>);
 }
+
+/** The path parameters of calls on one item, `/.../:id`. */
+export const IdPath = IdParams('id');
+export type IdPath = Static<typeof IdPath>;

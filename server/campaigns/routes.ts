@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import * as c from '../../protocol/api/campaigns.ts';
@@ -19,7 +20,7 @@ import { requestLanguage } from '../http/language.ts';
 import { callerOf } from '../http/guard.ts';
 import { pageWindow } from '../http/paging.ts';
 import { hotAction } from '../http/rate-limit.ts';
-import { idOf, idParams } from '../http/validation.ts';
+import { idOf } from '../http/validation.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
 import { couponInfo, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
 import type { TargetUpdate } from './progress-bus.ts';
@@ -282,7 +283,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     },
   );
 
-  app.get<{ Params: { id: string } }>('/push/campaign/:id', { config: { permission: 'push_log_list' }, schema: { params: idParams('id') } }, async (req) => {
+  api.get('/push/campaign/:id', { config: { permission: 'push_log_list' }, schema: { params: IdPath } }, async (req) => {
     const c = await campaignInScope(db, callerOf(req), idOf(req.params.id));
     return ok(await campaignView(db, c));
   });
@@ -435,9 +436,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
 
   // ---- device download ----------------------------------------------------------------------------------
   // A device fetches a pushed file with its own credentials, and only a file it has an open push for.
-  app.get<{ Params: { sha256: string } }>(
+  api.get(
     '/content/blob/:sha256',
-    { config: { public: true }, schema: { hide: true, params: { type: 'object', required: ['sha256'], properties: { sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } } } } },
+    { config: { public: true }, schema: { hide: true, params: c.BlobPath } },
     async (req, reply) => {
       const sn = String(req.headers['x-device-sn'] ?? '');
       const secret = String(req.headers['x-device-secret'] ?? '');

@@ -1,11 +1,8 @@
-import { OnlineState } from '../../protocol/index.ts';
+import { type DeviceView, OnlineState } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 
 /** A device marked offline on behalf of the node that held it. */
-export interface ReleasedDevice {
-  readonly sn: string;
-  readonly orgId: number;
-}
+export type ReleasedDevice = Pick<DeviceView, 'sn' | 'orgId'>;
 
 /**
  * Online devices by the gateway node holding them (devices.node_id). A node killed outright cannot mark

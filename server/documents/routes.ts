@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
 import { type Clock, englishOf, type FieldLabelKey, type PlainMessageKey } from '../../protocol/index.ts';
@@ -8,7 +9,7 @@ import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { hotAction } from '../http/rate-limit.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, idOf, idParams } from '../http/validation.ts';
+import { cleanText, idOf } from '../http/validation.ts';
 import { sanitizeNotice } from '../notices/routes.ts';
 import { type DocumentFormat, SaveCategoryBody, SaveDocumentBody } from '../../protocol/api/documents.ts';
 import { type CategoryRow, type DocumentAudience, DocumentRepository } from './repository.ts';
@@ -84,7 +85,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   const manage = { permission: DOCUMENT_MANAGE_PERMISSION, ...hotAction };
   const { clock } = deps;
   const docs = new DocumentRepository(deps.db);
-  const params = { params: idParams('id') };
+  const params = { params: IdPath };
   // Bodies typed from the contract's schemas (protocol/api/documents.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -108,14 +109,14 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
 
   app.get('/archives-category/first-and-second-tree', { config }, async (req) => ok(await docs.tree(callerOf(req).language, await audienceOf(req))));
 
-  app.get<{ Params: { id: string } }>('/archives-document/list/:id', { config, schema: params }, async (req) => {
+  api.get('/archives-document/list/:id', { config, schema: params }, async (req) => {
     const id = idOf(req.params.id);
     const audience = await audienceOf(req);
     await readableCategory(id, audience);
     return ok(await docs.list(id, callerOf(req).language, audience));
   });
 
-  app.get<{ Params: { id: string } }>('/archives-document/detail/:id', { config, schema: params }, async (req) => {
+  api.get('/archives-document/detail/:id', { config, schema: params }, async (req) => {
     const found = await docs.detail(idOf(req.params.id), callerOf(req).language, await audienceOf(req));
     if (!found) throw new ApiError(ApiCode.NotFound, 'document.documentGone');
     return ok(found);
@@ -124,7 +125,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
   const read = { permission: DOCUMENT_MANAGE_PERMISSION };
   app.get('/archives-category/manage-tree', { config: read }, async (req) => ok(await docs.authoringTree(await audienceOf(req))));
 
-  app.get<{ Params: { id: string } }>('/archives-document/source/:id', { config: read, schema: params }, async (req) => {
+  api.get('/archives-document/source/:id', { config: read, schema: params }, async (req) => {
     const found = await docs.source(idOf(req.params.id), await audienceOf(req));
     if (!found) throw new ApiError(ApiCode.NotFound, 'document.documentGone');
     return ok(found);
@@ -150,7 +151,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok({ id: body.id });
   });
 
-  app.delete<{ Params: { id: string } }>('/archives-category/del/:id', { config: manage, schema: params }, async (req) => {
+  api.delete('/archives-category/del/:id', { config: manage, schema: params }, async (req) => {
     const id = idOf(req.params.id);
     await editableCategory(id, await audienceOf(req));
     if ((await docs.childCount(id)) > 0) throw new ApiError(ApiCode.BadRequest, 'document.hasChildren');
@@ -183,7 +184,7 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRoute
     return ok({ id: body.id });
   });
 
-  app.delete<{ Params: { id: string } }>('/archives-document/del/:id', { config: manage, schema: params }, async (req) => {
+  api.delete('/archives-document/del/:id', { config: manage, schema: params }, async (req) => {
     const id = idOf(req.params.id);
     await editableDocument(id, await audienceOf(req));
     await docs.deleteDocument(id);

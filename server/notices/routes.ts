@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sanitizeHtml from 'sanitize-html';
 import { type Clock, englishOf } from '../../protocol/index.ts';
@@ -9,7 +10,7 @@ import { hotAction, uploadLimit } from '../http/rate-limit.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, hasEmoji, idOf, idParams, MAX_TEXT } from '../http/validation.ts';
+import { cleanText, hasEmoji, idOf, MAX_TEXT } from '../http/validation.ts';
 import { NoticeRepository } from './repository.ts';
 import * as c from '../../protocol/api/notices.ts';
 
@@ -81,7 +82,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps
     return ok(await notices.page(callerOf(req).accountId, pageNum, pageSize));
   });
 
-  app.get<{ Params: { id: string } }>('/notice/detail/:id', { config, schema: { params: idParams('id') } }, async (req) => {
+  api.get('/notice/detail/:id', { config, schema: { params: IdPath } }, async (req) => {
     await due();
     const found = await notices.detail(callerOf(req).accountId, idOf(req.params.id));
     // Another account's delivery looks the same as a deleted one.
@@ -135,7 +136,7 @@ function registerAuthoringRoutes(app: FastifyInstance, deps: Deps): void {
     return ok(await notices.sent(caller.scope, caller.scopeCoversAll, req.body.pageNum ?? 1, req.body.pageSize ?? 10));
   });
 
-  app.delete<{ Params: { id: string } }>('/notice/withdraw/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
+  api.delete('/notice/withdraw/:id', { config: hot, schema: { params: IdPath } }, async (req) => {
     const id = idOf(req.params.id);
     const found = await notices.senderOrgOf(id);
     if (!found) throw new ApiError(ApiCode.NotFound, 'notice.gone');
@@ -147,7 +148,7 @@ function registerAuthoringRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   // Readers download too, so the route takes a session and the repository checks who may read the file.
-  app.get<{ Params: { id: string } }>('/notice/attachment/:id', { config: { permission: 'session' }, schema: { params: idParams('id') } }, async (req, reply) => {
+  api.get('/notice/attachment/:id', { config: { permission: 'session' }, schema: { params: IdPath } }, async (req, reply) => {
     const caller = callerOf(req);
     const authorScope = caller.permissions.has(NOTICE_PUBLISH_PERMISSION) ? caller.scope : undefined;
     const file = await notices.attachmentFor(idOf(req.params.id), caller.accountId, authorScope);

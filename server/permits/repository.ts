@@ -6,15 +6,14 @@ import { noRightsNotifier, type RightsNotifier } from '../accounts/rights-bus.ts
 import { effectivePermissions, type CallerFacts, type RoleFacts } from './grants.ts';
 
 export type { Page } from '../../protocol/index.ts';
+import type { PagingBody } from '../../protocol/api/common.ts';
 import type { AccountView, RoleView } from '../../protocol/api/permits.ts';
 
 // The answers' shapes are the contract's (protocol/api/permits.ts).
 export type { AccountView, RoleView };
 
-export interface PageQuery {
-  readonly pageNum: number;
-  readonly pageSize: number;
-}
+/** A list call's page, its defaults filled (Ajv fills them from the contract's schema). */
+export type PageQuery = Readonly<Required<PagingBody>>;
 
 export interface RoleInput {
   readonly name: string;

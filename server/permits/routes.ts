@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROLE, type Clock, englishOf, isPermission, msg, permissionCatalogue } from '../../protocol/index.ts';
 import { newAccountName } from '../accounts/account-name.ts';
@@ -10,7 +11,7 @@ import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, idOf, idParams } from '../http/validation.ts';
+import { cleanText, idOf } from '../http/validation.ts';
 import { orgPathOf, requireAssignableRole } from './assignable.ts';
 import { callerFacts, canAssign, canGrant, canManage, seesRole } from './grants.ts';
 import type { AccountFacts, AdminAccountRepository, RoleInput, RoleRepository } from './repository.ts';
@@ -90,7 +91,7 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
     return ok(null);
   });
 
-  app.delete<{ Params: { id: string } }>('/permit/delRole/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
+  api.delete('/permit/delRole/:id', { config: hot, schema: { params: IdPath } }, async (req) => {
     const id = idOf(req.params.id);
     await requireManageableRole(deps, callerOf(req), id);
     if ((await roles.holders(id)) > 0) throw new ApiError(ApiCode.BadRequest, 'permit.roleInUse');
@@ -98,7 +99,7 @@ function registerRoleRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
     return ok(null);
   });
 
-  app.get<{ Params: { id: string } }>('/permit/getPermitsByRole/:id', { config, schema: { params: idParams('id') } }, async (req) => {
+  api.get('/permit/getPermitsByRole/:id', { config, schema: { params: IdPath } }, async (req) => {
     const role = await roles.facts(idOf(req.params.id));
     if (!role || !seesRole(await callerFacts(db, callerOf(req)), role)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return ok([...role.permissions]);
@@ -153,7 +154,7 @@ function registerAccountRoutes(app: FastifyInstance, deps: PermitRouteDeps): voi
     return ok(null);
   });
 
-  app.delete<{ Params: { id: string } }>('/permit/delAccount/:id', { config: hot, schema: { params: idParams('id') } }, async (req) => {
+  api.delete('/permit/delAccount/:id', { config: hot, schema: { params: IdPath } }, async (req) => {
     const caller = callerOf(req);
     const id = idOf(req.params.id);
     if (id === caller.accountId) throw new ApiError(ApiCode.BadRequest, 'permit.deleteSelf');
