@@ -219,6 +219,9 @@ export const en = {
   'order.invoiceNotRequested': 'This order has no invoice request waiting to be issued',
   'order.invoiceNo': 'Invoice number must be 8 to 20 digits',
   'order.cardCancelled': 'A cancelled card cannot be renewed',
+  'order.shippingStep': 'This order is not at that shipping step',
+  'order.shipStaffOnly': 'Only platform staff ship card orders',
+  'order.trackingNo': 'Tracking number incorrect: 6 to 40 letters, digits or dashes',
 
   // Order demands.
   'demand.notFound': 'The order demand does not exist',
@@ -299,6 +302,7 @@ export const en = {
   'field.groupId': 'Directional group',
   'field.header': 'Invoice header',
   'field.invoiceNo': 'Invoice number',
+  'field.trackingNo': 'Tracking number',
   'field.iccid': 'ICCID',
   'field.id': 'ID',
   'field.ids': 'Selection',

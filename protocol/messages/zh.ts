@@ -203,6 +203,9 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'order.invoiceNotRequested': '该订单没有待开具的发票申请',
   'order.invoiceNo': '发票号码应为 8 到 20 位数字',
   'order.cardCancelled': '已注销的卡不能续费',
+  'order.shippingStep': '该订单不在此发货环节',
+  'order.shipStaffOnly': '只有平台人员可以发货',
+  'order.trackingNo': '快递单号不正确：应为 6 到 40 位字母、数字或短横线',
 
   'demand.notFound': '该订单需求不存在',
   'demand.positiveInteger': '请输入正整数',
@@ -280,6 +283,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.groupId': '定向组',
   'field.header': '发票抬头',
   'field.invoiceNo': '发票号码',
+  'field.trackingNo': '快递单号',
   'field.iccid': 'ICCID',
   'field.id': 'ID',
   'field.ids': '所选项',

@@ -17,6 +17,7 @@ import { newOrderNo } from './order-no.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
 import * as s from './schemas.ts';
+import { CARD_PURCHASE_FAMILY, deliverPurchasedCards, type ShippingState } from '../cards/purchase.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
 import { INVOICE_FIELDS, INVOICE_NO, invoiceFieldProblem, type OrderInvoice } from '../../protocol/api/invoices.ts';
 
@@ -66,6 +67,9 @@ export const OrderMessage = englishOf({
   NotRequested: 'order.invoiceNotRequested',
   InvoiceNo: 'order.invoiceNo',
   CardCancelled: 'order.cardCancelled',
+  ShippingStep: 'order.shippingStep',
+  ShipStaffOnly: 'order.shipStaffOnly',
+  TrackingNo: 'order.trackingNo',
 });
 
 /** The company account offline transfers go to (shown on the pay-data screen, devices-and-commerce section 9). */
@@ -157,7 +161,12 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       if (done.type === 'iso_bus_activation_code') await generateLicences(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, now, done.order_no);
       // Push coupons are credited here and nowhere else: buying them only opens the order (campaigns/coupons.ts).
       else if (done.type === 'push_ticket') await creditRecharge(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, done.amount, now);
-      else await deliver(trx, done.type, lines, now);
+      else if (CARD_PURCHASE_FAMILY[done.type] && done.logistics) {
+        // A card purchase delivers: the cards join the buyer's inventory now, and the order waits to ship.
+        const logistics = JSON.parse(done.logistics) as Record<string, unknown>;
+        const iccids = await deliverPurchasedCards(trx, done.org_id, done.type, lines[0]?.quantity ?? 0, String(logistics.simType ?? ''), now);
+        await trx.updateTable('commerce_orders').set({ logistics: JSON.stringify({ ...logistics, shipping: 'to_ship', iccids }) }).where('id', '=', done.id).execute();
+      } else await deliver(trx, done.type, lines, now);
       // The transaction's last step; once per order, as the conditional update above is (issue 23 webhooks).
       emitWebhook(db, done.org_id, 'order.paid', { orderNo: done.order_no, type: done.type, amount: done.amount, method });
       return true;
@@ -357,6 +366,32 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     await db.updateTable('commerce_orders').set({ invoiced: 1, invoice: JSON.stringify(invoice) }).where('id', 'in', orders.map((o) => o.id)).where('invoiced', '=', 0).execute();
     return ok(null);
   });
+
+  // Shipping of a delivered card purchase: staff ship it with the courier's tracking number, the buyer
+  // confirms receipt. Each step only from the one before it.
+  const shippingStep = async (orderNo: string, caller: Caller, from: ShippingState, to: ShippingState, extra: Record<string, unknown>) => {
+    const order = await orderInScope(orderNo, caller);
+    const logistics = order.logistics ? (JSON.parse(order.logistics) as Record<string, unknown>) : undefined;
+    if (!logistics || logistics.shipping !== from) throw new ApiError(ApiCode.BadRequest, 'order.shippingStep');
+    const next = JSON.stringify({ ...logistics, shipping: to, ...extra });
+    const done = await db.updateTable('commerce_orders').set({ logistics: next }).where('id', '=', order.id).where('logistics', '=', order.logistics ?? '').executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.shippingStep');
+    return ok(JSON.parse(next) as unknown);
+  };
+  app.post<{ Body: { orderNo: string; trackingNo: string } }>(
+    '/link-card-order/ship',
+    { config: { permission: 'link-card-order_list' }, schema: { body: { type: 'object', additionalProperties: false, required: ['orderNo', 'trackingNo'], properties: { orderNo: s.orderNoBody.properties.orderNo, trackingNo: { type: 'string', maxLength: 40 } } } } },
+    async (req) => {
+      const caller = callerOf(req);
+      if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.shipStaffOnly');
+      const trackingNo = req.body.trackingNo.trim();
+      if (!/^[A-Za-z0-9-]{6,40}$/.test(trackingNo)) throw new ApiError(ApiCode.BadRequest, 'order.trackingNo');
+      return shippingStep(req.body.orderNo, caller, 'to_ship', 'shipped', { trackingNo, shippedAt: clock.now() });
+    },
+  );
+  app.post<{ Body: { orderNo: string } }>('/link-card-order/receive', { config: { permission: 'link-card-order_list' }, schema: { body: s.orderNoBody } }, async (req) =>
+    shippingStep(req.body.orderNo, callerOf(req), 'shipped', 'received', { receivedAt: clock.now() }),
+  );
 
   // Staff issue a requested invoice with the number the tax system gave it; the date is now and the amount is
   // what the order was paid. The buyer's header and tax fields stay as requested, viewable afterwards.

@@ -25,7 +25,19 @@ export interface Order {
   readonly invoiced: boolean;
   readonly invoice: OrderInvoice | null;
   readonly lines: readonly OrderLine[];
-  readonly logistics: { area: string; address: string; contact: string; phone: string; simType: string } | null;
+  readonly logistics: {
+    area: string;
+    address: string;
+    contact: string;
+    phone: string;
+    simType: string;
+    /** Card purchases once paid: where the parcel is, its tracking number, and the cards it delivered. */
+    shipping?: 'to_ship' | 'shipped' | 'received';
+    trackingNo?: string;
+    shippedAt?: number;
+    receivedAt?: number;
+    iccids?: string[];
+  } | null;
   readonly billMonth: string | null;
   readonly createdAt: number;
   readonly paidAt: number | null;
@@ -98,6 +110,8 @@ export const commerceApi = {
   sandboxPay: (orderNo: string) => request<{ notified: boolean }>({ method: 'POST', url: '/payment/sandbox/pay', data: { orderNo } }),
   close: (orderNo: string) => request<null>({ method: 'POST', url: '/pay-data/close', data: { orderNo } }),
   confirmOffline: (orderNo: string) => request<null>({ method: 'POST', url: '/link-card-order/confirmOffline', data: { orderNo } }),
+  ship: (orderNo: string, trackingNo: string) => request<unknown>({ method: 'POST', url: '/link-card-order/ship', data: { orderNo, trackingNo } }),
+  receive: (orderNo: string) => request<unknown>({ method: 'POST', url: '/link-card-order/receive', data: { orderNo } }),
   issueInvoice: (orderNo: string, invoiceNo: string) => request<OrderInvoice>({ method: 'POST', url: '/link-card-order/issueInvoice', data: { orderNo, invoiceNo } }),
   invoice: (orderNos: readonly string[], invoice: Invoice) => request<null>({ method: 'POST', url: '/link-card-order/invoice', data: { orderNos, ...invoice } }),
 };

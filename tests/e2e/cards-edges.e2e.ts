@@ -103,4 +103,49 @@ describe('card edges in Chromium', () => {
     await row.getByTestId('order-state').getByText('Paid').waitFor();
     expect(await page.locator('tr[data-order]').count()).toBe(1);
   });
+
+  it('delivers bought cards into the inventory with logistics, and ships them: to ship, shipped with tracking, received', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/pay-data/index`);
+    await page.getByRole('tab', { name: 'Card purchase' }).click();
+    await page.locator('input[name=quantity]').fill('3');
+    await page.locator('input[name=area]').fill('Guangdong Shenzhen');
+    await page.locator('input[name=address]').fill('1 Keyuan Road');
+    await page.locator('input[name=contact]').fill('Li Lei');
+    await page.locator('input[name=phone]').fill('13800138000');
+    await page.locator('input[name=phone]').blur();
+    await page.getByTestId('create-purchase').click();
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.getByTestId('sandbox-pay').click();
+    await page.waitForURL(/\/user\/order-query\/index\?orderNo=/);
+    const orderNo = new URL(page.url()).searchParams.get('orderNo') ?? '';
+    const row = page.locator(`tr[data-order="${orderNo}"]`);
+    await row.getByTestId('shipping-state').getByText('To ship').waitFor();
+    await row.getByTestId('delivered-cards').getByText('3 cards in your inventory', { exact: false }).waitFor();
+    await row.getByText('Li Lei 13800138000 Guangdong Shenzhen 1 Keyuan Road', { exact: false }).waitFor();
+
+    // The cards are in the inventory now.
+    const order = await api<{ list: { logistics: { iccids: string[] } }[] }>(ts.server.url, 'GET', `/link-card-order/list?pageNum=1&pageSize=10&orderNo=${orderNo}`, { token });
+    const iccids = order.data.list[0]?.logistics.iccids ?? [];
+    expect(iccids).toHaveLength(3);
+
+    // Staff ship it: a bad tracking number is said on blur.
+    await row.getByTestId('order-ship').click();
+    await page.getByTestId('tracking-input').fill('x!');
+    await page.getByTestId('tracking-input').blur();
+    await page.getByText('Tracking number incorrect: 6 to 40 letters, digits or dashes').waitFor();
+    await page.getByTestId('tracking-input').fill('SF1234567890');
+    await page.getByTestId('ship-confirm').click();
+    await row.getByTestId('shipping-state').getByText('Shipped').waitFor();
+    await row.getByTestId('tracking-no').getByText('SF1234567890', { exact: false }).waitFor();
+    await row.getByTestId('order-receive').click();
+    await row.getByTestId('shipping-state').getByText('Received').waitFor();
+
+    await page.goto(`${ts.server.url}/user/sim-card-management/card-management`);
+    await page.getByPlaceholder('ICCID').fill(iccids[0] ?? '');
+    await page.getByTestId('card-search').click();
+    await page.locator(`tr[data-iccid="${iccids[0]}"]`).getByTestId('card-status').getByText('Not used').waitFor();
+  });
 });

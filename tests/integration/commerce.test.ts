@@ -44,6 +44,7 @@ interface Order {
   realAmount: number;
   invoiced: boolean;
   invoice: OrderInvoice | null;
+  logistics: { shipping?: string; trackingNo?: string; iccids?: string[]; simType: string; contact: string; phone: string; area: string } | null;
 }
 interface CardRow {
   iccid: string;
@@ -140,6 +141,22 @@ for (const target of targets) {
       await admin.ok('POST', '/link-card-order/confirmOffline', { orderNo: created.orderNo });
       expect((await orders(tenant)).list[0]).toMatchObject({ tradeState: 'SUCCESS', offlinePending: false });
       expect((await admin.call('POST', '/link-card-order/confirmOffline', { orderNo: created.orderNo })).message).toBe(OrderMessage.NotOffline);
+
+      // The paid purchase delivers: ten new cards in the buyer's inventory, the order waiting to ship.
+      const delivered = (await orders(tenant)).list[0];
+      expect(delivered?.logistics).toMatchObject({ shipping: 'to_ship', simType: 'nano', contact: 'Li Lei', phone: '13800138000', area: 'Guangdong Shenzhen' });
+      const iccids = delivered?.logistics?.iccids ?? [];
+      expect(iccids).toHaveLength(10);
+      const inventory = await tenant.ok<Page<CardRow & { formFactor: string; cardStatus: number }>>('GET', `/linkCard/listCardInfo?pageNum=1&pageSize=100&iccid=${iccids[0]}`);
+      expect(inventory.list[0]).toMatchObject({ iccid: iccids[0], formFactor: 'nano', cardStatus: 20, quotaBytes: 0 });
+      // Staff ship it with a tracking number; the buyer confirms receipt; each step once.
+      expect((await tenant.call('POST', '/link-card-order/ship', { orderNo: created.orderNo, trackingNo: 'SF1234567890' })).message).toBe(OrderMessage.ShipStaffOnly);
+      expect((await admin.call('POST', '/link-card-order/ship', { orderNo: created.orderNo, trackingNo: 'x' })).message).toBe(OrderMessage.TrackingNo);
+      await admin.ok('POST', '/link-card-order/ship', { orderNo: created.orderNo, trackingNo: 'SF1234567890' });
+      expect((await orders(tenant)).list[0]?.logistics).toMatchObject({ shipping: 'shipped', trackingNo: 'SF1234567890' });
+      await tenant.ok('POST', '/link-card-order/receive', { orderNo: created.orderNo });
+      expect((await orders(tenant)).list[0]?.logistics).toMatchObject({ shipping: 'received' });
+      expect((await tenant.call('POST', '/link-card-order/receive', { orderNo: created.orderNo })).message).toBe(OrderMessage.ShippingStep);
 
       // Invoices: a special VAT invoice needs every company field and a valid tax code.
       expect((await tenant.call('POST', '/link-card-order/invoice', { orderNos: [created.orderNo], type: 'VAT', header: 'Buyer Ltd' })).message).toBe(OrderMessage.VatFields);

@@ -64,6 +64,14 @@ export function OrderListPage({ bills }: { bills: boolean }) {
   const [invoiceNo, setInvoiceNo] = useState('');
   const [invoiceNoError, setInvoiceNoError] = useState('');
   const [staff, setStaff] = useState(false);
+  const [shipping, setShipping] = useState<{ order: Order; trackingNo: string; error?: string }>();
+  const trackingError = (v: string) => (/^[A-Za-z0-9-]{6,40}$/.test(v.trim()) ? undefined : t('cards.commerce.trackingNoRule'));
+  const ship = () => {
+    if (!shipping) return;
+    const error = trackingError(shipping.trackingNo);
+    if (error) return setShipping({ ...shipping, error });
+    void commerceApi.ship(shipping.order.orderNo, shipping.trackingNo.trim()).then(() => (setShipping(undefined), done()), () => undefined);
+  };
   useEffect(() => {
     commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
   }, []);
@@ -181,6 +189,23 @@ export function OrderListPage({ bills }: { bills: boolean }) {
                   {o.lines.map((l) => `${l.item} × ${l.quantity} ${l.unit}`).join('; ')}
                   {o.logistics && ` | ${o.logistics.contact} ${o.logistics.phone} ${o.logistics.area} ${o.logistics.address}`}
                 </Text>
+                {o.logistics?.shipping && (
+                  <Group gap={4} mt={2}>
+                    <Badge size="xs" variant="light" color={o.logistics.shipping === 'received' ? 'green' : o.logistics.shipping === 'shipped' ? 'blue' : 'orange'} data-testid="shipping-state">
+                      {t(`cards.commerce.shipping.${o.logistics.shipping}`)}
+                    </Badge>
+                    {o.logistics.trackingNo && (
+                      <Text size="xs" data-testid="tracking-no">
+                        {t('cards.commerce.trackingNo')}: {o.logistics.trackingNo}
+                      </Text>
+                    )}
+                    {o.logistics.iccids && o.logistics.iccids.length > 0 && (
+                      <Text size="xs" c="dimmed" data-testid="delivered-cards">
+                        {t('cards.commerce.deliveredCards', { count: o.logistics.iccids.length, first: o.logistics.iccids[0] })}
+                      </Text>
+                    )}
+                  </Group>
+                )}
               </Table.Td>
               <Table.Td>{formatAmount(o.amount)}</Table.Td>
               <Table.Td>
@@ -214,6 +239,16 @@ export function OrderListPage({ bills }: { bills: boolean }) {
                   {o.offlinePending && !bills && (
                     <Button size="compact-xs" variant="light" color="green" onClick={() => setConfirm({ order: o, action: 'offline' })} data-testid="confirm-offline">
                       {t('cards.commerce.confirmOffline')}
+                    </Button>
+                  )}
+                  {staff && o.logistics?.shipping === 'to_ship' && (
+                    <Button size="compact-xs" variant="light" onClick={() => setShipping({ order: o, trackingNo: '' })} data-testid="order-ship">
+                      {t('cards.commerce.ship')}
+                    </Button>
+                  )}
+                  {o.logistics?.shipping === 'shipped' && (
+                    <Button size="compact-xs" variant="light" color="green" onClick={() => void commerceApi.receive(o.orderNo).then(done, () => undefined)} data-testid="order-receive">
+                      {t('cards.commerce.confirmReceipt')}
                     </Button>
                   )}
                   {o.tradeState === 'SUCCESS' && !o.invoiced && (
@@ -264,6 +299,23 @@ export function OrderListPage({ bills }: { bills: boolean }) {
             </Button>
           </Group>
         </Stack>
+      </Modal>
+      <Modal opened={shipping !== undefined} onClose={() => setShipping(undefined)} title={t('cards.commerce.shipTitle', { orderNo: shipping?.order.orderNo ?? '' })} centered>
+        {shipping && (
+          <Stack>
+            <TextInput
+              label={t('cards.commerce.trackingNo')}
+              value={shipping.trackingNo}
+              error={shipping.error}
+              onChange={(e) => setShipping({ ...shipping, trackingNo: e.currentTarget.value, error: undefined })}
+              onBlur={() => setShipping({ ...shipping, error: shipping.trackingNo ? trackingError(shipping.trackingNo) : undefined })}
+              data-testid="tracking-input"
+            />
+            <Button onClick={ship} data-testid="ship-confirm">
+              {t('cards.commerce.ship')}
+            </Button>
+          </Stack>
+        )}
       </Modal>
       <Modal opened={viewing !== undefined} onClose={() => setViewing(undefined)} title={`${t('cards.commerce.viewInvoice')} ${viewing?.orderNo ?? ''}`} centered size="lg">
         {viewing?.invoice && (
