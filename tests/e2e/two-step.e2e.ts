@@ -29,6 +29,7 @@ describe('two-step verification in Chromium', () => {
     await page.waitForURL(/\/user\/integrations\/two-step$/);
     await page.getByText('Your organisation requires two-step verification').waitFor();
     await page.getByTestId('two-step-begin').click();
+    await page.getByTestId('two-step-qr').waitFor();
     const secret = (await page.getByTestId('two-step-secret').textContent()) ?? '';
     await page.getByTestId('two-step-code').fill(codeOf(secret, 0));
     await page.getByTestId('two-step-confirm').click();

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, CopyButton, Divider, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, CopyButton, Divider, Group, Image, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -6,6 +6,7 @@ import { totpApi } from '../../api/integrations.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { notifications } from '../../layout/toast.ts';
 import { session } from '../../state/session.ts';
+import { qrDataUrl } from './qr.ts';
 
 type Status = Awaited<ReturnType<typeof totpApi.status>>;
 
@@ -134,6 +135,7 @@ export function TwoStepPage() {
           {setup && (
             <>
               <Text size="sm">{t('integrations.twoStep.scanHint')}</Text>
+              <Image src={qrDataUrl(setup.uri)} alt={t('integrations.twoStep.uri')} w={200} h={200} data-testid="two-step-qr" />
               <Text size="sm" fw={500}>
                 {t('integrations.twoStep.secret')}
               </Text>
