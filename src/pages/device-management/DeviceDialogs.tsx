@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -75,6 +75,11 @@ function EditForm({ target, onClose, onSaved }: EditProps & { target: EditTarget
           error={error}
           comboboxProps={{ withinPortal: true }}
         />
+      )}
+      {target.kind === 'allocate' && (
+        <Alert color="yellow" variant="light" mt="sm" p="xs" data-testid="allocate-offline-note">
+          {t('fleet.form.allocateOffline')}
+        </Alert>
       )}
       {target.kind === 'country' && (
         <Select

@@ -1,4 +1,4 @@
-import { Button, Group, Image, Modal, NumberInput, Select, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Image, Modal, NumberInput, Pagination, Select, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -21,6 +21,10 @@ import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialog
 import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
 import { refusedBeforeSending, sendCommand } from '../../devices/commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
+import { DEVICE_PAGE_SIZES, type DevicePageSize, matchingSerials, pageWindow } from './list-paging.ts';
+import { MAX_SNS } from '../../../protocol/api/devices.ts';
+import { notifications } from '../../layout/toast.ts';
+import { TOAST_MS } from '../../api/request.ts';
 import { ROW_ACTION_COMMAND, ROW_ACTION_TAB } from './row-actions.ts';
 
 const TABLE_WIDTH = CHECK_WIDTH + SN_WIDTH + COLUMNS.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
@@ -71,6 +75,12 @@ export function DeviceManagementPage() {
   const total = rows.total ?? 0;
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // Every device matching the filters, across pages (resolved to serials when an action runs).
+  const [allMatching, setAllMatching] = useState(false);
+  // 'all' keeps the one virtualised scroll (the default, which the live-update bench drives); a number pages it.
+  const [pageSize, setPageSize] = useState<DevicePageSize>('all');
+  const [pageNum, setPageNum] = useState(1);
+  const view = pageWindow(total, pageSize, pageNum);
   const [edit, setEdit] = useState<EditTarget>();
   const [messageTo, setMessageTo] = useState<readonly LiveDevice[]>();
   const [confirm, setConfirm] = useState<Destructive>();
@@ -91,17 +101,26 @@ export function DeviceManagementPage() {
     seenEpoch.current = epoch;
     reload();
   }, [epoch, reload]);
-  useEffect(() => setSelected(new Set()), [query]);
+  useEffect(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+    setPageNum(1);
+  }, [query]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN });
+  // A new page starts at its top (in braces: Chromium's scrollTo may return a promise, not a cleanup).
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [pageNum, pageSize]);
+  const virtualizer = useVirtualizer({ count: view.count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
   const { ensure } = rows;
-  useEffect(() => ensure(first, last), [ensure, first, last]);
+  useEffect(() => ensure(view.offset + first, view.offset + last), [ensure, view.offset, first, last]);
 
   const onSelect = useCallback((sn: string, on: boolean) => {
+    setAllMatching(false);
     setSelected((prev) => {
       const next = new Set(prev);
       if (on) next.add(sn);
@@ -151,7 +170,36 @@ export function DeviceManagementPage() {
     ...list.map((l) => ({ value: String(l.value), label: l[currentLanguage] })),
   ];
 
-  const selectedSns = [...selected];
+  // The rows the header checkbox selects: the page, or in the one scroll the rows on screen.
+  const viewSns = (pageSize === 'all' ? items.map((i) => i.index) : Array.from({ length: view.count }, (_, i) => i))
+    .map((i) => rows.rowAt(view.offset + i)?.sn)
+    .filter((sn): sn is string => sn !== undefined);
+  const viewAll = viewSns.length > 0 && viewSns.every((sn) => selected.has(sn));
+  const viewSome = viewSns.some((sn) => selected.has(sn));
+  const toggleView = (on: boolean) => {
+    setAllMatching(false);
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const sn of viewSns) {
+        if (on) next.add(sn);
+        else next.delete(sn);
+      }
+      return next;
+    });
+  };
+  const selectedCount = allMatching ? total : selected.size;
+  /** Opens an edit dialog for the selection, resolving "all matching" to serials first (at most MAX_SNS). */
+  const editSelection = async (kind: EditTarget['kind']) => {
+    if (!allMatching) return setEdit({ kind, sns: [...selected] });
+    const found = await matchingSerials(query, can('remote_list')).catch(() => undefined);
+    if (!found || found.sns.length === 0) return;
+    if (found.total > found.sns.length) notifications.show({ color: 'yellow', message: t('fleet.page.capped', { max: MAX_SNS, total: found.total }), autoClose: TOAST_MS });
+    setEdit({ kind, sns: found.sns });
+  };
+  const clearSelection = () => {
+    setSelected(new Set());
+    setAllMatching(false);
+  };
 
   return (
     <>
@@ -193,32 +241,80 @@ export function DeviceManagementPage() {
         <Text size="sm" c="dimmed" data-testid="device-total">
           {rows.total === undefined ? t('fleet.msg.loading') : t('fleet.msg.total', { count: total })}
         </Text>
-        {selected.size > 0 && (
+        {selectedCount > 0 && (
           <>
-            <Text size="sm">{t('fleet.msg.selected', { count: selected.size })}</Text>
+            <Text size="sm" data-testid="device-selected">
+              {t('fleet.msg.selected', { count: selectedCount })}
+            </Text>
             {can('device_remark') && (
-              <Button size="compact-sm" variant="light" onClick={() => setEdit({ kind: 'remark', sns: selectedSns })}>
+              <Button size="compact-sm" variant="light" onClick={() => void editSelection('remark')} data-testid="bulk-remark">
                 {t('fleet.action.remark')}
               </Button>
             )}
             {can('device_allocate') && (
-              <Button size="compact-sm" variant="light" onClick={() => setEdit({ kind: 'allocate', sns: selectedSns })}>
+              <Button size="compact-sm" variant="light" onClick={() => void editSelection('allocate')} data-testid="bulk-allocate">
                 {t('fleet.action.allocate')}
               </Button>
             )}
             {can('device_country') && (
-              <Button size="compact-sm" variant="light" onClick={() => setEdit({ kind: 'country', sns: selectedSns })}>
+              <Button size="compact-sm" variant="light" onClick={() => void editSelection('country')} data-testid="bulk-country">
                 {t('fleet.action.country')}
               </Button>
             )}
           </>
         )}
+        <Group gap="xs" ml="auto">
+          <Select
+            w={150}
+            size="xs"
+            aria-label={t('fleet.page.size')}
+            data-testid="device-page-size"
+            data={[{ value: 'all', label: t('fleet.page.all') }, ...DEVICE_PAGE_SIZES.map((n) => ({ value: String(n), label: t('fleet.page.perPage', { count: n }) }))]}
+            value={String(pageSize)}
+            onChange={(v) => {
+              if (!v) return;
+              setPageSize(v === 'all' ? 'all' : (Number(v) as DevicePageSize));
+              setPageNum(1);
+            }}
+            allowDeselect={false}
+          />
+          {pageSize !== 'all' && <Pagination total={view.pages} value={Math.min(pageNum, view.pages)} onChange={setPageNum} siblings={2} size="sm" data-testid="device-pager" />}
+        </Group>
       </Group>
+      {viewAll && total > viewSns.length && (
+        <Alert variant="light" p={6} mb="xs" data-testid="device-select-banner">
+          <Group gap="xs">
+            {allMatching ? (
+              <>
+                <Text size="sm">{t('fleet.page.allMatchingSelected', { count: total })}</Text>
+                <Anchor component="button" type="button" size="sm" onClick={clearSelection}>
+                  {t('fleet.page.clearSelection')}
+                </Anchor>
+              </>
+            ) : (
+              <>
+                <Text size="sm">{t(pageSize === 'all' ? 'fleet.page.shownSelected' : 'fleet.page.pageSelected', { count: viewSns.length })}</Text>
+                <Anchor component="button" type="button" size="sm" onClick={() => setAllMatching(true)} data-testid="device-select-all-matching">
+                  {t('fleet.page.selectAllMatching', { count: total })}
+                </Anchor>
+              </>
+            )}
+          </Group>
+        </Alert>
+      )}
       <div ref={scrollRef} data-testid="device-scroll" style={{ height: 'calc(100vh - 300px)', minHeight: 320, overflow: 'auto', position: 'relative' }}>
         <Table style={{ display: 'block', width: TABLE_WIDTH }}>
           <Table.Thead style={{ display: 'block', position: 'sticky', top: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}>
             <Table.Tr style={{ display: 'flex', width: TABLE_WIDTH, height: ROW_HEIGHT, alignItems: 'center' }}>
-              <Table.Th style={cellStyle(CHECK_WIDTH)} />
+              <Table.Th style={cellStyle(CHECK_WIDTH)}>
+                <Checkbox
+                  aria-label={t(pageSize === 'all' ? 'fleet.page.selectShown' : 'fleet.page.selectPage')}
+                  checked={viewAll || (allMatching && total > 0)}
+                  indeterminate={!viewAll && !allMatching && viewSome}
+                  onChange={(e) => toggleView(e.currentTarget.checked)}
+                  data-testid="device-select-view"
+                />
+              </Table.Th>
               <Table.Th style={cellStyle(SN_WIDTH)}>
                 <UnstyledButton onClick={() => toggleSort('sn')} fz="sm" fw={700}>
                   {t('fleet.col.sn')} {sort.field === 'sn' ? (sort.order === 'asc' ? '▲' : '▼') : ''}
@@ -240,9 +336,9 @@ export function DeviceManagementPage() {
           </Table.Thead>
           <Table.Tbody style={{ display: 'block', position: 'relative', height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
-              const device = rows.rowAt(item.index);
+              const device = rows.rowAt(view.offset + item.index);
               return device ? (
-                <DeviceRow key={device.sn} top={item.start} width={TABLE_WIDTH} device={device} selected={selected.has(device.sn)} onSelect={onSelect} onAction={onAction} can={can} />
+                <DeviceRow key={device.sn} top={item.start} width={TABLE_WIDTH} device={device} selected={allMatching || selected.has(device.sn)} onSelect={onSelect} onAction={onAction} can={can} />
               ) : (
                 <tr key={`loading-${item.index}`} aria-hidden style={rowStyle(item.start, TABLE_WIDTH)} />
               );
