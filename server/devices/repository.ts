@@ -129,9 +129,12 @@ export class DeviceRepository {
     return this.#db.selectFrom('devices').selectAll().where('sn', '=', sn).executeTakeFirst();
   }
 
-  /** Registers a device that enrolled into `orgId`. */
-  async register(sn: string, orgId: number, secretHash: string, info: DeviceInfo, now: number): Promise<DeviceRow> {
-    return this.#db
+  /**
+   * Registers a device that enrolled into `orgId` by logging in: the row is written online, held by
+   * `nodeId`, as markOnline would leave it, so a first login costs one write, not two.
+   */
+  async register(sn: string, orgId: number, secretHash: string, info: DeviceInfo, now: number, nodeId: string | null = null): Promise<void> {
+    await this.#db
       .insertInto('devices')
       .values({
         sn,
@@ -144,9 +147,11 @@ export class DeviceRepository {
         network_type: info.networkType,
         ...info.details,
         created_at: now,
+        online_state: OnlineState.Online,
+        latest_online_time: now,
+        node_id: nodeId,
       })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      .execute();
   }
 
   /**

@@ -164,13 +164,16 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     }
     const now = deps.clock.now();
     let secret: string | undefined;
+    let registered = false;
     if (enrolling) {
       secret = randomBytes(32).toString('base64url');
       if (reenrolling) await deps.devices.setSecret(link.sn, deviceSecretDigest(secret));
-      else await deps.devices.register(link.sn, link.orgId, deviceSecretDigest(secret), info, now);
+      else await deps.devices.register(link.sn, link.orgId, deviceSecretDigest(secret), info, now, deps.nodeId);
+      registered = !reenrolling;
       enrolling = false;
     }
-    await deps.devices.markOnline(link.sn, info, now, deps.nodeId);
+    // A first enrolment wrote the row online already (one write per login).
+    if (!registered) await deps.devices.markOnline(link.sn, info, now, deps.nodeId);
     if (deps.links.get(link.sn) !== link) return;
     link.loggedIn = true;
     link.onlineSince = now;
