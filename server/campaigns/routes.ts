@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +8,7 @@ import * as c from '../../protocol/api/campaigns.ts';
 import type { PushKind, PushStartReply } from '../../protocol/api/campaigns.ts';
 import { type Clock, DownloadState, englishOf, FirmwareType, InstallResult, msg, type PlainMessageKey, PushResult } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
-import type { LiveCallers, LiveRequest } from '../accounts/live-callers.ts';
+import type { LiveCallers } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
 import { ContentArea, type ContentKind, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
@@ -19,11 +18,11 @@ import { ApiCode, ApiError, failure, ok } from '../http/envelope.ts';
 import { requestLanguage } from '../http/language.ts';
 import { callerOf } from '../http/guard.ts';
 import { pageWindow } from '../http/paging.ts';
-import { hotAction } from '../http/rate-limit.ts';
 import { idOf } from '../http/validation.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
-import { couponInfo, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
-import type { TargetUpdate } from './progress-bus.ts';
+import { couponInfo } from './coupons.ts';
+import { registerCouponRoutes } from './coupon-routes.ts';
+import { PUSH_LOG_PERMISSION, registerPushLogStream } from './log-stream.ts';
 import { CampaignRunner, CampaignState, Phase } from './runner.ts';
 
 export interface CampaignRouteDeps {
@@ -35,8 +34,6 @@ export interface CampaignRouteDeps {
   readonly live: LiveCallers;
 }
 
-/** The push log's key (devices-and-commerce section 2), which the live stream needs for as long as it is open. */
-const PUSH_LOG_PERMISSION = 'push_log_list';
 
 export const PushMessage = englishOf({
   NoDevice: 'push.noDevice',
@@ -283,14 +280,14 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     },
   );
 
-  api.get('/push/campaign/:id', { config: { permission: 'push_log_list' }, schema: { params: IdPath } }, async (req) => {
+  api.get('/push/campaign/:id', { config: { permission: PUSH_LOG_PERMISSION }, schema: { params: IdPath } }, async (req) => {
     const c = await campaignInScope(db, callerOf(req), idOf(req.params.id));
     return ok(await campaignView(db, c));
   });
 
   api.post(
     '/push/campaign/list',
-    { config: { permission: 'push_log_list' }, schema: { body: c.PagingBody } },
+    { config: { permission: PUSH_LOG_PERMISSION }, schema: { body: c.PagingBody } },
     async (req) => {
       const scope = [...callerOf(req).scope];
       const q = db.selectFrom('push_campaigns').where('org_id', 'in', scope);
@@ -305,7 +302,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   api.post(
     '/push-log/list',
     {
-      config: { permission: 'push_log_list' },
+      config: { permission: PUSH_LOG_PERMISSION },
       schema: { body: c.PushLogListBody },
     },
     async (req) => {
@@ -348,91 +345,9 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     },
   );
 
-  // Live per-device changes as newline-delimited JSON, for the caller's organisations only. The stream lives
-  // as long as the caller may see it: it ends with the session (logout, kick-out, expiry, on any node) or
-  // when the caller loses push_log_list or may no longer log in, and every event is checked against the
-  // caller's rights of that moment (reloaded on each change: server/accounts/live-callers.ts). Open streams
-  // are ended before the server closes: it would otherwise wait for every console to hang up.
-  const streams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const res of streams) res.end();
-  });
-  api.get(
-    '/push-log/stream',
-    { config: { permission: PUSH_LOG_PERMISSION }, schema: { hide: true, querystring: c.PushStreamQuery } },
-    async (req, reply) => {
-      const only = req.query.campaignId ? Number(req.query.campaignId) : undefined;
-      const res = reply.raw;
-      const send = (event: object) => res.write(`${JSON.stringify(event)}\n`);
-      const onTarget = (t: TargetUpdate) => {
-        if (only !== undefined && t.campaignId !== only) return;
-        live?.whenCurrent((caller) => caller.scope.has(t.orgId) && send({ type: 'target', ...t }));
-      };
-      const onCampaign = (c: { id: number; orgId: number; state: string }) => {
-        if (only !== undefined && c.id !== only) return;
-        live?.whenCurrent((caller) => caller.scope.has(c.orgId) && send({ type: 'campaign', ...c }));
-      };
-      const stop = () => {
-        streams.delete(res);
-        runner.events.off('target', onTarget);
-        runner.events.off('campaign', onCampaign);
-      };
-      // The listeners above are added only once it is open (below), so `live` is set before they run.
-      const live: LiveRequest | undefined = await deps.live.open(callerOf(req).session, PUSH_LOG_PERMISSION, (reason) => {
-        stop();
-        // Said before the end, so a client can tell a lost session from a dropped connection.
-        res.end(`${JSON.stringify({ type: 'closed', reason })}\n`);
-      });
-      if (!live) throw new ApiError(ApiCode.LoginExpired, 'common.permissionDenied');
-      // The console hung up while its rights were loaded.
-      if (req.raw.destroyed) return live.close();
-      reply.hijack();
-      res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
-      send({ type: 'hello' });
-      runner.events.on('target', onTarget);
-      runner.events.on('campaign', onCampaign);
-      streams.add(res);
-      req.raw.on('close', () => {
-        stop();
-        live.close();
-      });
-    },
-  );
+  registerPushLogStream(app, { runner, live: deps.live });
 
-  // ---- coupons ----------------------------------------------------------------------------------------
-  // With the coupon orders still to pay, so the coupon page can take the buyer to paying them.
-  app.get('/push-coupon/info', { config: { permission: 'custom-made-img_push-log' } }, async (req) => {
-    const orgId = callerOf(req).orgId;
-    return ok({ ...(await couponInfo(db, orgId)), unpaid: await unpaidRechargeOrders(db, orgId) });
-  });
-
-  api.post(
-    '/push-coupon/recharge',
-    { config: { permission: 'custom-made-img_push-log', ...hotAction }, schema: { body: c.CouponRechargeBody } },
-    async (req) => {
-      if (req.body.count < MIN_RECHARGE) throw new ApiError(ApiCode.BadRequest, msg('coupon.minRecharge', { min: MIN_RECHARGE }));
-      // An order to pay like any other (/pay-data/pay); the coupons are credited when it is settled.
-      const caller = callerOf(req);
-      return ok({ ...(await openRechargeOrder(db, caller.orgId, caller.account, req.body.count, clock.now())), purchaseType: 'push_ticket' });
-    },
-  );
-
-  api.post(
-    '/push-coupon/ledger',
-    { config: { permission: 'custom-made-img_push-log' }, schema: { body: c.PagingBody } },
-    async (req) => {
-      const orgId = callerOf(req).orgId;
-      const q = db.selectFrom('push_coupon_ledger').where('org_id', '=', orgId);
-      const [{ total }, rows] = await Promise.all([
-        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
-      ]);
-      return ok({
-        total: Number(total),
-        list: rows.map((r) => ({ id: r.id, delta: r.delta, reason: r.reason, orderNo: r.order_no, amount: r.amount_cents / 100, campaignId: r.campaign_id, sn: r.sn, createTime: Number(r.created_at) })),
-      });
-    },
-  );
+  registerCouponRoutes(app, { db, clock });
 
   // ---- device download ----------------------------------------------------------------------------------
   // A device fetches a pushed file with its own credentials, and only a file it has an open push for.
