@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { Page } from '../../protocol/api/devices.ts';
 import { session } from '../state/session.ts';
-import { ListFooter } from './ListFooter.tsx';
+import { ListFooter, PAGE_SIZES } from './ListFooter.tsx';
 import { usePaging } from './use-paging.ts';
 
 export type SortOrder = 'asc' | 'desc';
@@ -29,7 +29,8 @@ export interface DataColumn<T> {
 
 export interface ListQuery {
   readonly pageNum: number;
-  readonly pageSize: number;
+  /** One of the spec's sizes (platform-core section 9). */
+  readonly pageSize: (typeof PAGE_SIZES)[number];
   readonly sort: Sort | undefined;
 }
 
@@ -113,7 +114,8 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
     clear();
   }
 
-  const query = useMemo(() => ({ pageNum, pageSize, sort }), [pageNum, pageSize, sort]);
+  // usePaging only ever holds one of PAGE_SIZES.
+  const query = useMemo((): ListQuery => ({ pageNum, pageSize: pageSize as ListQuery['pageSize'], sort }), [pageNum, pageSize, sort]);
   const requestKey = JSON.stringify([query, filterKey, reload, retry]);
   useEffect(() => {
     let current = true;

@@ -1,18 +1,16 @@
-import { Anchor, Badge, Button, CloseButton, FileButton, Group, Modal, MultiSelect, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, CloseButton, FileButton, Group, Modal, MultiSelect, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Page } from '../../api/devices.ts';
 import { MAX_ATTACHMENT_BYTES, type NoticeAttachment, noticeAuthoringApi, type SentNotice } from '../../api/notices.ts';
 import { orgApi } from '../../api/orgs.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { RichTextField } from '../../components/RichTextField.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { saveBlob } from './save-blob.ts';
 
-const PAGE_SIZE = 10;
 const MAX_FILES = 10;
 // The organisation picker lists one page; larger trees are filtered by name on the server.
 const ORG_PAGE = 100;
@@ -31,8 +29,7 @@ const emptyDraft: Draft = { title: '', content: '', audience: 'all', orgIds: [],
 /** Notice authoring: published and scheduled notices, publish with audience, send time and attachments, withdraw. */
 export function NoticeAdminPage() {
   const { t } = useTranslation();
-  const [pageNum, setPageNum] = useState(1);
-  const [page, setPage] = useState<Page<SentNotice>>();
+  const [reload, setReload] = useState(0);
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<Partial<Record<'title' | 'orgIds' | 'sendAt', string>>>({});
   const [orgs, setOrgs] = useState<{ value: string; label: string }[]>([]);
@@ -41,10 +38,40 @@ export function NoticeAdminPage() {
   const [busy, setBusy] = useState(false);
   const [withdrawing, setWithdrawing] = useState<SentNotice>();
 
-  const load = useCallback(() => {
-    noticeAuthoringApi.sent(pageNum, PAGE_SIZE).then(setPage, () => undefined);
-  }, [pageNum]);
-  useEffect(load, [load]);
+  const load = useCallback(() => setReload((n) => n + 1), []);
+  const loadPage = useCallback((q: ListQuery) => noticeAuthoringApi.sent(q.pageNum, q.pageSize), []);
+  const download = useCallback((file: NoticeAttachment) => noticeAuthoringApi.download(file.url).then((blob) => saveBlob(blob, file.name), () => undefined), []);
+  const columns = useMemo<DataColumn<SentNotice>[]>(
+    () => [
+      { key: 'title', title: t('authoring.notice.title'), fixed: true, render: (n) => n.title },
+      { key: 'audience', title: t('authoring.notice.audience'), render: (n) => (n.toAll ? t('authoring.notice.audienceAll') : t('authoring.notice.audienceCount', { count: n.orgIds.length })) },
+      { key: 'sendTime', title: t('authoring.notice.sendTime'), render: (n) => formatDateTime(n.sendTime), style: { whiteSpace: 'nowrap' } },
+      {
+        key: 'state',
+        title: t('authoring.notice.state'),
+        render: (n) => (
+          <Badge color={n.state === 0 ? 'orange' : 'green'} variant="light" style={{ minWidth: 'max-content' }}>
+            {t(n.state === 0 ? 'authoring.notice.scheduled' : 'authoring.notice.delivered')}
+          </Badge>
+        ),
+      },
+      { key: 'read', title: t('authoring.notice.readCount'), render: (n) => `${n.readCount} / ${n.recipients}` },
+      {
+        key: 'files',
+        title: t('authoring.notice.files'),
+        render: (n) => (
+          <Stack gap={2}>
+            {n.files.map((f) => (
+              <Anchor key={f.id} size="sm" component="button" onClick={() => void download(f)}>
+                {f.name}
+              </Anchor>
+            ))}
+          </Stack>
+        ),
+      },
+    ],
+    [t, download],
+  );
 
   useEffect(() => {
     if (!draft) return;
@@ -102,7 +129,6 @@ export function NoticeAdminPage() {
         autoClose: TOAST_MS,
       });
       setDraft(undefined);
-      setPageNum(1);
       load();
     } catch {
       // The client has shown the server's message.
@@ -111,7 +137,6 @@ export function NoticeAdminPage() {
     }
   };
 
-  const download = (file: NoticeAttachment) => noticeAuthoringApi.download(file.url).then((blob) => saveBlob(blob, file.name), () => undefined);
 
   return (
     <>
@@ -121,49 +146,20 @@ export function NoticeAdminPage() {
           {t('authoring.notice.publish')}
         </Button>
       </Group>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('authoring.notice.title')}</Table.Th>
-            <Table.Th>{t('authoring.notice.audience')}</Table.Th>
-            <Table.Th>{t('authoring.notice.sendTime')}</Table.Th>
-            <Table.Th>{t('authoring.notice.state')}</Table.Th>
-            <Table.Th>{t('authoring.notice.readCount')}</Table.Th>
-            <Table.Th>{t('authoring.notice.files')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((n) => (
-            <Table.Tr key={n.id} data-sent-notice={n.id}>
-              <Table.Td>{n.title}</Table.Td>
-              <Table.Td>{n.toAll ? t('authoring.notice.audienceAll') : t('authoring.notice.audienceCount', { count: n.orgIds.length })}</Table.Td>
-              <Table.Td>{formatDateTime(n.sendTime)}</Table.Td>
-              <Table.Td>
-                <Badge color={n.state === 0 ? 'orange' : 'green'} variant="light">
-                  {t(n.state === 0 ? 'authoring.notice.scheduled' : 'authoring.notice.delivered')}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{`${n.readCount} / ${n.recipients}`}</Table.Td>
-              <Table.Td>
-                <Stack gap={2}>
-                  {n.files.map((f) => (
-                    <Anchor key={f.id} size="sm" component="button" onClick={() => void download(f)}>
-                      {f.name}
-                    </Anchor>
-                  ))}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <Button size="xs" variant="subtle" color="red" onClick={() => setWithdrawing(n)}>
-                  {t('authoring.notice.withdraw')}
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('authoring.notice.empty')} pageNum={pageNum} pageSize={PAGE_SIZE} onPage={setPageNum} />
+      <DataTable<SentNotice, number>
+        id="sent-notices"
+        columns={columns}
+        rowKey={(n) => n.id}
+        load={loadPage}
+        reload={reload}
+        emptyText={t('authoring.notice.empty')}
+        rowProps={(n) => ({ 'data-sent-notice': String(n.id) })}
+        actions={(n) => (
+          <Button size="xs" variant="subtle" color="red" onClick={() => setWithdrawing(n)}>
+            {t('authoring.notice.withdraw')}
+          </Button>
+        )}
+      />
 
       <Modal opened={draft !== undefined} onClose={() => setDraft(undefined)} title={t('authoring.notice.publish')} size="lg" centered>
         {draft && (
