@@ -142,7 +142,13 @@ describe('organisation management in Chromium (en)', () => {
     const { ts, page } = c;
     const token = await c.signInAsAdmin();
     for (let i = 0; i < 12; i++) await createOrg(client(ts, token), { name: `Bulk ${String(i).padStart(2, '0')}`, account: `bulk${i}x`, password: 'Bulk_pw1' });
+    // A failed load says so in the table, and Retry loads again.
+    await page.route('**/org/list', (route) => route.fulfill({ status: 502, body: 'Bad gateway' }));
     await page.goto(`${ts.server.url}/user/organization-management/index`);
+    await page.getByTestId('table-error').getByText('Data loading failed, please refresh the page').waitFor();
+    await page.unroute('**/org/list');
+    await page.getByTestId('table-error').getByRole('button', { name: 'Retry' }).click();
+    await row('Bulk 11').waitFor();
     await page.getByTestId('org-search').fill('Bulk');
     await page.getByTestId('table-total').getByText('12 in all').waitFor();
     expect(await page.locator('tbody tr[data-org]').count()).toBe(10);
