@@ -245,6 +245,16 @@ export const en = {
   'truePoint.notFound': 'The service account does not exist',
   'truePoint.notActivatable': 'Only an enabled account waiting for activation can be activated',
   'truePoint.equipmentNotFound': 'The equipment does not exist',
+  'truePoint.staffOnly': 'Only platform staff create service accounts',
+  'truePoint.accountTaken': 'This service account number is already in use',
+  'truePoint.accountNo': 'Service account number: 4 to 32 letters, digits, _ or -',
+  'truePoint.instanceId': 'Instance id: 1 to 64 letters, digits, _ or -',
+  'field.accountNo': 'Service account number',
+  'field.instanceId': 'Instance id',
+  'field.precision': 'Precision',
+  'field.chargeType': 'Charge type',
+  'field.duration': 'Duration (days)',
+  'field.activationMode': 'Activation mode',
 
   // Field labels: what a request field is called on the console's forms (validation messages name them).
   'field.account': 'Account',

@@ -16,7 +16,15 @@ export const TruePointMessage = englishOf({
   NotFound: 'truePoint.notFound',
   NotActivatable: 'truePoint.notActivatable',
   EquipmentNotFound: 'truePoint.equipmentNotFound',
+  StaffOnly: 'truePoint.staffOnly',
+  AccountTaken: 'truePoint.accountTaken',
+  AccountNo: 'truePoint.accountNo',
+  InstanceId: 'truePoint.instanceId',
 });
+
+/** Service account number and instance id forms (ours; the spec names the fields only). */
+export const ACCOUNT_NO = /^[A-Za-z0-9_-]{4,32}$/;
+export const INSTANCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Seeds a few service accounts with equipment for an organisation, so the hidden true-point pages have data. */
 export async function seedTruePoint(db: Db, orgId: number, now: number): Promise<void> {
@@ -75,6 +83,65 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
     if (!row || !scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'truePoint.notFound');
     return row;
   };
+
+  // Platform staff open a service account for a customer organisation: it waits for activation (manual or
+  // automatic), its password is generated and shown to its owners in the list.
+  app.post<{ Body: { accountNo: string; instanceId: string; precision: 'CM' | 'DM'; chargeType: (typeof CHARGE_TYPES)[number]; duration: number; activationMode?: 1 | 2; orgId?: number } }>(
+    '/true-point/account/add',
+    {
+      config,
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['accountNo', 'instanceId', 'precision', 'chargeType', 'duration'],
+          properties: {
+            accountNo: { type: 'string', maxLength: 32 },
+            instanceId: { type: 'string', maxLength: 64 },
+            precision: { type: 'string', enum: ['CM', 'DM'] },
+            chargeType: { type: 'string', enum: [...CHARGE_TYPES] },
+            duration: { type: 'integer', minimum: 1, maximum: 3650 },
+            activationMode: { type: 'integer', enum: [1, 2] },
+            orgId: field.id,
+          },
+        },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
+      if (caller.orgId !== root?.id) throw new ApiError(ApiCode.Forbidden, 'truePoint.staffOnly');
+      const orgId = req.body.orgId ?? caller.orgId;
+      if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+      const accountNo = req.body.accountNo.trim();
+      const instanceId = req.body.instanceId.trim();
+      if (!ACCOUNT_NO.test(accountNo)) throw new ApiError(ApiCode.BadRequest, 'truePoint.accountNo');
+      if (!INSTANCE_ID.test(instanceId)) throw new ApiError(ApiCode.BadRequest, 'truePoint.instanceId');
+      const taken = await db.selectFrom('truepoint_accounts').select('id').where('account_no', '=', accountNo).executeTakeFirst();
+      if (taken) throw new ApiError(ApiCode.BadRequest, 'truePoint.accountTaken');
+      const row = await db
+        .insertInto('truepoint_accounts')
+        .values({
+          org_id: orgId,
+          account_no: accountNo,
+          password: randomBytes(6).toString('base64url'),
+          instance_id: instanceId,
+          precision: req.body.precision,
+          charge_type: req.body.chargeType,
+          duration_days: req.body.duration,
+          service_state: TruePointServiceState.ToBeActivated,
+          activation_mode: req.body.activationMode ?? 1,
+          account_state: TruePointAccountState.Enabled,
+          times: 0,
+          activated_at: null,
+          expire_time: null,
+          created_at: clock.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return ok({ id: row.id, accountNo });
+    },
+  );
 
   app.get<{ Querystring: { pageNum?: string; pageSize?: string } }>(
     '/true-point/account/list',

@@ -148,4 +148,34 @@ describe('card edges in Chromium', () => {
     await page.getByTestId('card-search').click();
     await page.locator(`tr[data-iccid="${iccids[0]}"]`).getByTestId('card-status').getByText('Not used').waitFor();
   });
+
+  it('lets staff create a true-point service account, with the fields checked on blur', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/true-point/account-manage`);
+    await page.getByTestId('tp-add').click();
+    await page.getByTestId('tp-accountNo').fill('a b');
+    await page.getByTestId('tp-instanceId').focus();
+    await page.getByText('Service account number: 4 to 32 letters, digits, _ or -').waitFor();
+    await page.getByTestId('tp-accountNo').fill('tp-e2e-0001');
+    await page.getByTestId('tp-instanceId').fill('inst-e2e');
+    await page.getByTestId('tp-chargeType').click();
+    await page.getByRole('option', { name: 'Monthly', exact: true }).click();
+    expect(await page.getByTestId('tp-duration').inputValue()).toBe('30');
+    await page.getByTestId('tp-create').click();
+    await page.getByText('Service account tp-e2e-0001 created').waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'tp-e2e-0001' });
+    await row.getByText('inst-e2e').waitFor();
+    await row.getByText('Monthly').waitFor();
+    await row.getByRole('button', { name: 'Activate' }).waitFor();
+
+    await setLanguage('zh');
+    await page.reload();
+    await page.getByTestId('tp-add').click();
+    await page.getByTestId('tp-accountNo').fill('x');
+    await page.getByTestId('tp-instanceId').focus();
+    await page.getByText('服务账号：4 到 32 位字母、数字、_ 或 -').waitFor();
+    await setLanguage('en');
+  });
 });

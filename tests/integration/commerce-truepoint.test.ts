@@ -74,6 +74,20 @@ for (const target of targets) {
       expect((await admin.call('POST', '/true-point/account/state', { id: waiting.id, state: 4 })).code).toBe(40001);
     });
 
+    it('lets platform staff create a service account, waiting for activation, with the fields checked', async () => {
+      const body = { accountNo: 'tp-field-01', instanceId: 'inst-survey-1', precision: 'CM', chargeType: 'monthly', duration: 30, activationMode: 2 };
+      expect((await admin.call('POST', '/true-point/account/add', { ...body, accountNo: 'a b' })).message).toBe(TruePointMessage.AccountNo);
+      expect((await admin.call('POST', '/true-point/account/add', { ...body, instanceId: 'has space' })).message).toBe(TruePointMessage.InstanceId);
+      await admin.ok('POST', '/true-point/account/add', body);
+      expect((await admin.call('POST', '/true-point/account/add', body)).message).toBe(TruePointMessage.AccountTaken);
+      const created = (await accounts()).list.find((a) => a.accountNo === 'tp-field-01');
+      expect(created).toMatchObject({ precision: 'CM', duration: 30, residualDays: 30, serviceState: 1, accountState: 1, times: 0 });
+      // A customer organisation cannot open accounts.
+      await createOrg(admin, { name: 'Survey customer', account: 'surveycust', password: 'Survey_pw2' });
+      const customer = client(ts, (await loginAs(ts, 'surveycust', 'Survey_pw2')).token);
+      expect((await customer.call('POST', '/true-point/account/add', { ...body, accountNo: 'tp-field-02' })).message).toBe(TruePointMessage.StaffOnly);
+    });
+
     it('lists equipment with used days, disables it, and keeps both to the organisation', async () => {
       const equipment = await admin.ok<{ total: number; list: Equipment[] }>('GET', '/true-point/equipment/list');
       expect(equipment.total).toBeGreaterThan(0);

@@ -1,14 +1,28 @@
-import { Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TextInput, Title } from '@mantine/core';
+import { notifications } from '../../layout/toast.ts';
+import { TOAST_MS } from '../../api/request.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { activationModeLabels, precisionLabels, truePointAccountStateLabels, truePointServiceStateLabels } from '../../../protocol/index.ts';
-import { type TruePointAccount, truePointApi, type TruePointEquipment } from '../../api/commerce.ts';
+import { commerceApi, type TruePointAccount, truePointApi, type TruePointEquipment } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
-import { label } from '../sim/card-labels.ts';
+import { label, options } from '../sim/card-labels.ts';
+
+interface NewAccount {
+  accountNo: string;
+  instanceId: string;
+  precision: string;
+  chargeType: string;
+  duration: number | string;
+  activationMode: string;
+}
+type NewAccountErrors = Partial<Record<'accountNo' | 'instanceId' | 'duration', string>>;
+const CHARGE_TYPES = ['yearly', 'monthly', 'trial'];
+const DEFAULT_DAYS: Readonly<Record<string, number>> = { yearly: 365, monthly: 30, trial: 7 };
 
 /** True-point service accounts: precision, charge, residual days, states; activate, enable, disable, lock. */
 export function TruePointAccountPage() {
@@ -21,9 +35,71 @@ export function TruePointAccountPage() {
   }, [pageNum, pageSize]);
   useEffect(load, [load]);
   const act = (call: Promise<unknown>) => void call.then(load, () => undefined);
+  const [staff, setStaff] = useState(false);
+  useEffect(() => {
+    commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
+  }, []);
+  const [creating, setCreating] = useState<NewAccount>();
+  const [errors, setErrors] = useState<NewAccountErrors>({});
+  // The server's rules, said when a field loses focus (server/commerce/truepoint-routes.ts).
+  const check = (k: keyof NewAccountErrors, a: NewAccount): string | undefined => {
+    if (k === 'accountNo') return /^[A-Za-z0-9_-]{4,32}$/.test(a.accountNo.trim()) ? undefined : t('cards.truePoint.accountNoRule');
+    if (k === 'instanceId') return /^[A-Za-z0-9_-]{1,64}$/.test(a.instanceId.trim()) ? undefined : t('cards.truePoint.instanceIdRule');
+    const d = Number(a.duration);
+    return a.duration !== '' && Number.isInteger(d) && d >= 1 && d <= 3650 ? undefined : t('cards.truePoint.durationRule');
+  };
+  const create = () => {
+    if (!creating) return;
+    const e: NewAccountErrors = { accountNo: check('accountNo', creating), instanceId: check('instanceId', creating), duration: check('duration', creating) };
+    setErrors(e);
+    if (Object.values(e).some(Boolean)) return;
+    void truePointApi
+      .addAccount({ accountNo: creating.accountNo.trim(), instanceId: creating.instanceId.trim(), precision: creating.precision, chargeType: creating.chargeType, duration: Number(creating.duration), activationMode: Number(creating.activationMode) })
+      .then((r) => {
+        setCreating(undefined);
+        notifications.show({ color: 'green', message: t('cards.truePoint.created', { accountNo: r.accountNo }), autoClose: TOAST_MS });
+        load();
+      }, () => undefined);
+  };
+  const field = (k: keyof NewAccountErrors) => ({
+    label: t(`cards.truePoint.${k}`),
+    required: true,
+    error: errors[k],
+    onBlur: () => creating && setErrors((e) => ({ ...e, [k]: check(k, creating) })),
+    'data-testid': `tp-${k}`,
+  });
   return (
     <Stack>
-      <Title order={3}>{t('route.truePointAccount')}</Title>
+      <Group justify="space-between">
+        <Title order={3}>{t('route.truePointAccount')}</Title>
+        {staff && (
+          <Button onClick={() => (setErrors({}), setCreating({ accountNo: '', instanceId: '', precision: 'CM', chargeType: 'yearly', duration: 365, activationMode: '1' }))} data-testid="tp-add">
+            {t('cards.truePoint.add')}
+          </Button>
+        )}
+      </Group>
+      <Modal opened={creating !== undefined} onClose={() => setCreating(undefined)} title={t('cards.truePoint.addTitle')} centered>
+        {creating && (
+          <Stack>
+            <TextInput {...field('accountNo')} value={creating.accountNo} onChange={(e) => setCreating({ ...creating, accountNo: e.currentTarget.value })} />
+            <TextInput {...field('instanceId')} value={creating.instanceId} onChange={(e) => setCreating({ ...creating, instanceId: e.currentTarget.value })} />
+            <Select label={t('cards.truePoint.precision')} data={options(precisionLabels)} value={creating.precision} onChange={(v) => setCreating({ ...creating, precision: v ?? 'CM' })} allowDeselect={false} data-testid="tp-precision" />
+            <Select
+              label={t('cards.truePoint.chargeType')}
+              data={CHARGE_TYPES.map((c) => ({ value: c, label: t(`cards.truePoint.charge.${c}`) }))}
+              value={creating.chargeType}
+              onChange={(v) => setCreating({ ...creating, chargeType: v ?? 'yearly', duration: DEFAULT_DAYS[v ?? 'yearly'] ?? creating.duration })}
+              allowDeselect={false}
+              data-testid="tp-chargeType"
+            />
+            <NumberInput {...field('duration')} min={1} max={3650} allowDecimal={false} clampBehavior="none" value={creating.duration} onChange={(v) => setCreating({ ...creating, duration: v })} />
+            <Select label={t('cards.truePoint.activationMode')} data={options(activationModeLabels)} value={creating.activationMode} onChange={(v) => setCreating({ ...creating, activationMode: v ?? '1' })} allowDeselect={false} />
+            <Button onClick={create} data-testid="tp-create">
+              {t('cards.truePoint.add')}
+            </Button>
+          </Stack>
+        )}
+      </Modal>
       <Table>
         <Table.Thead>
           <Table.Tr>
