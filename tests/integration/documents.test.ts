@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { loginAs, loginAsAdmin, injectTestServer, type TestServer } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -27,7 +27,7 @@ for (const target of targets) {
     let admin: Client;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       admin = client(ts, (await loginAsAdmin(ts)).token);
     });
     afterAll(async () => ts?.stop());

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_FROZEN } from '../../server/auth/routes.ts';
 import { client, createOrg } from '../support/console-api.ts';
-import { api, loginAs, loginAsAdmin, startTestServer, type TestServer, tryLogin } from '../support/server.ts';
+import { api, loginAs, loginAsAdmin, injectTestServer, type TestServer, tryLogin } from '../support/server.ts';
 
 describe('organisation freeze', () => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer('sqlite');
+    ts = await injectTestServer('sqlite');
   });
   afterAll(async () => ts?.stop());
 

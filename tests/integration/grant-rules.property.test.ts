@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE, permissionCatalogue } from '../../protocol/index.ts';
 import { tokenDigest } from '../../server/auth/sessions.ts';
 import type { Db } from '../../server/db/database.ts';
-import { api, startTestServer, type TestServer } from '../support/server.ts';
+import { api, injectTestServer, type TestServer } from '../support/server.ts';
 
 /*
  * The grant rules as a property over HTTP (security issue, item 3; review M3 for role ownership). For
@@ -77,7 +77,8 @@ describe('grant rules over HTTP (property)', () => {
   let run = 0;
 
   beforeAll(async () => {
-    ts = await startTestServer('sqlite');
+    // REST only: the API answers through app.inject(), no socket.
+    ts = await injectTestServer('sqlite');
     db = ts.server.db;
     platformId = (await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).executeTakeFirstOrThrow()).id;
     adminRoleId = (await db.selectFrom('roles').select('id').where('name', '=', ADMIN_ROLE).executeTakeFirstOrThrow()).id;

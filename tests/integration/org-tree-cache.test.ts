@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { client, type Client, createOrg } from '../support/console-api.ts';
 import { dbTargets, freshPgSchema, postgresReachable, TEST_PG_URL } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { loginAs, loginAsAdmin, injectTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 /**
  * Nodes cache the organisation tree; these tests change the tree behind the API's back (straight SQL, as
@@ -23,7 +23,7 @@ for (const target of targets) {
     let admin: Client;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       admin = client(ts, (await loginAsAdmin(ts)).token);
     });
     afterAll(async () => ts?.stop());

@@ -3,7 +3,7 @@ import { permissionCatalogue } from '../../protocol/index.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { type Client, client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer, tryLogin } from '../support/server.ts';
+import { loginAs, loginAsAdmin, injectTestServer, type TestServer, tryLogin } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -39,7 +39,7 @@ for (const target of targets) {
     let adminId: number;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       const login = await loginAsAdmin(ts);
       admin = client(ts, login.token);
       adminId = login.accountId;

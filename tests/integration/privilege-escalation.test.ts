@@ -9,7 +9,7 @@ import { adminRoleId, type Client, client, createAccount, createOrg, createRole 
 import { type Db, openDatabase } from '../../server/db/database.ts';
 import { migrations } from '../../server/db/migrations/index.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer, tryLogin } from '../support/server.ts';
+import { loginAs, loginAsAdmin, injectTestServer, type TestServer, tryLogin } from '../support/server.ts';
 
 /*
  * Privilege escalation through organisation and account management (security issue, item 3): an account
@@ -50,7 +50,7 @@ for (const target of targets) {
     let limitedRole: number;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       const login = await loginAsAdmin(ts);
       admin = client(ts, login.token);
       platformId = login.orgId;

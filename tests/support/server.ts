@@ -6,7 +6,8 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import { ProtocolEngine } from '../../protocol/index.ts';
 import { keepCaptchaAnswersForTests } from '../../server/auth/captcha.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { type RunningServer, type StartOptions, startServer } from '../../server/server.ts';
+import type { FastifyInstance } from 'fastify';
+import { buildServer, type RunningServer, type StartOptions, startServer } from '../../server/server.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { freshPgSchema, TEST_PG_URL } from './databases.ts';
 
@@ -25,8 +26,20 @@ export interface TestServer {
 /** What logging in needs of a server: a test server, or a node a test started itself. */
 export type ServerOf = Pick<TestServer, 'server'>;
 
+/** Apps of servers built without a port, by their `inject://` base: {@link api} answers through `app.inject()`. */
+const injected = new Map<string, FastifyInstance>();
+let injectedCount = 0;
+
+/**
+ * A server built but not listening, for REST-only tests: every helper here (api, client, loginAs) reaches
+ * it through Fastify's `inject()`, without a socket. Its `url` is an `inject://` name, not an address.
+ */
+export function injectTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
+  return startTestServer(db, env, {}, false);
+}
+
 /** Starts a server on a free port with a throwaway database (SQLite in a temp dir, or a fresh PostgreSQL schema). */
-export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}, start: Pick<StartOptions, 'logger'> = {}): Promise<TestServer> {
+export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}, start: Pick<StartOptions, 'logger'> = {}, listen = true): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dcc-test-'));
   const pgSchema = db === 'postgres' ? await freshPgSchema() : undefined;
   const config = loadConfig({
@@ -41,7 +54,13 @@ export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env:
   });
   let server: RunningServer;
   try {
-    server = await startServer(config, { pgSchema: pgSchema?.schema, ...start });
+    if (listen) server = await startServer(config, { pgSchema: pgSchema?.schema, ...start });
+    else {
+      const built = await buildServer(config, { pgSchema: pgSchema?.schema, ...start });
+      const url = `inject://test-${++injectedCount}`;
+      injected.set(url, built.app);
+      server = { ...built, url, deviceSocketUrl: '', close: () => (injected.delete(url), built.close()) };
+    }
   } catch (err) {
     // A schema left behind holds Kysely's migration tables, and Kysely's migrator looks for those in
     // every schema: one leftover makes every later PostgreSQL run fail to migrate.
@@ -68,11 +87,11 @@ export interface Envelope<T> {
 
 /** Calls the API the way the console does and returns the whole envelope. */
 export async function api<T>(base: string, method: 'GET' | 'POST' | 'DELETE', url: string, opts: { token?: string; body?: unknown } = {}): Promise<Envelope<T>> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { ...(opts.token ? { 'X-Token': opts.token } : {}), ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
+  const headers = { ...(opts.token ? { 'X-Token': opts.token } : {}), ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) };
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const app = injected.get(base);
+  if (app) return (await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body }) })).json<Envelope<T>>();
+  const res = await fetch(`${base}${url}`, { method, headers, body });
   return (await res.json()) as Envelope<T>;
 }
 
