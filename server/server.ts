@@ -62,8 +62,33 @@ export async function prepareNode(config: Config, clock: Clock, pgSchema?: strin
   return { db, seeded };
 }
 
+/**
+ * A node built and not yet listening: the API answers `app.inject()` (REST tests without a socket), and
+ * `listen()` opens the port for browsers, consoles and devices. `close()` releases it either way.
+ */
+export interface BuiltServer {
+  readonly app: FastifyInstance;
+  readonly db: Db;
+  readonly gateway: Gateway;
+  readonly captcha: CaptchaStore;
+  readonly seeded: SeedResult;
+  listen(): Promise<RunningServer>;
+  close(): Promise<void>;
+}
+
 /** Opens the database, migrates, seeds (unless a worker), and listens with the API, console and gateway. */
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const built = await buildServer(config, opts);
+  try {
+    return await built.listen();
+  } catch (err) {
+    await built.close();
+    throw err;
+  }
+}
+
+/** Opens the database, migrates, seeds (unless a worker), and builds the API, console and gateway without listening. */
+export async function buildServer(config: Config, opts: StartOptions = {}): Promise<BuiltServer> {
   const clock = opts.clock ?? systemClock;
   // The database and the gateway exist before the HTTP app (routes command devices); they log through
   // the app's logger once that exists.
@@ -116,26 +141,28 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   logTo.app = app;
   gateway.attach(app.server);
-  // A node of several workers is the one sized for tens of thousands of devices: a reconnecting fleet
-  // overflows the default accept queue (511), and every dropped SYN costs its device a 1 s, 3 s, 7 s wait.
-  // The kernel caps it at net.core.somaxconn.
-  await app.listen({ port: config.port, host: config.host, ...(opts.worker ? { backlog: WORKER_LISTEN_BACKLOG } : {}) });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host}:${port}`;
+  const close = async () => {
+    await gateway.close();
+    await app.close();
+    await bus.close();
+    await db.destroy();
+  };
   return {
     app,
     db,
     gateway,
     captcha,
     seeded,
-    url,
-    deviceSocketUrl: `ws://${config.host}:${port}${DEVICE_SOCKET_PATH}`,
-    async close() {
-      await gateway.close();
-      await app.close();
-      await bus.close();
-      await db.destroy();
+    close,
+    async listen(): Promise<RunningServer> {
+      // A node of several workers is the one sized for tens of thousands of devices: a reconnecting fleet
+      // overflows the default accept queue (511), and every dropped SYN costs its device a 1 s, 3 s, 7 s wait.
+      // The kernel caps it at net.core.somaxconn.
+      await app.listen({ port: config.port, host: config.host, ...(opts.worker ? { backlog: WORKER_LISTEN_BACKLOG } : {}) });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      const url = `http://${config.host}:${port}`;
+      return { app, db, gateway, captcha, seeded, url, deviceSocketUrl: `ws://${config.host}:${port}${DEVICE_SOCKET_PATH}`, close };
     },
   };
 }
