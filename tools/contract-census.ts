@@ -138,7 +138,7 @@ export function mirrors(shapes: readonly Shape[]): MirrorGroup[] {
   return groups.sort((a, b) => b.shapes.length - a.shapes.length || a.props.join().localeCompare(b.props.join()));
 }
 
-const CAST = /(?:\b|\.)(?:data|payload|body)\s+as\s+(?!const\b)/g;
+export const CAST = /(?:\b|\.)(?:data|payload|body)\s+as\s+(?!const\b)/g;
 
 export interface Census {
   readonly mirroredShapes: number;
