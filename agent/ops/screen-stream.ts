@@ -7,8 +7,10 @@ import {
   Command,
   MAX_CHUNK_PAYLOAD,
   NO_CAMERA_MESSAGE,
+  MAX_CONTROL_TEXT,
   parseRemoteControl,
   parseStartStream,
+  type RemoteControlReply,
   type RemoteControlRequest,
   Result,
   type StartStreamReply,
@@ -48,6 +50,38 @@ export const INPUT_UNSUPPORTED = 'This device cannot take remote input (set AGEN
 const run = promisify(execFile);
 
 /**
+ * The input command used when AGENT_INPUT_CMD is unset and xdotool is on the PATH with a DISPLAY (an X
+ * session): pointer actions with the left button, scroll as wheel clicks (buttons 4-7), keys as a desktop's
+ * nearest equivalents, text typed as is, and the clipboard through xclip (refused, exit 3, without it).
+ */
+export const XDOTOOL_INPUT_CMD = [
+  'case "$INPUT_ACTION" in',
+  'tap) exec xdotool mousemove "$INPUT_X" "$INPUT_Y" click 1 ;;',
+  'swipe) exec xdotool mousemove "$INPUT_X" "$INPUT_Y" mousedown 1 mousemove "$INPUT_X2" "$INPUT_Y2" mouseup 1 ;;',
+  'long_press) exec xdotool mousemove "$INPUT_X" "$INPUT_Y" mousedown 1 sleep "$INPUT_SECONDS" mouseup 1 ;;',
+  'scroll) xdotool mousemove "$INPUT_X" "$INPUT_Y"',
+  '  if [ "$INPUT_DY" -gt 0 ]; then xdotool click --repeat "$INPUT_DY" 5; elif [ "$INPUT_DY" -lt 0 ]; then xdotool click --repeat "${INPUT_DY#-}" 4; fi',
+  '  if [ "$INPUT_DX" -gt 0 ]; then xdotool click --repeat "$INPUT_DX" 7; elif [ "$INPUT_DX" -lt 0 ]; then xdotool click --repeat "${INPUT_DX#-}" 6; fi ;;',
+  'text) exec xdotool type --delay 0 -- "$INPUT_TEXT" ;;',
+  'key) case "$INPUT_KEY" in back) k=alt+Left ;; home) k=super ;; recents) k=alt+Tab ;; power) k=XF86PowerOff ;; volume_up) k=XF86AudioRaiseVolume ;; volume_down) k=XF86AudioLowerVolume ;; esac; exec xdotool key "$k" ;;',
+  'clipboard_set) command -v xclip >/dev/null || { echo "xclip is not installed" >&2; exit 3; }; printf %s "$INPUT_TEXT" | xclip -selection clipboard ;;',
+  'clipboard_get) command -v xclip >/dev/null || { echo "xclip is not installed" >&2; exit 3; }; exec xclip -selection clipboard -o ;;',
+  'esac',
+].join('\n');
+
+/** True when an executable `name` is in one of the PATH's directories. */
+function onPath(name: string, path: string | undefined): boolean {
+  return (path ?? '').split(':').some((dir) => {
+    try {
+      fs.accessSync(`${dir || '.'}/${name}`, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
  * Reads AGENT_STREAM_CMD, AGENT_STREAM_SIZE (WxH, default 1280x720), AGENT_STREAM_FPS (default 30),
  * AGENT_INPUT_CMD and AGENT_AUDIO_CMD; `hasCamera` defaults to the camera support flag's rule.
  */
@@ -59,7 +93,7 @@ export function screenStreamConfig(env: NodeJS.ProcessEnv, log: (line: string) =
     width: Number(size[1] ?? 1280),
     height: Number(size[2] ?? 720),
     fps: Number.isFinite(fps) && fps > 0 && fps <= 120 ? fps : 30,
-    inputCmd: env.AGENT_INPUT_CMD || undefined,
+    inputCmd: env.AGENT_INPUT_CMD || (onPath('xdotool', env.PATH) && env.DISPLAY ? XDOTOOL_INPUT_CMD : undefined),
     audioCmd: env.AGENT_AUDIO_CMD || undefined,
     hasCamera,
     log,
@@ -189,8 +223,16 @@ export function screenStreamHandlers(cfg: ScreenStreamConfig, clock: Clock): { h
     if (!cfg.inputCmd) return { result: Result.Fail, data: { message: INPUT_UNSUPPORTED } };
     const input = parseRemoteControl(req.data);
     if (!input) return { result: Result.MessageError, data: { message: 'invalid remote control input' } };
-    await run('/bin/sh', ['-c', cfg.inputCmd], { env: { ...process.env, ...inputEnv(input, cfg) }, timeout: 10_000 });
-    return { result: Result.Success, data: { applied: input.action } };
+    let stdout: string;
+    try {
+      ({ stdout } = await run('/bin/sh', ['-c', cfg.inputCmd], { env: { ...process.env, ...inputEnv(input, cfg) }, timeout: 10_000, maxBuffer: 1 << 20 }));
+    } catch (err) {
+      const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim().slice(0, 200);
+      return { result: Result.Fail, data: { message: `The input command failed (${input.action})${stderr ? `: ${stderr}` : ''}` } };
+    }
+    // A clipboard read answers with what the command printed.
+    const read = input.action === 'clipboard' && input.text === undefined;
+    return { result: Result.Success, data: { applied: input.action, ...(read && { text: stdout.slice(0, MAX_CONTROL_TEXT) }) } satisfies RemoteControlReply };
   };
   return {
     handlers: new Map([
@@ -206,7 +248,9 @@ export function screenStreamHandlers(cfg: ScreenStreamConfig, clock: Clock): { h
 }
 
 /**
- * The input command's environment: INPUT_ACTION (tap, swipe, key), picture fractions turned into pixels
+ * The input command's environment: INPUT_ACTION (tap, swipe, key, text, scroll, long_press, clipboard_set,
+ * clipboard_get; INPUT_TEXT for text and clipboard_set, INPUT_DX/INPUT_DY wheel steps for scroll, INPUT_DURATION_MS
+ * and INPUT_SECONDS for long_press), picture fractions turned into pixels
  * of the main stream's size (INPUT_X, INPUT_Y; INPUT_X2, INPUT_Y2 and INPUT_DURATION_MS for a swipe),
  * or INPUT_KEY (back, home, recents, power, volume_up, volume_down).
  */
@@ -226,5 +270,13 @@ export function inputEnv(input: RemoteControlRequest, size: { width: number; hei
       };
     case 'key':
       return { INPUT_ACTION: 'key', INPUT_KEY: input.key };
+    case 'text':
+      return { INPUT_ACTION: 'text', INPUT_TEXT: input.text };
+    case 'scroll':
+      return { INPUT_ACTION: 'scroll', INPUT_X: px(input.x, size.width), INPUT_Y: px(input.y, size.height), INPUT_DX: String(input.dx), INPUT_DY: String(input.dy) };
+    case 'longPress':
+      return { INPUT_ACTION: 'long_press', INPUT_X: px(input.x, size.width), INPUT_Y: px(input.y, size.height), INPUT_DURATION_MS: String(input.durationMs), INPUT_SECONDS: (input.durationMs / 1000).toFixed(3) };
+    case 'clipboard':
+      return input.text === undefined ? { INPUT_ACTION: 'clipboard_get' } : { INPUT_ACTION: 'clipboard_set', INPUT_TEXT: input.text };
   }
 }

@@ -6,6 +6,7 @@ import {
   NO_CAMERA_MESSAGE,
   parseRemoteControl,
   parseStartStream,
+  type RemoteControlReply,
   type RemoteControlRequest,
   Result,
   type StartStreamReply,
@@ -233,11 +234,15 @@ export function streamHandlers(clock: Clock, support: () => Promise<StreamSuppor
     end(flowId);
     return { result: Result.Success };
   };
+  let clipboard = '';
   const control: CommandHandler = async (req, session) => {
     const input = parseRemoteControl(req.data);
     if (!input) return { result: Result.MessageError, data: { message: 'invalid remote control input' } };
     simulatedInputs.record(session.sn, input);
-    return { result: Result.Success, data: { applied: input.action } };
+    // The simulated clipboard: what was set (or typed as text, as a paste would read it) is read back.
+    if (input.action === 'clipboard' && input.text === undefined) return { result: Result.Success, data: { applied: input.action, text: clipboard } satisfies RemoteControlReply };
+    if (input.action === 'clipboard' && input.text !== undefined) clipboard = input.text;
+    return { result: Result.Success, data: { applied: input.action } satisfies RemoteControlReply };
   };
   return new Map([
     [Command.StartStream, start],

@@ -79,10 +79,36 @@ export type ControlKey = (typeof CONTROL_KEYS)[number];
 export type RemoteControlRequest =
   | { readonly action: 'tap'; readonly x: number; readonly y: number }
   | { readonly action: 'swipe'; readonly x1: number; readonly y1: number; readonly x2: number; readonly y2: number; readonly durationMs: number }
-  | { readonly action: 'key'; readonly key: ControlKey };
+  | { readonly action: 'key'; readonly key: ControlKey }
+  /** Types `text` into whatever has the focus on the device (1 to MAX_CONTROL_TEXT characters). */
+  | { readonly action: 'text'; readonly text: string }
+  /**
+   * Scrolls at (x, y) by wheel steps: dy > 0 moves the content as a mouse wheel turned down does, dx > 0 as
+   * one turned right; each at most MAX_SCROLL_STEPS either way, not both 0.
+   */
+  | { readonly action: 'scroll'; readonly x: number; readonly y: number; readonly dx: number; readonly dy: number }
+  /** Holds a touch at (x, y) for durationMs (LONG_PRESS_MIN_MS to MAX_SWIPE_MS). */
+  | { readonly action: 'longPress'; readonly x: number; readonly y: number; readonly durationMs: number }
+  /** With `text`: sets the device's clipboard to it; without: reads it (the reply's `text`). */
+  | { readonly action: 'clipboard'; readonly text?: string };
 
-/** Longest swipe a console may ask for. */
+/** 65568 RemoteControl reply data: the action applied, and the clipboard's text for a clipboard read. */
+export interface RemoteControlReply {
+  readonly applied: RemoteControlRequest['action'];
+  readonly text?: string;
+}
+
+/** Longest swipe (and long press) a console may ask for. */
 export const MAX_SWIPE_MS = 5_000;
+/** Shortest long press: below it a touch is a tap. */
+export const LONG_PRESS_MIN_MS = 300;
+/** Most characters one text or clipboard request carries. */
+export const MAX_CONTROL_TEXT = 1_000;
+/** Most wheel steps one scroll request carries, either way. */
+export const MAX_SCROLL_STEPS = 20;
+
+const steps = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= MAX_SCROLL_STEPS;
+const controlText = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_CONTROL_TEXT;
 
 const fraction = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
 
@@ -97,6 +123,17 @@ export function parseRemoteControl(data: unknown): RemoteControlRequest | undefi
     return undefined;
   }
   if (d.action === 'key' && (CONTROL_KEYS as readonly unknown[]).includes(d.key)) return { action: 'key', key: d.key as ControlKey };
+  if (d.action === 'text' && controlText(d.text) && d.text.length > 0) return { action: 'text', text: d.text };
+  if (d.action === 'scroll' && fraction(d.x) && fraction(d.y) && steps(d.dx) && steps(d.dy) && (d.dx !== 0 || d.dy !== 0)) return { action: 'scroll', x: d.x, y: d.y, dx: d.dx, dy: d.dy };
+  if (d.action === 'longPress' && fraction(d.x) && fraction(d.y)) {
+    const ms = d.durationMs;
+    if (typeof ms === 'number' && Number.isInteger(ms) && ms >= LONG_PRESS_MIN_MS && ms <= MAX_SWIPE_MS) return { action: 'longPress', x: d.x, y: d.y, durationMs: ms };
+    return undefined;
+  }
+  if (d.action === 'clipboard') {
+    if (d.text === undefined) return { action: 'clipboard' };
+    if (controlText(d.text)) return { action: 'clipboard', text: d.text };
+  }
   return undefined;
 }
 

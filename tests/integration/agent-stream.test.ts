@@ -61,7 +61,7 @@ describe('agent live view from a capture command', () => {
       AGENT_AUDIO_CMD: `cat '${VOICE}'`,
       AGENT_STREAM_SIZE: '320x240',
       // Stands in for xdotool or ydotool: records what it was asked to do.
-      AGENT_INPUT_CMD: `echo "$INPUT_ACTION $INPUT_X $INPUT_Y $INPUT_X2 $INPUT_Y2 $INPUT_DURATION_MS $INPUT_KEY" >> '${inputs}'`,
+      AGENT_INPUT_CMD: `echo "$INPUT_ACTION $INPUT_X $INPUT_Y $INPUT_X2 $INPUT_Y2 $INPUT_DURATION_MS $INPUT_KEY $INPUT_DX $INPUT_DY $INPUT_TEXT" >> '${inputs}'; if [ "$INPUT_ACTION" = clipboard_get ]; then printf 'on the device'; fi`,
     });
     await startAgent(`AGNOSTREAM-${process.pid}`, {});
     await startAgent(`AGSLICES-${process.pid}`, { AGENT_STREAM_CMD: `cat '${SLICED_CLIP}'`, AGENT_STREAM_SIZE: '320x240', AGENT_STREAM_FPS: '15' });
@@ -132,6 +132,24 @@ describe('agent live view from a capture command', () => {
     expect(await ask({ action: 'key', key: 'home' })).toMatchObject({ result: Result.Success });
     expect((await ask({ action: 'tap', x: 2, y: 0 })).result).toBe(Result.MessageError);
     expect(fs.readFileSync(inputLog, 'utf8').split('\n').map((l) => l.trim().replace(/ +/g, ' '))).toEqual(['tap 160 60', 'swipe 32 120 288 120 300', 'key home', '']);
+  });
+
+  it('types text, scrolls, long-presses and sets and reads the clipboard through AGENT_INPUT_CMD (issue 20)', async () => {
+    const ask = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGSTREAM-${process.pid}`, data }))).reply;
+    const before = fs.readFileSync(inputLog, 'utf8').split('\n').length - 1;
+    expect(await ask({ action: 'text', text: 'hello world' })).toMatchObject({ result: Result.Success, data: { applied: 'text' } });
+    expect(await ask({ action: 'scroll', x: 0.5, y: 0.5, dx: 0, dy: -3 })).toMatchObject({ result: Result.Success, data: { applied: 'scroll' } });
+    expect(await ask({ action: 'longPress', x: 0.25, y: 0.5, durationMs: 800 })).toMatchObject({ result: Result.Success, data: { applied: 'longPress' } });
+    expect(await ask({ action: 'clipboard', text: 'to paste' })).toMatchObject({ result: Result.Success, data: { applied: 'clipboard' } });
+    expect(await ask({ action: 'clipboard' })).toMatchObject({ result: Result.Success, data: { applied: 'clipboard', text: 'on the device' } });
+    expect(fs.readFileSync(inputLog, 'utf8').split('\n').slice(before).map((l) => l.trim().replace(/ +/g, ' '))).toEqual([
+      'text hello world',
+      'scroll 160 120 0 -3',
+      'long_press 80 120 800',
+      'clipboard_set to paste',
+      'clipboard_get',
+      '',
+    ]);
   });
 
   it('answers result 1 with a clear message when AGENT_STREAM_CMD or AGENT_INPUT_CMD is unset', async () => {

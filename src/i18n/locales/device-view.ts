@@ -156,6 +156,7 @@ export const deviceViewEn = {
   },
   shell: {
     disconnected: 'Connection disconnected, reconnecting...',
+    deviceOffline: 'The device went offline (a reboot, a dropped connection, or a move to another organisation). The shell reconnects when it is back.',
     noInfo: 'No SSH connection information obtained',
     copy: 'Copy',
     copied: 'Copied',
@@ -372,6 +373,7 @@ export const deviceViewZh: typeof deviceViewEn = {
   },
   shell: {
     disconnected: '连接已断开，正在重连...',
+    deviceOffline: '设备已离线（重启、连接中断或已分配到其他组织）。设备恢复在线后终端会重新连接。',
     noInfo: '未获取到SSH连接信息',
     copy: '复制',
     copied: '已复制',

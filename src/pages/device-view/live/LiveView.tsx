@@ -1,4 +1,4 @@
-import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '../../../layout/toast.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,9 @@ import { useSnapshot } from 'valtio';
 import {
   Command,
   type ControlKey,
+  MAX_CONTROL_TEXT,
+  OnlineState,
+  type RemoteControlReply,
   type RemoteControlRequest,
   Result,
   type StartStreamReply,
@@ -16,7 +19,8 @@ import {
 import { TOAST_MS } from '../../../api/request.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { deviceChannel } from '../../../devices/channel.ts';
-import { askDevice, resultText, sendCommand, sendQuietly } from '../../../devices/commands.ts';
+import { askDevice, resultText, sendCommand, sendQuietly, toastError, toastReply } from '../../../devices/commands.ts';
+import { presence } from '../../../devices/presence.ts';
 import { session } from '../../../state/session.ts';
 import { canDecodeH264, LivePlayer, type LivePath, type LiveStats } from './live-player.ts';
 import { picturePoint } from './picture-point.ts';
@@ -26,6 +30,12 @@ import { useRealtimeOpen } from '../../../devices/hooks.ts';
 const SCALES = ['0.5', '0.75', '1'] as const;
 /** A pointer that moves less than this share of the picture between down and up is a tap. */
 const TAP_SLOP = 0.02;
+/** A touch held at least this long without moving is a long press, not a tap. */
+const LONG_PRESS_MS = 600;
+/** Wheel steps the scroll buttons send. */
+const SCROLL_STEPS = 3;
+/** A wheel's deltaY per step (one notch is about 100 pixels in Chromium and Firefox). */
+const WHEEL_STEP_PX = 100;
 /** How often the frame rate and latency readout refreshes. */
 const STATS_EVERY_MS = 500;
 
@@ -85,6 +95,13 @@ export function LiveView({ sn }: Props) {
 
   // Bumped by every stop, so a start whose reply arrives after a stop (or unmount) stops its own flow.
   const generation = useRef(0);
+  // The viewer wants the picture (started it and has not pressed Stop): it restarts when the device is back.
+  const wanted = useRef(false);
+  // The device went offline (a reboot, a drop, or a move to another organisation) while the picture was wanted.
+  const [away, setAway] = useState(false);
+  const [full, setFull] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [clipboard, setClipboard] = useState<string>();
 
   const stopVoice = useCallback(() => {
     voiceRef.current?.dispose();
@@ -122,6 +139,8 @@ export function LiveView({ sn }: Props) {
   const start = useCallback(
     async () => {
       stop();
+      wanted.current = true;
+      setAway(false);
       const mine = generation.current;
       setStatus('starting');
       try {
@@ -169,6 +188,29 @@ export function LiveView({ sn }: Props) {
     if (decodable && connected) void start();
     return stop;
   }, [decodable, connected, start, stop]);
+
+  // The device's presence: offline ends the picture with a notice; back online restarts it when it was wanted.
+  useEffect(() => {
+    let last = presence.get(sn);
+    return presence.subscribe(sn, () => {
+      const now = presence.get(sn);
+      if (now === last) return;
+      last = now;
+      if (now === OnlineState.Offline && wanted.current) {
+        stop();
+        setAway(true);
+      } else if (now === OnlineState.Online && wanted.current && decodable) {
+        setAway(false);
+        void start();
+      }
+    });
+  }, [sn, start, stop, decodable]);
+
+  useEffect(() => {
+    const changed = () => setFull(document.fullscreenElement !== null && document.fullscreenElement === boxRef.current);
+    document.addEventListener('fullscreenchange', changed);
+    return () => document.removeEventListener('fullscreenchange', changed);
+  }, []);
 
   useEffect(() => {
     const timer = setInterval(() => {
@@ -222,15 +264,34 @@ export function LiveView({ sn }: Props) {
 
   const send = (data: RemoteControlRequest) => sendQuietly(Command.RemoteControl, sn, data);
 
-  const pointAt = (e: React.PointerEvent<HTMLElement>) => picturePoint(e.currentTarget.getBoundingClientRect(), e.clientX, e.clientY, rotation);
+  /** Reads the device's clipboard into the view (and the browser's clipboard, where it allows). */
+  const readClipboard = () =>
+    void askDevice(Command.RemoteControl, sn, { action: 'clipboard' } satisfies RemoteControlRequest).then((reply) => {
+      if (reply.result !== Result.Success) return void toastReply(reply);
+      const text = (reply.data as Partial<RemoteControlReply> | undefined)?.text ?? '';
+      setClipboard(text);
+      void navigator.clipboard?.writeText(text).catch(() => undefined);
+    }, toastError);
+
+  const natural = { width: meta?.width ?? 320, height: meta?.height ?? 240 };
+  const sideways = rotation % 180 !== 0;
+  // Full screen: the picture fills the screen keeping its aspect (rotated, the other way round).
+  const screenScale = full ? Math.min(window.screen.width / (sideways ? natural.height : natural.width), window.screen.height / (sideways ? natural.width : natural.height)) : Number(scale);
+  const width = natural.width * screenScale;
+  const height = natural.height * screenScale;
+
+  const pointAt = (e: { currentTarget: Element; clientX: number; clientY: number }) => picturePoint(e.currentTarget.getBoundingClientRect(), e.clientX, e.clientY, rotation);
   const down = useRef<{ x: number; y: number; at: number } | undefined>(undefined);
 
-  const width = (meta?.width ?? 320) * Number(scale);
-  const height = (meta?.height ?? 240) * Number(scale);
-  const sideways = rotation % 180 !== 0;
   // The picture's element (canvas or video) is sized, rotated and mapped to control input the same way.
   const surface = {
-    style: { width, height, transform: `rotate(${rotation}deg)`, cursor: control ? 'crosshair' : 'default', touchAction: 'none' },
+    style: { width, height, flex: 'none', transform: `rotate(${rotation}deg)`, cursor: control ? 'crosshair' : 'default', touchAction: 'none' },
+    onWheel: (e: React.WheelEvent<HTMLElement>) => {
+      if (!control || (e.deltaY === 0 && e.deltaX === 0)) return;
+      const [x, y] = pointAt(e);
+      const steps = (d: number) => (d === 0 ? 0 : Math.sign(d) * Math.min(20, Math.max(1, Math.round(Math.abs(d) / WHEEL_STEP_PX))));
+      send({ action: 'scroll', x, y, dx: steps(e.deltaX), dy: steps(e.deltaY) });
+    },
     onPointerDown: (e: React.PointerEvent<HTMLElement>) => {
       if (!control) return;
       const [x, y] = pointAt(e);
@@ -241,7 +302,8 @@ export function LiveView({ sn }: Props) {
       down.current = undefined;
       if (!control || !from) return;
       const [x, y] = pointAt(e);
-      if (Math.hypot(x - from.x, y - from.y) < TAP_SLOP) send({ action: 'tap', x, y });
+      const held = Math.round(performance.now() - from.at);
+      if (Math.hypot(x - from.x, y - from.y) < TAP_SLOP) send(held >= LONG_PRESS_MS ? { action: 'longPress', x: from.x, y: from.y, durationMs: Math.min(5_000, held) } : { action: 'tap', x, y });
       else send({ action: 'swipe', x1: from.x, y1: from.y, x2: x, y2: y, durationMs: Math.min(5_000, Math.round(performance.now() - from.at)) });
     },
   };
@@ -250,7 +312,15 @@ export function LiveView({ sn }: Props) {
     <Stack gap="xs" data-testid="live-view" data-status={status}>
       <Group gap="xs">
         {status === 'playing' || status === 'starting' ? (
-          <Button size="xs" variant="light" onClick={stop}>
+          <Button
+          size="xs"
+          variant="light"
+          onClick={() => {
+            wanted.current = false;
+            setAway(false);
+            stop();
+          }}
+        >
             {t('fleet.live.stop')}
           </Button>
         ) : (
@@ -321,9 +391,16 @@ export function LiveView({ sn }: Props) {
         </Alert>
       )}
       {status === 'failed' && <Alert color="red">{t('fleet.live.failed', { reason })}</Alert>}
+      {away && (
+        <Alert color="yellow" data-testid="live-away">
+          {t('fleet.live.away')}
+        </Alert>
+      )}
       <div
         ref={boxRef}
-        style={{ width: sideways ? height : width, height: sideways ? width : height, display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#000', overflow: 'hidden' }}
+        data-testid="live-box"
+        data-full={full ? 'true' : 'false'}
+        style={{ width: full ? '100%' : sideways ? height : width, height: full ? '100%' : sideways ? width : height, display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#000', overflow: 'hidden' }}
       >
         <video ref={videoRef} data-testid="live-video" muted autoPlay playsInline hidden={path !== 'mse'} {...surface} />
         <canvas ref={canvasRef} data-testid="live-canvas" hidden={path !== 'webcodecs'} {...surface} />
@@ -333,6 +410,12 @@ export function LiveView({ sn }: Props) {
           (['back', 'home', 'recents'] as const satisfies readonly ControlKey[]).map((key) => (
             <Button key={key} size="xs" variant="default" disabled={!control} onClick={() => send({ action: 'key', key })}>
               {t(`fleet.live.${key}`)}
+            </Button>
+          ))}
+        {mayControl &&
+          ([-SCROLL_STEPS, SCROLL_STEPS] as const).map((dy) => (
+            <Button key={dy} size="xs" variant="default" disabled={!control} onClick={() => send({ action: 'scroll', x: 0.5, y: 0.5, dx: 0, dy })} data-testid={dy < 0 ? 'live-scroll-up' : 'live-scroll-down'}>
+              {t(dy < 0 ? 'fleet.live.scrollUp' : 'fleet.live.scrollDown')}
             </Button>
           ))}
         <Text
@@ -353,6 +436,44 @@ export function LiveView({ sn }: Props) {
           {voice && !voiceProblem && ` · ${t('fleet.live.voiceFrames', { count: voiceFrames })}`}
         </Text>
       </Group>
+      {mayControl && (
+        <Group gap="xs" align="flex-end" data-testid="live-text-controls">
+          <TextInput
+            size="xs"
+            w={260}
+            label={t('fleet.live.textLabel')}
+            placeholder={t('fleet.live.textPlaceholder')}
+            value={typed}
+            maxLength={MAX_CONTROL_TEXT}
+            disabled={!control}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && typed) {
+                send({ action: 'text', text: typed });
+                setTyped('');
+              }
+            }}
+            data-testid="live-text"
+          />
+          <Button size="xs" variant="default" disabled={!control || !typed} onClick={() => (send({ action: 'text', text: typed }), setTyped(''))} data-testid="live-type">
+            {t('fleet.live.type')}
+          </Button>
+          <Button size="xs" variant="default" disabled={!control || !typed} onClick={() => send({ action: 'clipboard', text: typed })} data-testid="live-clipboard-set">
+            {t('fleet.live.clipboardSet')}
+          </Button>
+          <Button size="xs" variant="default" disabled={!control} onClick={readClipboard} data-testid="live-clipboard-get">
+            {t('fleet.live.clipboardGet')}
+          </Button>
+          {clipboard !== undefined && (
+            <Text size="xs" data-testid="live-clipboard" style={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {t('fleet.live.clipboardShown', { text: clipboard })}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed">
+            {t('fleet.live.gestures')}
+          </Text>
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -37,6 +37,11 @@ export function ShellTerminal({ sn, height = 420 }: { readonly sn: string; reado
           {t('deviceView.shell.disconnected')}
         </Alert>
       )}
+      {status === 'device-offline' && (
+        <Alert color="yellow" mb="xs" data-testid="shell-device-offline">
+          {t('deviceView.shell.deviceOffline')}
+        </Alert>
+      )}
       {status === 'no-info' && (
         <Alert color="red" mb="xs" data-testid="shell-no-info">
           {t('deviceView.shell.noInfo')}

@@ -2,15 +2,16 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { filter, type Subscription } from 'rxjs';
 import { proxy } from 'valtio';
-import { Command, newFlowId, Result, type ShellEndReason, type ShellExitReply, type ShellOpenReply, type ShellOutput } from '../../../../protocol/index.ts';
+import { Command, newFlowId, OnlineState, Result, type ShellEndReason, type ShellExitReply, type ShellOpenReply, type ShellOutput } from '../../../../protocol/index.ts';
 import { askDevice, replyMessage } from '../../../devices/commands.ts';
 import { i18next } from '../../../i18n/index.ts';
 import { deviceChannel } from '../../../devices/channel.ts';
+import { presence } from '../../../devices/presence.ts';
 import { session } from '../../../state/session.ts';
 import { shellFlowStore } from './shell-flow-store.ts';
 import { OutputCursor } from './shell-output.ts';
 
-export type ShellStatus = 'connecting' | 'open' | 'disconnected' | 'no-info' | 'ended';
+export type ShellStatus = 'connecting' | 'open' | 'disconnected' | 'no-info' | 'ended' | 'device-offline';
 
 /** What a view shows around one device's terminal. */
 export interface ShellView {
@@ -102,6 +103,23 @@ class DeviceShell {
           this.#info = undefined;
           this.#setView({ status: 'disconnected' });
         }
+      }),
+    );
+    // The device going offline (a reboot, a drop, a move to another organisation) is said in the terminal
+    // rather than leaving it silent; when it is back the session is opened again (re-attached where the
+    // device kept it).
+    let heard = presence.get(sn);
+    this.#disposers.push(
+      presence.subscribe(sn, () => {
+        const now = presence.get(sn);
+        if (now === heard) return;
+        heard = now;
+        const status = shellViews[this.#sn]?.status;
+        if (now === OnlineState.Offline && (status === 'open' || status === 'connecting')) {
+          this.#info = undefined;
+          this.#terminal.write(`\r\n\x1b[33m${i18next.t('deviceView.shell.deviceOffline')}\x1b[0m\r\n`);
+          this.#setView({ status: 'device-offline' });
+        } else if (now === OnlineState.Online && status === 'device-offline' && this.#wasOnline) void this.#open();
       }),
     );
     const input = this.#terminal.onData((data) => this.#input(data));
