@@ -14,7 +14,8 @@ import { client, type Client, createOrg } from '../support/console-api.ts';
 import { buyCoupons } from '../support/coupons.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
-import { dbTargets } from '../support/databases.ts';
+import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
+import { dbTargets, freshPgSchema } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 // Issue 23: webhooks get their organisation's events, signed, within moments; a delivery the receiver
@@ -285,5 +286,55 @@ describe('webhooks across a restart', () => {
     server = await startServer(config);
     const got = await receiver.waitFor(offlineOf(sn), 30_000);
     expectSigned(got, 'restart-secret');
+  });
+});
+
+const clusterUp = await clusterServicesAvailable('webhooks cluster test');
+
+describe.skipIf(!clusterUp)('webhooks on two nodes sharing PostgreSQL and NATS', () => {
+  const dirs: string[] = [];
+  const devices: DeviceSession[] = [];
+  const receiver = new Receiver();
+  let nodeA: RunningServer | undefined;
+  let nodeB: RunningServer | undefined;
+  let dropSchema: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const schema = await freshPgSchema();
+    dropSchema = schema.drop;
+    nodeA = await startClusterNode(schema.schema, dirs);
+    nodeB = await startClusterNode(schema.schema, dirs);
+  });
+  afterAll(async () => {
+    for (const d of devices) d.stop();
+    await nodeA?.close();
+    await nodeB?.close();
+    await dropSchema?.();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    await receiver.close().catch(() => undefined);
+  });
+
+  it('a device dropping from node A reaches a hook added through node B once, signed', async () => {
+    const a = nodeA as RunningServer;
+    const b = nodeB as RunningServer;
+    const port = await receiver.listen();
+    const admin = client({ server: b }, (await loginAsAdmin({ server: b })).token);
+    await admin.ok('POST', '/webhook/add', { url: `http://127.0.0.1:${port}/hook`, secret: 'cluster-secret', events: ['device.online', 'device.offline'] });
+    const sn = unique('HOOKN').toUpperCase();
+    await startVirtualDevices({ server: a }, [sn], devices);
+    await receiver.waitFor((r) => r.payload.event === 'device.online' && r.payload.data.sn === sn, 10_000);
+    (devices.at(-1) as DeviceSession).stop();
+    const got = await receiver.waitFor(offlineOf(sn), 2_000);
+    expectSigned(got, 'cluster-secret');
+    // Both nodes' dispatchers scan the same table: the delivery is recorded once, and sent once.
+    const rows = async () => (await admin.ok<WebhookDeliveryView[]>('POST', '/webhook/deliveries', {})).filter((d) => d.event === 'device.offline' && d.body.includes(sn));
+    let recorded = await rows();
+    while (recorded.some((d) => d.status === 'pending')) {
+      await new Promise((r) => setTimeout(r, 20));
+      recorded = await rows();
+    }
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(receiver.got.filter(offlineOf(sn))).toHaveLength(1);
   });
 });
