@@ -162,7 +162,7 @@ export function census(): Census {
     if (count > MAX_LINES) longFiles.push({ file, lines: count });
     lines.forEach((line, i) => {
       const trimmed = line.trim();
-      if (trimmed.startsWith('//') || trimmed.startsWith('*')) return;
+      if (trimmed.startsWith('//') || trimmed.startsWith('/*') || trimmed.startsWith('*')) return;
       for (const _ of line.matchAll(CAST)) {
         const folder = file.split('/').slice(0, 2).join('/').replace(/\.tsx?$/, '');
         castsByFolder[folder] = (castsByFolder[folder] ?? 0) + 1;
