@@ -101,11 +101,14 @@ describe.each(targets)('API tokens on $name', (target) => {
     with_.ok<ApiTokenCreated>('POST', '/api-token/create', { name: unique('tok'), keys, ...extra });
 
   it.runIf(target.available)('a token with only device_list lists devices and is refused a reboot, over REST and the console socket', async () => {
-    const { token } = await create(['device_list']);
+    const { token, id } = await create(['device_list']);
     expect(token).toMatch(/^dcc_/);
+    const unused = (await admin.ok<ApiTokenView[]>('POST', '/api-token/list', {})).find((t) => t.id === id);
+    expect(unused).toMatchObject({ keys: ['device_list'], lastUsedAt: null, revokedAt: null, expiresAt: null });
     const list = await bearer<{ list: { sn: string }[] }>(ts, token, 'POST', '/device/list', { pageNum: 1, pageSize: 10 });
     expect(list.code).toBe(20000);
     expect(list.data.list.map((d) => d.sn)).toContain('TOKEN-DEV');
+    expect((await admin.ok<ApiTokenView[]>('POST', '/api-token/list', {})).find((t) => t.id === id)?.lastUsedAt).toEqual(expect.any(Number));
 
     const rebootsBefore = device.got.filter((m) => m === Command.Reboot).length;
     const rest = await bearer(ts, token, 'POST', '/device-ops/command', { sn: 'TOKEN-DEV', msgId: Command.Reboot });
