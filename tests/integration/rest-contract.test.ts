@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../server/http/route-registry.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const CONTRACT_DIR = path.join(root, 'protocol/api');
@@ -126,5 +126,26 @@ describe('REST contract (protocol/api)', () => {
       return name === undefined ? found.length === 0 : !found.some((d) => d.name === name);
     });
     expect(stale, 'console modules that declare no shape any more: take them off the allowlist').toEqual([]);
+  });
+
+  it("schema failures of the moved areas still answer with the spec's messages, naming the field", async () => {
+    const { token } = await loginAsAdmin(ts);
+    const cases: [method: 'GET' | 'POST', url: string, body: unknown, key: string, message: string][] = [
+      ['POST', '/device/list', { onlineState: 3 }, 'validation.option', 'Choose one of the listed options'],
+      ['POST', '/device/remark', { remark: 'r' }, 'validation.empty', 'cannot be empty!'],
+      ['POST', '/device/list', { pageSize: 7 }, 'validation.option', 'Choose one of the listed options'],
+      ['POST', '/archives-category/save', { nameZh: 'a', nameEn: 'a', parentId: 'x' }, 'validation.numeric', 'Please enter numeric value'],
+      ['POST', '/notice/publish', { title: 'T'.repeat(129), content: 'c' }, 'validation.maxLength', 'at most 128 characters'],
+      ['POST', '/permit/addRole', { name: 'r', permissionList: [], extra: 1 }, 'validation.unknownField', "Unknown field 'extra'"],
+      ['GET', '/report/abnormal?pageSize=7', undefined, 'validation.option', 'Choose one of the listed options'],
+      ['GET', '/device-ops/pending', undefined, 'validation.empty', 'cannot be empty!'],
+    ];
+    for (const [method, url, body, key, message] of cases) {
+      const res = (await api<null>(ts.server.url, method, url, { token, body })) as Awaited<ReturnType<typeof api<null>>> & { key?: string };
+      expect({ url, code: res.code, key: res.key }).toEqual({ url, code: 40001, key });
+      expect(res.message).toContain(message);
+      // Never the validator's own words.
+      expect(res.message).not.toMatch(/must (match|be|have|NOT)|body\/|querystring/);
+    }
   });
 });
