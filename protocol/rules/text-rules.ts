@@ -1,7 +1,5 @@
 // Text rules of platform-core section 5 shared by the server's checks and the console's forms.
 
-/** Longest name or short text (section 5, "default base rule max 128 characters"). */
-export const MAX_TEXT = 128;
 /** Longest remark or description. */
 export const MAX_LONG_TEXT = 512;
 

@@ -6,7 +6,7 @@ import type { Caller } from '../accounts/caller.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { OperationLogTable } from '../db/schema.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
-import { auditActionName } from '../../protocol/catalogue/audit-actions.ts';
+import { auditActionName } from '../../protocol/index.ts';
 import { EXPORT_FORMATS, type ExportFormat, type OperationLogEntry } from '../../protocol/api/reports.ts';
 import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from '../reports/export.ts';
 import { isTimeZone } from '../reports/periods.ts';

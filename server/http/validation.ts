@@ -1,8 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
-import { type FieldLabelKey, fieldLabelKey, type MessageParam, type MessageRef, msg } from '../../protocol/index.ts';
+import { type FieldLabelKey, fieldLabelKey, hasEmoji, type MessageParam, type MessageRef, msg } from '../../protocol/index.ts';
 import { MAX_PAGE_NUM, PAGE_SIZES } from './paging.ts';
 import { ApiCode, ApiError } from './envelope.ts';
-import { hasEmoji } from '../../protocol/rules/text-rules.ts';
 
 /** The console sends the lowercase hex SHA-256 of a typed password (docs/DECISIONS.md). */
 export const HASHED_PASSWORD = '^[0-9a-f]{64}$';

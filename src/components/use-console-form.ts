@@ -2,8 +2,8 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import type React from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasChinese, hasEmoji, isEmail, MAX_TEXT } from '../../protocol/rules/text-rules.ts';
-import { isPhone } from '../../protocol/rules/identity-rules.ts';
+import { MAX_TEXT } from '../../protocol/api/common.ts';
+import { hasChinese, hasEmoji, isEmail, isPhone } from '../../protocol/index.ts';
 import { RequestError, TOAST_MS } from '../api/request.ts';
 import { notifications } from '../layout/toast.ts';
 

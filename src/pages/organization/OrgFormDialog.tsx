@@ -1,7 +1,7 @@
 import { Button, Group, Modal, PasswordInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_LONG_TEXT } from '../../../protocol/rules/text-rules.ts';
+import { MAX_LONG_TEXT } from '../../../protocol/index.ts';
 import { hashPassword } from '../../api/auth.ts';
 import { type LoginRole, type Organization, orgApi } from '../../api/orgs.ts';
 import { rules, useConsoleForm } from '../../components/use-console-form.ts';

@@ -2,7 +2,7 @@ import { Badge, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OperationLogEntry } from '../../../protocol/api/reports.ts';
-import { AUDIT_ACTION_KEYS, auditActionName } from '../../../protocol/catalogue/audit-actions.ts';
+import { AUDIT_ACTION_KEYS, auditActionName } from '../../../protocol/index.ts';
 import { type OperationLogFilter, reportApi } from '../../api/reports.ts';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { formatDateTime } from './format.ts';
