@@ -148,4 +148,14 @@ describe('REST contract (protocol/api)', () => {
       expect(res.message).not.toMatch(/must (match|be|have|NOT)|body\/|querystring/);
     }
   });
+
+  it('the OpenAPI document carries the contract schemas (request bodies, query strings, path parameters)', async () => {
+    type Op = { requestBody?: { content: Record<string, { schema: { properties?: Record<string, { enum?: unknown[] }> } }> }; parameters?: { name: string; in: string }[] };
+    const doc = (await (await fetch(`${ts.server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, Op>> };
+    const listBody = doc.paths['/device/list']?.post?.requestBody?.content['application/json']?.schema;
+    expect(listBody?.properties?.sortField?.enum).toContain('battery');
+    expect(Object.keys(listBody?.properties ?? {})).toEqual(expect.arrayContaining(['pageNum', 'pageSize', 'sn', 'batteryMax']));
+    expect(doc.paths['/report/abnormal']?.get?.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(['query:pageSize', 'query:cpuMin', 'query:period']));
+    expect(doc.paths['/notice/detail/{id}']?.get?.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id']);
+  });
 });
