@@ -27,6 +27,8 @@ describe('commerce edges in Chromium', () => {
     await setLanguage('en');
     await page.goto(`${ts.server.url}/user/order-query/index`);
     const row = page.locator(`tr[data-order="${orderNo}"]`);
+    // Order lines are labels, not codes.
+    await row.getByText('Push coupon × 50 pcs').waitFor();
     await row.getByTestId('invoice-request').click();
 
     // Plain: header and tax code only.
@@ -76,6 +78,7 @@ describe('commerce edges in Chromium', () => {
     await setLanguage('zh');
     await page.reload();
     await row.getByTestId('invoice-state').getByText('已开票').waitFor();
+    await row.getByText('推送券 × 50 份').waitFor();
     await row.getByTestId('invoice-view-open').click();
     await page.getByTestId('invoice-view').getByText('发票号码').waitFor();
     await page.getByTestId('invoice-view').getByText('开票日期').waitFor();

@@ -1,10 +1,11 @@
 import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { invoiceTypeLabels, payMethodLabels, paymentStateLabels, purchaseTypeLabels } from '../../../protocol/index.ts';
-import { commerceApi, formatAmount, type Invoice, type Order, type OrderQuery } from '../../api/commerce.ts';
+import { invoiceTypeLabels, payMethodLabels, paymentStateLabels, purchaseTypeLabels, simFormFactorLabels } from '../../../protocol/index.ts';
+import { commerceApi, formatAmount, type Invoice, type Order, type OrderLine, type OrderQuery } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -16,6 +17,18 @@ import { INVOICE_FIELDS, INVOICE_NO, type InvoiceField, invoiceFieldProblem, typ
 
 const BILL_TYPES = ['flow', 'monthly_function_fee', 'unify_sim', 'sim'];
 const emptyInvoice: Invoice = { type: 'PLAIN', header: '', taxCode: '', bank: '', bankAccount: '', address: '', telephone: '' };
+/**
+ * One order line in the console's language: the item named by its label where it is a code (purchase type,
+ * SIM form factor), the unit translated (GB, month, portion); ICCIDs, months and ISOBUS stay as they are.
+ */
+function lineText(t: TFunction, l: OrderLine): string {
+  const purchase = purchaseTypeLabels.find((m) => m.value === l.item);
+  const form = simFormFactorLabels.find((m) => m.value === l.item);
+  const item = purchase ? label(purchaseTypeLabels, l.item) : form ? label(simFormFactorLabels, l.item) : l.item;
+  const unit = ['GB', 'month', 'portion'].includes(l.unit) ? t(`cards.commerce.units.${l.unit}`, { count: l.quantity }) : l.unit;
+  return `${item} × ${l.quantity} ${unit}`;
+}
+
 /** Label key of each invoice field. */
 const FIELD_LABEL: Readonly<Record<InvoiceField, string>> = { header: 'header', taxCode: 'taxCode', bank: 'bank', bankAccount: 'bankAccount', address: 'registerAddress', telephone: 'telephone' };
 
@@ -186,7 +199,7 @@ export function OrderListPage({ bills }: { bills: boolean }) {
               <Table.Td>{label(purchaseTypeLabels, o.type)}</Table.Td>
               <Table.Td>
                 <Text size="xs">
-                  {o.lines.map((l) => `${l.item} × ${l.quantity} ${l.unit}`).join('; ')}
+                  {o.lines.map((l) => lineText(t, l)).join('; ')}
                   {o.logistics && ` | ${o.logistics.contact} ${o.logistics.phone} ${o.logistics.area} ${o.logistics.address}`}
                 </Text>
                 {o.logistics?.shipping && (
