@@ -143,7 +143,9 @@ export function linuxSystemInfo(): SystemInfoReply {
   support.wifi = wlan !== '';
   support.bluetooth = bluetooth !== '';
   support.camera = has('/dev/video0');
-  support.mic = has('/dev/snd');
+  // The microphone the console can use is the live view's voice: there is one when AGENT_AUDIO_CMD is set
+  // (a sound card alone gives no voice; a PulseAudio source may have no /dev/snd), so the flag says what works.
+  support.mic = (process.env.AGENT_AUDIO_CMD ?? '') !== '';
   support.mobileData = macs.some((m) => /^(ww|rmnet)/.test(m.name));
   support.systemUpgrade = true;
   support.screenCapture = process.env.AGENT_SCREENSHOT_CMD !== undefined;

@@ -152,6 +152,12 @@ describe('agent live view from a capture command', () => {
     ]);
   });
 
+  it('reports the microphone support flag as the voice it streams: on with AGENT_AUDIO_CMD, off without (issue 20)', async () => {
+    const micOf = async (sn: string) => ((await lastValueFrom(consoleEngine.request(Command.SystemInfo, { sn }))).reply.data as { support?: { mic?: boolean } } | undefined)?.support?.mic;
+    expect(await micOf(`AGSTREAM-${process.pid}`)).toBe(true);
+    expect(await micOf(`AGNOSTREAM-${process.pid}`)).toBe(false);
+  });
+
   it('answers result 1 with a clear message when AGENT_STREAM_CMD or AGENT_INPUT_CMD is unset', async () => {
     const { reply } = await lastValueFrom(consoleEngine.request(Command.StartStream, { sn: `AGNOSTREAM-${process.pid}`, data: { quality: 'main' } }));
     expect(reply).toMatchObject({ result: Result.Fail, data: { message: STREAM_UNSUPPORTED } });

@@ -119,7 +119,7 @@ const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, ca
                 </ActionIcon>
               </Menu.Target>
               <Menu.Dropdown>
-                {menuActions(can).map((action) => (
+                {menuActions(can, device.systemType).map((action) => (
                   <Menu.Item key={action} color={DANGEROUS_ACTIONS.has(action) ? 'red' : undefined} onClick={act(action)} data-testid={`row-action-${action}`}>
                     {t(`fleet.action.${action}`)}
                   </Menu.Item>

@@ -24,6 +24,12 @@ describe('device row actions', () => {
     expect(menuActions((k) => k === 'device_live_control' || k === 'device_live_view')).toEqual(['liveControl']);
   });
 
+  it('does not offer on a Linux device what Linux refuses (clear data), and offers it on Android (issue 20)', () => {
+    expect(menuActions(() => true, 'linux')).not.toContain('clear');
+    expect(menuActions(() => true, 'android')).toContain('clear');
+    expect(menuActions(() => true, 'linux')).toEqual(MENU_ACTIONS.filter((a) => a !== 'clear'));
+  });
+
   it('checks the offline and Linux refusals of every action that reaches the device, through the one Linux list', () => {
     for (const action of ['baseInfo', 'systemInfo', 'runtimeInfo', 'liveControl', 'ssh', 'capture', 'files', 'shell', 'reboot', 'clear', 'reset', 'message'] as const) {
       expect(ROW_ACTION_COMMAND[action], action).toBeTypeOf('number');

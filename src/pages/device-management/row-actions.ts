@@ -1,4 +1,4 @@
-import { Command, commandPermission, wipesDevice } from '../../../protocol/index.ts';
+import { Command, commandPermission, refusedOnSystem, wipesDevice } from '../../../protocol/index.ts';
 import type { Tab } from '../device-view/tab-access.ts';
 
 /** What a device row offers (devices-and-commerce section 6, device actions). */
@@ -99,7 +99,14 @@ export const ROW_ACTION_ALSO: Readonly<Partial<Record<RowAction, readonly string
 /** Menu actions shown in red: their command wipes the device in the catalogue (clear data, factory reset). */
 export const DANGEROUS_ACTIONS: ReadonlySet<RowAction> = new Set<RowAction>(MENU_ACTIONS.filter((action) => wipesDevice(ROW_ACTION_COMMAND[action] ?? 0)));
 
-/** The menu actions a user may take, given the console's permission check. */
-export function menuActions(can: (key: string) => boolean): RowAction[] {
-  return MENU_ACTIONS.filter((action) => can(ROW_ACTION_KEY[action]) && (ROW_ACTION_ALSO[action] ?? []).every(can));
+/**
+ * The menu actions a user may take, given the console's permission check, on a device of `systemType`:
+ * what that system refuses (`refusedOnSystem`, e.g. clear data on Linux) is not offered at all.
+ */
+export function menuActions(can: (key: string) => boolean, systemType?: string): RowAction[] {
+  return MENU_ACTIONS.filter((action) => {
+    const command = ROW_ACTION_COMMAND[action];
+    if (systemType !== undefined && command !== undefined && refusedOnSystem(command, systemType)) return false;
+    return can(ROW_ACTION_KEY[action]) && (ROW_ACTION_ALSO[action] ?? []).every(can);
+  });
 }

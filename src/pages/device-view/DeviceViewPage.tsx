@@ -32,10 +32,10 @@ export function DeviceViewPage() {
   const { sn, tab: requested } = useDeviceQuery();
   const [, navigate] = useLocation();
   const can = useCan();
-  const tabs = visibleTabs(can);
+  const { device, online } = useDeviceRow(sn);
+  const tabs = visibleTabs(can, device?.systemType);
   const tab = chooseTab(requested, tabs);
   const setTab = (next: Tab) => navigate(deviceViewHref(sn, next), { replace: true });
-  const { device, online } = useDeviceRow(sn);
   if (!sn) return <Alert color="orange">{t('deviceView.noSn')}</Alert>;
   const linux = device?.systemType === 'linux';
   const state = online ? OnlineState.Online : OnlineState.Offline;

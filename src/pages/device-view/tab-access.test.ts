@@ -52,3 +52,11 @@ describe('device view tab access', () => {
     expect(deviceViewHref('SN1', 'remote', { control: true })).toBe('/device-view/index?sn=SN1&tab=remote&control=1');
   });
 });
+
+describe('device view tabs by system (issue 20)', () => {
+  it('hides on a Linux device a tab whose every command Linux refuses (the whitelist), and keeps the rest', () => {
+    expect(visibleTabs(() => true, 'linux')).toEqual(TABS.filter((t) => t !== 'whitelist'));
+    expect(visibleTabs(() => true, 'android')).toEqual([...TABS]);
+    expect(visibleTabs(() => true)).toEqual([...TABS]);
+  });
+});

@@ -1,4 +1,4 @@
-import { Command, commandPermission } from '../../../protocol/index.ts';
+import { Command, commandPermission, refusedOnSystem } from '../../../protocol/index.ts';
 
 /** The device view's tabs (devices-and-commerce section 2), in the order they show. */
 export const TABS = ['base', 'system', 'runtime', 'wholeTest', 'remote', 'files', 'config', 'shell', 'whitelist', 'logs'] as const;
@@ -30,9 +30,12 @@ export const TAB_KEYS: Readonly<Record<Tab, readonly string[]>> = Object.fromEnt
   TABS.map((tab): [Tab, readonly string[]] => [tab, [...new Set(TAB_COMMANDS[tab].flatMap((msgId) => commandPermission(msgId) ?? []))]]),
 ) as Record<Tab, readonly string[]>;
 
-/** The tabs a user may see, given the console's permission check (`useCan`). */
-export function visibleTabs(can: (...keys: string[]) => boolean): Tab[] {
-  return TABS.filter((tab) => can(...TAB_KEYS[tab]));
+/**
+ * The tabs a user may see, given the console's permission check (`useCan`), on a device of `systemType`
+ * when known: a tab whose every command that system refuses (the whitelist on Linux) is not shown.
+ */
+export function visibleTabs(can: (...keys: string[]) => boolean, systemType?: string): Tab[] {
+  return TABS.filter((tab) => can(...TAB_KEYS[tab]) && (systemType === undefined || !TAB_COMMANDS[tab].every((msgId) => refusedOnSystem(msgId, systemType))));
 }
 
 /** The tab to show: the one asked for when it is visible, else the first visible one, else none. */

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { PushStarted } from '../../../protocol/api/campaigns.ts';
-import { Command, commandPermission, DownloadState, downloadStateLabels, failureText, InstallResult, installResultLabels, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels, wipesDevice } from '../../../protocol/index.ts';
+import { Command, commandPermission, refusedOnSystem, DownloadState, downloadStateLabels, failureText, InstallResult, installResultLabels, labelOf, OnlineState, onlineStateLabels, Result, resultLabels, systemTypeLabels, wipesDevice } from '../../../protocol/index.ts';
 import { type ContentArea, contentApi, type ContentItem, followPushes } from '../../api/content.ts';
 import { cleanFilter, deviceApi, type DeviceFilter } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
@@ -174,6 +174,8 @@ export function RemoteManagementPage() {
   const filter: DeviceFilter = useMemo(() => ({ sn: debounced.sn.trim() || undefined, model: debounced.model.trim() || undefined, ...choice }), [debounced, choice]);
   const rows = useDeviceRows(filter);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // The Linux devices among those ever picked, so the actions Linux refuses are not offered for a Linux-only selection.
+  const [linuxPicked, setLinuxPicked] = useState<ReadonlySet<string>>(new Set());
   const [pending, setPending] = useState<{ action: ActionName; sns: readonly string[]; data?: unknown }>();
   const [messageFor, setMessageFor] = useState<readonly string[]>();
   const [whitelistFor, setWhitelistFor] = useState<readonly string[]>();
@@ -213,6 +215,10 @@ export function RemoteManagementPage() {
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
   useEffect(() => ensure(first, last), [ensure, first, last]);
+
+  // Every target is a Linux device (the query asks for Linux, or each picked device is one): what Linux
+  // refuses is not offered. A mixed set keeps the actions; its Linux devices are refused before sending.
+  const onlyLinux = byQuery ? choice.systemType === 'linux' : selected.size > 0 && [...selected].every((sn) => linuxPicked.has(sn));
 
   const toast = (message: string) => notifications.show({ color: 'red', message, autoClose: TOAST_MS });
 
@@ -323,7 +329,7 @@ export function RemoteManagementPage() {
           {byQuery ? t('fleet.remote.matching', { count: total }) : t('fleet.remote.selected', { count: selected.size })}
         </Text>
         {(Object.keys(ACTIONS) as ActionName[]).map((a) =>
-          permissions.includes(ACTIONS[a].key) ? (
+          permissions.includes(ACTIONS[a].key) && !(onlyLinux && refusedOnSystem(ACTIONS[a].msgId, 'linux')) ? (
             <Button key={a} size="compact-sm" color={ACTIONS[a].danger ? 'red' : undefined} variant="light" onClick={() => void choose(a)} data-testid={`bulk-${a}`}>
               {t(`fleet.action.${a}`)}
             </Button>
@@ -364,14 +370,15 @@ export function RemoteManagementPage() {
                     systemType={d.systemType}
                     onlineState={d.onlineState}
                     checked={selected.has(d.sn)}
-                    onCheck={(on) =>
+                    onCheck={(on) => {
+                      if (d.systemType === 'linux') setLinuxPicked((prev) => new Set(prev).add(d.sn));
                       setSelected((prev) => {
                         const next = new Set(prev);
                         if (on) next.add(d.sn);
                         else next.delete(d.sn);
                         return next;
-                      })
-                    }
+                      });
+                    }}
                   />
                 );
               })}

@@ -140,7 +140,8 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
                 {t('deviceView.remote.reset')}
               </Button>
             )}
-            {can('device_clear') && (
+            {/* Linux refuses clear data and cache (refusedOnSystem): not offered there. */}
+            {can('device_clear') && !linux && (
               <>
                 <Button size="xs" variant="light" onClick={() => confirm('deviceView.remote.clearData', t('deviceView.remote.clearDataConfirm', { sn }), Command.ClearData)} data-testid="remote-clear-data">
                   {t('deviceView.remote.clearData')}
@@ -234,6 +235,8 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
                   <Table.Td>{a.type}</Table.Td>
                   <Table.Td>{a.running ? '✓' : ''}</Table.Td>
                   <Table.Td>
+                    {/* Keep-alive and uninstall are refused by Linux (refusedOnSystem): not offered there. */}
+                    {!linux && (
                     <Group gap={4}>
                       <Button size="compact-xs" variant="light" onClick={() => void cmd(Command.Daemon, { packageName: a.packageName, enabled: true })}>
                         {t('deviceView.remote.daemon')}
@@ -255,6 +258,7 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
                         {t('deviceView.remote.uninstall')}
                       </Button>
                     </Group>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}
