@@ -13,6 +13,12 @@ describe('public pages in Chromium', () => {
       await page.getByTestId('guide-content').getByRole('cell', { name: 'Reset password' }).waitFor();
     }
 
+    // The guide switches its own language (no top bar without a session).
+    await page.getByTestId('guide-language').getByText('中文').click();
+    await page.getByTestId('guide-content').getByRole('heading', { name: '智能终端管控平台 — 产品指南' }).waitFor();
+    await page.getByTestId('guide-language').getByText('English').click();
+    await page.getByTestId('guide-content').getByRole('heading', { name: 'Mobile Device Management — product guide' }).waitFor();
+
     await page.goto(`${ts.server.url}/user/order-demand-detail`);
     await page.getByTestId('demand-link-problem').getByText('This link is incomplete').waitFor();
     await page.goto(`${ts.server.url}/user/order-demand-detail?number=OD123&token=nonsense`);

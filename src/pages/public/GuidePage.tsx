@@ -1,9 +1,10 @@
-import { Anchor, Box, Button, Group, Paper, Stack, Text, Typography } from '@mantine/core';
+import { Anchor, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Typography } from '@mantine/core';
 import { Marked, type Tokens } from 'marked';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
+import { switchLanguage } from '../../i18n/index.ts';
 import { session } from '../../state/session.ts';
 import guideEn from './guide/en.md?raw';
 import guideZh from './guide/zh.md?raw';
@@ -44,6 +45,18 @@ export function GuidePage() {
     <Group align="flex-start" wrap="nowrap" gap="xl" data-testid="guide">
       <Box component="nav" w={220} style={{ position: 'sticky', top: 24, flexShrink: 0 }} visibleFrom="sm">
         <Stack gap={6}>
+          {/* The guide is read without a session, so it offers the language itself (reloads, as the top bar's). */}
+          <SegmentedControl
+            size="xs"
+            mb="sm"
+            value={i18n.language === 'zh' ? 'zh' : 'en'}
+            onChange={(v) => switchLanguage(v === 'zh' ? 'zh' : 'en')}
+            data={[
+              { value: 'zh', label: '中文' },
+              { value: 'en', label: 'English' },
+            ]}
+            data-testid="guide-language"
+          />
           <Text fw={700} size="sm">
             {t('publicPages.contents')}
           </Text>
