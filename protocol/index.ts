@@ -28,6 +28,7 @@ export * from './api/devices.ts';
 export * from './rules/address-rules.ts';
 export * from './rules/identity-rules.ts';
 export * from './rules/text-rules.ts';
+export * from './rules/maintenance-window.ts';
 export * from './catalogue/audit-actions.ts';
 export * from './api/cards.ts';
 export * from './messages/index.ts';

@@ -1,6 +1,7 @@
 // Shapes of the push campaign calls (/push/start and /push-log/stream) that both the server and the console
 // hold: one definition, so they cannot drift.
 import { type Static, Type } from 'typebox';
+import type { CampaignWait, MaintenanceWindow } from '../rules/maintenance-window.ts';
 import { Among, Id, PagingProperties } from './common.ts';
 import { type DeviceListFilter, DeviceSelectBody } from './devices.ts';
 
@@ -17,6 +18,23 @@ export const MAX_CAMPAIGN_DEVICES = 10_000;
 /** The content kinds a campaign pushes (the content areas' stored kinds). */
 export const PUSH_KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
+
+/**
+ * A maintenance window as /push/start takes it: days of the week (0 Sunday .. 6 Saturday), a time of day
+ * from and to ('HH:mm', 24 h; to before from runs overnight), in an IANA time zone. The server checks the
+ * zone and that the times differ (protocol/rules/maintenance-window.ts).
+ */
+export const MaintenanceWindowSchema = Type.Object(
+  {
+    days: Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), { minItems: 1, maxItems: 7, uniqueItems: true }),
+    from: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+    to: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+    timeZone: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+  { additionalProperties: false },
+);
+// The schema accepts exactly the rules' shape: the compiler refuses this line if they drift.
+const _windowSchemaIsTheRulesShape: Static<typeof MaintenanceWindowSchema> extends MaintenanceWindow ? true : never = true;
 
 const PushSns = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_CAMPAIGN_DEVICES });
 
@@ -37,6 +55,10 @@ export const PushStartBody = Type.Object(
     successPercent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     errorPercent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     requireApproval: Type.Optional(Type.Boolean()),
+    /** Epoch ms: nothing is sent before it (a scheduled campaign). */
+    startAt: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Dispatch only inside this recurring window; outside it the campaign waits. */
+    window: Type.Optional(MaintenanceWindowSchema),
   },
   { additionalProperties: false },
 );
@@ -99,6 +121,13 @@ export interface CampaignView {
   readonly cancelled: number;
   readonly createTime: number;
   readonly updateTime: number;
+  /** Scheduled start (epoch ms), or null. */
+  readonly startAt: number | null;
+  readonly window: MaintenanceWindow | null;
+  /** What a running campaign waits for now, or null when it dispatches. */
+  readonly waiting: CampaignWait | null;
+  /** When it dispatches next, while it waits (epoch ms). */
+  readonly nextOpen: number | null;
 }
 
 /** /push/start's answer when some devices have another model than the firmware: resend with `confirmModelMismatch`. */

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import * as c from '../../protocol/api/campaigns.ts';
 import type { PushKind, PushStartReply } from '../../protocol/api/campaigns.ts';
-import { type Clock, DownloadState, englishOf, FirmwareType, InstallResult, msg, type PlainMessageKey, PushResult } from '../../protocol/index.ts';
+import { campaignWait, type Clock, DownloadState, englishOf, FirmwareType, InstallResult, msg, nextOpening, parseWindow, type PlainMessageKey, PushResult, windowProblem } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { LiveCallers } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
@@ -72,7 +72,15 @@ async function campaignInScope(db: Db, caller: Caller, id: number) {
   return c;
 }
 
-async function campaignView(db: Db, c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number; stage_size: number; current_stage: number; message: string; account_id: number | null; approved_by: number | null }) {
+async function campaignView(
+  db: Db,
+  c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number; stage_size: number; current_stage: number; message: string; account_id: number | null; approved_by: number | null; start_at: number | null; window_json: string },
+  now: number,
+) {
+  const window = parseWindow(c.window_json);
+  const startAt = c.start_at === null ? null : Number(c.start_at);
+  const waiting = c.state === CampaignState.Running ? (campaignWait(startAt, window, now) ?? null) : null;
+  const nextOpen = waiting === 'scheduled' ? startAt : waiting === 'outsideWindow' && window ? (nextOpening(window, now) ?? null) : null;
   const counts = await db.selectFrom('push_targets').select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')]).where('campaign_id', '=', c.id).groupBy('phase').execute();
   const by = Object.fromEntries(counts.map((r) => [r.phase, Number(r.n)]));
   return {
@@ -96,6 +104,10 @@ async function campaignView(db: Db, c: { id: number; org_id: number; kind: strin
     cancelled: by[Phase.Cancelled] ?? 0,
     createTime: Number(c.created_at),
     updateTime: Number(c.updated_at),
+    startAt,
+    window,
+    waiting,
+    nextOpen,
   };
 }
 
@@ -150,6 +162,11 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const coupons = await couponInfo(db, caller.orgId);
       if (coupons.balance < devices.length) throw new ApiError(ApiCode.BadRequest, msg('coupon.notEnoughFor', { balance: coupons.balance, needed: devices.length }));
     }
+    if (body.window) {
+      const problem = windowProblem(body.window);
+      if (problem) throw new ApiError(ApiCode.BadRequest, problem);
+      if (nextOpening(body.window, clock.now()) === undefined) throw new ApiError(ApiCode.BadRequest, 'push.windowNeverOpens');
+    }
     const now = clock.now();
     const campaign = await db.transaction().execute(async (trx) => {
       const c = await trx
@@ -169,6 +186,8 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
           error_percent: body.errorPercent ?? 100,
           max_retries: body.maxRetries ?? DEFAULT_MAX_RETRIES,
           offline_window_ms: body.offlineWindowMinutes ? body.offlineWindowMinutes * 60_000 : DEFAULT_OFFLINE_WINDOW_MS,
+          start_at: body.startAt !== undefined && body.startAt > now ? body.startAt : null,
+          window_json: body.window ? JSON.stringify(body.window) : '',
           created_at: now,
           updated_at: now,
         })
@@ -197,7 +216,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     // Announced at once, so consoles following the push log see the new push before its first device reports.
     runner.announceCampaign({ id: campaign.id, orgId: campaign.org_id, state: campaign.state });
     runner.poke();
-    return ok<PushStartReply>({ campaign: await campaignView(db, campaign), sns: devices.map((d) => d.sn) });
+    return ok<PushStartReply>({ campaign: await campaignView(db, campaign, now), sns: devices.map((d) => d.sn) });
   });
 
   const control = (path: string, from: string, to: string, refusal: PlainMessageKey) =>
@@ -215,7 +234,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       }
       runner.announceCampaign({ id: c.id, orgId: c.org_id, state: to });
       runner.poke();
-      return ok(await campaignView(db, { ...c, state: to }));
+      return ok(await campaignView(db, { ...c, state: to }, clock.now()));
     });
   control('/push/pause', CampaignState.Running, CampaignState.Paused, 'push.notRunning');
   control('/push/resume', CampaignState.Paused, CampaignState.Running, 'push.notPaused');
@@ -228,7 +247,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
     await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
     runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
-    return ok(await campaignView(db, { ...c, state: CampaignState.Cancelled }));
+    return ok(await campaignView(db, { ...c, state: CampaignState.Cancelled }, clock.now()));
   });
 
   // Approval before start: a second pair of eyes, so the creator cannot approve their own campaign.
@@ -241,7 +260,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'push.notAwaiting');
     runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Running });
     runner.poke();
-    return ok(await campaignView(db, { ...c, state: CampaignState.Running, approved_by: caller.accountId }));
+    return ok(await campaignView(db, { ...c, state: CampaignState.Running, approved_by: caller.accountId }, clock.now()));
   });
 
   // Devices that join the selection while a campaign runs are added to its last stage.
@@ -282,7 +301,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
 
   api.get('/push/campaign/:id', { config: { permission: PUSH_LOG_PERMISSION }, schema: { params: IdPath } }, async (req) => {
     const c = await campaignInScope(db, callerOf(req), idOf(req.params.id));
-    return ok(await campaignView(db, c));
+    return ok(await campaignView(db, c, clock.now()));
   });
 
   api.post(
@@ -295,7 +314,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
         q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
         q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
       ]);
-      return ok({ total: Number(total), list: await Promise.all(rows.map((r) => campaignView(db, r))) });
+      return ok({ total: Number(total), list: await Promise.all(rows.map((r) => campaignView(db, r, clock.now()))) });
     },
   );
 

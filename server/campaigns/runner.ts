@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import mitt from 'mitt';
-import { type Clock, Command, decodePushProgress, DownloadState, type Envelope, InstallResult, OnlineState, PushResult, type PushFileRequest, Result, type TimerHandle } from '../../protocol/index.ts';
+import { campaignWait, type Clock, Command, decodePushProgress, parseWindow, DownloadState, type Envelope, InstallResult, OnlineState, PushResult, type PushFileRequest, Result, type TimerHandle } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
@@ -202,13 +202,17 @@ export class CampaignRunner {
     const { db, clock } = this.#o;
     const now = clock.now();
     // Devices that stayed offline past the campaign's window fail; nothing was charged for them.
+    // A campaign waiting for its start or its window is not dispatching: its devices do not expire meanwhile,
+    // and the offline window counts from the scheduled start.
+    const waiting = await this.#waitingCampaigns(now);
     const expired = await db
       .selectFrom('push_targets as t')
       .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
       .select(['t.id', 't.campaign_id', 't.sn', 'c.org_id'])
       .where('c.state', '=', CampaignState.Running)
       .where('t.phase', '=', Phase.Queued)
-      .where(sql<number>`c.created_at + c.offline_window_ms`, '<', now)
+      .$if(waiting.length > 0, (q) => q.where('c.id', 'not in', waiting))
+      .where(sql<number>`coalesce(c.start_at, c.created_at) + c.offline_window_ms`, '<', now)
       .limit(1000)
       .execute();
     for (const t of expired) await this.#settle(t.id, t.campaign_id, t.org_id, t.sn, Phase.Failed, { download_state: DownloadState.Failed, message: 'The equipment is offline' });
@@ -221,11 +225,26 @@ export class CampaignRunner {
       .execute();
   }
 
+  /**
+   * Running campaigns that must not dispatch now: scheduled for later, or outside their maintenance window
+   * (issue 23). Few campaigns have either, so this reads only those rows.
+   */
+  async #waitingCampaigns(now: number): Promise<number[]> {
+    const rows = await this.#o.db
+      .selectFrom('push_campaigns')
+      .select(['id', 'start_at', 'window_json'])
+      .where('state', '=', CampaignState.Running)
+      .where((eb) => eb.or([eb('start_at', '>', now), eb('window_json', '<>', '')]))
+      .execute();
+    return rows.filter((r) => campaignWait(r.start_at === null ? null : Number(r.start_at), parseWindow(r.window_json), now) !== undefined).map((r) => r.id);
+  }
+
   async #dispatchDue(): Promise<void> {
     const { db, clock } = this.#o;
     const room = this.#o.concurrency - this.#inflight;
     if (room <= 0) return;
     const now = clock.now();
+    const waiting = await this.#waitingCampaigns(now);
     const due = await db
       .selectFrom('push_targets as t')
       .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
@@ -234,6 +253,7 @@ export class CampaignRunner {
       .where('c.state', '=', CampaignState.Running)
       .where('t.phase', '=', Phase.Queued)
       .where('t.next_attempt_at', '<=', now)
+      .$if(waiting.length > 0, (q) => q.where('c.id', 'not in', waiting))
       .whereRef('t.stage', '<=', 'c.current_stage')
       .where('d.online_state', '=', OnlineState.Online)
       .orderBy('t.id')

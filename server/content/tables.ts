@@ -76,6 +76,10 @@ export interface PushCampaignTable {
   message: Generated<string>;
   created_at: number;
   updated_at: number;
+  /** Added by 0022-campaign-schedule: no dispatch before this time (null: at once). */
+  start_at: number | null;
+  /** Added by 0022-campaign-schedule: the maintenance window as JSON, '' for none. */
+  window_json: Generated<string>;
 }
 
 export interface PushTargetTable {

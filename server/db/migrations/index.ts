@@ -19,6 +19,7 @@ import * as m0017 from './0017-operation-log-target-name.ts';
 import * as m0018 from './0018-abnormal-type-index.ts';
 import * as m0019 from './0019-totp.ts';
 import * as m0020 from './0020-oidc-identities.ts';
+import * as m0022 from './0022-campaign-schedule.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-abnormal-type-index': m0018,
   '0019-totp': m0019,
   '0020-oidc-identities': m0020,
+  '0022-campaign-schedule': m0022,
 };
