@@ -84,6 +84,8 @@ export const cardsApi = {
   changeStatus: (family: CardFamily, iccid: string, action: '00' | '01') => request<Card>({ method: 'POST', url: CHANGE_URL[family], data: { iccid, action } }),
   detail: (iccid: string) => request<CardDetail>({ method: 'GET', url: `/linkCard/getCardDetail/${encodeURIComponent(iccid)}` }),
   intelligentTest: (iccid: string) => request<DiagnosisReport>({ method: 'POST', url: '/linkCard/intelligentTest', data: { iccid }, silent: true }),
+  /** Binds a link card to a directional group of the organisation, or unbinds it (null). */
+  bindGroup: (iccid: string, groupId: number | null) => request<null>({ method: 'POST', url: '/linkCard/bindGroup', data: { iccid, groupId } }),
   groups: (pageNum: number, pageSize: number, name?: string) =>
     request<Page<DirectionGroup>>({ method: 'GET', url: '/linkCard/linkCardDirectionGroupList', params: { pageNum, pageSize, name } }),
   addGroup: (name: string, remark: string) => request<{ id: number }>({ method: 'POST', url: '/linkCard/addDirectionGroup', data: { name, remark } }),

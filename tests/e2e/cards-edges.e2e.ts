@@ -178,4 +178,35 @@ describe('card edges in Chromium', () => {
     await page.getByText('服务账号：4 到 32 位字母、数字、_ 或 -').waitFor();
     await setLanguage('en');
   });
+
+  it('binds a directional link card to a group from the card list, and unbinds it from the detail', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await setLanguage('en');
+    const cards = await api<Page<CardRow & { comboType: string; groupId: number | null }>>(ts.server.url, 'GET', '/linkCard/listCardInfo?pageNum=1&pageSize=100', { token });
+    const card = cards.data.list.find((x) => /D$|^UPG$/.test(x.comboType));
+    const groups = await api<Page<{ id: number; name: string }>>(ts.server.url, 'GET', '/linkCard/linkCardDirectionGroupList?pageNum=1&pageSize=10', { token });
+    const group = groups.data.list[0];
+    expect(card && group).toBeTruthy();
+    const iccid = card?.iccid ?? '';
+    // Unbound first, so binding is a change.
+    expect((await api(ts.server.url, 'POST', '/linkCard/bindGroup', { token, body: { iccid, groupId: null } })).code).toBe(20000);
+
+    await page.goto(`${ts.server.url}/user/sim-card-management/card-management`);
+    await page.getByPlaceholder('ICCID').fill(iccid);
+    await page.getByTestId('card-search').click();
+    await page.locator(`tr[data-iccid="${iccid}"]`).getByTestId('card-bind-group').click();
+    await page.getByTestId('bind-group-select').click();
+    await page.getByRole('option', { name: group?.name ?? '', exact: true }).click();
+    await page.getByTestId('bind-group-save').click();
+    await expect.poll(async () => (await api<{ groupId: number | null }>(ts.server.url, 'GET', `/linkCard/getCardDetail/${iccid}`, { token })).data.groupId).toBe(group?.id);
+
+    await page.locator(`tr[data-iccid="${iccid}"]`).getByRole('link', { name: iccid }).click();
+    await page.getByTestId('detail-group').getByText(group?.name ?? '', { exact: true }).waitFor();
+    await page.getByTestId('detail-bind-group').click();
+    await page.getByTestId('bind-group-select').click();
+    await page.getByRole('option', { name: 'No group', exact: true }).click();
+    await page.getByTestId('bind-group-save').click();
+    await page.getByTestId('detail-group').getByText('-', { exact: true }).waitFor();
+  });
 });

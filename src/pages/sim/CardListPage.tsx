@@ -12,6 +12,7 @@ import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { carrierOf, comboOf, isRunning, isStopped, options, realStatusOf, reasonOf, statusLabels, statusOf } from './card-labels.ts';
+import { BindGroupDialog, isDirectional } from './BindGroupDialog.tsx';
 
 interface Filters {
   iccid: string;
@@ -34,6 +35,7 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
   const { pageNum, pageSize, setPageNum } = paging;
   const [page, setPage] = useState<Page<Card>>();
   const [confirm, setConfirm] = useState<{ card: Card; action: '00' | '01' }>();
+  const [binding, setBinding] = useState<Card>();
 
   const load = useCallback(() => {
     const q: CardQuery = {
@@ -152,6 +154,11 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
                       {t('cards.restart')}
                     </Button>
                   )}
+                  {family === 'link' && isDirectional(card.comboType) && (
+                    <Button size="compact-xs" variant="subtle" onClick={() => setBinding(card)} data-testid="card-bind-group">
+                      {t('cards.bindGroup')}
+                    </Button>
+                  )}
                   {family !== 'spring' && !(family === 'juxin' && card.juxinStatus === JuxinCardStatus.Cancelled) && (
                     <Button size="compact-xs" variant="subtle" onClick={() => navigate(`${payPath}?iccid=${card.iccid}`)}>
                       {t(family === 'juxin' ? 'cards.commerce.renew' : 'cards.commerce.topUp')}
@@ -183,6 +190,7 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
         danger={confirm?.action === '01'}
         confirmTestId="card-confirm"
       />
+      {binding && <BindGroupDialog iccid={binding.iccid} groupId={binding.groupId} onClose={() => setBinding(undefined)} onBound={load} />}
     </Stack>
   );
 }

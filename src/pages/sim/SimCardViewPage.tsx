@@ -1,16 +1,17 @@
 import { Badge, Button, Card as Panel, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { type CardDetail, cardsApi, type DiagnosisReport, formatBytes } from '../../api/cards.ts';
 import { RequestError } from '../../api/request.ts';
+import { BindGroupDialog, isDirectional } from './BindGroupDialog.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { carrierOf, comboOf, eventStatusOf, formFactorOf, realStatusOf, reasonOf, statusOf } from './card-labels.ts';
 
-function Field({ label, value }: { label: string; value: string }) {
+function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
-    <div>
+    <div data-testid={testId}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
@@ -24,9 +25,11 @@ export function SimCardViewPage() {
   const { t } = useTranslation();
   const iccid = new URLSearchParams(useSearch()).get('iccid') ?? '';
   const [card, setCard] = useState<CardDetail>();
-  useEffect(() => {
+  const [binding, setBinding] = useState(false);
+  const load = useCallback(() => {
     if (iccid) cardsApi.detail(iccid).then(setCard, () => undefined);
   }, [iccid]);
+  useEffect(load, [load]);
   if (!card) return <Text c="dimmed">{iccid ? '' : t('cards.notFound')}</Text>;
   return (
     <Stack>
@@ -34,10 +37,18 @@ export function SimCardViewPage() {
         <Title order={3}>
           {card.iccid} <Badge variant="light" data-testid="detail-status">{statusOf(card)}</Badge>
         </Title>
-        <Button component={Link} href={`/sim-card-management/intelligent-test?iccid=${card.iccid}`} variant="light">
-          {t('cards.test')}
-        </Button>
+        <Group gap="xs">
+          {card.family === 'link' && isDirectional(card.comboType) && (
+            <Button variant="default" onClick={() => setBinding(true)} data-testid="detail-bind-group">
+              {t('cards.bindGroup')}
+            </Button>
+          )}
+          <Button component={Link} href={`/sim-card-management/intelligent-test?iccid=${card.iccid}`} variant="light">
+            {t('cards.test')}
+          </Button>
+        </Group>
       </Group>
+      {binding && <BindGroupDialog iccid={card.iccid} groupId={card.groupId} onClose={() => setBinding(false)} onBound={load} />}
       <Panel withBorder>
         <SimpleGrid cols={4}>
           <Field label={t('cards.msisdn')} value={card.msisdn} />
@@ -54,7 +65,7 @@ export function SimCardViewPage() {
           <Field label={t('cards.apn')} value={card.apn} />
           <Field label={t('cards.certificationLabel')} value={t(`cards.certification.${card.certification}`)} />
           <Field label={t('cards.formFactor')} value={formFactorOf(card)} />
-          <Field label={t('cards.group')} value={card.groupName} />
+          <Field label={t('cards.group')} value={card.groupName} testId="detail-group" />
           <Field label={t('cards.model')} value={card.model} />
           <Field label={t('cards.deviceSn')} value={card.deviceSn} />
           <Field label={t('cards.activatedAt')} value={formatDateTime(card.activatedAt)} />
