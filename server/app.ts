@@ -38,6 +38,7 @@ import type { TelemetrySettings } from './telemetry/ingest.ts';
 import type { UploadLimits } from './uploads/upload-limits.ts';
 import { registerMetricsRoute } from './metrics/metrics.ts';
 import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
+import { registerTimelineRoutes } from './timeline/routes.ts';
 import { registerApiTokenRoutes } from './api-tokens/routes.ts';
 import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReportRoutes(app, { db, clock, telemetry: deps.telemetry, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
+  registerTimelineRoutes(app, { db });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
   registerApiTokenRoutes(app, { db, clock, sessions });
   registerTotpRoutes(app, { db, clock, rights });

@@ -21,6 +21,25 @@ export const DeviceCommandBody = Type.Object(
 );
 export type DeviceCommandBody = Static<typeof DeviceCommandBody>;
 
+/** Most devices one bulk command reaches (the device list's selection limit). */
+export const MAX_BULK_SNS = 500;
+
+/** POST /device-ops/bulk: one command to many devices now (one timeline entry per device; issue 22). */
+export const DeviceBulkCommandBody = Type.Object(
+  {
+    sns: Type.Array(Sn, { minItems: 1, maxItems: MAX_BULK_SNS, uniqueItems: true }),
+    msgId: Type.Integer({ minimum: 65536, maximum: 196607 }),
+    data: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type DeviceBulkCommandBody = Static<typeof DeviceBulkCommandBody>;
+
+/** Answer of /device-ops/bulk: each device's result code and message, in the order asked. */
+export interface DeviceBulkCommandReply {
+  readonly list: readonly { readonly sn: string; readonly result: number | null; readonly message: string }[];
+}
+
 /** POST /device-ops/revoke and GET /device-ops/pending: one device. */
 export const DeviceSnInput = Type.Object({ sn: Sn }, { additionalProperties: false });
 export type DeviceSnInput = Static<typeof DeviceSnInput>;

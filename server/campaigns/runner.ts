@@ -382,7 +382,7 @@ export class CampaignRunner {
     // its answer, before the answer's continuation runs.
     const target: OpenTarget = { id: t.id, campaignId: t.campaign_id, orgId: t.org_id, sn: t.sn };
     this.#open.set(keyOf(t.campaign_id, t.sn), target);
-    const reply = await gateway.command(t.sn, Command.PushFile, payload, { timeoutMs: PUSH_TIMEOUT_MS });
+    const reply = await gateway.command(t.sn, Command.PushFile, payload, { timeoutMs: PUSH_TIMEOUT_MS, source: 'campaign' });
     const now = clock.now();
     if (reply.result === Result.Success) {
       // Written with the device's first reports (they coalesce; a report already queued keeps its newer

@@ -6,6 +6,7 @@ import type { ApiTokenTables } from '../api-tokens/tables.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
 import type { OidcTables } from '../auth/oidc/tables.ts';
 import type { TotpTables } from '../totp/tables.ts';
+import type { TimelineTables } from '../timeline/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -110,7 +111,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables {
+export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;

@@ -28,6 +28,8 @@ import { FLOW_ID_MESSAGE, isValidFlowId } from './flow-ids.ts';
 import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
+import type { TimelineSource } from '../../protocol/api/timeline.ts';
+import type { TimelineWriter } from '../timeline/writer.ts';
 
 export interface ConsoleEndpointDeps {
   /** Live view fan-out: answers StartStream and StopStream itself. */
@@ -49,6 +51,8 @@ export interface ConsoleEndpointDeps {
   readonly socket?: Corkable;
   /** Consoles watching devices hear the outcome of every command sent to them. */
   readonly watchers?: DeviceWatchers;
+  /** The devices' timeline: each command's outcome is one entry (issue 22). */
+  readonly timeline?: TimelineWriter;
   readonly now?: () => number;
   /** The rights of this process's console sessions, checked per command. */
   readonly rights: ConsoleRights;
@@ -68,9 +72,11 @@ class ConsoleCommand implements PendingHandlers {
   readonly #account: string;
   readonly #sn: string;
   readonly #orgId: number | undefined;
+  readonly #source: TimelineSource;
   readonly #started = Date.now();
 
-  constructor(req: Envelope, link: ConsoleLink, deps: ConsoleEndpointDeps, now: () => number, account: string, sn: string, orgId: number | undefined) {
+  constructor(req: Envelope, link: ConsoleLink, deps: ConsoleEndpointDeps, now: () => number, account: string, sn: string, orgId: number | undefined, source: TimelineSource) {
+    this.#source = source;
     this.#req = req;
     this.#link = link;
     this.#deps = deps;
@@ -85,25 +91,38 @@ class ConsoleCommand implements PendingHandlers {
   }
 
   result(reply: Envelope): void {
-    this.outcome(reply.result ?? Result.Fail);
+    this.outcome(reply.result ?? Result.Fail, reply.data);
     this.#answer(reply.result, reply.data);
   }
 
   error(err: Error): void {
     const result = err instanceof ConnectionLostError ? Result.DeviceOffline : Result.Fail;
-    this.outcome(result);
-    this.#answer(result, err instanceof RequestTimeoutError ? { message: 'Request Timeout' } : undefined);
+    const data = err instanceof RequestTimeoutError ? { message: 'Request Timeout' } : undefined;
+    this.outcome(result, data);
+    this.#answer(result, data);
   }
 
-  /** Metrics, watchers and webhooks hear how the command ended. */
-  outcome(result: number): void {
+  /** Metrics, watchers, webhooks and the device's timeline hear how the command ended. */
+  outcome(result: number, reply?: unknown): void {
     const req = this.#req;
     const deps = this.#deps;
-    deps.onOutcome?.(req.msgId, result, Date.now() - this.#started);
-    // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the device.
-    if (req.flowId !== undefined) return;
+    const ms = Date.now() - this.#started;
+    deps.onOutcome?.(req.msgId, result, ms);
+    // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the
+    // device; opening a shell is the one the timeline keeps (who had a shell on the device, and when).
+    if (req.flowId !== undefined) {
+      if (req.msgId === Command.Shell && (req.data as { op?: unknown } | null | undefined)?.op === 'open') this.#toTimeline(result, reply, ms);
+      return;
+    }
+    this.#toTimeline(result, reply, ms);
     deps.watchers?.commandEnded(this.#sn, req.msgId, result, this.#account, this.#now(), this.#link);
     if (this.#orgId !== undefined) deps.onCommandEnded?.(this.#sn, this.#orgId, req.msgId, result, this.#account);
+  }
+
+  #toTimeline(result: number, reply: unknown, ms: number): void {
+    if (this.#orgId === undefined || !this.#deps.timeline) return;
+    const req = this.#req;
+    this.#deps.timeline.record({ orgId: this.#orgId, sn: this.#sn, account: this.#account, source: this.#source, msgId: req.msgId, data: req.data, result, reply, at: this.#now() - ms, durationMs: ms });
   }
 
   #answer(result: Envelope['result'], data: unknown): void {
@@ -205,7 +224,8 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       answer(req, Result.Fail, { message: 'flowId is in use' });
       return;
     }
-    const command = new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId);
+    // A socket opened with an API token (issue 23) is an API client's, not an operator's console.
+    const command = new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId, caller.session.apiToken ? 'api' : 'console');
     if (target) {
       if (!target.loggedIn) {
         command.outcome(Result.DeviceNotLoggedIn);

@@ -11,6 +11,11 @@ import type { DeviceOperationRow } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
 import { PersistentCommands } from './persistent-commands.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
+import type { TimelineSource } from '../../protocol/api/timeline.ts';
+import { replyMessage } from '../timeline/summary.ts';
+
+/** The timeline's route of a REST caller: an API client (token) or the console's own call. */
+const sourceOf = (caller: Caller): TimelineSource => (caller.session.apiToken ? 'api' : 'rest');
 
 /** How long a whitelist cancellation waits for devices of the tree that are offline. */
 const WHITELIST_CANCEL_TTL_MS = 7 * 86_400_000;
@@ -74,6 +79,17 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
     return row;
   };
 
+  // Every serial in the caller's scope, in the order asked, or one refusal that does not say which is not.
+  const devicesInScope = async (caller: Caller, sns: readonly string[]) => {
+    const rows = await deps.db.selectFrom('devices').select(['sn', 'org_id']).where('sn', 'in', [...sns]).execute();
+    const bySn = new Map(rows.map((r) => [r.sn, r]));
+    return sns.map((sn) => {
+      const row = bySn.get(sn);
+      if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+      return row;
+    });
+  };
+
   api.post(
     '/device-ops/command',
     { config: { permission: 'device_list' }, schema: { body: c.DeviceCommandBody } },
@@ -87,17 +103,46 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       const device = await deviceInScope(caller, sn);
       if (ttlSeconds === undefined) {
-        const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {}, { by: caller.account });
+        const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {}, { by: caller.account, source: sourceOf(caller) });
         emitWebhook(deps.db, device.org_id, 'command.result', { sn, msgId, result: reply.result ?? null, by: caller.account });
         refuseTooFrequent(reply);
         return ok({ delivered: reply.result !== Result.DeviceOffline, result: reply.result ?? null, data: reply.data ?? null });
       }
-      const outcome = await held.submit({ sn, orgId: device.org_id, msgId, data: data ?? {}, ttlMs: ttlSeconds * 1000, accountId: caller.accountId });
+      const outcome = await held.submit({ sn, orgId: device.org_id, msgId, data: data ?? {}, ttlMs: ttlSeconds * 1000, accountId: caller.accountId, by: caller.account, source: sourceOf(caller) });
       if (outcome.delivered) {
         refuseTooFrequent(outcome.reply);
         return ok({ delivered: true, result: outcome.reply.result ?? null, data: outcome.reply.data ?? null });
       }
       return ok({ delivered: false, result: null, pending: heldView(outcome.held) });
+    },
+  );
+
+  // One command to many devices (by selection): each device is commanded as /device-ops/command would,
+  // and each is one entry of its own timeline (source 'bulk'), not one entry for the request.
+  api.post(
+    '/device-ops/bulk',
+    { config: { permission: 'device_list' }, schema: { body: c.DeviceBulkCommandBody } },
+    async (req) => {
+      const caller = callerOf(req);
+      // One request costs one command of the account's budget; the devices are capped by the schema.
+      if (!deps.gateway.accountBudgets.take(caller.accountId, deps.clock.now())) throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
+      const { sns, msgId, data } = req.body;
+      const permission = commandPermissions.get(msgId);
+      if (permission === undefined || FLOW_COMMANDS.has(msgId)) throw new ApiError(ApiCode.BadRequest, 'device.commandNotOverHttp');
+      if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+      const devices = await devicesInScope(caller, sns);
+      const list: { sn: string; result: number | null; message: string }[] = [];
+      for (let i = 0; i < devices.length; i += FAN_OUT) {
+        const replies = await Promise.all(
+          devices.slice(i, i + FAN_OUT).map(async (d) => {
+            const reply = await deps.gateway.command(d.sn, msgId, data ?? {}, { by: caller.account, source: 'bulk' });
+            emitWebhook(deps.db, d.org_id, 'command.result', { sn: d.sn, msgId, result: reply.result ?? null, by: caller.account });
+            return { sn: d.sn, result: reply.result ?? null, message: replyMessage(reply.data) };
+          }),
+        );
+        list.push(...replies);
+      }
+      return ok({ list } satisfies c.DeviceBulkCommandReply);
     },
   );
 

@@ -40,6 +40,8 @@ import { StreamFanout } from './stream-fanout.ts';
 import { randomId } from './random-ids.ts';
 import { GatewayMetrics } from '../metrics/metrics.ts';
 import { Message } from '../http/envelope.ts';
+import type { TimelineSource } from '../../protocol/api/timeline.ts';
+import { timelineKeeps, TimelineWriter } from '../timeline/writer.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
 export const CONSOLE_SOCKET_PATH = '/websocket';
@@ -84,6 +86,8 @@ export interface CommandOptions {
   readonly progress?: (reply: Envelope) => void;
   /** Who sends it, as consoles watching the device are told (default 'platform'). */
   readonly by?: string;
+  /** The route it came by, for the device's timeline (default 'rest'). */
+  readonly source?: TimelineSource;
 }
 
 /** The WebSocket gateway: device and console sockets on the HTTP server, and routing between them. */
@@ -124,6 +128,8 @@ export class Gateway {
 
   /** Connections and command outcomes of this node, for /metrics. */
   readonly metrics: GatewayMetrics;
+  /** Every command to a device, one entry per device, written in batches (issue 22). */
+  readonly timeline: TimelineWriter;
   readonly #admissionGate: DeviceAdmissionGate;
   /**
    * Changes to roles, accounts and organisations, told to every node and worker process: writers call
@@ -143,6 +149,7 @@ export class Gateway {
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.timeline = new TimelineWriter(deps.db, { log: deps.log });
     this.#consoleRights = new ConsoleRights({
       // The session is read again too: one that ended where this process did not hear it is not revived.
       load: async (session) => {
@@ -270,6 +277,8 @@ export class Gateway {
    */
   command(sn: string, msgId: number, data: unknown, opts: CommandOptions = {}): Promise<Envelope> {
     const started = this.#deps.clock.now();
+    /** The device's organisation, once known (from its link or its row), for the timeline. */
+    let orgId: number | undefined;
     return new Promise<Envelope>((resolve) => {
       const req: Envelope = { msgId, sn, flowId: opts.flowId, data };
       const settle = (result: ResultCode, replyData?: unknown) => resolve({ msgId, sn, result, data: replyData });
@@ -284,6 +293,7 @@ export class Gateway {
       const timeoutMs = opts.timeoutMs ?? this.#deps.commandTimeoutMs ?? 30_000;
       const link = this.#devices.get(sn);
       if (link) {
+        orgId = link.orgId;
         if (!link.loggedIn) return settle(Result.DeviceNotLoggedIn);
         // The same spacing of dangerous commands as console sockets get (REST, held commands): DECISIONS.
         if (!this.#dangerous.allow(sn, msgId, data, this.#deps.clock.now())) return settle(Result.Fail, { message: Message.TooFrequent });
@@ -291,6 +301,7 @@ export class Gateway {
       }
       this.#deps.devices.findBySn(sn).then(
         (row) => {
+          orgId = row?.org_id;
           if (row?.online_state === OnlineState.Online && this.#routeRemote(req, handlers)) return;
           settle(Result.DeviceOffline);
         },
@@ -300,7 +311,14 @@ export class Gateway {
       const result = reply.result ?? Result.Fail;
       const now = this.#deps.clock.now();
       this.metrics.commandOutcome(msgId, result, now - started);
-      if (opts.flowId === undefined) this.#watchers.commandEnded(sn, msgId, result, opts.by ?? 'platform', now, undefined);
+      if (opts.flowId === undefined) {
+        const by = opts.by ?? 'platform';
+        this.#watchers.commandEnded(sn, msgId, result, by, now, undefined);
+        const source = opts.source ?? 'rest';
+        if (orgId !== undefined && timelineKeeps(source, result)) {
+          this.timeline.record({ orgId, sn, account: by, source, msgId, data, result, reply: reply.data, at: started, durationMs: now - started });
+        }
+      }
       return reply;
     });
   }
@@ -475,6 +493,7 @@ export class Gateway {
     this.rights.close();
     this.#consoleRights.close();
     this.#wss.close();
+    await this.timeline.close();
   }
 
   // A refused socket is still upgraded and then closed with an application code, because a browser
@@ -521,6 +540,7 @@ export class Gateway {
           onOutcome: (msgId, result, ms) => this.metrics.commandOutcome(msgId, result, ms),
           onCommandEnded: (sn, orgId, msgId, result, by) => emitWebhook(this.#deps.db, orgId, 'command.result', { sn, msgId, result, by }),
           watchers: this.#watchers,
+          timeline: this.timeline,
           now: () => this.#deps.clock.now(),
           rights: this.#consoleRights,
           dangerous: this.#dangerous,

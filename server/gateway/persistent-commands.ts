@@ -1,3 +1,4 @@
+import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import { randomUUID } from 'node:crypto';
 import { type Clock, type Envelope, Result, type TimerHandle } from '../../protocol/index.ts';
 import { type Caller, loadCaller } from '../accounts/caller.ts';
@@ -64,6 +65,9 @@ export interface HoldRequest {
   readonly data: unknown;
   readonly ttlMs: number;
   readonly accountId: number | null;
+  /** The submitter's account name and route, for the device's timeline of the attempt made now. */
+  readonly by?: string;
+  readonly source?: TimelineSource;
 }
 
 /** What a caller learns at once: the device's reply, or that the command is held for it. */
@@ -129,7 +133,7 @@ export class PersistentCommands {
 
   /** Sends now, or holds the command when the device is offline (result 5). */
   async submit(req: HoldRequest): Promise<SubmitOutcome> {
-    const reply = await this.#gateway.command(req.sn, req.msgId, req.data);
+    const reply = await this.#gateway.command(req.sn, req.msgId, req.data, { by: req.by, source: req.source });
     if (reply.result !== Result.DeviceOffline) {
       emitWebhook(this.#db, req.orgId, 'command.result', { sn: req.sn, msgId: req.msgId, result: reply.result ?? null });
       return { delivered: true, reply };
@@ -195,7 +199,9 @@ export class PersistentCommands {
         .where((eb) => eb.exists(eb.selectFrom('devices').select('devices.sn').where('devices.sn', '=', sn).where('devices.org_id', '=', row.org_id)))
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) continue; // another node or login took it, or it expired
-      const reply = await this.#gateway.command(sn, row.msg_id, JSON.parse(row.data) as unknown);
+      // On the timeline as its submitter's, delivered by the held route.
+      const by = row.account_id === null ? 'platform' : ((await submitters.get(Number(row.account_id)))?.account ?? 'platform');
+      const reply = await this.#gateway.command(sn, row.msg_id, JSON.parse(row.data) as unknown, { by, source: 'held' });
       const done = { state: 'done' as const, result: reply.result ?? Result.Fail, reply: JSON.stringify(reply.data ?? null), finished_at: this.#clock.now() };
       await this.#db.updateTable('device_operations').set(done).where('id', '=', row.id).execute();
       this.#emit({ ...row, ...done, delivered_at: now });

@@ -20,6 +20,7 @@ import * as m0018 from './0018-abnormal-type-index.ts';
 import * as m0019 from './0019-totp.ts';
 import * as m0020 from './0020-oidc-identities.ts';
 import * as m0022 from './0022-campaign-schedule.ts';
+import * as m0023 from './0023-device-timeline.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-totp': m0019,
   '0020-oidc-identities': m0020,
   '0022-campaign-schedule': m0022,
+  '0023-device-timeline': m0023,
 };
