@@ -117,7 +117,9 @@ export function DeviceManagementPage() {
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
   const { ensure } = rows;
-  useEffect(() => ensure(view.offset + first, view.offset + last), [ensure, view.offset, first, last]);
+  // A page (at most 100 rows) loads whole, so selecting the page selects all of it; the one scroll loads what is in view.
+  const paged = pageSize !== 'all';
+  useEffect(() => (paged ? ensure(view.offset, view.offset + Math.max(0, view.count - 1)) : ensure(first, last)), [ensure, paged, view.offset, view.count, first, last]);
 
   const onSelect = useCallback((sn: string, on: boolean) => {
     setAllMatching(false);
