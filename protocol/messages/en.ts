@@ -349,6 +349,7 @@ export const en = {
   'field.number': 'Number',
   'field.offlineInstall': 'Offline install',
   'field.offlineWindowMinutes': 'Offline window',
+  'field.oldPassword': 'Old password',
   'field.onlineState': 'Online state',
   'field.operationType': 'Operation type',
   'field.options': 'Options',

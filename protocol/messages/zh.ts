@@ -330,6 +330,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.number': '编号',
   'field.offlineInstall': '离线安装',
   'field.offlineWindowMinutes': '离线时长',
+  'field.oldPassword': '原密码',
   'field.onlineState': '在线状态',
   'field.operationType': '操作类型',
   'field.options': '选项',
