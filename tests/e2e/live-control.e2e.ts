@@ -7,6 +7,7 @@ import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { type RemoteControlRequest, systemClock } from '../../protocol/index.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
+import { client, createOrg } from '../support/console-api.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const SN = 'LIVECTL-0001';
@@ -21,6 +22,7 @@ describe('live control in Chromium: text, scroll, long press, clipboard; restart
   let device: DeviceSession;
   let browser: Browser;
   let token: string;
+  let orgId: number;
 
   beforeAll(async () => {
     requireConsoleBuild();
@@ -36,7 +38,7 @@ describe('live control in Chromium: text, scroll, long press, clipboard; restart
     });
     device.start();
     await device.waitLoggedIn();
-    token = (await loginAsAdmin(ts)).token;
+    ({ token, orgId } = await loginAsAdmin(ts));
     browser = await launchChromium();
   });
 
@@ -138,6 +140,19 @@ describe('live control in Chromium: text, scroll, long press, clipboard; restart
     expect(await page.getByTestId('live-away').count()).toBe(0);
     const shown = Number(await page.getByTestId('live-stats').getAttribute('data-shown'));
     await page.waitForFunction((before) => Number(document.querySelector('[data-testid=live-stats]')?.getAttribute('data-shown') ?? 0) > before, shown, { timeout: 20_000 });
+    await page.context().close();
+  });
+
+  it('tells the live view that the device was moved to another organisation, and starts again once it is back (en)', async (ctx) => {
+    const page = await open('en');
+    if (!(await playing(page))) return ctx.skip();
+    const admin = client(ts, token);
+    const branch = await createOrg(admin, { name: 'Live move branch', account: 'livemove1', password: 'Branch_pw1', parentId: orgId });
+    await admin.ok('POST', '/device/allocate', { sns: [SN], orgId: branch });
+    await page.getByTestId('live-away').getByText('a move to another organisation', { exact: false }).waitFor();
+    // The platform still reaches the branch: the device reconnects under it and the picture comes back.
+    await page.getByTestId('live-view').and(page.locator('[data-status=playing]')).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('live-away').count()).toBe(0);
     await page.context().close();
   });
 
