@@ -175,6 +175,10 @@ describe('commerce edges in Chromium', () => {
     expect(fields[5]?.value).toMatch(/\/file\/download\/\d+$/);
     const download = await fetch(String(fields[5]?.value), { headers: { 'X-Token': token } });
     expect(await download.text()).toBe('%PDF-1.4 drawing');
+    // The detail shows the uploaded file as a link.
+    await page.locator('tr[data-demand]').first().getByRole('button', { name: 'Detail', exact: true }).click();
+    expect(await page.getByTestId('demand-upload-link').getAttribute('href')).toBe(fields[5]?.value);
+    await page.keyboard.press('Escape');
 
     // zh: the same form in Chinese.
     await setLanguage('zh');

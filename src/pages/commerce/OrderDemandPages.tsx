@@ -452,7 +452,20 @@ function DemandView({ demand }: { demand: Omit<Demand, 'shareToken'> }) {
       {row('cards.demand.state', label(orderDemandStateLabels, demand.state))}
       {row('cards.demand.specialNeeds', demand.specialNeeds)}
       {row('cards.demand.fittings', demand.fittings.map((f) => `${f.sku} × ${f.number}`).join(', '))}
-      {demand.fields.map((f) => row(f.label, Array.isArray(f.value) ? f.value.join(', ') : String(f.value)))}
+      {demand.fields.map((f) =>
+        f.type === 'upload' && typeof f.value === 'string' && /^https?:\/\//i.test(f.value) ? (
+          <Group gap="xs" key={f.label}>
+            <Text size="sm" c="dimmed" w={140}>
+              {f.label}
+            </Text>
+            <Anchor size="sm" href={f.value} target="_blank" rel="noopener noreferrer" data-testid="demand-upload-link">
+              {f.value}
+            </Anchor>
+          </Group>
+        ) : (
+          row(f.label, Array.isArray(f.value) ? f.value.join(', ') : String(f.value))
+        ),
+      )}
     </Stack>
   );
 }
