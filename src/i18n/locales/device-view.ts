@@ -22,6 +22,7 @@ export const deviceViewEn = {
     shell: 'Shell command',
     whitelist: 'Whitelist',
     logs: 'Device logs',
+    timeline: 'Timeline',
   },
   field: {
     model: 'Model',
@@ -239,6 +240,7 @@ export const deviceViewZh: typeof deviceViewEn = {
     shell: 'Shell命令',
     whitelist: '白名单',
     logs: '设备日志',
+    timeline: '操作时间线',
   },
   field: {
     model: '型号',

@@ -8,6 +8,7 @@ import { reportsEn } from './reports.ts';
 import { cardsEn } from './cards.ts';
 import { contentEn } from './content.ts';
 import { integrationsEn } from './integrations.ts';
+import { timelineEn } from './timeline.ts';
 /** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
 export const en = {
   app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version', pageLoading: 'Loading the page…', pageLoadFailed: 'The page could not be loaded.', reload: 'Reload' },
@@ -317,6 +318,7 @@ export const en = {
   cards: cardsEn,
   content: contentEn,
   integrations: integrationsEn,
+  timeline: timelineEn,
   kit: kitEn,
   audit: auditEn,
   publicPages: publicEn,

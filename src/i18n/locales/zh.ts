@@ -8,6 +8,7 @@ import { reportsZh } from './reports.ts';
 import { cardsZh } from './cards.ts';
 import { contentZh } from './content.ts';
 import { integrationsZh } from './integrations.ts';
+import { timelineZh } from './timeline.ts';
 import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
@@ -319,6 +320,7 @@ export const zh: Messages = {
   cards: cardsZh,
   content: contentZh,
   integrations: integrationsZh,
+  timeline: timelineZh,
   kit: kitZh,
   audit: auditZh,
   publicPages: publicZh,

@@ -15,6 +15,7 @@ import { ShellTerminal } from './shell/ShellTerminal.tsx';
 import { chooseTab, deviceViewHref, type Tab, visibleTabs } from './tab-access.ts';
 import { useDeviceRow } from './use-device-row.ts';
 import { WhitelistTab } from './whitelist/WhitelistTab.tsx';
+import { TimelineTab } from './timeline/TimelineTab.tsx';
 
 /** The serial and the requested tab of the page's query (?sn=...&tab=...); the tab is checked against the user's tabs by the page. */
 export function useDeviceQuery(): { sn: string; tab: string | null } {
@@ -111,6 +112,9 @@ export function DeviceViewPage() {
         </Tabs.Panel>
         <Tabs.Panel value="logs">
           <LogsTab sn={sn} online={online} />
+        </Tabs.Panel>
+        <Tabs.Panel value="timeline">
+          <TimelineTab sn={sn} />
         </Tabs.Panel>
       </Tabs>
     </>

@@ -29,11 +29,12 @@ describe('device view tab access', () => {
       shell: ['device_shell'],
       whitelist: ['device_whitelist'],
       logs: ['device_capture'],
+      timeline: ['device_base_info'],
     });
   });
 
   it('shows a role only the tabs of the keys it holds, in order', () => {
-    expect(visibleTabs(holding('device_list', 'device_base_info', 'device_capture'))).toEqual(['base', 'wholeTest', 'remote', 'logs']);
+    expect(visibleTabs(holding('device_list', 'device_base_info', 'device_capture'))).toEqual(['base', 'wholeTest', 'remote', 'logs', 'timeline']);
     expect(visibleTabs(holding('device_shell', 'device_file'))).toEqual(['wholeTest', 'files', 'shell']);
     expect(visibleTabs(holding('device_list'))).toEqual([]);
     expect(visibleTabs(() => true)).toEqual([...TABS]);

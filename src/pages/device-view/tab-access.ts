@@ -1,7 +1,7 @@
 import { Command, commandPermission, refusedOnSystem } from '../../../protocol/index.ts';
 
 /** The device view's tabs (devices-and-commerce section 2), in the order they show. */
-export const TABS = ['base', 'system', 'runtime', 'wholeTest', 'remote', 'files', 'config', 'shell', 'whitelist', 'logs'] as const;
+export const TABS = ['base', 'system', 'runtime', 'wholeTest', 'remote', 'files', 'config', 'shell', 'whitelist', 'logs', 'timeline'] as const;
 export type Tab = (typeof TABS)[number];
 
 /**
@@ -19,6 +19,8 @@ export const TAB_COMMANDS: Readonly<Record<Tab, readonly number[]>> = {
   shell: [Command.Shell],
   whitelist: [Command.Whitelist],
   logs: [Command.GrabLog],
+  // The timeline sends no command: it reads POST /device/timeline under the device details key, which is BaseInfo's.
+  timeline: [Command.BaseInfo],
 };
 
 /**

@@ -1,0 +1,10 @@
+import type { Page } from '../../protocol/api/devices.ts';
+import type { TimelineBody, TimelineEntry } from '../../protocol/api/timeline.ts';
+import { request } from './request.ts';
+
+export type { TimelineEntry };
+
+export const timelineApi = {
+  /** One page of a device's timeline, newest first (issue 22). */
+  list: (body: TimelineBody) => request<Page<TimelineEntry>>({ method: 'POST', url: '/device/timeline', data: body }),
+};
