@@ -1,5 +1,5 @@
 import * as tus from 'tus-js-client';
-import type { PushCampaignEvent, PushStartReply, PushStartRequest, PushState, PushTargetEvent } from '../../protocol/api/campaigns.ts';
+import type { CampaignView, PushCampaignEvent, PushStartReply, PushStartRequest, PushState, PushTargetEvent } from '../../protocol/api/campaigns.ts';
 import type { MessageParams } from '../../protocol/index.ts';
 import type { Page } from './devices.ts';
 import { type FollowPushesOptions, followPushStream } from './push-stream.ts';
@@ -46,20 +46,8 @@ export interface ContentItem {
   readonly createTime: number;
 }
 
-export interface Campaign {
-  readonly id: number;
-  readonly operationType: string;
-  readonly contentName: string;
-  readonly state: string;
-  readonly total: number;
-  readonly queued: number;
-  readonly pushing: number;
-  readonly success: number;
-  readonly failed: number;
-  readonly currentStage: number;
-  readonly message: string;
-  readonly createTime: number;
-}
+/** A campaign as the push calls answer it (the contract's shape). */
+export type Campaign = CampaignView;
 
 export interface PushLogRow extends PushState {
   readonly id: number;

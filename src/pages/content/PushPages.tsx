@@ -12,6 +12,7 @@ import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { PayPanel } from '../commerce/PayDataPage.tsx';
+import { DEFAULT_SCHEDULE, ScheduleFields, scheduleRequest, ScheduleState, type ScheduleValue } from './ScheduleFields.tsx';
 
 const KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
 /** How long the push log waits to read page 1 again after a new push shows up: pushes starting together cost one read. */
@@ -150,6 +151,8 @@ export function PushPage() {
   const [successPercent, setSuccessPercent] = useState<number | string>(100);
   const [errorPercent, setErrorPercent] = useState<number | string>(100);
   const [requireApproval, setRequireApproval] = useState(false);
+  const [schedule, setSchedule] = useState<ScheduleValue>(DEFAULT_SCHEDULE);
+  const [scheduleError, setScheduleError] = useState<string>();
   const [campaign, setCampaign] = useState<Campaign>();
   const [initial, setInitial] = useState<PushLogRow[]>();
   const [, navigate] = useLocation();
@@ -183,6 +186,9 @@ export function PushPage() {
 
   const start = async (confirmModelMismatch = false) => {
     setMismatch(undefined);
+    const scheduled = scheduleRequest(schedule);
+    setScheduleError(scheduled.ok ? undefined : scheduled.message);
+    if (!scheduled.ok) return;
     const list = sns.split(/[\s,，]+/).map((s) => s.trim()).filter(Boolean);
     const res = await contentApi
       .startPush({
@@ -192,6 +198,7 @@ export function PushPage() {
         confirmModelMismatch,
         ...(Number(stageSize) > 0 ? { stageSize: Number(stageSize), successPercent: Number(successPercent), errorPercent: Number(errorPercent) } : {}),
         requireApproval,
+        ...scheduled.fields,
       })
       .catch(() => undefined);
     if (!res) return;
@@ -219,6 +226,7 @@ export function PushPage() {
             <NumberInput label={t('content.errorPercent')} min={1} max={100} value={errorPercent} onChange={setErrorPercent} disabled={!Number(stageSize)} />
           </Group>
           <Checkbox label={t('content.requireApproval')} checked={requireApproval} onChange={(e) => setRequireApproval(e.currentTarget.checked)} />
+          <ScheduleFields value={schedule} onChange={setSchedule} error={scheduleError} />
           <Group>
             <Button onClick={() => void start()} disabled={!contentId} data-testid="push-start">
               {t('content.start')}
@@ -238,6 +246,7 @@ export function PushPage() {
               </Button>
             )}
             {campaign.message && <Text c="red" size="sm">{campaign.message}</Text>}
+            <ScheduleState campaign={campaign} />
             <Button size="compact-sm" variant="light" onClick={() => void contentApi.controlPush(campaign.state === 'paused' ? 'resume' : 'pause', campaign.id).then(setCampaign, () => undefined)}>
               {t(campaign.state === 'paused' ? 'content.resume' : 'content.pause')}
             </Button>

@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { systemClock } from '../../protocol/index.ts';
+import { buyCoupons } from '../support/coupons.ts';
+import { consolePage } from '../support/console-page.ts';
+import { uploadFirmware } from '../support/firmware.ts';
+import { api } from '../support/server.ts';
+
+const HOUR = 3_600_000;
+const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
+
+describe('push dialog: a campaign in a maintenance window (issue 23), in Chromium', () => {
+  const c = consolePage();
+  const devices: DeviceSession[] = [];
+  afterAll(() => devices.forEach((d) => d.dispose()));
+
+  it('starts a campaign that waits for its window and says so; a window without days is refused in Chinese', { timeout: 60_000 }, async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    const d = createVirtualDevice({
+      gatewayUrl: ts.server.deviceSocketUrl,
+      sn: 'E2EWIN1',
+      enrollKey: ts.server.seeded.enrollKey,
+      info: { model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 2 },
+      transport: wsTransport(),
+      clock: systemClock,
+      rebootDownMs: 1_000,
+    });
+    devices.push(d);
+    d.start();
+    await d.waitLoggedIn();
+    const contentId = await uploadFirmware(ts.server.url, token);
+    expect((await buyCoupons(ts.server.url, token, token, 50)).balance).toBe(50);
+
+    await page.goto(`${ts.server.url}/user/content-push/index?kind=firmware&contentId=${contentId}&sns=E2EWIN1`);
+    await page.getByTestId('push-use-window').check();
+    // Every day, two to three hours from now, in UTC: closed now.
+    for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri']) await page.getByTestId('push-window-days').getByText(day, { exact: true }).click();
+    for (const day of ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']) await page.getByTestId('push-window-days').getByText(day, { exact: true }).click();
+    await page.getByTestId('push-window-from').fill(hhmm(Date.now() + 2 * HOUR));
+    await page.getByTestId('push-window-to').fill(hhmm(Date.now() + 3 * HOUR));
+    await page.getByTestId('push-window-zone').fill('UTC');
+    await page.getByRole('option', { name: 'UTC', exact: true }).click();
+    await page.getByTestId('push-start').click();
+    await page.getByTestId('campaign-waiting').getByText(/^Outside its maintenance window: resumes at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).waitFor();
+    const id = Number(new URL(page.url()).searchParams.get('campaignId'));
+    const view = await api<{ waiting: string; queued: number }>(ts.server.url, 'GET', `/push/campaign/${id}`, { token });
+    expect(view.data).toMatchObject({ waiting: 'outsideWindow', queued: 1 });
+
+    // In Chinese, a window with no day is refused before anything is sent.
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: ts.server.url }]);
+    await page.goto(`${ts.server.url}/user/content-push/index?kind=firmware&contentId=${contentId}&sns=E2EWIN1`);
+    await page.getByTestId('push-use-window').check();
+    for (const day of ['周一', '周二', '周三', '周四', '周五']) await page.getByTestId('push-window-days').getByText(day, { exact: true }).click();
+    await page.getByTestId('push-start').click();
+    expect(await page.getByTestId('push-schedule-error').innerText()).toBe('请为维护窗口至少选择一天');
+  });
+});
