@@ -12,7 +12,7 @@ function scalar(key: string, value: unknown): string {
   if (SECRET.test(key)) return '***';
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'string') {
-    if (BULKY.test(key)) return `(${value.length} chars)`;
+    if (BULKY.test(key)) return `(${value.length})`;
     return value.length > 40 ? `${value.slice(0, 40)}…` : value;
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

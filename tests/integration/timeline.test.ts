@@ -82,7 +82,7 @@ for (const target of targets) {
         ['operatortl', 'console', Command.PushText, Result.Success],
       ]);
       // The parameters are summarised, not copied: free text is only its length.
-      expect(list[1]?.params).toBe('text=(22 chars)');
+      expect(list[1]?.params).toBe('text=(22)');
       // The time range filters.
       const newest = list[0]?.time ?? 0;
       expect((await timeline(admin, ONE, { from: newest })).list.map((e) => e.source)).toEqual(['rest']);
