@@ -235,7 +235,7 @@ for (const target of targets) {
       try {
         const admin = client(ts, (await loginAsAdmin(ts)).token);
         const plain = await tenant(ts, admin, ['home_list']);
-        expect(await plain.c.ok('GET', '/payment/mode')).toEqual({ online: false, sandbox: false, canSettle: false });
+        expect(await plain.c.ok('GET', '/payment/mode')).toEqual({ online: false, sandbox: false, canSettle: false, staff: false });
         const orderNo = await payable(plain.c);
         expect((await plain.c.call('POST', '/pay-data/pay', { orderNo, payMethod: 'alipay' })).message).toBe(OrderMessage.NoOnlinePayment);
         expect((await plain.c.call('POST', '/payment/sandbox/pay', { orderNo })).code).toBe(DENIED);
@@ -257,9 +257,9 @@ for (const target of targets) {
         const plain = await tenant(ts, admin, ['home_list']);
         // A customer organisation's account given the key is still not the platform.
         const keyed = await tenant(ts, admin, ['home_list', 'payment_admin']);
-        expect(await plain.c.ok('GET', '/payment/mode')).toEqual({ online: true, sandbox: true, canSettle: false });
-        expect(await keyed.c.ok('GET', '/payment/mode')).toEqual({ online: true, sandbox: true, canSettle: false });
-        expect(await admin.ok('GET', '/payment/mode')).toEqual({ online: true, sandbox: true, canSettle: true });
+        expect(await plain.c.ok('GET', '/payment/mode')).toEqual({ online: true, sandbox: true, canSettle: false, staff: false });
+        expect(await keyed.c.ok('GET', '/payment/mode')).toEqual({ online: true, sandbox: true, canSettle: false, staff: false });
+        expect(await admin.ok('GET', '/payment/mode')).toEqual({ online: true, sandbox: true, canSettle: true, staff: true });
 
         const orderNo = await payable(plain.c);
         expect(await plain.c.ok('POST', '/pay-data/pay', { orderNo, payMethod: 'alipay' })).toMatchObject({ payMethod: 'alipay', sandbox: true });
