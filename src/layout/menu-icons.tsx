@@ -41,6 +41,7 @@ import {
   IconUsers,
   IconUserShield,
   IconWallpaper,
+  IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { TopNavId } from '../router/top-nav.ts';
@@ -53,6 +54,7 @@ import type { GroupId } from '../router/routes.ts';
  */
 export const routeIcons: Readonly<Record<string, Icon>> = {
   '/dashboard/index': IconLayoutDashboard,
+  '/integrations/webhooks': IconWebhook,
   '/user-notice/index': IconBell,
   '/document-library/index': IconBook,
   '/document-admin/index': IconArticle,

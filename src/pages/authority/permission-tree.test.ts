@@ -10,7 +10,7 @@ describe('role permission tree', () => {
   it('holds every catalogued key once, children under their parent', () => {
     expect(allPermitKeys(tree).sort()).toEqual(permissionCatalogue.map((e) => e.key).sort());
     const authority = tree.find((n) => n.key === 'permit_manage');
-    expect(authority?.children.map((c) => c.key)).toEqual(['admin_list', 'role_list']);
+    expect(authority?.children.map((c) => c.key)).toEqual(['admin_list', 'role_list', 'webhook_manage']);
     expect(authority?.label).toBe('Authority');
   });
 
@@ -21,6 +21,8 @@ describe('role permission tree', () => {
     if (!authority) throw new Error('missing permit_manage');
     expect(checkState(authority, selected)).toBe('partial');
     selected = togglePermit(tree, selected, 'admin_list', true);
+    expect(checkState(authority, selected)).toBe('partial');
+    selected = togglePermit(tree, selected, 'webhook_manage', true);
     expect(checkState(authority, selected)).toBe('checked');
     selected = togglePermit(tree, selected, 'permit_manage', false);
     expect(selected.size).toBe(0);
