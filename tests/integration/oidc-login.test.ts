@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createRole } from '../support/console-api.ts';
+import { client, type Client, createOrg, createRole } from '../support/console-api.ts';
 import { CookieJar, startOidcProvider, type TestOidcProvider, walkRedirects } from '../support/oidc-provider.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -25,6 +25,7 @@ describe('single sign-on through a real OpenID provider (authorization code with
       OIDC_ROLE_MAP: JSON.stringify([
         { group: 'dcc-viewers', org: 'Platform', role: 'sso-viewer' },
         { group: 'dcc-broken', org: 'No such organisation', role: 'sso-viewer' },
+        { group: 'dcc-branch', org: 'SSO Branch', role: 'sso-viewer' },
       ]),
     });
     provider.register(`${ts.server.url}/login/oidc/callback`);
@@ -69,6 +70,17 @@ describe('single sign-on through a real OpenID provider (authorization code with
 
     provider.signInAs('carol-0003', { preferred_username: 'carol', name: 'Carol', email: 'carol@example.com', groups: ['dcc-broken'] });
     expect((await signIn(ts)).landed).toBe('/user/login?sso_error=auth.ssoMisconfigured');
+  });
+
+  it('sends a user of an organisation that requires two-step verification to set it up first, as a password login does', async () => {
+    const branch = await createOrg(admin, { name: 'SSO Branch', account: 'ssobranch', password: 'Branch_pw1' });
+    await admin.ok('POST', '/org/totp-policy', { orgId: branch, required: true });
+    provider.signInAs('frank-0004', { preferred_username: 'frank', name: 'Frank', email: 'frank@example.com', groups: ['dcc-branch'] });
+    const landed = await signIn(ts);
+    expect(landed.landed).toBe('/user/integrations/two-step');
+    const frank = client(ts, landed.token ?? '');
+    // Until it is set up, the account holds no key.
+    expect((await frank.call('POST', '/device/list', { pageNum: 1, pageSize: 10 })).code).toBe(40003);
   });
 
   it('refuses a callback without the browser that started it (no pending cookie), and a forged state', async () => {

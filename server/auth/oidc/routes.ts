@@ -18,6 +18,8 @@ const PENDING_MAX_AGE_S = 600;
 /** Where a signed-in browser lands, and where a refused one reads why. */
 const CONSOLE_HOME = '/user/';
 const LOGIN_PAGE = '/user/login';
+/** Where an account whose organisation requires two-step verification sets it up. */
+const TWO_STEP_SETUP = '/user/integrations/two-step';
 
 export interface OidcDeps {
   readonly db: Db;
@@ -86,14 +88,16 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcDeps): void {
       const token = await deps.sessions.open(accountId);
       const session = await deps.sessions.resolve(token);
       const caller = session && (await loadCaller(deps.db, session));
-      if (!caller || !holdsAMenu(caller.permissions)) {
+      // An organisation that requires two-step verification holds its accounts' keys back until they set it
+      // up (server/totp): as after a password login, such an account is let in to do that first.
+      if (!caller || (!caller.totpSetupRequired && !holdsAMenu(caller.permissions))) {
         if (caller) await deps.sessions.end(caller.session);
         return refuse(reply, 'common.noPermission');
       }
       // The cookie the console reads its session from (src/state/session.ts), as after a password login.
       return reply
         .header('set-cookie', [`${PENDING_COOKIE}=; Path=${CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax`, `Admin-Token=${token}; Path=/; SameSite=Lax`])
-        .redirect(CONSOLE_HOME, 303);
+        .redirect(caller.totpSetupRequired ? TWO_STEP_SETUP : CONSOLE_HOME, 303);
     },
   );
 }
