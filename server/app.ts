@@ -39,6 +39,7 @@ import type { UploadLimits } from './uploads/upload-limits.ts';
 import { registerMetricsRoute } from './metrics/metrics.ts';
 import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
 import { registerTimelineRoutes } from './timeline/routes.ts';
+import { registerRecordingRoutes } from './recordings/routes.ts';
 import { registerApiTokenRoutes } from './api-tokens/routes.ts';
 import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
   registerTimelineRoutes(app, { db });
+  registerRecordingRoutes(app, { db, recordings: deps.gateway.recordings });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
   registerApiTokenRoutes(app, { db, clock, sessions });
   registerTotpRoutes(app, { db, clock, rights });

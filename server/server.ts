@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from '../protocol/index.ts';
 import { buildApp } from './app.ts';
@@ -120,6 +121,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
     nodeDeadMs: 3 * config.clusterBeatMs,
     consoleCommandRate: config.consoleCommandRate,
     consoleCommandBurst: config.consoleCommandBurst,
+    recordingsDir: path.join(config.dataDir, 'recordings'),
   });
   const app = await buildApp({
     db,

@@ -42,3 +42,33 @@ export interface TimelineEntry {
   /** The session's recording, when one was made. */
   readonly recordingId: string | null;
 }
+
+/** POST /recording/list: recorded sessions of the caller's organisations, newest first (issue 22). */
+export const RecordingListBody = Type.Object(
+  { sn: Type.Optional(Sn), kind: Type.Optional(Type.Unsafe<'shell' | 'live'>({ type: 'string', enum: ['shell', 'live'] })), from: Type.Optional(Epoch), to: Type.Optional(Epoch), ...PagingProperties },
+  { additionalProperties: false },
+);
+export type RecordingListBody = Static<typeof RecordingListBody>;
+
+/** GET /recording/:id/download: a recording's id. */
+export const RecordingIdPath = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }, { additionalProperties: false });
+export type RecordingIdPath = Static<typeof RecordingIdPath>;
+
+/** POST /recording/policy: an organisation's shell recording policy. */
+export const RecordingPolicyBody = Type.Object(
+  { orgId: Type.Integer({ minimum: 1 }), policy: Type.Unsafe<'off' | 'on' | 'required'>({ type: 'string', enum: ['off', 'on', 'required'] }) },
+  { additionalProperties: false },
+);
+export type RecordingPolicyBody = Static<typeof RecordingPolicyBody>;
+
+/** A recorded session as listed. */
+export interface RecordingView {
+  readonly id: string;
+  readonly orgId: number;
+  readonly sn: string;
+  readonly account: string;
+  readonly kind: string;
+  readonly startedAt: number;
+  readonly endedAt: number | null;
+  readonly bytes: number;
+}

@@ -51,6 +51,7 @@ export const permissionCatalogue: readonly PermissionEntry[] = [
   p('device_revoke', 'device_list', '吊销设备凭证', 'Revoke device credentials'),
   p('device_message', 'device_list', '发送消息', 'Send message'),
   p('device_clear', 'device_list', '清除数据', 'Clear data'),
+  p('recording_list', 'device_list', '会话录像', 'Session recordings'),
   p('device_live_view', 'device_list', '实时画面', 'Live view'),
   p('device_live_control', 'device_list', '实时控制', 'Live control'),
   p('remote_list', null, '远程管理', 'Remote management'),

@@ -7,6 +7,7 @@ import type { WebhookTables } from '../webhooks/tables.ts';
 import type { OidcTables } from '../auth/oidc/tables.ts';
 import type { TotpTables } from '../totp/tables.ts';
 import type { TimelineTables } from '../timeline/tables.ts';
+import type { RecordingTables } from '../recordings/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -31,6 +32,8 @@ export interface OrganisationTable {
   login_account_id: number | null;
   /** 1 when the organisation's accounts must use a TOTP second factor (0019, issue 23). */
   require_totp: Generated<number>;
+  /** Shell recording: off, on, required (0024, issue 22). */
+  recording_policy: Generated<string>;
 }
 
 export interface RoleTable {
@@ -111,7 +114,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables {
+export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;

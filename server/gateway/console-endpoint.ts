@@ -30,6 +30,8 @@ import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import type { TimelineWriter } from '../timeline/writer.ts';
+import type { ShellRecordings } from '../recordings/recorder.ts';
+import { recordShellRequest } from '../recordings/shell-events.ts';
 
 export interface ConsoleEndpointDeps {
   /** Live view fan-out: answers StartStream and StopStream itself. */
@@ -53,6 +55,8 @@ export interface ConsoleEndpointDeps {
   readonly watchers?: DeviceWatchers;
   /** The devices' timeline: each command's outcome is one entry (issue 22). */
   readonly timeline?: TimelineWriter;
+  /** Shell sessions recorded per organisation policy (issue 22). */
+  readonly recordings?: ShellRecordings;
   readonly now?: () => number;
   /** The rights of this process's console sessions, checked per command. */
   readonly rights: ConsoleRights;
@@ -73,10 +77,12 @@ class ConsoleCommand implements PendingHandlers {
   readonly #sn: string;
   readonly #orgId: number | undefined;
   readonly #source: TimelineSource;
+  readonly #recordingId: string | null;
   readonly #started = Date.now();
 
-  constructor(req: Envelope, link: ConsoleLink, deps: ConsoleEndpointDeps, now: () => number, account: string, sn: string, orgId: number | undefined, source: TimelineSource) {
+  constructor(req: Envelope, link: ConsoleLink, deps: ConsoleEndpointDeps, now: () => number, account: string, sn: string, orgId: number | undefined, source: TimelineSource, recordingId: string | null = null) {
     this.#source = source;
+    this.#recordingId = recordingId;
     this.#req = req;
     this.#link = link;
     this.#deps = deps;
@@ -111,7 +117,12 @@ class ConsoleCommand implements PendingHandlers {
     // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the
     // device; opening a shell is the one the timeline keeps (who had a shell on the device, and when).
     if (req.flowId !== undefined) {
-      if (req.msgId === Command.Shell && (req.data as { op?: unknown } | null | undefined)?.op === 'open') this.#toTimeline(result, reply, ms);
+      const op = req.msgId === Command.Shell ? (req.data as { op?: unknown } | null | undefined)?.op : undefined;
+      if (op === 'open') this.#toTimeline(result, reply, ms);
+      // A shell that did not open has nothing to record.
+      if (op === 'open' && result !== Result.Success && result !== Result.Pushing) void deps.recordings?.end(this.#sn, req.flowId);
+      // The session's recording ends once the device has answered its close (its last output came first).
+      if (op === 'close') void deps.recordings?.end(this.#sn, req.flowId);
       return;
     }
     this.#toTimeline(result, reply, ms);
@@ -122,7 +133,7 @@ class ConsoleCommand implements PendingHandlers {
   #toTimeline(result: number, reply: unknown, ms: number): void {
     if (this.#orgId === undefined || !this.#deps.timeline) return;
     const req = this.#req;
-    this.#deps.timeline.record({ orgId: this.#orgId, sn: this.#sn, account: this.#account, source: this.#source, msgId: req.msgId, data: req.data, result, reply, at: this.#now() - ms, durationMs: ms });
+    this.#deps.timeline.record({ orgId: this.#orgId, sn: this.#sn, account: this.#account, source: this.#source, msgId: req.msgId, data: req.data, result, reply, at: this.#now() - ms, durationMs: ms, recordingId: this.#recordingId });
   }
 
   #answer(result: Envelope['result'], data: unknown): void {
@@ -130,6 +141,9 @@ class ConsoleCommand implements PendingHandlers {
     this.#link.peer.send({ msgId: req.msgId, cid: req.cid, sn: req.sn, result, data });
   }
 }
+
+/** A terminal size from a request, when it is a positive integer. */
+const intOr = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 10_000 ? v : undefined);
 
 /** The key a console needs to watch a device: the device list's own (it shows the same device). */
 const WATCH_PERMISSION = 'device_list';
@@ -224,8 +238,31 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       answer(req, Result.Fail, { message: 'flowId is in use' });
       return;
     }
+    const source = caller.session.apiToken ? 'api' : 'console';
+    // A shell's traffic goes to its recording (when its organisation records); opening one may start it first.
+    const shellOp = req.msgId === Command.Shell && req.flowId !== undefined ? (req.data as { op?: unknown } | null | undefined)?.op : undefined;
+    if (deps.recordings && req.flowId !== undefined && shellOp !== undefined) {
+      if (shellOp === 'open') {
+        const size = req.data as { cols?: unknown; rows?: unknown };
+        deps.recordings
+          .begin({ orgId, sn, account: caller.account, flowId: req.flowId, cols: intOr(size.cols), rows: intOr(size.rows), owner: link })
+          .then(
+            // Required and it could not start: no recording, no shell.
+            (r) => ('refused' in r ? answer(req, Result.Fail, { message: Message.PermissionDenied }) : send(req, sn, target, remoteOnline, new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId, source, r.id))),
+            (err: unknown) => {
+              deps.log.warn({ err }, 'starting a shell recording failed');
+              answer(req, Result.Fail);
+            },
+          );
+        return;
+      }
+      if (shellOp !== 'close') recordShellRequest(deps.recordings, sn, req.flowId, req.data);
+    }
     // A socket opened with an API token (issue 23) is an API client's, not an operator's console.
-    const command = new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId, caller.session.apiToken ? 'api' : 'console');
+    send(req, sn, target, remoteOnline, new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId, source));
+  };
+
+  const send = (req: Envelope, sn: string, target: DeviceLink | undefined, remoteOnline: boolean, command: ConsoleCommand): void => {
     if (target) {
       if (!target.loggedIn) {
         command.outcome(Result.DeviceNotLoggedIn);
@@ -343,6 +380,7 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     deps.flows.dropConsole(link);
     deps.watchers?.consoleGone(link);
     deps.streams?.consoleLinkGone(link);
+    deps.recordings?.endOwner(link);
   });
   return link;
 }

@@ -75,6 +75,8 @@ export class FlowTable {
   readonly #devices: ReadonlyMap<string, DeviceLink>;
   readonly #bus: Bus;
   readonly #now: () => number;
+  /** Hears each message a device sends a console here on a flow (shell recordings listen). */
+  onDeviceEnv: ((sn: string, env: Envelope) => void) | undefined;
 
   constructor(devices: ReadonlyMap<string, DeviceLink>, bus: Bus, now: () => number = Date.now) {
     this.#devices = devices;
@@ -164,7 +166,10 @@ export class FlowTable {
     if (!route) return false;
     if (route.console) {
       // Dropped once the console has lost the flow's key (its rights are re-read on every change).
-      if (route.console.caller.permissions.has(route.permission)) deliver(route.console.peer, p);
+      if (route.console.caller.permissions.has(route.permission)) {
+        deliver(route.console.peer, p);
+        if ('env' in p) this.onDeviceEnv?.(sn, p.env);
+      }
     } else if (route.node !== undefined) {
       // The device goes with its traffic: the console's node looks the flow up by device (fromBusToConsole).
       if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, sn, ...p });
@@ -190,7 +195,10 @@ export class FlowTable {
   fromBusToConsole(m: BusMessage): void {
     const route = typeof m.sn === 'string' ? this.#routes.get(flowKey(m.sn, String(m.flowId))) : undefined;
     const p = payloadOf(m);
-    if (route?.console && p && route.console.caller.permissions.has(route.permission)) deliver(route.console.peer, p);
+    if (route?.console && p && route.console.caller.permissions.has(route.permission)) {
+      deliver(route.console.peer, p);
+      if ('env' in p && typeof m.sn === 'string') this.onDeviceEnv?.(m.sn, p.env);
+    }
   }
 
   /** Forgets the flows of `console` whose key it no longer holds (its rights narrowed). */

@@ -42,6 +42,8 @@ import { GatewayMetrics } from '../metrics/metrics.ts';
 import { Message } from '../http/envelope.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import { timelineKeeps, TimelineWriter } from '../timeline/writer.ts';
+import { ShellRecordings } from '../recordings/recorder.ts';
+import { recordShellOutput } from '../recordings/shell-events.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
 export const CONSOLE_SOCKET_PATH = '/websocket';
@@ -77,6 +79,8 @@ export interface GatewayDeps {
   readonly consoleCommandRate?: number;
   readonly consoleCommandBurst?: number;
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** Where shell recordings are written (DATA_DIR/recordings); none: shells are not recorded. */
+  readonly recordingsDir?: string;
 }
 
 export interface CommandOptions {
@@ -130,6 +134,8 @@ export class Gateway {
   readonly metrics: GatewayMetrics;
   /** Every command to a device, one entry per device, written in batches (issue 22). */
   readonly timeline: TimelineWriter;
+  /** Shell sessions recorded per organisation policy (issue 22), when a directory is configured. */
+  readonly recordings: ShellRecordings | undefined;
   readonly #admissionGate: DeviceAdmissionGate;
   /**
    * Changes to roles, accounts and organisations, told to every node and worker process: writers call
@@ -150,6 +156,7 @@ export class Gateway {
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
     this.timeline = new TimelineWriter(deps.db, { log: deps.log });
+    this.recordings = deps.recordingsDir === undefined ? undefined : new ShellRecordings(deps.db, deps.recordingsDir, () => deps.clock.now(), deps.log);
     this.#consoleRights = new ConsoleRights({
       // The session is read again too: one that ended where this process did not hear it is not revived.
       load: async (session) => {
@@ -174,6 +181,8 @@ export class Gateway {
     this.#remote = new Correlator(deps.clock, { keepArmed: true });
     this.#deviceCommands = new Correlator(deps.clock, { keepArmed: true });
     this.#flows = new FlowTable(this.#devices, deps.bus);
+    const recordings = this.recordings;
+    if (recordings) this.#flows.onDeviceEnv = (sn, env) => recordShellOutput(recordings, sn, env);
     this.#watchers = new DeviceWatchers(deps.bus, deps.nodeId);
     this.#holders = new DeviceHolders(deps.db);
     this.#membership = deps.bus.shared && (deps.clusterPresence ?? true)
@@ -493,6 +502,7 @@ export class Gateway {
     this.rights.close();
     this.#consoleRights.close();
     this.#wss.close();
+    await this.recordings?.close();
     await this.timeline.close();
   }
 
@@ -541,6 +551,7 @@ export class Gateway {
           onCommandEnded: (sn, orgId, msgId, result, by) => emitWebhook(this.#deps.db, orgId, 'command.result', { sn, msgId, result, by }),
           watchers: this.#watchers,
           timeline: this.timeline,
+          recordings: this.recordings,
           now: () => this.#deps.clock.now(),
           rights: this.#consoleRights,
           dangerous: this.#dangerous,

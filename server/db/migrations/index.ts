@@ -21,6 +21,7 @@ import * as m0019 from './0019-totp.ts';
 import * as m0020 from './0020-oidc-identities.ts';
 import * as m0022 from './0022-campaign-schedule.ts';
 import * as m0023 from './0023-device-timeline.ts';
+import * as m0024 from './0024-recordings.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-oidc-identities': m0020,
   '0022-campaign-schedule': m0022,
   '0023-device-timeline': m0023,
+  '0024-recordings': m0024,
 };

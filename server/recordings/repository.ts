@@ -1,0 +1,48 @@
+import type { Page } from '../../protocol/api/devices.ts';
+import type { RecordingView } from '../../protocol/api/timeline.ts';
+import type { Db } from '../db/database.ts';
+import type { RecordingPolicy, RecordingRow } from './tables.ts';
+
+export interface RecordingQuery {
+  readonly sn?: string;
+  readonly kind?: string;
+  readonly from?: number;
+  readonly to?: number;
+  readonly pageNum: number;
+  readonly pageSize: number;
+  /** The reader's organisations; undefined when it reaches every one. */
+  readonly scope: ReadonlySet<number> | undefined;
+}
+
+const viewOf = (r: RecordingRow): RecordingView => ({
+  id: r.id,
+  orgId: Number(r.org_id),
+  sn: r.sn,
+  account: r.account,
+  kind: r.kind,
+  startedAt: Number(r.started_at),
+  endedAt: r.ended_at === null ? null : Number(r.ended_at),
+  bytes: Number(r.bytes),
+});
+
+export async function listRecordings(db: Db, q: RecordingQuery): Promise<Page<RecordingView>> {
+  let base = db.selectFrom('recordings');
+  if (q.scope) base = base.where('org_id', 'in', [...q.scope]);
+  if (q.sn !== undefined) base = base.where('sn', '=', q.sn);
+  if (q.kind !== undefined) base = base.where('kind', '=', q.kind);
+  if (q.from !== undefined) base = base.where('started_at', '>=', q.from);
+  if (q.to !== undefined) base = base.where('started_at', '<=', q.to);
+  const [count, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+    base.selectAll().orderBy('started_at', 'desc').orderBy('id').limit(q.pageSize).offset((q.pageNum - 1) * q.pageSize).execute(),
+  ]);
+  return { total: Number(count?.n ?? 0), list: rows.map(viewOf) };
+}
+
+export async function findRecording(db: Db, id: string): Promise<RecordingRow | undefined> {
+  return db.selectFrom('recordings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function setRecordingPolicy(db: Db, orgId: number, policy: RecordingPolicy): Promise<void> {
+  await db.updateTable('organisations').set({ recording_policy: policy }).where('id', '=', orgId).execute();
+}
