@@ -60,6 +60,7 @@ export const builtPages: Readonly<Record<string, ComponentType>> = {
   '/device-management/index': lazyPage(() => import('../pages/device-management/DeviceManagementPage.tsx').then((m) => m.DeviceManagementPage)),
   '/device-view/index': lazyPage(() => import('../pages/device-view/DeviceViewPage.tsx').then((m) => m.DeviceViewPage)),
   '/device-view/webssh': lazyPage(() => import('../pages/device-webssh/DeviceWebsshPage.tsx').then((m) => m.DeviceWebsshPage)),
+  '/device-view/recording': lazyPage(() => import('../pages/recording-replay/RecordingReplayPage.tsx').then((m) => m.RecordingReplayPage)),
   '/remote-management/index': lazyPage(() => import('../pages/remote-management/RemoteManagementPage.tsx').then((m) => m.RemoteManagementPage)),
   '/user-notice/index': lazyPage(() => import('../pages/user-notice/UserNoticePage.tsx').then((m) => m.UserNoticePage)),
   '/notice-admin/index': lazyPage(() => import('../pages/notice-admin/NoticeAdminPage.tsx').then((m) => m.NoticeAdminPage)),

@@ -97,6 +97,7 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/device-management/index', 'deviceManagement', ['device_list']),
   r('/device-view/index', 'deviceView', ['device_list'], hidden),
   r('/device-view/webssh', 'deviceWebssh', ['device_list'], hidden),
+  r('/device-view/recording', 'recordingReplay', ['recording_list'], hidden),
   r('/remote-management/index', 'remoteManagement', ['remote_list']),
   r('/log-management/index', 'logManagement', ['push_log_list']),
   // Ours: the push dialog as a hidden page, so other pages can link to it with devices chosen (content area).

@@ -33,6 +33,7 @@ export const en = {
     backgroundManage: 'Wallpapers',
     deviceView: 'Device details',
     deviceWebssh: 'Web shell',
+    recordingReplay: 'Session replay',
     remoteManagement: 'Remote management',
     logManagement: 'Push logs',
     licenseManage: 'Activation codes',

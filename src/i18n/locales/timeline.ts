@@ -17,6 +17,8 @@ export const timelineEn = {
   empty: 'No commands have reached this device in this period',
   sources: { console: 'Console', rest: 'REST call', bulk: 'Bulk action', campaign: 'Push campaign', held: 'Held command', api: 'API client' },
   platform: 'Platform',
+  recording: 'Replay',
+  replay: { title: 'Session replay', download: 'Download .cast', back: 'Back', missing: 'This recording is not available' },
 };
 
 export const timelineZh: typeof timelineEn = {
@@ -37,4 +39,6 @@ export const timelineZh: typeof timelineEn = {
   empty: '该时间段内没有发往此设备的指令',
   sources: { console: '控制台', rest: 'REST 调用', bulk: '批量操作', campaign: '推送任务', held: '暂存指令', api: 'API 客户端' },
   platform: '平台',
+  recording: '回放',
+  replay: { title: '会话回放', download: '下载 .cast', back: '返回', missing: '该录像不可用' },
 };

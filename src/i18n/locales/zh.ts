@@ -35,6 +35,7 @@ export const zh: Messages = {
     backgroundManage: '壁纸管理',
     deviceView: '设备详情',
     deviceWebssh: '网页终端',
+    recordingReplay: '会话回放',
     remoteManagement: '远程管理',
     logManagement: '推送日志',
     licenseManage: '激活码管理',

@@ -1,4 +1,5 @@
-import { Badge, Button, Group, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Text, TextInput } from '@mantine/core';
+import { Link } from 'wouter';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TIMELINE_SOURCES, type TimelineEntry } from '../../../../protocol/api/timeline.ts';
@@ -62,6 +63,16 @@ export function TimelineTab({ sn }: { readonly sn: string }) {
         ),
       },
       { key: 'duration', title: t('timeline.duration'), render: (e) => t('timeline.durationMs', { ms: e.durationMs }) },
+      {
+        key: 'recording',
+        title: t('timeline.recording'),
+        render: (e) =>
+          e.recordingId ? (
+            <Anchor component={Link} href={`/device-view/recording?id=${encodeURIComponent(e.recordingId)}`} data-testid="timeline-replay">
+              {t('timeline.recording')}
+            </Anchor>
+          ) : null,
+      },
     ],
     [t, accountText, sourceText, commandText, outcomeText],
   );
