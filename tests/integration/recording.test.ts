@@ -110,8 +110,15 @@ describe('shell recordings with the real agent', () => {
       .toBe(1);
   });
 
-  it('policy required: a shell opens only with a recording; another organisation cannot download it', async () => {
+  it('policy required: no recording, no shell; with one it opens; another organisation neither lists nor downloads it', async () => {
     await admin.ok('POST', '/recording/policy', { orgId, policy: 'required' });
+    // Recording impossible (the recordings directory is a file): no recording, no shell.
+    const dir = path.join(ts.config.dataDir, 'recordings');
+    fs.renameSync(dir, `${dir}.away`);
+    fs.writeFileSync(dir, 'not a directory');
+    expect((await openShell(newFlowId('sh'))).reply.result).toBe(Result.Fail);
+    fs.rmSync(dir);
+    fs.renameSync(`${dir}.away`, dir);
     const flowId = newFlowId('sh');
     expect((await openShell(flowId)).reply.result).toBe(Result.Success);
     await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId, data: { op: 'close' } }));
