@@ -6,6 +6,7 @@ import type { DeviceSession } from '../../agent/device-session.ts';
 import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import type { DeviceBulkCommandReply } from '../../protocol/api/device-ops.ts';
+import type { ApiTokenCreated } from '../../protocol/api/integrations.ts';
 import type { Page } from '../../protocol/api/devices.ts';
 import type { TimelineEntry } from '../../protocol/api/timeline.ts';
 import { Command, type ProtocolEngine, Result, systemClock } from '../../protocol/index.ts';
@@ -87,6 +88,18 @@ for (const target of targets) {
       const newest = list[0]?.time ?? 0;
       expect((await timeline(admin, ONE, { from: newest })).list.map((e) => e.source)).toEqual(['rest']);
       expect((await timeline(admin, ONE, { to: newest - 1 })).list.every((e) => e.source !== 'rest')).toBe(true);
+    });
+
+    it('a caller with an API token is source api, under its account', async () => {
+      const { token } = await admin.ok<ApiTokenCreated>('POST', '/api-token/create', { name: 'timeline-script', keys: ['device_list', 'device_message'] });
+      const res = await fetch(`${ts.server.url}/device-ops/command`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sn: ONE, msgId: Command.PushText, data: { text: 'from a script' } }),
+      });
+      expect(((await res.json()) as { code: number }).code).toBe(20000);
+      const list = await entriesOf(ONE, 3);
+      expect(list[0]).toMatchObject({ account: 'admin', source: 'api', msgId: Command.PushText, result: Result.Success });
     });
 
     it('another organisation cannot read a device timeline, and a caller without the key cannot either', async () => {
