@@ -3,6 +3,7 @@ import { runConsoleBench } from './console.bench.ts';
 import { runGatewayBench } from './gateway.bench.ts';
 import { runProtocolBench } from './protocol.bench.ts';
 import { runPushBench } from './push.bench.ts';
+import { runRecordingBench } from './recording.bench.ts';
 import { runReportsBench } from './reports.bench.ts';
 import { runUiBench } from './ui.bench.ts';
 import { type BenchRow, printTable } from './table.ts';
@@ -16,6 +17,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   reports: { title: 'report queries (p95 per report; baseline: bare count over devices)', run: runReportsBench },
   ui: { title: 'console UI under fleet load (real Chromium, 2-core machine)', run: runUiBench },
   console: { title: 'console bundle (what the login page loads, as sent compressed)', run: runConsoleBench },
+  recording: { title: 'shell recording on the gateway (asciicast v2, one busy minute; baseline: the raw output bytes to a file)', run: runRecordingBench },
   push: { title: 'push campaign (fleet in a separate process, simulated download time off, 2-core machine)', run: runPushBench },
 };
 
