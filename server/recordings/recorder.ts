@@ -26,6 +26,8 @@ export class ShellRecordings {
   readonly #now: () => number;
   readonly #log: { warn(obj: object, msg: string): void };
   readonly #open = new Map<string, Open>();
+  /** Ends under way (a console that went away does not wait for them; close() does). */
+  readonly #ending = new Set<Promise<void>>();
 
   constructor(db: Db, dir: string, now: () => number, log: { warn(obj: object, msg: string): void }) {
     this.#db = db;
@@ -78,11 +80,18 @@ export class ShellRecordings {
   }
 
   /** Ends the recording of one flow (its row gets its end and size). */
-  async end(sn: string, flowId: string): Promise<void> {
+  end(sn: string, flowId: string): Promise<void> {
     const key = keyOf(sn, flowId);
     const open = this.#open.get(key);
-    if (!open) return;
+    if (!open) return Promise.resolve();
     this.#open.delete(key);
+    const ending = this.#finish(open);
+    this.#ending.add(ending);
+    void ending.finally(() => this.#ending.delete(ending));
+    return ending;
+  }
+
+  async #finish(open: Open): Promise<void> {
     await open.writer.close().catch((err: unknown) => this.#log.warn({ err, id: open.id }, 'closing a shell recording failed'));
     await this.#db
       .updateTable('recordings')
@@ -103,10 +112,11 @@ export class ShellRecordings {
 
   /** Ends them all (the gateway closes). */
   async close(): Promise<void> {
-    await Promise.all([...this.#open.keys()].map((key) => {
+    for (const key of [...this.#open.keys()]) {
       const [sn = '', flowId = ''] = key.split('\u0000');
-      return this.end(sn, flowId);
-    }));
+      void this.end(sn, flowId);
+    }
+    await Promise.all([...this.#ending]);
   }
 }
 
