@@ -411,6 +411,6 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.url': '地址',
   'field.secret': '密钥',
   'field.events': '事件',
-  'field.webhookId': 'Webhook',
+  'field.webhookId': 'Webhook 编号',
   'field.limit': '数量上限',
 };
