@@ -39,6 +39,8 @@ export interface Config {
   /** Console commands one session may send per second through a node's gateway (0: no limit), and in a burst. */
   readonly consoleCommandRate: number;
   readonly consoleCommandBurst: number;
+  /** RECORDING_RETENTION_DAYS: recorded sessions older than this are deleted (0: kept for ever; default 90). */
+  readonly recordingRetentionDays: number;
   /**
    * PAYMENT_SANDBOX=on: Alipay payments go to an in-process sandbox that payment administrators may complete
    * without money (demos). Off by default: with no real payment adapter, orders are paid by offline transfer.
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clusterBeatMs: Math.max(50, intFrom(env.CLUSTER_BEAT_MS, 5_000, 'CLUSTER_BEAT_MS')),
     consoleCommandRate: intFrom(env.CONSOLE_COMMAND_RATE, DEFAULT_CONSOLE_COMMAND_RATE, 'CONSOLE_COMMAND_RATE'),
     consoleCommandBurst: intFrom(env.CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_BURST, 'CONSOLE_COMMAND_BURST'),
+    recordingRetentionDays: intFrom(env.RECORDING_RETENTION_DAYS, 90, 'RECORDING_RETENTION_DAYS'),
     paymentSandbox: env.PAYMENT_SANDBOX === 'on',
     oidc: oidcSettingsFrom(env),
     uploadLimits: uploadLimitsFrom(env),

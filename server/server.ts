@@ -122,6 +122,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
     consoleCommandRate: config.consoleCommandRate,
     consoleCommandBurst: config.consoleCommandBurst,
     recordingsDir: path.join(config.dataDir, 'recordings'),
+    recordingRetentionDays: config.recordingRetentionDays,
   });
   const app = await buildApp({
     db,

@@ -81,6 +81,8 @@ export interface GatewayDeps {
   readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Where shell recordings are written (DATA_DIR/recordings); none: shells are not recorded. */
   readonly recordingsDir?: string;
+  /** Recorded sessions older than this many days are deleted by an hourly sweep (0 or none: kept). */
+  readonly recordingRetentionDays?: number;
 }
 
 export interface CommandOptions {
@@ -156,7 +158,7 @@ export class Gateway {
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
     this.timeline = new TimelineWriter(deps.db, { log: deps.log });
-    this.recordings = deps.recordingsDir === undefined ? undefined : new ShellRecordings(deps.db, deps.recordingsDir, () => deps.clock.now(), deps.log);
+    this.recordings = deps.recordingsDir === undefined ? undefined : new ShellRecordings(deps.db, deps.recordingsDir, () => deps.clock.now(), deps.log, (deps.recordingRetentionDays ?? 0) * 86_400_000);
     this.#consoleRights = new ConsoleRights({
       // The session is read again too: one that ended where this process did not hear it is not revived.
       load: async (session) => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import { CastWriter } from './asciicast.ts';
@@ -28,12 +29,31 @@ export class ShellRecordings {
   readonly #open = new Map<string, Open>();
   /** Ends under way (a console that went away does not wait for them; close() does). */
   readonly #ending = new Set<Promise<void>>();
+  readonly #retentionMs: number;
+  #sweepTimer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(db: Db, dir: string, now: () => number, log: { warn(obj: object, msg: string): void }) {
+  /** `retentionMs` > 0: ended recordings older than that are deleted, at start and then every hour. */
+  constructor(db: Db, dir: string, now: () => number, log: { warn(obj: object, msg: string): void }, retentionMs = 0) {
     this.#db = db;
     this.#dir = dir;
     this.#now = now;
     this.#log = log;
+    this.#retentionMs = retentionMs;
+    if (retentionMs > 0) {
+      const sweep = () => void this.sweep().catch((err: unknown) => this.#log.warn({ err }, 'sweeping old recordings failed'));
+      // Real time: housekeeping, not protocol timing. Every node sweeps; deleting twice is harmless.
+      this.#sweepTimer = setInterval(sweep, 3_600_000);
+      this.#sweepTimer.unref();
+      sweep();
+    }
+  }
+
+  /** Deletes the ended recordings (rows and files) that started before the retention period; returns how many. */
+  async sweep(): Promise<number> {
+    if (this.#retentionMs <= 0) return 0;
+    const old = await this.#db.deleteFrom('recordings').where('started_at', '<', this.#now() - this.#retentionMs).where('ended_at', 'is not', null).returning('id').execute();
+    for (const { id } of old) await fs.promises.rm(this.fileOf(id), { force: true });
+    return old.length;
   }
 
   /** The file of recording `id` (ids are ours: random UUIDs). */
@@ -112,6 +132,7 @@ export class ShellRecordings {
 
   /** Ends them all (the gateway closes). */
   async close(): Promise<void> {
+    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
     for (const key of [...this.#open.keys()]) {
       const [sn = '', flowId = ''] = key.split('\u0000');
       void this.end(sn, flowId);

@@ -110,6 +110,17 @@ describe('shell recordings with the real agent', () => {
       .toBe(1);
   });
 
+  it('recordings past the retention period are deleted with their files; newer ones stay', async () => {
+    const recordings = ts.server.gateway.recordings;
+    const [first] = (await admin.ok<Page<RecordingView>>('POST', '/recording/list', { sn, pageNum: 1, pageSize: 10 })).list;
+    expect(first && fs.existsSync(recordings?.fileOf(first.id) ?? '')).toBe(true);
+    // The default retention is 90 days: a recording started 91 days ago goes, one of now stays.
+    await ts.server.db.updateTable('recordings').set({ started_at: Date.now() - 91 * 86_400_000 }).where('id', '=', first?.id ?? '').execute();
+    expect(await recordings?.sweep()).toBe(1);
+    expect(fs.existsSync(recordings?.fileOf(first?.id ?? '') ?? '')).toBe(false);
+    expect((await admin.ok<Page<RecordingView>>('POST', '/recording/list', { sn, pageNum: 1, pageSize: 10 })).total).toBe(0);
+  });
+
   it('policy required: no recording, no shell; with one it opens; another organisation neither lists nor downloads it', async () => {
     await admin.ok('POST', '/recording/policy', { orgId, policy: 'required' });
     // Recording impossible (the recordings directory is a file): no recording, no shell.
@@ -123,7 +134,7 @@ describe('shell recordings with the real agent', () => {
     expect((await openShell(flowId)).reply.result).toBe(Result.Success);
     await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId, data: { op: 'close' } }));
     const listed = await admin.ok<Page<RecordingView>>('POST', '/recording/list', { sn, pageNum: 1, pageSize: 10 });
-    expect(listed.total).toBe(2);
+    expect(listed.total).toBe(1);
 
     await createOrg(admin, { name: 'Recording other org', account: 'recother', password: 'Other_pass_1' });
     const other = await loginAs(ts, 'recother', 'Other_pass_1');
