@@ -97,7 +97,10 @@ async function runWithDrops(env: ReturnType<typeof consoleAndDevice>, op: Observ
   let spins = 0;
   while (!ended) {
     if (++spins > 5000) throw new Error(`stuck; frames ${frames}, drops ${dropsAt.join(',')}, events ${JSON.stringify(events.map((e) => e.kind))}`);
-    const next = Promise.race([netA.nextSend(), netB.nextSend(), new Promise<void>((r) => setImmediate(r))]);
+    // With nothing to relay, wait for a send or a millisecond: SHA-256 runs in the thread pool (WebCrypto),
+    // and on a loaded machine it took longer than 5000 setImmediate turns, which read as stuck. 5000 waits
+    // of at least a millisecond are 5 s: only a real hang trips it.
+    const next = Promise.race([netA.nextSend(), netB.nextSend(), new Promise<void>((r) => setTimeout(r, 1))]);
     const moved = relay.step(pass);
     if (dropNow) {
       dropNow = false;
