@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.ts';
+import type { ApiTokenView } from '../../protocol/api/integrations.ts';
 
 /** What an API token adds to the session it resolves to: who it is and the keys it may use. */
 export interface ApiTokenGrant {
@@ -18,15 +19,6 @@ const NO_EXPIRY = Number.MAX_SAFE_INTEGER;
 /** Last use is written at most this often per token, so a busy integration does not write on every call. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
-export interface ApiTokenView {
-  readonly id: number;
-  readonly name: string;
-  readonly keys: readonly string[];
-  readonly expiresAt: number | null;
-  readonly lastUsedAt: number | null;
-  readonly revokedAt: number | null;
-  readonly createdAt: number;
-}
 
 /** 32 random bytes (256 bits) with the prefix: far beyond guessing, so a fast unsalted SHA-256 suffices to store it. */
 export function newApiToken(): string {
