@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
-import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
-import { wsTransport } from '../../agent/ws-transport.ts';
-import { systemClock } from '../../protocol/index.ts';
 import { buyCoupons } from '../support/coupons.ts';
 import { consolePage } from '../support/console-page.ts';
+import { startVirtualDevices } from '../support/fleet.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { api } from '../support/server.ts';
 
@@ -19,18 +17,7 @@ describe('push dialog: a campaign in a maintenance window (issue 23), in Chromiu
   it('starts a campaign that waits for its window and says so; a window without days is refused in Chinese', { timeout: 60_000 }, async () => {
     const { ts, page } = c;
     const token = await c.signInAsAdmin();
-    const d = createVirtualDevice({
-      gatewayUrl: ts.server.deviceSocketUrl,
-      sn: 'E2EWIN1',
-      enrollKey: ts.server.seeded.enrollKey,
-      info: { model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 2 },
-      transport: wsTransport(),
-      clock: systemClock,
-      rebootDownMs: 1_000,
-    });
-    devices.push(d);
-    d.start();
-    await d.waitLoggedIn();
+    await startVirtualDevices(ts, ['E2EWIN1'], devices);
     const contentId = await uploadFirmware(ts.server.url, token);
     expect((await buyCoupons(ts.server.url, token, token, 50)).balance).toBe(50);
 

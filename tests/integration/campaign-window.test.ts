@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
-import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
-import { wsTransport } from '../../agent/ws-transport.ts';
 import type { CampaignView, PushStarted } from '../../protocol/api/campaigns.ts';
-import { type MaintenanceWindow, systemClock } from '../../protocol/index.ts';
+import type { MaintenanceWindow } from '../../protocol/index.ts';
 import { buyCoupons } from '../support/coupons.ts';
+import { startVirtualDevices } from '../support/fleet.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -21,20 +20,7 @@ describe('scheduled campaigns and maintenance windows (issue 23)', () => {
 
   beforeAll(async () => {
     ts = await startTestServer('sqlite');
-    for (const sn of ['WIN1', 'WIN2', 'WIN3']) {
-      const d = createVirtualDevice({
-        gatewayUrl: ts.server.deviceSocketUrl,
-        sn,
-        enrollKey: ts.server.seeded.enrollKey,
-        info: { model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 2 },
-        transport: wsTransport(),
-        clock: systemClock,
-        rebootDownMs: 1_000,
-      });
-      devices.push(d);
-      d.start();
-    }
-    await Promise.all(devices.map((d) => d.waitLoggedIn()));
+    await startVirtualDevices(ts, ['WIN1', 'WIN2', 'WIN3'], devices);
     token = (await loginAsAdmin(ts)).token;
     contentId = await uploadFirmware(ts.server.url, token);
     expect((await buyCoupons(ts.server.url, token, token, 50)).balance).toBe(50);

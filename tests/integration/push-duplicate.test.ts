@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
-import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
-import { wsTransport } from '../../agent/ws-transport.ts';
-import { DownloadState, PushResult, systemClock } from '../../protocol/index.ts';
+import { DownloadState, PushResult } from '../../protocol/index.ts';
 import { buyCoupons } from '../support/coupons.ts';
+import { startVirtualDevices } from '../support/fleet.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -26,25 +25,8 @@ describe('simulated devices download pushed content for real, and report a secon
     await ts?.stop();
   });
 
-  const device = (sn: string) =>
-    createVirtualDevice({
-      gatewayUrl: ts.server.deviceSocketUrl,
-      sn,
-      enrollKey: ts.server.seeded.enrollKey,
-      info: { model: 'P10', systemType: 'android', systemVersion: 'Android 12', imageVersion: '241001.01', networkType: 2 },
-      transport: wsTransport(),
-      clock: systemClock,
-      rebootDownMs: 1_000,
-      pushDownload: true,
-    });
-
   it('the second campaign with the same content finishes as 7 with the file gone from the platform; a device without it fails to download', { timeout: 60_000 }, async () => {
-    for (const sn of ['DUP1', 'DUP2']) {
-      devices.push(
-device(sn));
-    }
-    devices.forEach((d) => d.start());
-    await Promise.all(devices.map((d) => d.waitLoggedIn()));
+    await startVirtualDevices(ts, ['DUP1', 'DUP2'], devices, { pushDownload: true });
     const { token } = await loginAsAdmin(ts);
     const contentId = await uploadFirmware(ts.server.url, token);
     expect((await buyCoupons(ts.server.url, token, token, 50)).balance).toBe(50);
@@ -74,10 +56,7 @@ device(sn));
       ['DUP2', PushResult.Success, DownloadState.DuplicatedDownload],
     ]);
 
-    const newcomer = device('DUP3');
-    devices.push(newcomer);
-    newcomer.start();
-    await newcomer.waitLoggedIn();
+    await startVirtualDevices(ts, ['DUP3'], devices, { pushDownload: true });
     const third = await push(['DUP3']);
     expect(third.map((t) => [t.sn, t.push_result, t.download_state])).toEqual([['DUP3', PushResult.Fail, DownloadState.Failed]]);
   });

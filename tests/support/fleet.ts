@@ -44,7 +44,7 @@ export async function startVirtualDevices(
   ts: ServerOf,
   sns: readonly string[],
   into: DeviceSession[],
-  opts: Pick<VirtualDeviceOptions, 'tuning'> & { readonly systemVersion?: string; readonly rebootDownMs?: number } = {},
+  opts: Pick<VirtualDeviceOptions, 'tuning' | 'pushDownload'> & { readonly systemVersion?: string; readonly rebootDownMs?: number } = {},
 ): Promise<void> {
   const made: DeviceSession[] = [];
   for (const sn of sns) {
@@ -57,6 +57,7 @@ export async function startVirtualDevices(
       clock: systemClock,
       rebootDownMs: opts.rebootDownMs ?? 1_000,
       ...(opts.tuning ? { tuning: opts.tuning } : {}),
+      ...(opts.pushDownload ? { pushDownload: true } : {}),
     });
     into.push(device);
     made.push(device);
