@@ -80,12 +80,11 @@ describe('roles and administrators in Chromium', () => {
       // No dashboard key: the first page the role was given opens instead.
       await ops.goto(`${ts.server.url}/user/`);
       await ops.waitForURL(/\/user\/organization-management\/index$/);
-      const links = await ops.getByTestId('sidebar').getByRole('link').allInnerTexts();
-      expect(links.sort()).toEqual(['Device management', 'Organisation management', 'System notices']);
+      // The shell loads lazily: its menu is read once it has rendered, not at the URL change.
+      await expect.poll(async () => (await ops.getByTestId('sidebar').getByRole('link').allInnerTexts()).sort()).toEqual(['Device management', 'Organisation management', 'System notices']);
       expect(await ops.getByTestId('sidebar').getByText('Permissions').count()).toBe(0);
       // Top navigation: monitor centre and basic info; no system management without the admin role.
-      const entries = await ops.getByTestId('top-nav').getByRole('link').allInnerTexts();
-      expect(entries).toEqual(['Monitor centre', 'Basic info']);
+      await expect.poll(() => ops.getByTestId('top-nav').getByRole('link').allInnerTexts()).toEqual(['Monitor centre', 'Basic info']);
 
       await ops.goto(`${ts.server.url}/user/authority-manage/role-manage`);
       await ops.waitForURL(/\/user\/401$/);

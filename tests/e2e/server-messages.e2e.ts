@@ -74,26 +74,29 @@ describe('server errors in the Chinese console', () => {
     await createOrg(admin, { name: 'E2E Child', account: 'e2echild', password: 'Child_pw1', parentId: parent });
     await page.reload();
     const parentRow = page.locator('tr[data-org="E2E Parent"]');
-    await parentRow.getByRole('button', { name: '删除' }).click();
+    await parentRow.getByTestId('org-more').click();
+    await page.getByTestId('org-delete').click();
     await page.getByTestId('org-confirm').click();
     await shows('该组织下还有子组织，请先删除子组织');
 
-    // A name longer than the server takes (the form does not check its length).
+    // A login account another organisation already has: only the server knows (the form checks its shape,
+    // and holds the name to its 128 characters itself), and its answer lands on the account field.
     await page.getByTestId('org-add').click();
-    await page.locator('input[name=name]').fill('长'.repeat(129));
-    await page.locator('input[name=account]').fill('e2elongname');
-    await page.locator('input[name=password]').fill('Long_pass1');
+    await page.locator('input[name=name]').fill('E2E Taken');
+    await page.locator('input[name=account]').fill('e2eparent');
+    await page.locator('input[name=password]').fill('Taken_pw1');
     await page.getByTestId('org-role').click();
     await page.getByRole('option', { name: 'admin', exact: true }).click();
     await page.getByTestId('org-save').click();
-    await shows('名称：长度不能超过 128 个字符');
+    await shows('账号已存在');
 
     // An ICCID of the wrong shape on the intelligent test.
     await page.goto(`${ts.server.url}/user/sim-card-management/intelligent-test`);
     await page.getByTestId('test-run').waitFor();
     await page.locator('input').last().fill('not-an-iccid');
     await page.getByTestId('test-run').click();
-    await shows('ICCID格式不正确');
+    // Said on the page, under the field, in the server's words in Chinese.
+    await page.getByTestId('test-problem').getByText('检测无法进行：ICCID格式不正确', { exact: true }).waitFor();
 
     // An activation code that does not exist (the public activation page).
     await page.goto(`${ts.server.url}/user/isobus-activate`);
