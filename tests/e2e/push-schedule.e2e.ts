@@ -32,6 +32,8 @@ describe('push dialog: a campaign in a maintenance window (issue 23), in Chromiu
     await page.getByRole('option', { name: 'UTC', exact: true }).click();
     await page.getByTestId('push-start').click();
     await page.getByTestId('campaign-waiting').getByText(/^Outside its maintenance window: resumes at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).waitFor();
+    // The page puts the campaign in its URL once it has shown it.
+    await page.waitForURL(/\/user\/content-push\/index\?campaignId=\d+$/);
     const id = Number(new URL(page.url()).searchParams.get('campaignId'));
     const view = await api<{ waiting: string; queued: number }>(ts.server.url, 'GET', `/push/campaign/${id}`, { token });
     expect(view.data).toMatchObject({ waiting: 'outsideWindow', queued: 1 });
@@ -43,5 +45,28 @@ describe('push dialog: a campaign in a maintenance window (issue 23), in Chromiu
     for (const day of ['周一', '周二', '周三', '周四', '周五']) await page.getByTestId('push-window-days').getByText(day, { exact: true }).click();
     await page.getByTestId('push-start').click();
     expect(await page.getByTestId('push-schedule-error').innerText()).toBe('请为维护窗口至少选择一天');
+  });
+
+  it('pushes to the devices a query picks, saying how many match as the filters change', { timeout: 60_000 }, async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await page.context().addCookies([{ name: 'language', value: 'en', url: ts.server.url }]);
+    const contentId = (await api<{ list: { id: number }[] }>(ts.server.url, 'POST', '/img/list', { token, body: { pageNum: 1, pageSize: 10 } })).data.list[0]?.id;
+    expect(contentId).toBeGreaterThan(0);
+    await page.goto(`${ts.server.url}/user/content-push/index?kind=firmware&contentId=${contentId}`);
+    await page.getByText('All devices matching a query').click();
+    await page.getByTestId('push-query-model').fill('P10');
+    await page.getByTestId('push-query-count').getByText('1 devices match now').waitFor();
+    await page.getByTestId('push-query-system').click();
+    await page.getByRole('option', { name: 'Linux' }).click();
+    await page.getByTestId('push-query-count').getByText('0 devices match now').waitFor();
+    await page.getByTestId('push-query-system').click();
+    await page.getByRole('option', { name: 'Android' }).click();
+    await page.getByTestId('push-query-count').getByText('1 devices match now').waitFor();
+    await page.getByTestId('push-start').click();
+    await page.waitForURL(/\/user\/content-push\/index\?campaignId=\d+$/);
+    const id = Number(new URL(page.url()).searchParams.get('campaignId'));
+    const view = await api<{ total: number }>(ts.server.url, 'GET', `/push/campaign/${id}`, { token });
+    expect(view.data.total).toBe(1);
   });
 });

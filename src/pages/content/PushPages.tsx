@@ -5,13 +5,14 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
 import { type Campaign, type CampaignEvent, type ContentArea, type ContentItem, contentApi, type CouponInfo, followPushes, KIND_OF_AREA, type PushLogRow, type PushStreamStatus, type TargetEvent } from '../../api/content.ts';
 import { formatAmount } from '../../api/commerce.ts';
-import type { Page } from '../../api/devices.ts';
+import { cleanFilter, type Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { PayPanel } from '../commerce/PayDataPage.tsx';
+import { type PushQuery, PushQueryFields } from './PushQueryFields.tsx';
 import { DEFAULT_SCHEDULE, ScheduleFields, scheduleRequest, ScheduleState, type ScheduleValue } from './ScheduleFields.tsx';
 
 const KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
@@ -145,7 +146,7 @@ export function PushPage() {
   const [items, setItems] = useState<ContentItem[]>([]);
   const [sns, setSns] = useState(params.get('sns')?.split(',').join('\n') ?? '');
   const [byQuery, setByQuery] = useState(false);
-  const [model, setModel] = useState('');
+  const [query, setQuery] = useState<PushQuery>({});
   const [mismatch, setMismatch] = useState<number>();
   const [stageSize, setStageSize] = useState<number | string>(0);
   const [successPercent, setSuccessPercent] = useState<number | string>(100);
@@ -194,7 +195,7 @@ export function PushPage() {
       .startPush({
         kind,
         contentId: Number(contentId),
-        ...(byQuery ? { byQuery: true, query: model ? { model } : {} } : { sns: list }),
+        ...(byQuery ? { byQuery: true, query: cleanFilter(query) } : { sns: list }),
         confirmModelMismatch,
         ...(Number(stageSize) > 0 ? { stageSize: Number(stageSize), successPercent: Number(successPercent), errorPercent: Number(errorPercent) } : {}),
         requireApproval,
@@ -219,7 +220,7 @@ export function PushPage() {
           <Select label={t('content.operationType')} data={KINDS.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))} value={kind} onChange={(v) => (setKind(v ?? 'firmware'), setContentId(null))} />
           <Select label={t('content.content')} data={items.map((i) => ({ value: String(i.id), label: `${i.name} ${i.version || i.versionName}`.trim() }))} value={contentId} onChange={setContentId} data-testid="push-content" searchable />
           <Checkbox label={t('content.byQuery')} checked={byQuery} onChange={(e) => setByQuery(e.currentTarget.checked)} />
-          {byQuery ? <TextInput label={t('content.queryModel')} value={model} onChange={(e) => setModel(e.currentTarget.value)} /> : <Textarea label={t('content.devices')} autosize minRows={3} value={sns} onChange={(e) => setSns(e.currentTarget.value)} data-testid="push-sns" />}
+          {byQuery ? <PushQueryFields value={query} onChange={setQuery} /> : <Textarea label={t('content.devices')} autosize minRows={3} value={sns} onChange={(e) => setSns(e.currentTarget.value)} data-testid="push-sns" />}
           <Group grow>
             <NumberInput label={t('content.stageSize')} min={0} value={stageSize} onChange={setStageSize} />
             <NumberInput label={t('content.successPercent')} min={1} max={100} value={successPercent} onChange={setSuccessPercent} disabled={!Number(stageSize)} />
