@@ -56,13 +56,13 @@ describe('push dialog: a campaign in a maintenance window (issue 23), in Chromiu
     await page.goto(`${ts.server.url}/user/content-push/index?kind=firmware&contentId=${contentId}`);
     await page.getByText('All devices matching a query').click();
     await page.getByTestId('push-query-model').fill('P10');
-    await page.getByTestId('push-query-count').getByText('1 devices match now').waitFor();
+    await page.getByTestId('push-query-count').getByText('Devices matching now: 1').waitFor();
     await page.getByTestId('push-query-system').click();
     await page.getByRole('option', { name: 'Linux' }).click();
-    await page.getByTestId('push-query-count').getByText('0 devices match now').waitFor();
+    await page.getByTestId('push-query-count').getByText('Devices matching now: 0').waitFor();
     await page.getByTestId('push-query-system').click();
     await page.getByRole('option', { name: 'Android' }).click();
-    await page.getByTestId('push-query-count').getByText('1 devices match now').waitFor();
+    await page.getByTestId('push-query-count').getByText('Devices matching now: 1').waitFor();
     await page.getByTestId('push-start').click();
     await page.waitForURL(/\/user\/content-push\/index\?campaignId=\d+$/);
     const id = Number(new URL(page.url()).searchParams.get('campaignId'));

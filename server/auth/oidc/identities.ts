@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { accountNameTaken, insertAccount } from '../../accounts/repository.ts';
-import { loadOrgTree } from '../../accounts/org-scope.ts';
 import type { Db } from '../../db/database.ts';
+import { orgPathOf } from '../../permits/assignable.ts';
 import { holdableIn } from '../../permits/grants.ts';
 import { hashSecret } from '../password.ts';
 import type { OidcRoleRule } from './oidc-settings.ts';
@@ -32,17 +32,7 @@ export class OidcIdentities {
         : await this.#db.selectFrom('organisations').select('id').where('name', '=', rule.org).orderBy('id').executeTakeFirst();
     const role = await this.#db.selectFrom('roles').select(['id', 'org_id']).where(sql<boolean>`lower(name) = ${rule.role.toLowerCase()}`).executeTakeFirst();
     if (!org || !role) return undefined;
-    const tree = await loadOrgTree(this.#db);
-    const path: number[] = [];
-    for (let at: number | null | undefined = org.id; at !== null && at !== undefined; at = tree.parentOf.get(at)) path.push(at);
-    return holdableIn({ orgId: role.org_id }, path) ? { orgId: org.id, roleId: role.id } : undefined;
-  }
-
-  /** True when the organisation or one above it is frozen. */
-  async frozen(orgId: number): Promise<boolean> {
-    const tree = await loadOrgTree(this.#db);
-    for (let at: number | null | undefined = orgId; at !== null && at !== undefined; at = tree.parentOf.get(at)) if (tree.frozen.has(at)) return true;
-    return false;
+    return holdableIn({ orgId: role.org_id }, await orgPathOf(this.#db, org.id)) ? { orgId: org.id, roleId: role.id } : undefined;
   }
 
   /**

@@ -112,9 +112,4 @@ export class OidcLogin {
     const wanted = text(claims.preferred_username) || email.split('@')[0] || text(claims.name) || claims.sub;
     return this.#identities.accountFor(claims.iss, claims.sub, wanted, text(claims.name) || wanted, email, placement, this.#clock.now());
   }
-
-  /** True when the account's organisation (or one above it) is frozen. */
-  frozen(orgId: number): Promise<boolean> {
-    return this.#identities.frozen(orgId);
-  }
 }

@@ -73,7 +73,7 @@ export const contentEn = {
   queryOfflineOnly: 'Offline now',
   queryImageVersion: 'Image version (contains)',
   queryAny: 'Any',
-  queryCount: '{{count}} devices match now',
+  queryCount: 'Devices matching now: {{count}}',
   start: 'Start push',
   modelMismatch: '{{count}} devices have another model than the firmware. Continue anyway?',
   continue: 'Continue',
