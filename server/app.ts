@@ -40,6 +40,7 @@ import { registerMetricsRoute } from './metrics/metrics.ts';
 import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
 import { registerTimelineRoutes } from './timeline/routes.ts';
 import { registerRecordingRoutes } from './recordings/routes.ts';
+import { registerGroupRoutes } from './groups/routes.ts';
 import { registerApiTokenRoutes } from './api-tokens/routes.ts';
 import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
   registerTimelineRoutes(app, { db });
   registerRecordingRoutes(app, { db, recordings: deps.gateway.recordings });
+  registerGroupRoutes(app, { db, clock });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
   registerApiTokenRoutes(app, { db, clock, sessions });
   registerTotpRoutes(app, { db, clock, rights });

@@ -38,7 +38,7 @@ const _windowSchemaIsTheRulesShape: Static<typeof MaintenanceWindowSchema> exten
 
 const PushSns = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_CAMPAIGN_DEVICES });
 
-/** Body of POST /push/start: the devices by serial (`sns`) or by `query`, never both. */
+/** Body of POST /push/start: the devices by serial (`sns`), by `query` or by `deviceGroupId`, one of them. */
 export const PushStartBody = Type.Object(
   {
     kind: Among<string>(PUSH_KINDS),
@@ -48,6 +48,11 @@ export const PushStartBody = Type.Object(
     byQuery: Type.Optional(Type.Boolean()),
     // The device list's filter, validated as /device/select validates it, so a query means the same there and here.
     query: Type.Optional(DeviceSelectBody),
+    /**
+     * A dynamic group (protocol/api/groups.ts): its members now, and the devices that join it while the
+     * campaign runs (until its offline window ends). Instead of `sns` or `query`.
+     */
+    deviceGroupId: Type.Optional(Id),
     confirmModelMismatch: Type.Optional(Type.Boolean()),
     maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
     offlineWindowMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 60 * 24 * 30 })),
@@ -128,6 +133,8 @@ export interface CampaignView {
   readonly waiting: CampaignWait | null;
   /** When it dispatches next, while it waits (epoch ms). */
   readonly nextOpen: number | null;
+  /** The dynamic group it follows, or null. */
+  readonly deviceGroupId: number | null;
 }
 
 /** /push/start's answer when some devices have another model than the firmware: resend with `confirmModelMismatch`. */

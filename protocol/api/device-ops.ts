@@ -24,10 +24,14 @@ export type DeviceCommandBody = Static<typeof DeviceCommandBody>;
 /** Most devices one bulk command reaches (the device list's selection limit). */
 export const MAX_BULK_SNS = 500;
 
-/** POST /device-ops/bulk: one command to many devices now (one timeline entry per device; issue 22). */
+/**
+ * POST /device-ops/bulk: one command to many devices now (one timeline entry per device; issue 22): the
+ * devices by serial (`sns`), or a dynamic group's members at the time of the call (`deviceGroupId`).
+ */
 export const DeviceBulkCommandBody = Type.Object(
   {
-    sns: Type.Array(Sn, { minItems: 1, maxItems: MAX_BULK_SNS, uniqueItems: true }),
+    sns: Type.Optional(Type.Array(Sn, { minItems: 1, maxItems: MAX_BULK_SNS, uniqueItems: true })),
+    deviceGroupId: Type.Optional(Type.Integer({ minimum: 1 })),
     msgId: Type.Integer({ minimum: 65536, maximum: 196607 }),
     data: Type.Optional(Type.Unknown()),
   },

@@ -52,6 +52,9 @@ export const permissionCatalogue: readonly PermissionEntry[] = [
   p('device_message', 'device_list', '发送消息', 'Send message'),
   p('device_clear', 'device_list', '清除数据', 'Clear data'),
   p('recording_list', 'device_list', '会话录像', 'Session recordings'),
+  // Ours (issue 23): dynamic groups (create, change, delete) and the organisation's custom device fields.
+  p('device_group', 'device_list', '动态分组', 'Dynamic groups'),
+  p('device_field', 'device_list', '自定义字段', 'Custom device fields'),
   p('device_live_view', 'device_list', '实时画面', 'Live view'),
   p('device_live_control', 'device_list', '实时控制', 'Live control'),
   p('remote_list', null, '远程管理', 'Remote management'),

@@ -105,6 +105,16 @@ export const en = {
   'device.offline': 'The equipment is offline',
   'device.linuxCannot': 'Linux devices cannot do this',
 
+  // Dynamic groups, saved views and custom device fields (issue 23).
+  'group.notFound': 'The device group does not exist',
+  'group.nameTaken': 'A device group with this name already exists',
+  'group.idOrQuery': 'Give either a group or a query',
+  'group.snsOrGroup': 'Choose the devices either by serial number or by group, not both',
+  'group.tooManyForBulk': 'The group holds more devices than one bulk command reaches ({{max}})',
+  'view.notFound': 'The saved view does not exist',
+  'view.nameTaken': 'You already have a view with this name',
+  'push.oneTarget': 'Choose the devices by serial number, by query or by group: one of them',
+
   // Content library and uploads.
   'content.gone': 'The item no longer exists',
   'content.folderDownload': 'Unable To Download Folders!',
@@ -433,4 +443,9 @@ export const en = {
   'field.events': 'Events',
   'field.webhookId': 'Webhook',
   'field.limit': 'Limit',
+  'field.orgSubtree': 'Organisation and below',
+  'field.columns': 'Columns',
+  'field.shared': 'Shared in the organisation',
+  'field.filters': 'Filters',
+  'field.deviceGroupId': 'Device group',
 } as const;

@@ -95,6 +95,15 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'device.offline': '设备已离线',
   'device.linuxCannot': 'Linux 设备不支持此操作',
 
+  'group.notFound': '该设备分组不存在',
+  'group.nameTaken': '已存在同名的设备分组',
+  'group.idOrQuery': '请指定分组或查询条件之一',
+  'group.snsOrGroup': '请按序列号或按分组选择设备，不能同时使用',
+  'group.tooManyForBulk': '该分组的设备数超过一次批量操作的上限（{{max}}）',
+  'view.notFound': '该视图不存在',
+  'view.nameTaken': '您已有同名的视图',
+  'push.oneTarget': '请按序列号、查询条件或分组中的一种方式选择设备',
+
   'content.gone': '该项已不存在',
   'content.folderDownload': '无法下载文件夹！',
   'content.tooManyDeletes': '每次最多删除 100 个文件',
@@ -414,4 +423,9 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.events': '事件',
   'field.webhookId': 'Webhook 编号',
   'field.limit': '数量上限',
+  'field.orgSubtree': '组织及下级',
+  'field.columns': '列',
+  'field.shared': '在组织内共享',
+  'field.filters': '筛选条件',
+  'field.deviceGroupId': '设备分组',
 };

@@ -13,6 +13,7 @@ import { currentOrgTree } from '../accounts/org-scope.ts';
 import { ContentArea, type ContentKind, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceRepository } from '../devices/repository.ts';
+import { GroupRepository } from '../groups/repository.ts';
 import { deviceSecretDigest } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, failure, ok } from '../http/envelope.ts';
 import { requestLanguage } from '../http/language.ts';
@@ -38,6 +39,7 @@ export interface CampaignRouteDeps {
 export const PushMessage = englishOf({
   NoDevice: 'push.noDevice',
   SnsOrQuery: 'push.snsOrQuery',
+  OneTarget: 'push.oneTarget',
   SystemType: 'push.systemType',
   Apollo: 'push.apollo',
   LogQuery: 'push.logQuery',
@@ -74,7 +76,7 @@ async function campaignInScope(db: Db, caller: Caller, id: number) {
 
 async function campaignView(
   db: Db,
-  c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number; stage_size: number; current_stage: number; message: string; account_id: number | null; approved_by: number | null; start_at: number | null; window_json: string },
+  c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number; stage_size: number; current_stage: number; message: string; account_id: number | null; approved_by: number | null; start_at: number | null; window_json: string; group_id: number | null },
   now: number,
 ) {
   const window = parseWindow(c.window_json);
@@ -108,6 +110,7 @@ async function campaignView(
     window,
     waiting,
     nextOpen,
+    deviceGroupId: c.group_id,
   };
 }
 
@@ -118,6 +121,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const deviceRepository = new DeviceRepository(db);
+  const groups = new GroupRepository(db);
 
   api.post('/push/start', { config: { permission: 'session' }, schema: { body: c.PushStartBody } }, async (req) => {
     const caller = callerOf(req);
@@ -128,8 +132,15 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     const scope = [...caller.scope];
     const query = body.query ?? (body.byQuery ? {} : undefined);
     if (query && body.sns) throw new ApiError(ApiCode.BadRequest, 'push.snsOrQuery');
+    if (body.deviceGroupId !== undefined && (query || body.sns)) throw new ApiError(ApiCode.BadRequest, 'push.oneTarget');
     let q = db.selectFrom('devices').select(['sn', 'model', 'system_type', 'org_id']).where('org_id', 'in', scope);
-    if (query) {
+    if (body.deviceGroupId !== undefined) {
+      // A dynamic group's members now, within the caller's organisations; later joiners are the runner's (server/groups/joiners.ts).
+      const found = await groups.memberSns(await groups.inScope(body.deviceGroupId, caller.scope), caller.scope, MAX_CAMPAIGN_DEVICES + 1);
+      if (found.total > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, 'push.tooManyDevices');
+      if (found.sns.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
+      q = q.where('sn', 'in', found.sns);
+    } else if (query) {
       // Resolved here with the device list's own filter (scope included), so the devices pushed are exactly
       // those remote management shows for the query; the serials are read again below with the scope.
       const found = await deviceRepository.select({ ...query, scope: caller.scope }, MAX_CAMPAIGN_DEVICES + 1);
@@ -143,7 +154,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     }
     const devices = await q.orderBy('id').limit(MAX_CAMPAIGN_DEVICES + 1).execute();
     // Stages follow the order the devices were chosen in (a query's order is the devices' age).
-    if (!query) {
+    if (!query && body.sns) {
       const rank = new Map((body.sns ?? []).map((sn, i) => [sn, i]));
       devices.sort((a, b) => (rank.get(a.sn) ?? 0) - (rank.get(b.sn) ?? 0));
     }
@@ -188,6 +199,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
           offline_window_ms: body.offlineWindowMinutes ? body.offlineWindowMinutes * 60_000 : DEFAULT_OFFLINE_WINDOW_MS,
           start_at: body.startAt !== undefined && body.startAt > now ? body.startAt : null,
           window_json: body.window ? JSON.stringify(body.window) : '',
+          group_id: body.deviceGroupId ?? null,
           created_at: now,
           updated_at: now,
         })

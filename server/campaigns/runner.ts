@@ -33,6 +33,11 @@ export interface RunnerOptions {
   /** Longest a device's progress waits to be written (and acknowledged); see TargetWriter. */
   readonly flushMs?: number;
   readonly log: { warn(obj: object, msg: string): void };
+  /**
+   * Adds the devices that joined running campaigns' dynamic groups as targets (server/groups/joiners.ts);
+   * answers how many. Called on each sweep, before dispatch.
+   */
+  readonly joiners?: (now: number) => Promise<number>;
 }
 
 /** Targets claimed, charged and pushed together: one claim statement and one coupon transaction each. */
@@ -69,7 +74,7 @@ const keyOf = (campaignId: number, sn: string) => `${campaignId}\n${sn}`;
  */
 export class CampaignRunner {
   readonly events = mitt<{ target: TargetUpdate; campaign: { id: number; orgId: number; state: string } }>();
-  readonly #o: Required<Omit<RunnerOptions, 'log'>> & Pick<RunnerOptions, 'log'>;
+  readonly #o: Required<Omit<RunnerOptions, 'log' | 'joiners'>> & Pick<RunnerOptions, 'log' | 'joiners'>;
   readonly #writer: TargetWriter;
   /** This runner's id on the bus, so it ignores its own progress coming back. */
   readonly #node = randomUUID();
@@ -163,6 +168,7 @@ export class CampaignRunner {
       if (sweep) {
         this.#nextSweep = now + this.#o.tickMs;
         await this.#expireAndRecover();
+        if (this.#o.joiners) await this.#o.joiners(now);
       }
       // Dispatch needs no flush: a target stays in #sending until its accept is written.
       await this.#dispatchDue();
@@ -543,9 +549,16 @@ export class CampaignRunner {
 
   async #finishCampaigns(): Promise<void> {
     const { db, clock } = this.#o;
-    const running = await db.selectFrom('push_campaigns').select(['id', 'org_id', 'stage_size', 'current_stage', 'success_percent', 'error_percent']).where('state', '=', CampaignState.Running).execute();
+    const running = await db
+      .selectFrom('push_campaigns')
+      .select(['id', 'org_id', 'stage_size', 'current_stage', 'success_percent', 'error_percent', 'group_id', 'start_at', 'created_at', 'offline_window_ms'])
+      .where('state', '=', CampaignState.Running)
+      .execute();
+    const now = clock.now();
     for (const c of running) {
       if (c.stage_size > 0 && (await this.#stageGate(c))) continue;
+      // A campaign for a dynamic group takes the devices that join it until its offline window ends.
+      if (c.group_id !== null && now < Number(c.start_at ?? c.created_at) + Number(c.offline_window_ms)) continue;
       const open = await db.selectFrom('push_targets').select('id').where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).limit(1).executeTakeFirst();
       if (open) continue;
       const finished = await db.updateTable('push_campaigns').set({ state: CampaignState.Finished, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.Running).executeTakeFirst();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../protocol/index.ts';
 import { LiveCallers } from '../accounts/live-callers.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import { addGroupJoiners } from '../groups/joiners.ts';
 import { CampaignRunner } from '../campaigns/runner.ts';
 import { registerCampaignRoutes } from '../campaigns/routes.ts';
 import type { Db } from '../db/database.ts';
@@ -31,7 +32,7 @@ export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps)
   uploads.register(app, live);
   registerContentRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   registerCustomOrderRoutes(app, { db: deps.db, clock: deps.clock, uploads });
-  const runner = new CampaignRunner({ db: deps.db, clock: deps.clock, gateway: deps.gateway, log: app.log });
+  const runner = new CampaignRunner({ db: deps.db, clock: deps.clock, gateway: deps.gateway, log: app.log, joiners: (now) => addGroupJoiners(deps.db, now) });
   registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner, live });
   // Unfinished uploads past their expiry and finished ones nobody took are dropped (hourly by default).
   let sweep: unknown;

@@ -80,6 +80,8 @@ export interface PushCampaignTable {
   start_at: number | null;
   /** Added by 0022-campaign-schedule: the maintenance window as JSON, '' for none. */
   window_json: Generated<string>;
+  /** Added by 0026-dynamic-groups-and-views: the dynamic group the campaign follows (devices joining it are added), or null. */
+  group_id: Generated<number | null>;
 }
 
 export interface PushTargetTable {

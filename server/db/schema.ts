@@ -8,6 +8,7 @@ import type { OidcTables } from '../auth/oidc/tables.ts';
 import type { TotpTables } from '../totp/tables.ts';
 import type { TimelineTables } from '../timeline/tables.ts';
 import type { RecordingTables } from '../recordings/tables.ts';
+import type { GroupTables } from '../groups/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -114,7 +115,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables {
+export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables, GroupTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;

@@ -205,6 +205,11 @@ export class DeviceRepository {
       .execute();
   }
 
+  /** The devices matching `f` as a query to build on (dynamic groups add their own conditions). */
+  matching(f: DeviceFilter) {
+    return this.#filtered(f);
+  }
+
   #filtered(f: DeviceFilter) {
     let q = this.#db.selectFrom('devices').where('devices.org_id', 'in', [...f.scope]);
     for (const field of DEVICE_TEXT_FILTERS) {

@@ -13,6 +13,7 @@ import { PersistentCommands } from './persistent-commands.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import { replyMessage } from '../timeline/summary.ts';
+import { bulkTargets } from '../groups/bulk-targets.ts';
 
 /** The timeline's route of a REST caller: an API client (token) or the console's own call. */
 const sourceOf = (caller: Caller): TimelineSource => (caller.session.apiToken ? 'api' : 'rest');
@@ -126,10 +127,12 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       const caller = callerOf(req);
       // One request costs one command of the account's budget; the devices are capped by the schema.
       if (!deps.gateway.accountBudgets.take(caller.accountId, deps.clock.now())) throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
-      const { sns, msgId, data } = req.body;
+      const { msgId, data } = req.body;
       const permission = commandPermissions.get(msgId);
       if (permission === undefined || FLOW_COMMANDS.has(msgId)) throw new ApiError(ApiCode.BadRequest, 'device.commandNotOverHttp');
       if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+      // The serials asked, or a dynamic group's members now (within the caller's organisations).
+      const sns = await bulkTargets(deps.db, caller, req.body);
       const devices = await devicesInScope(caller, sns);
       const list: { sn: string; result: number | null; message: string }[] = [];
       for (let i = 0; i < devices.length; i += FAN_OUT) {
