@@ -48,12 +48,12 @@ export function Shell({ route, fullPath }: { route: ShellRoute; fullPath: string
       <AppShell.Navbar className={classes.navbar} data-opened={sidebarOpened || undefined}>
         <Sidebar activePath={route.path} />
       </AppShell.Navbar>
-      <AppShell.Main className={classes.main}>
+      <AppShell.Main className={classes.main} data-testid="shell-main">
         <Box className={classes.header} data-fixed={settings.fixedHeader || undefined} data-testid="shell-header">
           <NavBar route={route} />
           {settings.tagsView && <TagsView activePath={route.path} />}
         </Box>
-        <Box p="md" className={classes.page}>
+        <Box p="md" className={classes.page} data-testid="shell-page">
           <Box mb="sm">
             <Breadcrumb route={route} />
           </Box>

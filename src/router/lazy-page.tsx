@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 export function PageLoading() {
   const { t } = useTranslation();
   return (
-    <Center py="xl" role="status">
+    <Center py="xl" role="status" data-testid="page-loading">
       <Stack align="center" gap="xs">
         <Loader size="sm" />
         <Text size="sm" c="dimmed">
