@@ -1,5 +1,8 @@
 import { filter, Observable, type Subscription } from 'rxjs';
 import { Command } from '../catalogue/commands.ts';
+import { ackData, beginData, decodeFailure } from '../catalogue/command-map.ts';
+import { decode } from '../catalogue/decode.ts';
+import type { AckData, BeginData } from '../catalogue/payloads.ts';
 import { Result } from '../catalogue/enums.ts';
 import type { ConnectionState } from '../connection.ts';
 import type { RequestEvent, RequestOptions } from '../engine.ts';
@@ -29,22 +32,6 @@ export interface TransferPort {
   send(env: Envelope): void;
   sendChunk(chunk: Chunk): void;
   reply(request: Envelope, result: ResultCode, data?: unknown): void;
-}
-
-/** TransferBegin data: the manifest, the sender's window and the whole file's SHA-256. */
-export interface BeginData {
-  readonly size: number;
-  readonly chunkSize: number;
-  /** The receiver acknowledges at least every half window, or the sender would stall. */
-  readonly window: number;
-  readonly sha256: string;
-}
-
-/** ChunkAck data: everything before `next` is in; `done` once the file is whole and verified. */
-export interface AckData {
-  readonly next: number;
-  readonly done?: boolean;
-  readonly error?: string;
 }
 
 export interface SendFileOptions {
@@ -91,8 +78,8 @@ export function sendFile(engine: TransferPort, opts: SendFileOptions): Observabl
       }
     };
     const onAck = (env: Envelope) => {
-      const ack = env.data as AckData | undefined;
-      if (!ack || typeof ack.next !== 'number') return;
+      const ack = decode(ackData, env.data);
+      if (!ack) return;
       if (ack.error) {
         subscriber.error(new TransferError(ack.error));
         return;
@@ -112,11 +99,11 @@ export function sendFile(engine: TransferPort, opts: SendFileOptions): Observabl
             next: (event) => {
               if (event.kind !== 'result') return;
               if (event.reply.result !== Result.Success) {
-                const why = (event.reply.data as { message?: unknown } | undefined)?.message;
+                const why = decodeFailure(event.reply.data).message;
                 subscriber.error(new TransferError(typeof why === 'string' && why !== '' ? why : `Receiver refused the transfer (result ${event.reply.result ?? ''})`));
                 return;
               }
-              const at = event.reply.data as AckData | undefined;
+              const at = decode(ackData, event.reply.data);
               sender.resumeFrom(at?.next ?? 0);
               if (at?.done) {
                 // The file arrived before the connection dropped; only the final acknowledgement was lost.
@@ -183,7 +170,7 @@ export function receiveFiles(
       // A reply to someone's TransferBegin that outlived its request (a socket dropped) is not an offer.
       engine.messages$.pipe(filter((e) => e.msgId === Command.TransferBegin && e.flowId !== undefined && e.result === undefined)).subscribe((env) => {
         const flowId = env.flowId as string;
-        const begin = env.data as BeginData | undefined;
+        const begin = decode(beginData, env.data);
         const manifest = begin && { flowId, size: begin.size, chunkSize: begin.chunkSize };
         const past = finished.get(flowId);
         if (past) {

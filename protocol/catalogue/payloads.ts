@@ -310,3 +310,19 @@ export interface UninstallRequest {
 export const LINUX_CANNOT = 'Linux devices cannot do this';
 /** The reason a device gives for a folder download (devices-and-commerce section 8). */
 export const FOLDER_NOT_DOWNLOADABLE = 'Unable To Download Folders!';
+
+/** TransferBegin (65621) data: what the sender is about to send on the flow (XFER-1). */
+export interface BeginData {
+  readonly size: number;
+  readonly chunkSize: number;
+  /** The receiver acknowledges at least every half window, or the sender would stall. */
+  readonly window: number;
+  readonly sha256: string;
+}
+
+/** ChunkAck (65620) data, and the reply to TransferBegin: the next chunk wanted, done, or why the transfer failed. */
+export interface AckData {
+  readonly next: number;
+  readonly done?: boolean;
+  readonly error?: string;
+}

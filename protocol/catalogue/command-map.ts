@@ -1,0 +1,466 @@
+import { Command, type CommandId } from './commands.ts';
+import {
+  array,
+  boolean,
+  type Decoder,
+  decode,
+  fromParser,
+  integer,
+  Invalid,
+  isRecord,
+  none,
+  number,
+  object,
+  oneOf,
+  optional,
+  record,
+  string,
+  tagged,
+  tuple,
+  withDefault,
+} from './decode.ts';
+import type {
+  AckData,
+  AppListReply,
+  BaseInfoReply,
+  BeginData,
+  Capacity,
+  ClearRequest,
+  DaemonRequest,
+  DeviceFileOffer,
+  DoneReply,
+  FileDeleteReply,
+  FileDeleteRequest,
+  FileDownloadRequest,
+  FileEntry,
+  FileListReply,
+  FileListRequest,
+  FileUploadRequest,
+  FileWrittenReply,
+  GrabLogRequest,
+  MacAddress,
+  OtaListReply,
+  ProcessInfo,
+  PushTextRequest,
+  RuntimeInfoReply,
+  RuntimeInfoRequest,
+  ShellOutput,
+  ShellRequest,
+  SshConfigReply,
+  SshConfigRequest,
+  SupportFlag,
+  SystemInfoReply,
+  UninstallRequest,
+  WhitelistReply,
+  WhitelistRequest,
+} from './payloads.ts';
+import { SUPPORT_FLAGS } from './payloads.ts';
+import { ProcessState } from './enums.ts';
+import { decodePushFile, decodePushProgress, type PushFileRequest, type PushProgressReport } from './push.ts';
+import { parseRemoteControl, parseStartStream, type RemoteControlReply, type RemoteControlRequest, STREAM_CAMERAS, type StartStreamReply, type StartStreamRequest, type StopStreamRequest } from './stream.ts';
+import { type AbnormalEvent, type LocationUpload, parseAbnormalEvent, parseLocationUpload, parseRuntimeInfo, parseStatusUpload, type RuntimeInfo, type StatusUpload } from './telemetry.ts';
+
+/*
+ * The wire contract, once (WIRE-1..WIRE-4 in PROTOCOL.md): for every command id, the data its request
+ * carries, the data its successful reply carries, progress replies (result 6) where it has them, the
+ * decoders that read each from the wire, and who may send it (permission key; dangerous and wiping
+ * commands). The gateway, the agent, the simulator and the engine read payloads through these decoders
+ * where a message enters them; past that point the data is typed and nothing casts.
+ */
+
+/** What a console needs to send one command: its permission key, and whether it disrupts or wipes the device. */
+export interface CommandRight {
+  readonly permission: string;
+  /** Reboot, factory reset, clear data: the gateway lets the same one reach a device once a second. */
+  readonly dangerous?: true;
+  /** Factory reset, clear data: they wipe what is on the device, and the console shows and asks them in red. */
+  readonly wipes?: true;
+}
+
+/** One command of the map. */
+export interface CommandSpec<Req, Rep, Prog = never> {
+  readonly request: Decoder<Req>;
+  readonly reply: Decoder<Rep>;
+  /** Data of progress replies (result 6), when the command has them. */
+  readonly progress?: Decoder<Prog>;
+  /** Consoles may send it with this right; absent, the gateway refuses it from a console (result 3). */
+  readonly right?: CommandRight;
+}
+
+/** The reply to a device's login: the secret issued when it enrolled. */
+export interface DeviceLoginReply {
+  readonly secret?: string;
+}
+
+/** Progress of an upload to a device: ready for the bytes, or how many chunks arrived. */
+export interface FileUploadProgress {
+  readonly stage: 'ready' | 'receiving';
+  readonly chunks?: number;
+}
+
+/** Final reply of a file the device sent on a flow (download, screenshot, log). */
+export interface DeviceFileSent {
+  readonly name?: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/**
+ * 65563 shell replies: `open` answers {@link ShellOpenReply}, `input` {@link ShellExitReply}, `resize`
+ * the size applied, `write` and `close` nothing. One reply type covers them; `open`'s reader checks that
+ * the connection fields are there.
+ */
+export interface ShellReply {
+  readonly user?: string;
+  readonly host?: string;
+  readonly cwd?: string;
+  readonly prompt?: string;
+  readonly raw?: boolean;
+  readonly offset?: number;
+  readonly backlog?: string;
+  readonly exitCode?: number;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** 196609 platform -> console: a device came online or went offline. */
+export interface DevicePresenceEvent {
+  readonly onlineState: number;
+  readonly time?: number;
+}
+
+/** 196611 console -> platform: start or stop hearing the outcomes of commands to a device. */
+export interface DeviceWatchRequest {
+  readonly watch: boolean;
+}
+
+/** 196612 platform -> console: a command to a watched device ended (sent by anyone, on any node). */
+export interface DeviceCommandOutcomeEvent {
+  readonly msgId: number;
+  readonly result: number;
+  readonly by: string;
+  readonly time: number;
+  readonly message?: string;
+}
+
+/** A refusal's data: the reason (always, PROTOCOL.md result codes) and, for a live view, a reason code. */
+export interface FailureData {
+  readonly message?: string;
+  /** A code the console words in its own language (StreamRefusal). */
+  readonly reason?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Decoders of the payload types
+// ---------------------------------------------------------------------------------------------------
+
+/** Absent data reads as `{}`: commands whose fields are all optional may be sent without data. */
+function orEmpty<T>(decoder: Decoder<T>): Decoder<T> {
+  return (v) => decoder(v === undefined || v === null ? {} : v);
+}
+
+const text = string();
+const bytes = number(0, 2 ** 53);
+const count = integer(0);
+const capacity = object<Capacity>({ total: bytes, free: bytes });
+const mac = object<MacAddress>({ name: string(64), mac: string(64) });
+const systemType = oneOf('android', 'linux');
+
+const support: Decoder<Readonly<Record<SupportFlag, boolean>>> = (v) => {
+  if (!isRecord(v)) return Invalid;
+  const out = {} as Record<SupportFlag, boolean>;
+  for (const flag of SUPPORT_FLAGS) {
+    const b = v[flag];
+    if (typeof b !== 'boolean') return Invalid;
+    out[flag] = b;
+  }
+  return out;
+};
+
+export const failureData: Decoder<FailureData> = orEmpty(object<FailureData>({ message: optional(text), reason: optional(text) }));
+const done = object<DoneReply>({ message: text });
+const fileEntry = object<FileEntry>({ name: text, type: oneOf('file', 'folder'), size: bytes, mtime: number() });
+const processInfo = object<ProcessInfo>({
+  pid: integer(0),
+  name: text,
+  state: oneOf(...(Object.values(ProcessState) as ProcessInfo['state'][])),
+  cpu: number(0),
+  rss: bytes,
+  user: optional(text),
+});
+
+export const shellRequest: Decoder<ShellRequest> = tagged<ShellRequest, 'op'>('op', {
+  open: object<Extract<ShellRequest, { op: 'open' }>>({ op: oneOf('open'), cols: optional(number()), rows: optional(number()), raw: optional(boolean), since: optional(number(0)) }),
+  write: object<Extract<ShellRequest, { op: 'write' }>>({ op: oneOf('write'), data: text }),
+  input: object<Extract<ShellRequest, { op: 'input' }>>({ op: oneOf('input'), line: text }),
+  // A terminal's size is clamped by the device; absent sides take the classic 80 x 24.
+  resize: object<Extract<ShellRequest, { op: 'resize' }>>({ op: oneOf('resize'), cols: withDefault(number(), 80), rows: withDefault(number(), 24) }),
+  close: object<Extract<ShellRequest, { op: 'close' }>>({ op: oneOf('close') }),
+});
+
+const shellReply = orEmpty(
+  object<ShellReply>({
+    user: optional(text),
+    host: optional(text),
+    cwd: optional(text),
+    prompt: optional(text),
+    raw: optional(boolean),
+    offset: optional(count),
+    backlog: optional(text),
+    exitCode: optional(integer()),
+    cols: optional(number()),
+    rows: optional(number()),
+  }),
+);
+
+/** Output of a shell session on its flow (no cid), device to console. */
+export const shellOutput: Decoder<ShellOutput> = object<ShellOutput>({
+  output: text,
+  stream: optional(oneOf('stdout', 'stderr')),
+  offset: optional(count),
+  ended: optional(oneOf('exit', 'idle', 'closed')),
+});
+
+export const deviceFileOffer: Decoder<DeviceFileOffer> = object<DeviceFileOffer>({ stage: oneOf('sending'), name: text, size: bytes, sha256: text, mime: text });
+const deviceFileSent = object<DeviceFileSent>({ name: optional(text), size: bytes, sha256: text });
+
+export const ackData: Decoder<AckData> = object<AckData>({ next: integer(0), done: optional(boolean), error: optional(text) });
+export const beginData: Decoder<BeginData> = object<BeginData>({ size: count, chunkSize: integer(1), window: integer(1), sha256: text });
+
+const startStreamReply = object<StartStreamReply>({
+  flowId: string(256, 1),
+  quality: oneOf('main', 'sub'),
+  camera: optional(oneOf(...STREAM_CAMERAS)),
+  codec: oneOf('h264'),
+  width: number(0),
+  height: number(0),
+  fps: number(0),
+  audio: optional(object({ codec: oneOf('opus'), sampleRate: oneOf(48000), channels: oneOf(1, 2) })),
+});
+
+const baseInfoReply = object<BaseInfoReply>({
+  model: text,
+  systemType,
+  systemVersion: text,
+  imageVersion: text,
+  networkType: integer(),
+  hostname: optional(text),
+  kernel: optional(text),
+  arch: optional(text),
+  memory: capacity,
+  storage: optional(capacity),
+  macs: optional(array(mac, 64)),
+  uptime: optional(number(0)),
+});
+
+const systemInfoReply = object<SystemInfoReply>({
+  manufacturer: text,
+  model: text,
+  systemType,
+  systemVersion: text,
+  kernel: text,
+  arch: text,
+  cpuModel: text,
+  cpuCores: integer(0),
+  memory: capacity,
+  storage: capacity,
+  wlanMac: text,
+  bluetoothMac: text,
+  macs: array(mac, 64),
+  imei: optional(text),
+  basebandVersion: optional(text),
+  uptime: number(0),
+  support,
+});
+
+const runtimeInfoReply = object<RuntimeInfoReply>({
+  time: number(),
+  cpu: number(0),
+  memory: capacity,
+  load: optional(tuple(number(), number(), number())),
+  processCount: count,
+  processes: array(processInfo),
+});
+
+const otaListReply = object<OtaListReply>({
+  current: text,
+  packages: array(object({ name: text, version: text, type: text, state: text })),
+});
+
+const appListReply = object<AppListReply>({
+  apps: array(object({ name: text, packageName: text, versionName: text, versionCode: number(), type: oneOf('system', 'general'), running: boolean, size: bytes })),
+});
+
+const fileDeleteReply = object<FileDeleteReply>({ deleted: array(text), failed: array(object({ path: text, message: text })) });
+
+// ---------------------------------------------------------------------------------------------------
+// The map
+// ---------------------------------------------------------------------------------------------------
+
+function spec<Req, Rep, Prog = never>(s: CommandSpec<Req, Rep, Prog>): CommandSpec<Req, Rep, Prog> {
+  return s;
+}
+
+const OFFER = { progress: deviceFileOffer, reply: deviceFileSent } as const;
+
+/**
+ * The command map: msgId -> request data, reply data, progress data, decoders and right (devices-and-
+ * commerce sections 4-6). A command absent from the map has no data on either side; one without `right`
+ * is not a console's to send (the gateway answers result 3).
+ */
+export const COMMANDS = {
+  // device -> platform
+  [Command.DeviceLogin]: spec({ request: orEmpty(record<unknown>((v) => v, 256)), reply: orEmpty(object<DeviceLoginReply>({ secret: optional(text) })) }),
+  [Command.Heartbeat]: spec({ request: none, reply: none }),
+  [Command.StatusUpload]: spec<StatusUpload, undefined>({ request: fromParser(parseStatusUpload), reply: none }),
+  [Command.RuntimeInfo]: spec<RuntimeInfo, undefined>({ request: fromParser(parseRuntimeInfo), reply: none }),
+  [Command.PushProgress]: spec<PushProgressReport, undefined>({ request: fromParser(decodePushProgress), reply: none }),
+  [Command.LocationUpload]: spec<LocationUpload, undefined>({ request: fromParser(parseLocationUpload), reply: none }),
+  [Command.AbnormalEvent]: spec<AbnormalEvent, undefined>({ request: fromParser(parseAbnormalEvent), reply: none }),
+
+  // platform -> device
+  [Command.PushText]: spec({ request: object<PushTextRequest>({ title: optional(text), text }), reply: done, right: { permission: 'device_message' } }),
+  [Command.PushFile]: spec<PushFileRequest, undefined>({ request: fromParser(decodePushFile), reply: none }),
+  [Command.Reboot]: spec({ request: none, reply: orEmpty(failureData), right: { permission: 'device_reboot', dangerous: true } }),
+  [Command.FactoryReset]: spec({ request: orEmpty(object<ClearRequest>({ packageName: optional(text) })), reply: done, right: { permission: 'device_reset', dangerous: true, wipes: true } }),
+  [Command.ClearData]: spec({ request: orEmpty(object<ClearRequest>({ packageName: optional(text) })), reply: done, right: { permission: 'device_clear', dangerous: true, wipes: true } }),
+  [Command.ClearCache]: spec({ request: orEmpty(object<ClearRequest>({ packageName: optional(text) })), reply: done, right: { permission: 'device_clear' } }),
+  [Command.Shell]: spec({ request: shellRequest, reply: shellReply, right: { permission: 'device_shell' } }),
+  [Command.Screenshot]: spec({ request: none, ...OFFER, right: { permission: 'device_capture' } }),
+  [Command.GrabLog]: spec({ request: orEmpty(object<GrabLogRequest>({ maxBytes: optional(number(0)) })), ...OFFER, right: { permission: 'device_capture' } }),
+  [Command.StartStream]: spec<StartStreamRequest, StartStreamReply>({ request: fromParser(parseStartStream), reply: startStreamReply, right: { permission: 'device_live_view' } }),
+  [Command.StopStream]: spec({ request: object<StopStreamRequest>({ flowId: string(256, 1) }), reply: none, right: { permission: 'device_live_view' } }),
+  [Command.RemoteControl]: spec<RemoteControlRequest, RemoteControlReply>({
+    request: fromParser(parseRemoteControl),
+    reply: object<RemoteControlReply>({ applied: oneOf('tap', 'swipe', 'key', 'text', 'scroll', 'longPress', 'clipboard'), text: optional(text) }),
+    right: { permission: 'device_live_control' },
+  }),
+  [Command.ChangeSshConfig]: spec({
+    request: object<SshConfigRequest>({ enabled: boolean, port: optional(number()) }),
+    reply: object<SshConfigReply>({ enabled: boolean, port: integer(0, 65535) }),
+    right: { permission: 'device_ssh' },
+  }),
+  [Command.OtaList]: spec({ request: none, reply: otaListReply, right: { permission: 'device_system_info' } }),
+  [Command.FileList]: spec({ request: orEmpty(object<FileListRequest>({ path: withDefault(text, '') })), reply: object<FileListReply>({ path: text, entries: array(fileEntry) }), right: { permission: 'device_file' } }),
+  [Command.FileUpload]: spec({
+    request: object<FileUploadRequest>({ path: withDefault(text, ''), name: text, size: count, sha256: withDefault(text, '') }),
+    reply: object<FileWrittenReply>({ path: text, size: bytes, sha256: text }),
+    progress: object<FileUploadProgress>({ stage: oneOf('ready', 'receiving'), chunks: optional(count) }),
+    right: { permission: 'device_file' },
+  }),
+  [Command.FileDownload]: spec({ request: orEmpty(object<FileDownloadRequest>({ path: withDefault(text, '') })), ...OFFER, right: { permission: 'device_file_export' } }),
+  [Command.FileDelete]: spec({ request: object<FileDeleteRequest>({ paths: array(text) }), reply: fileDeleteReply, right: { permission: 'device_file_delete' } }),
+  [Command.AppList]: spec({ request: none, reply: appListReply, right: { permission: 'device_app' } }),
+  [Command.Uninstall]: spec({ request: object<UninstallRequest>({ packageName: text }), reply: done, right: { permission: 'device_app' } }),
+  [Command.Whitelist]: spec({
+    request: object<WhitelistRequest>({ action: oneOf('set', 'cancel', 'get'), packages: optional(array(text)) }),
+    reply: object<WhitelistReply>({ packages: array(text) }),
+    right: { permission: 'device_whitelist' },
+  }),
+  [Command.Daemon]: spec({ request: object<DaemonRequest>({ packageName: text, enabled: withDefault(boolean, true) }), reply: done, right: { permission: 'device_app' } }),
+  [Command.BaseInfo]: spec({ request: none, reply: baseInfoReply, right: { permission: 'device_base_info' } }),
+  [Command.SystemInfo]: spec({ request: none, reply: systemInfoReply, right: { permission: 'device_system_info' } }),
+  [Command.RuntimeQuery]: spec({ request: orEmpty(object<RuntimeInfoRequest>({ limit: optional(number()) })), reply: runtimeInfoReply, right: { permission: 'device_runtime' } }),
+
+  // binary transfers, either direction
+  [Command.ChunkAck]: spec({ request: ackData, reply: none }),
+  [Command.TransferBegin]: spec({ request: beginData, reply: ackData }),
+
+  // platform <-> console
+  [Command.DevicePresence]: spec({ request: object<DevicePresenceEvent>({ onlineState: integer(), time: optional(number()) }), reply: none }),
+  [Command.HeldCommandDone]: spec({ request: orEmpty(record<unknown>((v) => v)), reply: none }),
+  [Command.DeviceWatch]: spec({ request: object<DeviceWatchRequest>({ watch: boolean }), reply: none }),
+  [Command.DeviceCommandOutcome]: spec({
+    request: object<DeviceCommandOutcomeEvent>({ msgId: integer(), result: integer(), by: text, time: number(), message: optional(text) }),
+    reply: none,
+  }),
+} as const;
+
+/** Command ids of the map. */
+export type MappedCommand = keyof typeof COMMANDS & CommandId;
+
+/** The data of a request (or event) `K`. */
+export type RequestOf<K extends number> = K extends MappedCommand ? ((typeof COMMANDS)[K] extends CommandSpec<infer Req, unknown, unknown> ? Req : never) : unknown;
+/** The data of a successful reply to `K`. */
+export type ReplyOf<K extends number> = K extends MappedCommand ? ((typeof COMMANDS)[K] extends CommandSpec<unknown, infer Rep, unknown> ? Rep : never) : unknown;
+/** The data of a progress reply (result 6) to `K`. */
+export type ProgressOf<K extends number> = K extends MappedCommand ? ((typeof COMMANDS)[K] extends CommandSpec<unknown, unknown, infer P> ? P : never) : unknown;
+
+/** The map as a lookup by plain number (a msgId read from the wire). */
+const byId: ReadonlyMap<number, CommandSpec<unknown, unknown, unknown>> = new Map<number, CommandSpec<unknown, unknown, unknown>>(
+  Object.entries(COMMANDS).map(([id, s]): [number, CommandSpec<unknown, unknown, unknown>] => [Number(id), s]),
+);
+
+/** True when `msgId` is in the map. */
+export function isMappedCommand(msgId: number): msgId is MappedCommand {
+  return byId.has(msgId);
+}
+
+/** Decodes a request's (or event's) data for `msgId`; undefined when malformed or `msgId` is not in the map. */
+export function decodeRequest<K extends MappedCommand>(msgId: K, data: unknown): { readonly data: RequestOf<K> } | undefined {
+  const s = byId.get(msgId);
+  if (s === undefined) return undefined;
+  const v = s.request(data);
+  // The map entry for K decodes RequestOf<K> (COMMANDS is typed per key; byId only forgets the key).
+  return v === Invalid ? undefined : { data: v as RequestOf<K> };
+}
+
+/** Decodes a successful reply's data for `msgId`; undefined when malformed. */
+export function decodeReply<K extends MappedCommand>(msgId: K, data: unknown): { readonly data: ReplyOf<K> } | undefined {
+  const s = byId.get(msgId);
+  if (s === undefined) return undefined;
+  const v = s.reply(data);
+  // As in decodeRequest: the entry for K decodes ReplyOf<K>.
+  return v === Invalid ? undefined : { data: v as ReplyOf<K> };
+}
+
+/** Decodes a progress reply's data for `msgId`; undefined when malformed or the command has no progress data. */
+export function decodeProgress<K extends MappedCommand>(msgId: K, data: unknown): { readonly data: ProgressOf<K> } | undefined {
+  const d = byId.get(msgId)?.progress;
+  if (d === undefined) return undefined;
+  const v = d(data);
+  // As in decodeRequest: the entry for K decodes ProgressOf<K>.
+  return v === Invalid ? undefined : { data: v as ProgressOf<K> };
+}
+
+/** A refusal's data (result 1-5): its message and reason code, where it has them. */
+export function decodeFailure(data: unknown): FailureData {
+  return decode(failureData, data) ?? {};
+}
+
+/** The right a console needs to send `msgId`, or undefined when consoles may not send it. */
+export function commandRight(msgId: number): CommandRight | undefined {
+  return byId.get(msgId)?.right;
+}
+
+/**
+ * The one command -> right map (devices-and-commerce section 6), derived from {@link COMMANDS}: read by the
+ * gateway's check of every console command, held command and REST device command, and by the console's
+ * row actions, device view tabs and remote management. A command not listed here is refused with result 3.
+ */
+export const COMMAND_RIGHTS: ReadonlyMap<number, CommandRight> = new Map(
+  [...byId].flatMap(([msgId, s]): [number, CommandRight][] => (s.right ? [[msgId, s.right]] : [])),
+);
+
+/** {@link COMMAND_RIGHTS} as msgId -> permission key. */
+export const COMMAND_PERMISSIONS: ReadonlyMap<number, string> = new Map([...COMMAND_RIGHTS].map(([msgId, r]) => [msgId, r.permission]));
+
+/** The permission key command `msgId` needs, or undefined when consoles may not send it. */
+export function commandPermission(msgId: number): string | undefined {
+  return COMMAND_PERMISSIONS.get(msgId);
+}
+
+/** True for the commands that disrupt or wipe a whole device (reboot, factory reset, clear data). */
+export function isDangerousCommand(msgId: number): boolean {
+  return COMMAND_RIGHTS.get(msgId)?.dangerous === true;
+}
+
+/** True for the commands that wipe what is on the device (factory reset, clear data). */
+export function wipesDevice(msgId: number): boolean {
+  return COMMAND_RIGHTS.get(msgId)?.wipes === true;
+}
+
+/** The reason of a result 2 answering a request whose data its decoder refused (WIRE-3). */
+export const MALFORMED_REQUEST = 'Malformed request data';
+/** The reason of the result 2 a requester hears for a successful reply whose data its decoder refused (WIRE-3). */
+export const MALFORMED_REPLY = 'Malformed reply data';
