@@ -104,6 +104,7 @@ export const en = {
   'device.commandNotOverHttp': 'This command cannot be sent over HTTP',
   'device.offline': 'The equipment is offline',
   'device.linuxCannot': 'Linux devices cannot do this',
+  'recording.nothingToExport': 'This recording holds no picture to export yet',
 
   // Dynamic groups, saved views and custom device fields (issue 23).
   'group.notFound': 'The device group does not exist',

@@ -94,6 +94,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'device.commandNotOverHttp': '此命令不能通过 HTTP 发送',
   'device.offline': '设备已离线',
   'device.linuxCannot': 'Linux 设备不支持此操作',
+  'recording.nothingToExport': '这段录像还没有可导出的画面',
 
   'group.notFound': '该设备分组不存在',
   'group.nameTaken': '已存在同名的设备分组',

@@ -30,7 +30,7 @@ import { Peer } from './peer.ts';
 import type { StreamFanout } from './stream-fanout.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import type { TimelineWriter } from '../timeline/writer.ts';
-import type { ShellRecordings } from '../recordings/recorder.ts';
+import type { Recordings } from '../recordings/recorder.ts';
 import { recordShellRequest } from '../recordings/shell-events.ts';
 
 export interface ConsoleEndpointDeps {
@@ -56,7 +56,7 @@ export interface ConsoleEndpointDeps {
   /** The devices' timeline: each command's outcome is one entry (issue 22). */
   readonly timeline?: TimelineWriter;
   /** Shell sessions recorded per organisation policy (issue 22). */
-  readonly recordings?: ShellRecordings;
+  readonly recordings?: Recordings;
   readonly now?: () => number;
   /** The rights of this process's console sessions, checked per command. */
   readonly rights: ConsoleRights;

@@ -42,7 +42,7 @@ import { GatewayMetrics } from '../metrics/metrics.ts';
 import { Message } from '../http/envelope.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import { timelineKeeps, TimelineWriter } from '../timeline/writer.ts';
-import { ShellRecordings } from '../recordings/recorder.ts';
+import { Recordings } from '../recordings/recorder.ts';
 import { recordShellOutput } from '../recordings/shell-events.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
@@ -122,6 +122,7 @@ export class Gateway {
       const row = await this.#deps.devices.findBySn(sn);
       return row && { orgId: row.org_id, online: row.online_state === OnlineState.Online };
     },
+    recorder: () => this.recordings,
   });
   /** Consoles watching devices, told the outcome of every command sent to them. */
   readonly #watchers: DeviceWatchers;
@@ -137,7 +138,7 @@ export class Gateway {
   /** Every command to a device, one entry per device, written in batches (issue 22). */
   readonly timeline: TimelineWriter;
   /** Shell sessions recorded per organisation policy (issue 22), when a directory is configured. */
-  readonly recordings: ShellRecordings | undefined;
+  readonly recordings: Recordings | undefined;
   readonly #admissionGate: DeviceAdmissionGate;
   /**
    * Changes to roles, accounts and organisations, told to every node and worker process: writers call
@@ -158,7 +159,7 @@ export class Gateway {
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
     this.timeline = new TimelineWriter(deps.db, { log: deps.log });
-    this.recordings = deps.recordingsDir === undefined ? undefined : new ShellRecordings(deps.db, deps.recordingsDir, () => deps.clock.now(), deps.log, (deps.recordingRetentionDays ?? 0) * 86_400_000);
+    this.recordings = deps.recordingsDir === undefined ? undefined : new Recordings(deps.db, deps.recordingsDir, () => deps.clock.now(), deps.log, (deps.recordingRetentionDays ?? 0) * 86_400_000);
     this.#consoleRights = new ConsoleRights({
       // The session is read again too: one that ended where this process did not hear it is not revived.
       load: async (session) => {

@@ -12,6 +12,7 @@ import {
 } from '../../protocol/index.ts';
 import type { Bus, BusMessage } from '../bus/bus.ts';
 import { Message } from '../http/envelope.ts';
+import type { LiveRecording, LiveRecordingStart } from '../recordings/recorder.ts';
 import type { ConsoleLink } from './console-link.ts';
 import { randomId } from './random-ids.ts';
 
@@ -49,6 +50,8 @@ export class Viewer {
   audio = false;
   audioSent = 0;
   audioDropped = 0;
+  /** The recording of this console's watching, when its organisation records live view: it gets every frame of the stream. */
+  recording: LiveRecording | undefined;
 
   constructor(sink: FrameSink, lagBytes = VIEWER_LAG_BYTES) {
     this.sink = sink;
@@ -108,6 +111,7 @@ function offerToAll(viewers: Iterable<Viewer>, frame: Uint8Array): void {
   const audio = isAudioFrame(frame);
   const key = !audio && isKeyFrame(frame);
   for (const viewer of viewers) {
+    viewer.recording?.frame(frame);
     if (audio) viewer.offerAudio(frame);
     else viewer.offer(frame, key);
   }
@@ -115,6 +119,8 @@ function offerToAll(viewers: Iterable<Viewer>, frame: Uint8Array): void {
 
 /** The console behind a viewer, as the fan-out needs it. */
 export interface StreamConsole {
+  /** The account watching (recorded with the session). */
+  readonly account?: string;
   readonly permissions: ReadonlySet<string>;
   readonly scope: ReadonlySet<number>;
   readonly sink: FrameSink;
@@ -153,6 +159,13 @@ export interface StreamFanoutDeps {
   /** A device's organisation and state from the database (for a device not connected here); undefined when unknown. */
   readonly findDevice: (sn: string) => Promise<{ readonly orgId: number; readonly online: boolean } | undefined>;
   readonly lagBytes?: number;
+  /** Records a console's watching per its organisation's policy (issue 22); none: live view is not recorded. */
+  readonly recorder?: () => LiveRecorder | undefined;
+}
+
+/** What the fan-out needs of the recordings. */
+export interface LiveRecorder {
+  beginLive(o: { orgId: number; sn: string; account: string; stream: StartStreamReply }): Promise<LiveRecordingStart>;
 }
 
 interface LiveStream {
@@ -217,6 +230,9 @@ export class StreamFanout {
     if (!found) {
       const ws = link.peer.ws;
       found = {
+        get account() {
+          return link.caller.account;
+        },
         // Read at each use: a console's rights follow changes to its role and organisation (console-rights.ts).
         get permissions() {
           return link.caller.permissions;
@@ -281,16 +297,16 @@ export class StreamFanout {
         const here = this.#deps.orgOf(sn);
         if (here !== undefined) {
           if (!console.scope.has(here)) return answer(Result.Fail, { message: Message.PermissionDenied });
-          return void settle(this.#join(console, this.#stream(sn, quality, camera), audio));
+          return void settle(this.#join(console, this.#stream(sn, quality, camera), audio, here));
         }
         const cluster = this.#cluster;
         if (!row.online || !cluster) return answer(Result.DeviceOffline);
-        void settle(this.#join(console, this.#mirror(cluster, sn, quality, camera), audio));
+        void settle(this.#join(console, this.#mirror(cluster, sn, quality, camera), audio, row.orgId));
       }, () => answer(Result.Fail));
       return;
     }
     if (!console.scope.has(orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
-    void settle(this.#join(console, this.#stream(sn, quality, camera), audio));
+    void settle(this.#join(console, this.#stream(sn, quality, camera), audio, orgId));
   }
 
   /** The stream of a device held here, started on the device when new. */
@@ -345,7 +361,7 @@ export class StreamFanout {
     return created;
   }
 
-  async #join(console: StreamConsole, stream: LiveStream, audio: boolean): Promise<Envelope> {
+  async #join(console: StreamConsole, stream: LiveStream, audio: boolean, orgId: number): Promise<Envelope> {
     // Joining before the reply means no early frame is lost for this viewer. A console already watching
     // keeps its viewer (and its place in the picture): only its voice choice changes.
     let viewer = stream.viewers.get(console);
@@ -355,11 +371,31 @@ export class StreamFanout {
     }
     viewer.audio = audio;
     const reply = await stream.started;
-    if (reply.result !== Result.Success) stream.viewers.delete(console);
+    if (reply.result !== Result.Success) {
+      stream.viewers.delete(console);
+      return reply;
+    }
+    const recorder = this.#deps.recorder?.();
+    if (!recorder || viewer.recording || !stream.reply) return reply;
+    const started = await recorder.beginLive({ orgId, sn: stream.sn, account: console.account ?? '', stream: stream.reply }).catch((): LiveRecordingStart => ({ recording: null }));
+    if ('refused' in started) {
+      // Required and it could not start: no recording, no live view.
+      if (stream.viewers.get(console) === viewer) this.#leave(stream, console);
+      return { msgId: Command.StartStream, sn: stream.sn, result: Result.Fail, data: { message: Message.PermissionDenied } };
+    }
+    // The console may have stopped watching (or the stream ended) meanwhile: then the recording ends at once.
+    if (started.recording && (viewer.recording || stream.viewers.get(console) !== viewer || !this.#live(stream))) void started.recording.end();
+    else if (started.recording) viewer.recording = started.recording;
     return reply;
   }
 
+  /** True while the stream is still the one its key leads to (not ended, not replaced). */
+  #live(stream: LiveStream): boolean {
+    return this.#byKey.get(streamKey(stream.sn, stream.quality, stream.camera)) === stream;
+  }
+
   #leave(stream: LiveStream, console: StreamConsole): void {
+    void stream.viewers.get(console)?.recording?.end();
     stream.viewers.delete(console);
     this.#stopIfUnwatched(stream);
   }
@@ -457,7 +493,10 @@ export class StreamFanout {
 
   #tellGone(stream: LiveStream): void {
     const { sn, flowId } = stream;
-    for (const viewer of stream.viewers.values()) viewer.sink.sendMessage({ msgId: Command.StopStream, sn, flowId, data: { flowId, reason: 'offline' } });
+    for (const viewer of stream.viewers.values()) {
+      void viewer.recording?.end();
+      viewer.sink.sendMessage({ msgId: Command.StopStream, sn, flowId, data: { flowId, reason: 'offline' } });
+    }
   }
 
   /** A console socket closed: it leaves every stream it watched. */

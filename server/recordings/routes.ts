@@ -5,15 +5,15 @@ import * as c from '../../protocol/api/timeline.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import type { ShellRecordings } from './recorder.ts';
+import type { Recordings } from './recorder.ts';
 import { findRecording, listRecordings, setRecordingPolicy } from './repository.ts';
 
 export interface RecordingRouteDeps {
   readonly db: Db;
-  readonly recordings: ShellRecordings | undefined;
+  readonly recordings: Recordings | undefined;
 }
 
-/** Recorded sessions (issue 22): list, download (.cast) and each organisation's policy. */
+/** Recorded sessions (issue 22): list, download (.cast for a shell, .mp4 for live view) and each organisation's policy. */
 export function registerRecordingRoutes(app: FastifyInstance, deps: RecordingRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -28,6 +28,20 @@ export function registerRecordingRoutes(app: FastifyInstance, deps: RecordingRou
     const row = await findRecording(deps.db, req.params.id);
     // Another organisation's recording and a missing one look alike.
     if (!row || !caller.scope.has(row.org_id) || !deps.recordings) throw new ApiError(ApiCode.NotFound, 'common.permissionDenied');
+    if (row.kind === 'live') {
+      const { recordings } = deps;
+      if (!fs.existsSync(recordings.fileOf(row.id, 'live'))) throw new ApiError(ApiCode.NotFound, 'common.permissionDenied');
+      const mp4 = await recordings.mp4Of(row.id, row.ended_at !== null).catch((err: unknown) => {
+        req.log.warn({ err, id: row.id }, 'exporting a live recording failed');
+        throw new ApiError(ApiCode.NotFound, 'recording.nothingToExport');
+      });
+      const stream = fs.createReadStream(mp4.file);
+      if (mp4.temporary) stream.once('close', () => void fs.promises.rm(mp4.file, { force: true }));
+      return reply
+        .type('video/mp4')
+        .header('content-disposition', `attachment; filename="${row.sn}-${row.id}.mp4"`)
+        .send(stream);
+    }
     const file = deps.recordings.fileOf(row.id);
     if (!fs.existsSync(file)) throw new ApiError(ApiCode.NotFound, 'common.permissionDenied');
     return reply
