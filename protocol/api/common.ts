@@ -69,6 +69,21 @@ export const QueryPagingProperties = {
   pageSize: OneOf(PAGE_SIZES.map(String)),
 };
 
+/** {@link QueryPagingProperties}, each optional: what most query-string lists take. */
+export const OptionalQueryPaging = {
+  pageNum: Type.Optional(QueryPagingProperties.pageNum),
+  pageSize: Type.Optional(QueryPagingProperties.pageSize),
+};
+
+/** A numeric id on the query string (a string of digits: types are not coerced). */
+export const QueryId = Type.String({ pattern: '^[1-9][0-9]{0,9}$' });
+
+/**
+ * A query-string contract as the console builds it: the page as numbers (the request helper writes every
+ * value as text), the other values as the contract types them.
+ */
+export type ConsoleQuery<T> = Omit<T, 'pageNum' | 'pageSize'> & { readonly pageNum: number; readonly pageSize: number };
+
 /** A path parameter holding a numeric id; path values are strings and types are not coerced. */
 export function IdParams<const K extends string>(name: K) {
   return Type.Object({ [name]: Type.String({ pattern: '^[1-9][0-9]{0,9}$' }) } as Record<K, ReturnType<typeof Type.String>>);

@@ -1,4 +1,21 @@
-// API tokens and webhooks (issue 23) as the server answers them: one definition for both sides.
+// API tokens and webhooks (issue 23): request schemas written with TypeBox, their types derived, and the
+// answers' shapes: one definition for both sides.
+import { type Static, Type } from 'typebox';
+import { EpochMs, Id, IdPath } from './common.ts';
+
+/** POST /api-token/create: a name, the keys the token holds (a subset of the caller's), when it expires. */
+export const CreateApiTokenBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+    keys: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 }),
+    expiresAt: Type.Optional(EpochMs),
+  },
+  { additionalProperties: false },
+);
+export type CreateApiTokenBody = Static<typeof CreateApiTokenBody>;
+
+/** DELETE /api-token/:id and /webhook/:id. */
+export const IntegrationPath = IdPath;
 
 /** One API token of the caller's account; the token itself is shown only by /api-token/create. */
 export interface ApiTokenView {
@@ -73,3 +90,25 @@ export interface WebhookPayload<T = unknown> {
   readonly orgId: number;
   readonly data: T;
 }
+
+/** POST /webhook/add. */
+export const AddWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2000 }),
+    secret: Type.String({ minLength: 1, maxLength: 256 }),
+    events: Type.Array(Type.Unsafe<WebhookEvent>({ type: 'string', enum: [...WEBHOOK_EVENTS] }), { minItems: 1, maxItems: WEBHOOK_EVENTS.length }),
+  },
+  { additionalProperties: false },
+);
+export type AddWebhookBody = Static<typeof AddWebhookBody>;
+
+/** POST /webhook/deliveries: the newest deliveries, of one webhook or all. */
+export const WebhookDeliveriesBody = Type.Object(
+  { webhookId: Type.Optional(Id), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
+  { additionalProperties: false },
+);
+export type WebhookDeliveriesBody = Static<typeof WebhookDeliveriesBody>;
+
+/** POST /webhook/redeliver: one delivery, again. */
+export const RedeliverBody = Type.Object({ id: Id }, { additionalProperties: false });
+export type RedeliverBody = Static<typeof RedeliverBody>;

@@ -1,12 +1,13 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, isPermission, msg } from '../../protocol/index.ts';
-import type { ApiTokenCreated, ApiTokenView } from '../../protocol/api/integrations.ts';
+import { type ApiTokenCreated, type ApiTokenView, CreateApiTokenBody, IntegrationPath } from '../../protocol/api/integrations.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, idOf, idParams } from '../http/validation.ts';
+import { cleanText, idOf } from '../http/validation.ts';
 import { apiTokenDigest, ApiTokenRepository, newApiToken } from './repository.ts';
 
 export interface ApiTokenRouteDeps {
@@ -14,17 +15,6 @@ export interface ApiTokenRouteDeps {
   readonly clock: Clock;
   readonly sessions: SessionStore;
 }
-
-const createBody = {
-  type: 'object',
-  required: ['name', 'keys'],
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 64 },
-    keys: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 64 } },
-    expiresAt: { type: ['integer', 'null'], minimum: 0 },
-  },
-} as const;
 
 /** Token management needs a login session: a leaked token must not mint others that outlive its revocation. */
 function loginCaller(caller: Caller): Caller {
@@ -39,10 +29,11 @@ function loginCaller(caller: Caller): Caller {
  */
 export function registerApiTokenRoutes(app: FastifyInstance, deps: ApiTokenRouteDeps): void {
   const tokens = new ApiTokenRepository(deps.db);
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Body: { name: string; keys: string[]; expiresAt?: number | null } }>(
+  api.post(
     '/api-token/create',
-    { config: { permission: 'session' }, schema: { body: createBody } },
+    { config: { permission: 'session' }, schema: { body: CreateApiTokenBody } },
     async (req) => {
       const caller = loginCaller(callerOf(req));
       const name = cleanText(req.body.name, 'field.name', true);
@@ -64,7 +55,7 @@ export function registerApiTokenRoutes(app: FastifyInstance, deps: ApiTokenRoute
     return ok(list);
   });
 
-  app.delete<{ Params: { id: string } }>('/api-token/:id', { config: { permission: 'session' }, schema: { params: idParams('id') } }, async (req) => {
+  api.delete('/api-token/:id', { config: { permission: 'session' }, schema: { params: IntegrationPath } }, async (req) => {
     const caller = callerOf(req);
     const tokenHash = await tokens.revoke(caller.accountId, idOf(req.params.id), deps.clock.now());
     if (tokenHash === undefined) throw new ApiError(ApiCode.NotFound, msg('apiToken.notFound'));

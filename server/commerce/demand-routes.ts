@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/commerce.ts';
 import type { Selectable } from 'kysely';
-import { type Clock, DemandKind, englishOf, FormFieldType, msg, OrderDemandState, ruleMessageKey } from '../../protocol/index.ts';
+import { type Clock, englishOf, msg, OrderDemandState, ruleMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
-import { queryPaging } from '../http/paging.ts';
 import type { Db } from '../db/database.ts';
 import type { OrderDemandTable } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, field } from '../http/validation.ts';
-import { checkIdentity, IDENTITY_RULES, type IdentityRule } from '../../protocol/index.ts';
+import { cleanText } from '../http/validation.ts';
+import { checkIdentity } from '../../protocol/index.ts';
 
 export const DemandMessage = englishOf({
   NotFound: 'demand.notFound',
@@ -50,72 +51,8 @@ export function allowed(action: DemandAction, state: number): boolean {
   return (DEMAND_TRANSITIONS[action] as readonly number[]).includes(state);
 }
 
-interface FormField {
-  label: string;
-  type: string;
-  value: string | string[];
-  options?: string[];
-  /** A check the value must pass (phone, national ID, plate, VIN); text fields only. */
-  rule?: IdentityRule;
-}
-interface DemandBody {
-  id?: number;
-  name: string;
-  customer: string;
-  kind: string;
-  model: string;
-  template?: string;
-  fittings: { sku: string; number: number }[];
-  fields: FormField[];
-  quantity: number;
-  specialNeeds?: string;
-  submit?: boolean;
-}
-
-const shortText = { type: 'string', maxLength: 64 } as const;
-const demandBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'customer', 'kind', 'model', 'fittings', 'fields', 'quantity'],
-  properties: {
-    id: field.id,
-    name: field.text,
-    customer: field.text,
-    kind: { type: 'string', enum: Object.values(DemandKind) },
-    model: field.text,
-    template: field.text,
-    fittings: {
-      type: 'array',
-      maxItems: 100,
-      items: { type: 'object', additionalProperties: false, required: ['sku', 'number'], properties: { sku: shortText, number: { type: 'number' } } },
-    },
-    fields: {
-      type: 'array',
-      maxItems: 50,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['label', 'type', 'value'],
-        properties: {
-          label: shortText,
-          type: { type: 'string', enum: Object.values(FormFieldType) },
-          value: { anyOf: [{ type: 'string', maxLength: 2000 }, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } }] },
-          options: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } },
-          rule: { type: 'string', enum: [...IDENTITY_RULES] },
-        },
-      },
-    },
-    quantity: { type: 'number' },
-    specialNeeds: { type: 'string', maxLength: 2000 },
-    submit: { type: 'boolean' },
-  },
-} as const;
-
-const listQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...queryPaging, number: { type: 'string', maxLength: 40 }, customer: field.text, state: { type: 'string', enum: ['0', '1', '2', '3', '4'] } },
-} as const;
+type FormField = c.DemandField;
+type DemandBody = c.DemandBody;
 
 const positive = (n: number) => {
   if (!Number.isSafeInteger(n) || n <= 0 || n > 10_000_000) throw new ApiError(ApiCode.BadRequest, 'demand.positiveInteger');
@@ -175,6 +112,7 @@ function view(r: Selectable<OrderDemandTable>) {
 export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps;
   const config = { permission: 'order-requirements_list' };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const numberOf = (now: number) => `OD${new Date(now + 8 * 3_600_000).toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex').toUpperCase()}`;
   const inScope = async (id: number, caller: Caller) => {
@@ -195,7 +133,8 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     return {
       name: cleanText(b.name, 'field.name', true),
       customer: cleanText(b.customer, 'field.customer', true),
-      kind: b.kind,
+      // Stored as text: rows copied by add-same carry the stored value back.
+      kind: String(b.kind),
       model: cleanText(b.model, 'field.model', true),
       template: cleanText(b.template, 'field.template', false),
       fittings: JSON.stringify(fittings),
@@ -224,9 +163,9 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
   };
 
-  app.get<{ Querystring: { pageNum?: string; pageSize?: string; number?: string; customer?: string; state?: string } }>(
+  api.get(
     '/order-requirements/list',
-    { config, schema: { querystring: listQuery } },
+    { config, schema: { querystring: c.DemandListQuery } },
     async (req) => {
       const q = req.query;
       let query = db.selectFrom('order_demands').where('org_id', 'in', [...callerOf(req).scope]);
@@ -241,15 +180,15 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     },
   );
 
-  app.get<{ Params: { id: string } }>('/order-requirements/detail/:id', { config, schema: { params: { type: 'object', properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } } } } }, async (req) =>
+  api.get('/order-requirements/detail/:id', { config, schema: { params: c.DemandPath } }, async (req) =>
     ok(view(await inScope(Number(req.params.id), callerOf(req)))),
   );
 
-  app.post<{ Body: DemandBody }>('/order-requirements/add', { config, schema: { body: demandBody } }, async (req) =>
+  api.post('/order-requirements/add', { config, schema: { body: c.DemandBody } }, async (req) =>
     ok(await insert(callerOf(req), valuesOf(req.body), req.body.submit ? OrderDemandState.NotApproved : OrderDemandState.TempStore)),
   );
 
-  app.post<{ Body: DemandBody }>('/order-requirements/update', { config, schema: { body: demandBody } }, async (req) => {
+  api.post('/order-requirements/update', { config, schema: { body: c.DemandBody } }, async (req) => {
     const row = await inScope(req.body.id ?? 0, callerOf(req));
     if (!allowed('update', row.state)) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     const values = valuesOf(req.body);
@@ -263,24 +202,22 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     return ok(null);
   });
 
-  app.delete<{ Body: { id: number } }>('/order-requirements/delete', { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: field.id } } } }, async (req) => {
+  api.delete('/order-requirements/delete', { config, schema: { body: c.DemandIdBody } }, async (req) => {
     const row = await inScope(req.body.id, callerOf(req));
     const done = await db.deleteFrom('order_demands').where('id', '=', row.id).where('state', 'in', [...DEMAND_TRANSITIONS.delete]).executeTakeFirst();
     if (Number(done.numDeletedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     return ok(null);
   });
 
-  const idBody = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: field.id, reason: field.longText, quantity: { type: 'number' } } } as const;
-
   // Add same: a new draft copied from any demand. Add more: an appended quantity for an approved demand.
-  app.post<{ Body: { id: number } }>('/order-requirements/add-same', { config, schema: { body: idBody } }, async (req) => {
+  api.post('/order-requirements/add-same', { config, schema: { body: c.DemandActionBody } }, async (req) => {
     const caller = callerOf(req);
     const row = await inScope(req.body.id, caller);
     const { name, customer, kind, model, template, fittings, fields, quantity, special_needs } = row;
     return ok(await insert(caller, { name, customer, kind, model, template, fittings, fields, quantity, special_needs }, OrderDemandState.TempStore));
   });
 
-  app.post<{ Body: { id: number; quantity?: number } }>('/order-requirements/add-more', { config, schema: { body: idBody } }, async (req) => {
+  api.post('/order-requirements/add-more', { config, schema: { body: c.DemandActionBody } }, async (req) => {
     const caller = callerOf(req);
     const row = await inScope(req.body.id, caller);
     if (!allowed('addMore', row.state)) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
@@ -289,19 +226,19 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     return ok(await insert(caller, { name, customer, kind, model, template, fittings, fields, quantity: more, special_needs }, OrderDemandState.NotApproved, { parent_number: row.number, additional_quantity: more }));
   });
 
-  app.post<{ Body: { id: number } }>('/order-requirements/submit', { config, schema: { body: idBody } }, async (req) => {
+  api.post('/order-requirements/submit', { config, schema: { body: c.DemandActionBody } }, async (req) => {
     await move((await inScope(req.body.id, callerOf(req))).id, 'submit');
     return ok(null);
   });
 
-  app.post<{ Body: { id: number } }>('/order-requirements/finish', { config, schema: { body: idBody } }, async (req) => {
+  api.post('/order-requirements/finish', { config, schema: { body: c.DemandActionBody } }, async (req) => {
     await move((await inScope(req.body.id, callerOf(req))).id, 'finish');
     return ok(null);
   });
 
-  app.post<{ Body: { id: number; approve: boolean; reason?: string } }>('/order-requirements/review', {
+  api.post('/order-requirements/review', {
     config,
-    schema: { body: { type: 'object', additionalProperties: false, required: ['id', 'approve'], properties: { id: field.id, approve: { type: 'boolean' }, reason: field.longText } } },
+    schema: { body: c.DemandReviewBody },
   }, async (req) => {
     const caller = callerOf(req);
     const body = req.body;
@@ -313,9 +250,9 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
   });
 
   // The public detail page holds the demand's number and its share token; either wrong looks the same.
-  app.get<{ Querystring: { number: string; token: string } }>(
+  api.get(
     '/order-demand-detail/view',
-    { config: { public: true }, schema: { querystring: { type: 'object', additionalProperties: false, required: ['number', 'token'], properties: { number: { type: 'string', maxLength: 40 }, token: { type: 'string', maxLength: 64 } } } } },
+    { config: { public: true }, schema: { querystring: c.DemandViewQuery } },
     async (req) => {
       const row = await db.selectFrom('order_demands').selectAll().where('number', '=', req.query.number).executeTakeFirst();
       if (!row || row.share_token !== req.query.token) throw new ApiError(ApiCode.NotFound, 'demand.notFound');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { queryPaging } from '../http/paging.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/commerce.ts';
 import type { Kysely } from 'kysely';
 import { type Clock, englishOf, LicenceStatus, licenceStatusLabels } from '../../protocol/index.ts';
 import { requestLanguage } from '../http/language.ts';
@@ -10,13 +11,13 @@ import type { Database } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, field } from '../http/validation.ts';
+import { cleanText } from '../http/validation.ts';
 import { hotAction } from '../http/rate-limit.ts';
 
 /** Licence validity: the spec's only option, 3 years (devices-and-commerce section 9). */
 export const LICENCE_VALIDITY_MS = 3 * 365 * 86_400_000;
-/** Most codes one generate call makes. */
-export const MAX_GENERATE = 500;
+/** Most codes one generate call makes (the contract's bound). */
+export const MAX_GENERATE = c.MAX_GENERATE;
 
 export const LicenceMessage = englishOf({
   Invalid: 'licence.invalid',
@@ -53,30 +54,13 @@ export async function generateLicences(db: Kysely<Database>, orgId: number, coun
   return codes;
 }
 
-const listQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...queryPaging,
-    label: { type: 'string', maxLength: field.text.maxLength },
-    code: { type: 'string', maxLength: 19 },
-    status: { type: 'string', enum: ['0', '1', '2'] },
-  },
-} as const;
-interface ListQuery {
-  pageNum?: string;
-  pageSize?: string;
-  label?: string;
-  code?: string;
-  status?: string;
-}
-
 /** ISOBUS licence codes (devices-and-commerce: iso-bus_list, /license-manage/index and the public /isobus-activate). */
 export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps;
   const config = { permission: 'iso-bus_list' };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  const filtered = (scope: number[], q: ListQuery) => {
+  const filtered = (scope: number[], q: c.LicenceListQuery) => {
     let query = db.selectFrom('licences').where('org_id', 'in', scope);
     if (q.status !== undefined) query = query.where('status', '=', Number(q.status));
     if (q.label?.trim()) query = query.where(containsIgnoringCase('label', q.label.trim()));
@@ -95,7 +79,7 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     createdAt: r.created_at,
   });
 
-  app.get<{ Querystring: ListQuery }>('/iso-bus/list', { config, schema: { querystring: listQuery } }, async (req) => {
+  api.get('/iso-bus/list', { config, schema: { querystring: c.LicenceListQuery } }, async (req) => {
     const q = req.query;
     const query = filtered([...callerOf(req).scope], q);
     const pageNum = Number(q.pageNum ?? '1');
@@ -107,7 +91,7 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
 
   // The whole filtered set as CSV (a spreadsheet opens it), newest first: headers in the caller's language,
   // status labels rather than codes, and the spec's date formats in China time (issue 20).
-  app.get<{ Querystring: ListQuery }>('/iso-bus/export', { config, schema: { querystring: listQuery } }, async (req, reply) => {
+  api.get('/iso-bus/export', { config, schema: { querystring: c.LicenceListQuery } }, async (req, reply) => {
     const rows = await filtered([...callerOf(req).scope], req.query).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100_000).execute();
     const lang = requestLanguage(req);
     const h = (en: string, zh: string) => (lang === 'zh' ? zh : en);
@@ -128,11 +112,11 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="activation-codes-${stamp}.csv"`).send(csv);
   });
 
-  app.post<{ Body: { count: number; label?: string; orgId?: number } }>(
+  api.post(
     '/iso-bus/generate',
     {
       config,
-      schema: { body: { type: 'object', additionalProperties: false, required: ['count'], properties: { count: { type: 'integer', minimum: 1, maximum: MAX_GENERATE }, label: field.text, orgId: field.id } } },
+      schema: { body: c.GenerateLicencesBody },
     },
     async (req) => {
       const caller = callerOf(req);
@@ -145,11 +129,11 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     },
   );
 
-  app.post<{ Body: { ids: number[]; label: string } }>(
+  api.post(
     '/iso-bus/distribute',
     {
       config,
-      schema: { body: { type: 'object', additionalProperties: false, required: ['ids', 'label'], properties: { ids: { type: 'array', items: field.id, minItems: 1, maxItems: 1000 }, label: field.text } } },
+      schema: { body: c.DistributeLicencesBody },
     },
     async (req) => {
       const caller = callerOf(req);
@@ -163,11 +147,11 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
   );
 
   // The public /isobus-activate page: whoever holds a code activates it for a device, once.
-  app.post<{ Body: { code: string; sn: string } }>(
+  api.post(
     '/isobus-activate/activate',
     {
       config: { public: true, ...hotAction },
-      schema: { body: { type: 'object', additionalProperties: false, required: ['code', 'sn'], properties: { code: { type: 'string', maxLength: 32 }, sn: { type: 'string', maxLength: 64 } } } },
+      schema: { body: c.ActivateLicenceBody },
     },
     async (req) => {
       const code = req.body.code.trim().toUpperCase();

@@ -1,11 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Transaction } from 'kysely';
 import { type Clock, englishOf, JuxinCardStatus, PaymentState, ruleMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
-import { GB, TRAFFIC_VALIDITY_MS } from '../cards/card-codes.ts';
-import { DAY_MS } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
@@ -14,32 +11,13 @@ import { checkPhone } from '../../protocol/index.ts';
 import { creditRecharge } from '../campaigns/coupons.ts';
 import { generateLicences } from './licence-routes.ts';
 import { newOrderNo } from './order-no.ts';
+import { deliver, invoiceView, type Line, listOrders, platformOrgId } from './order-repository.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
-import * as s from './schemas.ts';
+import * as c from '../../protocol/api/commerce.ts';
 import { CARD_PURCHASE_FAMILY, deliverPurchasedCards, type ShippingState } from '../cards/purchase.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
 import { INVOICE_FIELDS, INVOICE_NO, invoiceFieldProblem, type OrderInvoice } from '../../protocol/api/invoices.ts';
-
-/** An order's stored invoice JSON as the list answers it; rows from before the workflow count as requested. */
-function invoiceView(text: string | null): OrderInvoice | null {
-  if (!text) return null;
-  const v = JSON.parse(text) as Partial<OrderInvoice>;
-  return {
-    type: v.type === 'VAT' ? 'VAT' : 'PLAIN',
-    header: v.header ?? '',
-    taxCode: v.taxCode ?? '',
-    bank: v.bank ?? '',
-    bankAccount: v.bankAccount ?? '',
-    address: v.address ?? '',
-    telephone: v.telephone ?? '',
-    state: v.state === 'issued' ? 'issued' : 'requested',
-    requestedAt: v.requestedAt ?? null,
-    number: v.number ?? null,
-    issuedAt: v.issuedAt ?? null,
-    amount: v.amount ?? null,
-  };
-}
 
 export const OrderMessage = englishOf({
   NotFound: 'order.notFound',
@@ -100,13 +78,6 @@ export interface OrderRouteDeps {
   readonly payment: PaymentProvider | undefined;
 }
 
-interface Line {
-  readonly item: string;
-  readonly quantity: number;
-  readonly unit: string;
-  readonly unitPrice: number;
-  readonly total: number;
-}
 
 /** Start and end (epoch ms) of a month in China time, from "YYYY-MM". */
 export function monthRange(month: string): { start: number; end: number } {
@@ -122,6 +93,8 @@ function positive(n: number | undefined): number {
 /** Orders, bills and payment (devices-and-commerce sections 3, 4 and 9); paths in docs/DECISIONS.md. */
 export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
   const { db, clock, payment } = deps;
+  // Requests typed from the contract's schemas (protocol/api/commerce.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** Valid link cards of an organisation in a month: activated before its end, not expired before its start, not closed. */
   const validCards = (orgId: number, month: string) => {
@@ -157,7 +130,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
         .returningAll()
         .executeTakeFirst();
       if (!done) return false;
-      const lines = JSON.parse(done.lines) as (Line & { iccid?: string })[];
+      const lines = JSON.parse(done.lines) as Line[];
       if (done.type === 'iso_bus_activation_code') await generateLicences(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, now, done.order_no);
       // Push coupons are credited here and nowhere else: buying them only opens the order (campaigns/coupons.ts).
       else if (done.type === 'push_ticket') await creditRecharge(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, done.amount, now);
@@ -172,14 +145,14 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       return true;
     });
 
-  app.get<{ Querystring: s.OrderListQuery }>('/link-card-order/list', { config: { permission: 'link-card-order_list' }, schema: { querystring: s.orderListQuery } }, async (req) =>
+  api.get('/link-card-order/list', { config: { permission: 'link-card-order_list' }, schema: { querystring: c.OrderListQuery } }, async (req) =>
     ok(await listOrders(db, callerOf(req), req.query, undefined)),
   );
-  app.get<{ Querystring: s.OrderListQuery }>('/link-card-bill/list', { config: { permission: 'link-card-bill_list' }, schema: { querystring: s.orderListQuery } }, async (req) =>
+  api.get('/link-card-bill/list', { config: { permission: 'link-card-bill_list' }, schema: { querystring: c.OrderListQuery } }, async (req) =>
     ok(await listOrders(db, callerOf(req), req.query, BILL_TYPES)),
   );
 
-  app.get<{ Querystring: { year?: string } }>('/link-card-bill/monthly', { config: { permission: 'link-card-bill_detail-list' }, schema: { querystring: s.monthlyQuery } }, async (req) => {
+  api.get('/link-card-bill/monthly', { config: { permission: 'link-card-bill_detail-list' }, schema: { querystring: c.MonthlyQuery } }, async (req) => {
     const caller = callerOf(req);
     const now = clock.now();
     const today = new Date(now + CHINA_OFFSET_MS);
@@ -202,9 +175,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     return ok({ year, list });
   });
 
-  app.get<{ Querystring: { month: string; pageNum?: string; pageSize?: string } }>(
+  api.get(
     '/link-card-bill/detail-list',
-    { config: { permission: 'link-card-bill_detail-list' }, schema: { querystring: s.detailListQuery } },
+    { config: { permission: 'link-card-bill_detail-list' }, schema: { querystring: c.DetailListQuery } },
     async (req) => {
       const caller = callerOf(req);
       const pageNum = Number(req.query.pageNum ?? '1');
@@ -220,11 +193,11 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   );
 
   // The pay-data screens have no key in the spec: any logged-in user buys, for cards in their scope.
-  app.post<{ Body: s.CreateOrderBody }>('/pay-data/createOrder', { config: { permission: 'session' }, schema: { body: s.createOrderBody } }, async (req) => {
+  api.post('/pay-data/createOrder', { config: { permission: 'session' }, schema: { body: c.CreateOrderBody } }, async (req) => {
     const caller = callerOf(req);
     const b = req.body;
     const now = clock.now();
-    let lines: (Line & { iccid?: string })[];
+    let lines: Line[];
     let logistics: string | null = null;
     let billMonth: string | null = null;
     if (b.type === 'flow' || b.type === 'zxj_flow') {
@@ -277,7 +250,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     return ok({ orderNo, amount, amountText: formatAmount(amount), lines });
   });
 
-  app.post<{ Body: s.PayBody }>('/pay-data/pay', { config: { permission: 'session' }, schema: { body: s.payBody } }, async (req) => {
+  api.post('/pay-data/pay', { config: { permission: 'session' }, schema: { body: c.PayBody } }, async (req) => {
     const caller = callerOf(req);
     const order = await orderInScope(req.body.orderNo, caller);
     if (order.trade_state !== PaymentState.NotPay) throw new ApiError(ApiCode.BadRequest, 'order.notPayable');
@@ -304,7 +277,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   });
 
   // What the payment service calls when a trade is paid; trusted only through the provider's signature.
-  app.post<{ Body: Record<string, string> }>('/payment/notify', { config: { public: true }, schema: { body: s.notifyBody } }, async (req, reply) => {
+  api.post('/payment/notify', { config: { public: true }, schema: { body: c.NotifyBody } }, async (req, reply) => {
     const paid = payment?.verifyNotification(req.body);
     if (!paid) return reply.type('text/plain').send('failure');
     const order = await db.selectFrom('commerce_orders').select(['amount', 'trade_no']).where('order_no', '=', paid.orderNo).executeTakeFirst();
@@ -315,7 +288,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
 
   // The sandbox stands in for the payer at Alipay: it posts the signed notification to our own notify route.
   // It settles an order without money, so it exists only when PAYMENT_SANDBOX=on and only for payment admins.
-  app.post<{ Body: { orderNo: string } }>('/payment/sandbox/pay', { config: { permission: PAYMENT_ADMIN_PERMISSION }, schema: { body: s.orderNoBody } }, async (req) => {
+  api.post('/payment/sandbox/pay', { config: { permission: PAYMENT_ADMIN_PERMISSION }, schema: { body: c.OrderNoBody } }, async (req) => {
     const caller = callerOf(req);
     if (!(payment instanceof SandboxPayment)) throw new ApiError(ApiCode.BadRequest, 'order.notSandbox');
     if (!(await mayCompleteSandbox(caller))) throw new ApiError(ApiCode.Forbidden, 'order.paymentAdminOnly');
@@ -325,7 +298,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     return ok({ notified: res.body === 'success' });
   });
 
-  app.post<{ Body: { orderNo: string } }>('/pay-data/close', { config: { permission: 'session' }, schema: { body: s.orderNoBody } }, async (req) => {
+  api.post('/pay-data/close', { config: { permission: 'session' }, schema: { body: c.OrderNoBody } }, async (req) => {
     const order = await orderInScope(req.body.orderNo, callerOf(req));
     const closed = await db
       .updateTable('commerce_orders')
@@ -337,7 +310,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     return ok(null);
   });
 
-  app.post<{ Body: { orderNo: string } }>('/link-card-order/confirmOffline', { config: { permission: 'link-card-order_list' }, schema: { body: s.orderNoBody } }, async (req) => {
+  api.post('/link-card-order/confirmOffline', { config: { permission: 'link-card-order_list' }, schema: { body: c.OrderNoBody } }, async (req) => {
     const caller = callerOf(req);
     if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.staffOnly');
     const order = await orderInScope(req.body.orderNo, caller);
@@ -346,7 +319,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     return ok(null);
   });
 
-  app.post<{ Body: s.InvoiceBody }>('/link-card-order/invoice', { config: { permission: 'link-card-order_list' }, schema: { body: s.invoiceBody } }, async (req) => {
+  api.post('/link-card-order/invoice', { config: { permission: 'link-card-order_list' }, schema: { body: c.InvoiceBody } }, async (req) => {
     const caller = callerOf(req);
     const b = req.body;
     const header = cleanText(b.header, 'field.header', true);
@@ -378,9 +351,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.shippingStep');
     return ok(JSON.parse(next) as unknown);
   };
-  app.post<{ Body: { orderNo: string; trackingNo: string } }>(
+  api.post(
     '/link-card-order/ship',
-    { config: { permission: 'link-card-order_list' }, schema: { body: { type: 'object', additionalProperties: false, required: ['orderNo', 'trackingNo'], properties: { orderNo: s.orderNoBody.properties.orderNo, trackingNo: { type: 'string', maxLength: 40 } } } } },
+    { config: { permission: 'link-card-order_list' }, schema: { body: c.ShipBody } },
     async (req) => {
       const caller = callerOf(req);
       if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.shipStaffOnly');
@@ -389,13 +362,13 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       return shippingStep(req.body.orderNo, caller, 'to_ship', 'shipped', { trackingNo, shippedAt: clock.now() });
     },
   );
-  app.post<{ Body: { orderNo: string } }>('/link-card-order/receive', { config: { permission: 'link-card-order_list' }, schema: { body: s.orderNoBody } }, async (req) =>
+  api.post('/link-card-order/receive', { config: { permission: 'link-card-order_list' }, schema: { body: c.OrderNoBody } }, async (req) =>
     shippingStep(req.body.orderNo, callerOf(req), 'shipped', 'received', { receivedAt: clock.now() }),
   );
 
   // Staff issue a requested invoice with the number the tax system gave it; the date is now and the amount is
   // what the order was paid. The buyer's header and tax fields stay as requested, viewable afterwards.
-  app.post<{ Body: s.IssueInvoiceBody }>('/link-card-order/issueInvoice', { config: { permission: 'link-card-order_list' }, schema: { body: s.issueInvoiceBody } }, async (req) => {
+  api.post('/link-card-order/issueInvoice', { config: { permission: 'link-card-order_list' }, schema: { body: c.IssueInvoiceBody } }, async (req) => {
     const caller = callerOf(req);
     if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.invoiceStaffOnly');
     const number = req.body.invoiceNo.trim();
@@ -408,59 +381,4 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.invoiceNotRequested');
     return ok(issued);
   });
-}
-
-/** The platform organisation (the root): its accounts are platform staff. */
-async function platformOrgId(db: Db): Promise<number | undefined> {
-  const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
-  return root?.id;
-}
-
-/** What a paid order delivers: traffic raises the cards' quota and keeps it valid 3 years; renewals extend expiry. */
-async function deliver(trx: Transaction<Database>, type: string, lines: readonly (Line & { iccid?: string })[], now: number): Promise<void> {
-  for (const line of lines) {
-    if (!line.iccid) continue;
-    const card = await trx.selectFrom('sim_cards').select(['id', 'quota_bytes', 'expire_time']).where('iccid', '=', line.iccid).executeTakeFirst();
-    if (!card) continue;
-    if (type === 'flow') {
-      await trx.updateTable('sim_cards').set({ quota_bytes: card.quota_bytes + line.quantity * GB, expire_time: Math.max(card.expire_time, now + TRAFFIC_VALIDITY_MS) }).where('id', '=', card.id).execute();
-    } else if (type === 'zxj_flow') {
-      await trx.updateTable('sim_cards').set({ expire_time: Math.max(card.expire_time, now) + line.quantity * 30 * DAY_MS }).where('id', '=', card.id).execute();
-    }
-  }
-}
-
-async function listOrders(db: Db, caller: Caller, q: s.OrderListQuery, types: readonly string[] | undefined) {
-  const scope = [...caller.scope];
-  const pageNum = Number(q.pageNum ?? '1');
-  const pageSize = Number(q.pageSize ?? '10');
-  let query = db.selectFrom('commerce_orders').where('org_id', 'in', scope);
-  if (types) query = query.where('type', 'in', types);
-  if (q.type) query = query.where('type', '=', q.type);
-  if (q.tradeState) query = query.where('trade_state', '=', q.tradeState);
-  if (q.orderNo?.trim()) query = query.where('order_no', '=', q.orderNo.trim());
-  const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
-  return {
-    total,
-    list: rows.map((r) => ({
-      orderNo: r.order_no,
-      orgId: r.org_id,
-      account: r.account,
-      type: r.type,
-      tradeState: r.trade_state,
-      payMethod: r.pay_method,
-      offlinePending: r.offline_pending === 1,
-      amount: r.amount,
-      realAmount: r.real_amount,
-      invoiced: r.invoiced === 1,
-      invoice: invoiceView(r.invoice),
-      lines: JSON.parse(r.lines) as unknown,
-      logistics: r.logistics ? (JSON.parse(r.logistics) as unknown) : null,
-      billMonth: r.bill_month,
-      createdAt: r.created_at,
-      paidAt: r.paid_at,
-      confirmedBy: r.confirmed_by,
-    })),
-  };
 }

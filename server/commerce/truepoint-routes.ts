@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/commerce.ts';
 import { type Clock, englishOf, TruePointAccountState, TruePointServiceState } from '../../protocol/index.ts';
-import { queryPaging } from '../http/paging.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { field } from '../http/validation.ts';
 
 const DAY_MS = 86_400_000;
 
 /** Charge types of a service account (the spec names the field only; the codes are ours). */
-export const CHARGE_TYPES = ['yearly', 'monthly', 'trial'] as const;
+export const CHARGE_TYPES = c.CHARGE_TYPES;
 
 export const TruePointMessage = englishOf({
   NotFound: 'truePoint.notFound',
@@ -67,6 +67,7 @@ export async function seedTruePoint(db: Db, orgId: number, now: number): Promise
 export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps;
   const config = { permission: 'session' };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** Accounts in service past their expiry become expired. */
   const settle = (scope: number[]) =>
@@ -86,27 +87,9 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
 
   // Platform staff open a service account for a customer organisation: it waits for activation (manual or
   // automatic), its password is generated and shown to its owners in the list.
-  app.post<{ Body: { accountNo: string; instanceId: string; precision: 'CM' | 'DM'; chargeType: (typeof CHARGE_TYPES)[number]; duration: number; activationMode?: 1 | 2; orgId?: number } }>(
+  api.post(
     '/true-point/account/add',
-    {
-      config,
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['accountNo', 'instanceId', 'precision', 'chargeType', 'duration'],
-          properties: {
-            accountNo: { type: 'string', maxLength: 32 },
-            instanceId: { type: 'string', maxLength: 64 },
-            precision: { type: 'string', enum: ['CM', 'DM'] },
-            chargeType: { type: 'string', enum: [...CHARGE_TYPES] },
-            duration: { type: 'integer', minimum: 1, maximum: 3650 },
-            activationMode: { type: 'integer', enum: [1, 2] },
-            orgId: field.id,
-          },
-        },
-      },
-    },
+    { config, schema: { body: c.AddTruePointAccountBody } },
     async (req) => {
       const caller = callerOf(req);
       const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
@@ -143,9 +126,9 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
     },
   );
 
-  app.get<{ Querystring: { pageNum?: string; pageSize?: string } }>(
+  api.get(
     '/true-point/account/list',
-    { config, schema: { querystring: { type: 'object', additionalProperties: false, properties: { ...queryPaging } } } },
+    { config, schema: { querystring: c.TruePointListQuery } },
     async (req) => {
       const scope = [...callerOf(req).scope];
       await settle(scope);
@@ -177,7 +160,7 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
     },
   );
 
-  app.post<{ Body: { id: number } }>('/true-point/account/activate', { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: field.id } } } }, async (req) => {
+  api.post('/true-point/account/activate', { config, schema: { body: c.TruePointIdBody } }, async (req) => {
     const row = await accountInScope(req.body.id, callerOf(req).scope);
     const now = clock.now();
     const done = await db
@@ -191,9 +174,9 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
     return ok(null);
   });
 
-  app.post<{ Body: { id: number; state: number } }>(
+  api.post(
     '/true-point/account/state',
-    { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id', 'state'], properties: { id: field.id, state: { type: 'integer', enum: [1, 2, 3] } } } } },
+    { config, schema: { body: c.TruePointStateBody } },
     async (req) => {
       const row = await accountInScope(req.body.id, callerOf(req).scope);
       await db.updateTable('truepoint_accounts').set({ account_state: req.body.state }).where('id', '=', row.id).execute();
@@ -201,9 +184,9 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
     },
   );
 
-  app.get<{ Querystring: { accountId?: string } }>(
+  api.get(
     '/true-point/equipment/list',
-    { config, schema: { querystring: { type: 'object', additionalProperties: false, properties: { accountId: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } } } } },
+    { config, schema: { querystring: c.EquipmentListQuery } },
     async (req) => {
       const scope = [...callerOf(req).scope];
       await settle(scope);
@@ -232,9 +215,9 @@ export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; cl
     },
   );
 
-  app.post<{ Body: { id: number; disabled: boolean } }>(
+  api.post(
     '/true-point/equipment/disable',
-    { config, schema: { body: { type: 'object', additionalProperties: false, required: ['id', 'disabled'], properties: { id: field.id, disabled: { type: 'boolean' } } } } },
+    { config, schema: { body: c.DisableEquipmentBody } },
     async (req) => {
       const scope = callerOf(req).scope;
       const row = await db

@@ -1,42 +1,16 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { msg } from '../../protocol/index.ts';
-import { isWebhookEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../protocol/api/integrations.ts';
+import { AddWebhookBody, IntegrationPath, isWebhookEvent, RedeliverBody, WebhookDeliveriesBody, type WebhookEvent } from '../../protocol/api/integrations.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { idOf, idParams } from '../http/validation.ts';
+import { idOf } from '../http/validation.ts';
 import type { Webhooks } from './dispatcher.ts';
 import type { Clock } from '../../protocol/index.ts';
 
 /** Permission key of webhook management (ours, issue 23). */
 export const WEBHOOK_PERMISSION = 'webhook_manage';
-
-const addBody = {
-  type: 'object',
-  required: ['url', 'secret', 'events'],
-  additionalProperties: false,
-  properties: {
-    url: { type: 'string', minLength: 1, maxLength: 2000 },
-    secret: { type: 'string', minLength: 1, maxLength: 256 },
-    events: { type: 'array', minItems: 1, maxItems: WEBHOOK_EVENTS.length, items: { type: 'string', enum: [...WEBHOOK_EVENTS] } },
-  },
-} as const;
-
-const deliveriesBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    webhookId: { type: 'integer', minimum: 1 },
-    limit: { type: 'integer', minimum: 1, maximum: 500 },
-  },
-} as const;
-
-const redeliverBody = {
-  type: 'object',
-  required: ['id'],
-  additionalProperties: false,
-  properties: { id: { type: 'integer', minimum: 1 } },
-} as const;
 
 function httpUrl(text: string): string {
   let url: URL;
@@ -62,11 +36,12 @@ function inScope(caller: Caller, orgId: number | undefined): number {
 export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: Webhooks; clock: Clock }): void {
   const repo = deps.webhooks.repository;
   const config = { permission: WEBHOOK_PERMISSION };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Body: { url: string; secret: string; events: string[] } }>('/webhook/add', { config, schema: { body: addBody } }, async (req) => {
+  api.post('/webhook/add', { config, schema: { body: AddWebhookBody } }, async (req) => {
     const caller = callerOf(req);
     const url = httpUrl(req.body.url);
-    const events = [...new Set(req.body.events)].filter(isWebhookEvent) as WebhookEvent[];
+    const events: WebhookEvent[] = [...new Set(req.body.events)].filter(isWebhookEvent);
     if (events.length === 0) throw new ApiError(ApiCode.BadRequest, 'webhook.noEvents');
     const id = await repo.add(caller.orgId, caller.accountId, url, req.body.secret, events, deps.clock.now());
     deps.webhooks.hooksChanged();
@@ -75,14 +50,14 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
 
   app.post('/webhook/list', { config }, async (req) => ok(await repo.list(callerOf(req).scope)));
 
-  app.post<{ Body: { webhookId?: number; limit?: number } }>('/webhook/deliveries', { config, schema: { body: deliveriesBody } }, async (req) => {
+  api.post('/webhook/deliveries', { config, schema: { body: WebhookDeliveriesBody } }, async (req) => {
     const caller = callerOf(req);
     const body = req.body ?? {};
     if (body.webhookId !== undefined) inScope(caller, await repo.orgOf(body.webhookId));
     return ok(await repo.deliveries(caller.scope, body.webhookId, body.limit ?? 100));
   });
 
-  app.post<{ Body: { id: number } }>('/webhook/redeliver', { config, schema: { body: redeliverBody } }, async (req) => {
+  api.post('/webhook/redeliver', { config, schema: { body: RedeliverBody } }, async (req) => {
     const caller = callerOf(req);
     const delivery = await repo.deliveryOrg(req.body.id);
     inScope(caller, delivery?.orgId);
@@ -91,7 +66,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
     return ok(null);
   });
 
-  app.delete<{ Params: { id: string } }>('/webhook/:id', { config, schema: { params: idParams('id') } }, async (req) => {
+  api.delete('/webhook/:id', { config, schema: { params: IntegrationPath } }, async (req) => {
     const id = idOf(req.params.id);
     inScope(callerOf(req), await repo.orgOf(id));
     await repo.remove(id);
