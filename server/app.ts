@@ -41,6 +41,7 @@ import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
 import { registerTimelineRoutes } from './timeline/routes.ts';
 import { registerRecordingRoutes } from './recordings/routes.ts';
 import { registerGroupRoutes } from './groups/routes.ts';
+import { registerSavedViewRoutes } from './groups/views.ts';
 import { registerApiTokenRoutes } from './api-tokens/routes.ts';
 import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTimelineRoutes(app, { db });
   registerRecordingRoutes(app, { db, recordings: deps.gateway.recordings });
   registerGroupRoutes(app, { db, clock });
+  registerSavedViewRoutes(app, { db, clock });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
   registerApiTokenRoutes(app, { db, clock, sessions });
   registerTotpRoutes(app, { db, clock, rights });

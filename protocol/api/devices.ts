@@ -46,6 +46,8 @@ export interface DeviceView {
   readonly storageTotal: number | null;
   readonly storageFree: number | null;
   readonly supportFlags: readonly string[];
+  /** The organisation's custom fields set on the device, by field id (issue 23); absent when none are. */
+  readonly fields?: Readonly<Record<string, string>>;
 }
 
 /** The filter fields that take free text (a substring), in the order the console offers them. */

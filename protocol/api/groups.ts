@@ -79,14 +79,14 @@ export const SavedViewState = Type.Object(
 );
 export type SavedViewState = Static<typeof SavedViewState>;
 
-/** POST /device-view/save: a new view, or (with `id`) the caller's own view replaced. */
+/** POST /saved-view/save: a new view, or (with `id`) the caller's own view replaced. */
 export const SavedViewSaveBody = Type.Object(
   { id: Type.Optional(Id), name: Name, shared: Type.Boolean(), state: SavedViewState },
   { additionalProperties: false },
 );
 export type SavedViewSaveBody = Static<typeof SavedViewSaveBody>;
 
-/** A saved view as /device-view/list answers it. */
+/** A saved view as /saved-view/list answers it. */
 export interface SavedView {
   readonly id: number;
   readonly orgId: number;
@@ -98,3 +98,6 @@ export interface SavedView {
   readonly state: SavedViewState;
   readonly updateTime: number;
 }
+
+/** DELETE /saved-view/{id}. */
+export const SavedViewIdPath = GroupIdPath;

@@ -4,6 +4,7 @@ import { kitEn } from './kit.ts';
 import { authoringEn } from './authoring.ts';
 import { deviceViewEn } from './device-view.ts';
 import { fleetEn } from './fleet.ts';
+import { groupsEn } from './groups.ts';
 import { reportsEn } from './reports.ts';
 import { cardsEn } from './cards.ts';
 import { contentEn } from './content.ts';
@@ -315,6 +316,7 @@ export const en = {
   authoring: authoringEn,
   deviceView: deviceViewEn,
   fleet: fleetEn,
+  groups: groupsEn,
   reports: reportsEn,
   cards: cardsEn,
   content: contentEn,

@@ -4,6 +4,7 @@ import { kitZh } from './kit.ts';
 import { authoringZh } from './authoring.ts';
 import { deviceViewZh } from './device-view.ts';
 import { fleetZh } from './fleet.ts';
+import { groupsZh } from './groups.ts';
 import { reportsZh } from './reports.ts';
 import { cardsZh } from './cards.ts';
 import { contentZh } from './content.ts';
@@ -317,6 +318,7 @@ export const zh: Messages = {
   authoring: authoringZh,
   deviceView: deviceViewZh,
   fleet: fleetZh,
+  groups: groupsZh,
   reports: reportsZh,
   cards: cardsZh,
   content: contentZh,

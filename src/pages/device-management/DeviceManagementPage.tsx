@@ -18,7 +18,10 @@ import { captureScreenshot } from '../device-view/remote/screenshot.ts';
 import { SshConfigForm } from '../device-view/remote/SshConfigForm.tsx';
 import { deviceViewHref } from '../device-view/tab-access.ts';
 import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialogs.tsx';
-import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
+import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, type DeviceColumn, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowColumns, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
+import { SavedViewsBar } from './SavedViewsBar.tsx';
+import type { SavedViewState } from '../../api/groups.ts';
+import type { DeviceListFilter } from '../../../protocol/api/devices.ts';
 import { refusedBeforeSending, sendCommand } from '../../devices/commands.ts';
 import { type RowsQuery, useDeviceRows } from './device-rows.ts';
 import { DEVICE_PAGE_SIZES, type DevicePageSize, matchingSerials, pageWindow } from './list-paging.ts';
@@ -27,7 +30,7 @@ import { notifications } from '../../layout/toast.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ROW_ACTION_COMMAND, ROW_ACTION_TAB } from './row-actions.ts';
 
-const TABLE_WIDTH = CHECK_WIDTH + SN_WIDTH + COLUMNS.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
+const tableWidth = (columns: readonly DeviceColumn[]) => CHECK_WIDTH + SN_WIDTH + columns.reduce((sum, c) => sum + c.width, 0) + ACTIONS_WIDTH;
 
 /** Rows rendered beyond the visible ones, so a fast scroll rarely shows blank rows. */
 const OVERSCAN = 12;
@@ -62,6 +65,29 @@ export function DeviceManagementPage() {
     orgApi.list(1, 100).then((p) => setOrgs(p.list), () => undefined);
   }, []);
   const [sort, setSort] = useState<{ field: DeviceSortField; order: 'asc' | 'desc' }>({ field: 'id', order: 'desc' });
+  // Columns the user hid (a saved view keeps the visible ones).
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const allColumns = COLUMNS;
+  const visible = useMemo(() => allColumns.filter((c) => !hidden.has(c.key)), [allColumns, hidden]);
+  const rowCols = useMemo(() => rowColumns(visible), [visible]);
+  const TABLE_WIDTH = tableWidth(visible);
+  const columnTitle = useCallback((c: DeviceColumn) => c.title ?? t(`fleet.col.${c.key}`), [t]);
+  const currentView: SavedViewState = useMemo(
+    () => ({ filters: { ...textFilters(text), ...choice } as DeviceListFilter, columns: visible.map((c) => c.key), sortField: sort.field, sortOrder: sort.order }),
+    [text, choice, visible, sort],
+  );
+  const loadView = useCallback(
+    (v: SavedViewState) => {
+      const f = v.filters as Record<string, unknown>;
+      setText(Object.fromEntries(DEVICE_TEXT_FILTERS.map((k) => [k, typeof f[k] === 'string' ? f[k] : ''])) as Record<DeviceTextFilter, string>);
+      const { orgId, onlineState, deviceState, systemType, country, networkType, batteryMax } = v.filters;
+      setChoice(Object.fromEntries(Object.entries({ orgId, onlineState, deviceState, systemType, country, networkType, batteryMax }).filter(([, x]) => x !== undefined)));
+      setSort({ field: v.sortField ?? 'id', order: v.sortOrder ?? 'desc' });
+      const shown = new Set(v.columns);
+      setHidden(new Set(allColumns.filter((c) => !shown.has(c.key)).map((c) => c.key)));
+    },
+    [allColumns],
+  );
   const query: RowsQuery = useMemo(
     () => ({
       ...textFilters(debounced),
@@ -208,6 +234,7 @@ export function DeviceManagementPage() {
       <Title order={3} mb="md">
         {t('route.deviceManagement')}
       </Title>
+      <SavedViewsBar current={currentView} onLoad={loadView} columns={allColumns} hidden={hidden} onHidden={setHidden} title={columnTitle} />
       <Group mb="sm" gap="xs" align="flex-end">
         {DEVICE_TEXT_FILTERS.map((k) => (
           <TextInput key={k} w={130} label={t(`fleet.filter.${k}`)} value={text[k]} onChange={(e) => setText({ ...text, [k]: e.currentTarget.value })} data-testid={`filter-${k}`} />
@@ -323,14 +350,14 @@ export function DeviceManagementPage() {
                 </UnstyledButton>
               </Table.Th>
               <Table.Th style={cellStyle(ACTIONS_WIDTH)}>{t('fleet.col.actions')}</Table.Th>
-              {COLUMNS.map((c) => (
-                <Table.Th key={c.key} style={cellStyle(c.width)}>
+              {visible.map((c) => (
+                <Table.Th key={c.key} style={cellStyle(c.width)} data-column={c.key}>
                   {c.sort ? (
                     <UnstyledButton onClick={() => toggleSort(c.sort as DeviceSortField)} fz="sm" fw={700}>
-                      {t(`fleet.col.${c.key}`)} {sort.field === c.sort ? (sort.order === 'asc' ? '▲' : '▼') : ''}
+                      {columnTitle(c)} {sort.field === c.sort ? (sort.order === 'asc' ? '▲' : '▼') : ''}
                     </UnstyledButton>
                   ) : (
-                    t(`fleet.col.${c.key}`)
+                    columnTitle(c)
                   )}
                 </Table.Th>
               ))}
@@ -340,7 +367,7 @@ export function DeviceManagementPage() {
             {items.map((item) => {
               const device = rows.rowAt(view.offset + item.index);
               return device ? (
-                <DeviceRow key={device.sn} top={item.start} width={TABLE_WIDTH} device={device} selected={allMatching || selected.has(device.sn)} onSelect={onSelect} onAction={onAction} can={can} />
+                <DeviceRow key={device.sn} top={item.start} width={TABLE_WIDTH} device={device} columns={rowCols} selected={allMatching || selected.has(device.sn)} onSelect={onSelect} onAction={onAction} can={can} />
               ) : (
                 <tr key={`loading-${item.index}`} aria-hidden style={rowStyle(item.start, TABLE_WIDTH)} />
               );

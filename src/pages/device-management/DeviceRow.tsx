@@ -70,12 +70,30 @@ function formatUptime(seconds: number | null): string {
 
 const formatDate = (ms: number | null) => formatDateTime(ms).slice(0, 10);
 
+/** A column of the list after the checkbox, serial and actions. */
+export interface DeviceColumn {
+  readonly key: string;
+  /** The server's sort field, where sortable. */
+  readonly sort?: string;
+  readonly width: number;
+  /** Its header when not `fleet.col.<key>` (a custom field's name). */
+  readonly title?: string;
+}
+
+/** The visible columns around the live online state, as the row lays them out (stable between renders). */
+export interface RowColumns {
+  readonly before: readonly DeviceColumn[];
+  readonly online: boolean;
+  readonly after: readonly DeviceColumn[];
+}
+
 interface Props {
   /** Offset of the row in the virtual list, in pixels. */
   readonly top: number;
   /** Width of the whole row (every column). */
   readonly width: number;
   readonly device: Device;
+  readonly columns: RowColumns;
   readonly selected: boolean;
   readonly onSelect: (sn: string, selected: boolean) => void;
   readonly onAction: (action: RowAction, device: LiveDevice) => void;
@@ -83,13 +101,12 @@ interface Props {
   readonly can: (key: string) => boolean;
 }
 
-/** The row's cells before the live state: checkbox, serial, actions, model, organisation. They do not depend on the live state. */
-const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, can }: Omit<Props, 'top' | 'width'>) {
+/** The row's cells before the live state: checkbox, serial, actions. They do not depend on the live state. */
+const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, can }: Omit<Props, 'top' | 'width' | 'columns'>) {
   const { t } = useTranslation();
   const [menuOpen, setMenuOpen] = useState(false);
   // Actions read the live state when clicked, so a state change need not re-render these cells.
   const act = (action: RowAction) => () => onAction(action, { ...device, onlineState: presence.get(device.sn) ?? device.onlineState });
-  const head = [device.model, device.orgName];
   return (
     <>
       <Table.Td style={cellStyle(CHECK_WIDTH)}>
@@ -134,91 +151,106 @@ const RowHead = memo(function RowHead({ device, selected, onSelect, onAction, ca
           )}
         </Group>
       </Table.Td>
-      {head.map((c, i) => (
-        <Table.Td key={i} style={cellStyle(COLUMNS[i]?.width ?? 100)}>
-          {c}
-        </Table.Td>
-      ))}
     </>
   );
 });
 
-/** The row's cells after the live state. */
-const RowTail = memo(function RowTail({ device }: { device: Device }) {
+/** What one column shows for a device (every column but the live online state). */
+function cellOf(key: string, device: Device, t: (key: string) => string): React.ReactNode {
+  switch (key) {
+    case 'model':
+      return device.model;
+    case 'org':
+      return device.orgName;
+    case 'deviceState':
+      return label(deviceStateLabels, device.deviceState as 0 | 1 | 2);
+    case 'country':
+      return label(countryLabels, device.country as 'domestic' | 'abroad');
+    case 'systemType':
+      return label(systemTypeLabels, device.systemType);
+    case 'installDate':
+      return formatDate(device.installDate);
+    case 'uptime':
+      return formatUptime(device.uptime);
+    case 'latestOnlineTime':
+      return formatDateTime(device.latestOnlineTime);
+    case 'offlineTime':
+      return formatDateTime(device.offlineTime);
+    case 'networkType':
+      return label(networkTypeLabels, device.networkType as 0 | 1 | 2 | 3);
+    case 'battery':
+      return device.battery === null ? '' : `${device.battery}%`;
+    case 'storage':
+      return device.storageTotal === null ? '' : `${formatBytes(device.storageFree)} / ${formatBytes(device.storageTotal)}`;
+    case 'supportFlags':
+      return device.supportFlags.length === 0 ? (
+        ''
+      ) : (
+        <Badge variant="light" title={device.supportFlags.map((f) => t(`deviceView.support.${f}`)).join(', ')}>
+          {device.supportFlags.length}
+        </Badge>
+      );
+    default: {
+      if (key.startsWith(FIELD_COLUMN)) return device.fields?.[key.slice(FIELD_COLUMN.length)] ?? '';
+      const value = (device as unknown as Record<string, unknown>)[key];
+      return typeof value === 'string' || typeof value === 'number' ? value : '';
+    }
+  }
+}
+
+/** Key prefix of a custom field's column: `field:<id>`. */
+export const FIELD_COLUMN = 'field:';
+
+/** Cells of some columns; they do not depend on the live state. */
+const Cells = memo(function Cells({ device, columns }: { device: Device; columns: readonly DeviceColumn[] }) {
   const { t } = useTranslation();
-  const storage = device.storageTotal === null ? '' : `${formatBytes(device.storageFree)} / ${formatBytes(device.storageTotal)}`;
-  const cells = [
-    label(deviceStateLabels, device.deviceState as 0 | 1 | 2),
-    label(countryLabels, device.country as 'domestic' | 'abroad'),
-    device.imageVersion,
-    device.mcuVersion,
-    label(systemTypeLabels, device.systemType),
-    device.systemVersion,
-    formatDate(device.installDate),
-    formatUptime(device.uptime),
-    formatDateTime(device.latestOnlineTime),
-    formatDateTime(device.offlineTime),
-    device.location,
-    label(networkTypeLabels, device.networkType as 0 | 1 | 2 | 3),
-    device.imei,
-    device.basebandVersion,
-    device.bluetoothMac,
-    device.wlanMac,
-    device.battery === null ? '' : `${device.battery}%`,
-    device.manufacturer,
-    device.gnssModel,
-    device.lteModel,
-    device.hardwareId,
-    device.terminalVersion,
-    storage,
-    device.supportFlags.length === 0 ? (
-      ''
-    ) : (
-      <Badge key="flags" variant="light" title={device.supportFlags.map((f) => t(`deviceView.support.${f}`)).join(', ')}>
-        {device.supportFlags.length}
-      </Badge>
-    ),
-    device.remark,
-  ];
   return (
     <>
-      {cells.map((c, i) => (
-        <Table.Td key={i} style={cellStyle(COLUMNS[i + TAIL_FROM]?.width ?? 100)}>
-          {c}
+      {columns.map((c) => (
+        <Table.Td key={c.key} style={cellStyle(c.width)}>
+          {cellOf(c.key, device, t)}
         </Table.Td>
       ))}
     </>
   );
 });
-
-/** Columns before the live state (model, organisation); the live state is COLUMNS[TAIL_FROM - 1]. */
-const TAIL_FROM = 3;
 
 /**
  * One device row. Only the row and its state badge subscribe to the live online state; the other cells
  * are memoised, so a presence change re-renders one badge rather than forty components.
  */
-export const DeviceRow = memo(function DeviceRow({ top, width, device, selected, onSelect, onAction, can }: Props) {
+export const DeviceRow = memo(function DeviceRow({ top, width, device, columns, selected, onSelect, onAction, can }: Props) {
   const onlineState = useOnlineState(device.sn, device.onlineState);
   const online = onlineState === OnlineState.Online;
   return (
     <Table.Tr data-sn={device.sn} data-system={device.systemType} data-online={online ? 'online' : 'offline'} style={rowStyle(top, width)}>
       <RowHead device={device} selected={selected} onSelect={onSelect} onAction={onAction} can={can} />
-      <Table.Td style={cellStyle(COLUMNS[TAIL_FROM - 1]?.width ?? 100)}>
-        <Badge color={online ? 'green' : 'gray'} data-testid="online-state">
-          {label(onlineStateLabels, onlineState as 1 | 2)}
-        </Badge>
-      </Table.Td>
-      <RowTail device={device} />
+      <Cells device={device} columns={columns.before} />
+      {columns.online && (
+        <Table.Td style={cellStyle(ONLINE_WIDTH)}>
+          <Badge color={online ? 'green' : 'gray'} data-testid="online-state">
+            {label(onlineStateLabels, onlineState as 1 | 2)}
+          </Badge>
+        </Table.Td>
+      )}
+      <Cells device={device} columns={columns.after} />
     </Table.Tr>
   );
 });
 
+const ONLINE_WIDTH = 110;
+
+/** Splits the visible columns around the live online state. */
+export function rowColumns(visible: readonly DeviceColumn[]): RowColumns {
+  const at = visible.findIndex((c) => c.key === 'onlineState');
+  return at < 0 ? { before: visible, online: false, after: [] } : { before: visible.slice(0, at), online: true, after: visible.slice(at + 1) };
+}
+
 /** Column headers after the checkbox and SN, in cell order, with the server sort field where sortable (every plain column: DEVICE_SORT_FIELDS). */
-export const COLUMNS: readonly { readonly key: string; readonly sort?: string; readonly width: number }[] = [
+export const COLUMNS: readonly DeviceColumn[] = [
   { key: 'model', sort: 'model', width: 110 },
   { key: 'org', sort: 'orgName', width: 130 },
-  { key: 'onlineState', sort: 'onlineState', width: 110 },
+  { key: 'onlineState', sort: 'onlineState', width: ONLINE_WIDTH },
   { key: 'deviceState', sort: 'deviceState', width: 100 },
   { key: 'country', sort: 'country', width: 100 },
   { key: 'imageVersion', sort: 'imageVersion', width: 120 },
