@@ -61,6 +61,8 @@ interface Props<T, K extends string | number> {
   readonly emptyText?: string;
   /** Extra attributes of a row (e.g. data-* for tests). */
   readonly rowProps?: (row: T) => Record<string, string>;
+  /** Names a row's selection checkbox for assistive technology (default: "Select row"). */
+  readonly rowLabel?: (row: T) => string;
   /** Reorders a loaded page for display (e.g. as a tree); each row may get an indent depth. */
   readonly arrange?: (rows: readonly T[]) => readonly { row: T; depth: number }[];
   readonly testId?: string;
@@ -98,7 +100,7 @@ function readHidden(key: string, columns: readonly DataColumn<unknown>[]): Set<s
  */
 export function DataTable<T, K extends string | number>(props: Props<T, K>) {
   const { t } = useTranslation();
-  const { columns, rowKey, load, filterKey = '', reload = 0, defaultSort, actions, toolbar, rowProps, arrange } = props;
+  const { columns, rowKey, load, filterKey = '', reload = 0, defaultSort, actions, toolbar, rowProps, rowLabel, arrange } = props;
   const userId = useSnapshot(session).user?.id;
   const paging = usePaging();
   const { pageNum, pageSize, setPageNum } = paging;
@@ -270,7 +272,7 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
                   <Table.Tr key={String(id)} {...rowProps?.(row)}>
                     {toolbar && (
                       <Table.Td>
-                        <Checkbox size="xs" aria-label={t('kit.table.selectRow')} checked={allMatching || selected.has(id)} onChange={(e) => toggleRow(id, e.currentTarget.checked)} />
+                        <Checkbox size="xs" aria-label={rowLabel?.(row) ?? t('kit.table.selectRow')} checked={allMatching || selected.has(id)} onChange={(e) => toggleRow(id, e.currentTarget.checked)} />
                       </Table.Td>
                     )}
                     {visible.map((c, i) => (

@@ -241,12 +241,7 @@ export const en = {
     timeout: 'Request Timeout',
   },
   authority: {
-    required: 'This item cannot be empty!',
-    tooLong: 'At most 128 characters',
-    noEmoji: 'Emoji are not allowed',
-    badEmail: 'Enter a valid email address',
     badPhone: 'Digits, spaces and + - ( ) only, at most 32',
-    roleNameTaken: 'Role Name Already Exists',
     addRole: 'Add role',
     editRole: 'Edit role',
     roleName: 'Role name',

@@ -243,12 +243,7 @@ export const zh: Messages = {
     timeout: '请求超时',
   },
   authority: {
-    required: '此项不能为空！',
-    tooLong: '最多 128 个字符',
-    noEmoji: '不能包含表情符号',
-    badEmail: '请输入有效的邮箱地址',
     badPhone: '只能包含数字、空格和 + - ( )，最多 32 位',
-    roleNameTaken: '角色名已存在',
     addRole: '新增角色',
     editRole: '编辑角色',
     roleName: '角色名称',

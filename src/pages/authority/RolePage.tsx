@@ -1,22 +1,19 @@
-import { Alert, Button, Group, Modal, ScrollArea, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, ScrollArea, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_ROLE } from '../../../protocol/index.ts';
-import type { Page } from '../../api/devices.ts';
 import { permitApi, type Role } from '../../api/permits.ts';
-import { RequestError, TOAST_MS } from '../../api/request.ts';
+import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { useCan } from '../../state/permissions.ts';
-import { checkName, checkOptionalText, MAX_SUMMARY } from './form-rules.ts';
+import { MAX_SUMMARY } from './form-rules.ts';
 import { buildPermitTree, type PermitNode, togglePermit } from './permission-tree.ts';
 import { PermissionTree } from './PermissionTree.tsx';
 
-/** The server's refusal of a duplicate role name (platform-core section 8), shown under the name field. */
-const ROLE_NAME_TAKEN = 'Role Name Already Exists';
 /** Actions on roles need the screen's key: the server checks `role_list` on every /permit/*Role* call. */
 const ROLE_KEY = 'role_list';
 
@@ -29,64 +26,30 @@ interface Draft {
 
 function RoleDialog({ draft, tree, onClose, onSaved }: { draft: Draft; tree: readonly PermitNode[]; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(draft.name);
-  const [summary, setSummary] = useState(draft.summary);
   const [selected, setSelected] = useState<ReadonlySet<string>>(draft.permissions);
-  const [errors, setErrors] = useState<{ name?: string; summary?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
+  const { field, onSubmit, submitting } = useConsoleForm<{ name: string; summary: string }>({
+    initialValues: { name: draft.name, summary: draft.summary },
+    rules: {
+      name: [rules.required(), rules.maxLength(), rules.noEmoji()],
+      summary: [rules.maxLength(MAX_SUMMARY), rules.noEmoji()],
+    },
+    // The server's refusal of a duplicate name (platform-core section 8) shows under the name, in either language.
+    serverKeys: { 'permit.roleNameTaken': 'name' },
+  });
 
-  const save = async () => {
-    const nameError = checkName(name);
-    const summaryError = checkOptionalText(summary, MAX_SUMMARY);
-    setErrors({ name: nameError && t(nameError), summary: summaryError && t(summaryError) });
-    if (nameError || summaryError) return;
-    const input = { name: name.trim(), summary: summary.trim(), permissionList: [...selected] };
-    setBusy(true);
-    try {
-      if (draft.id === undefined) await permitApi.addRole(input);
-      else await permitApi.updateRole(draft.id, input);
-      onSaved();
-    } catch (err) {
-      const message = err instanceof RequestError ? err.message : String(err);
-      if (message === ROLE_NAME_TAKEN) setErrors({ name: t('authority.roleNameTaken') });
-      else setErrors({ form: message });
-    } finally {
-      setBusy(false);
-    }
+  const save = async (v: { name: string; summary: string }) => {
+    const input = { name: v.name.trim(), summary: v.summary.trim(), permissionList: [...selected] };
+    if (draft.id === undefined) await permitApi.addRole(input);
+    else await permitApi.updateRole(draft.id, input);
+    onSaved();
   };
 
   return (
     <Modal opened onClose={onClose} title={t(draft.id === undefined ? 'authority.addRole' : 'authority.editRole')} centered size="lg">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
+      <form onSubmit={onSubmit(save)} noValidate>
         <Stack>
-          {errors.form && (
-            <Alert color="red" data-testid="role-form-error">
-              {errors.form}
-            </Alert>
-          )}
-          <TextInput
-            label={t('authority.roleName')}
-            name="roleName"
-            value={name}
-            error={errors.name}
-            // A shown error goes as soon as the value is fixed, so the form does not shift under a click on blur.
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setName(value);
-              if (errors.name && !checkName(value)) setErrors((x) => ({ ...x, name: undefined }));
-            }}
-            onBlur={() => {
-              const key = checkName(name);
-              setErrors((x) => ({ ...x, name: key && t(key) }));
-            }}
-            withAsterisk
-          />
-          <Textarea label={t('authority.summary')} name="summary" value={summary} error={errors.summary} onChange={(e) => setSummary(e.currentTarget.value)} autosize minRows={2} />
+          <TextInput label={t('authority.roleName')} withAsterisk {...field('name')} name="roleName" />
+          <Textarea label={t('authority.summary')} autosize minRows={2} {...field('summary')} />
           <div>
             <Text size="sm" fw={500} mb={4}>
               {t('authority.permissions')}
@@ -99,7 +62,7 @@ function RoleDialog({ draft, tree, onClose, onSaved }: { draft: Draft; tree: rea
             <Button variant="default" onClick={onClose}>
               {t('device.cancel')}
             </Button>
-            <Button type="submit" loading={busy} data-testid="role-save">
+            <Button type="submit" loading={submitting} data-testid="role-save">
               {t('device.confirm')}
             </Button>
           </Group>
@@ -115,18 +78,13 @@ export function RolePage() {
   const can = useCan();
   const [filter, setFilter] = useState('');
   const [name] = useDebouncedValue(filter.trim(), 300);
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
-  const [page, setPage] = useState<Page<Role>>();
+  const [reload, setReload] = useState(0);
   const [tree, setTree] = useState<PermitNode[]>([]);
   const [labels, setLabels] = useState<ReadonlyMap<string, string>>(new Map());
   const [draft, setDraft] = useState<Draft>();
   const [deleting, setDeleting] = useState<Role>();
 
-  const load = useCallback(() => {
-    permitApi.roleList(pageNum, pageSize, name || undefined).then(setPage, () => undefined);
-  }, [name, pageNum, pageSize]);
-  useEffect(load, [load]);
+  const load = useCallback((q: ListQuery) => permitApi.roleList(q.pageNum, q.pageSize, name || undefined), [name]);
   useEffect(() => {
     permitApi.allPermits().then(
       (entries) => {
@@ -139,7 +97,7 @@ export function RolePage() {
 
   const done = (message: string) => {
     notifications.show({ color: 'green', message, autoClose: TOAST_MS });
-    load();
+    setReload((n) => n + 1);
   };
 
   const edit = (role: Role) => {
@@ -156,70 +114,66 @@ export function RolePage() {
     await permitApi.deleteRole(role.id).then(() => done(t('authority.deleted')), () => undefined);
   };
 
-  const summaryOf = useMemo(
-    () => (role: Role) => {
+  const columns = useMemo((): DataColumn<Role>[] => {
+    const summaryOf = (role: Role) => {
       const shown = role.permissionList.slice(0, 4).map((k) => labels.get(k) ?? k);
       const more = role.permissionList.length - shown.length;
       return more > 0 ? `${shown.join(', ')} ${t('authority.more', { count: more })}` : shown.join(', ');
-    },
-    [labels, t],
-  );
+    };
+    return [
+      { key: 'name', title: t('authority.roleName'), fixed: true, render: (r) => r.name },
+      { key: 'summary', title: t('authority.summary'), render: (r) => r.summary },
+      {
+        key: 'permissions',
+        title: t('authority.permissions'),
+        render: (r) => (
+          <Text size="xs" c="dimmed" lineClamp={2}>
+            {summaryOf(r)}
+          </Text>
+        ),
+      },
+      { key: 'createdBy', title: t('authority.createdBy'), render: (r) => r.createdBy },
+    ];
+  }, [labels, t]);
 
+  const manage = can(ROLE_KEY);
   return (
     <>
       <Title order={3} mb="md">
         {t('route.roleManage')}
       </Title>
       <Group mb="md">
-        <TextInput placeholder={t('authority.searchRole')} value={filter} onChange={(e) => (setFilter(e.currentTarget.value), setPageNum(1))} data-testid="role-filter" />
-        {can(ROLE_KEY) && (
+        <TextInput placeholder={t('authority.searchRole')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="role-filter" />
+        {manage && (
           <Button onClick={() => setDraft({ name: '', summary: '', permissions: new Set() })} data-testid="role-add">
             {t('authority.addRole')}
           </Button>
         )}
       </Group>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('authority.roleName')}</Table.Th>
-            <Table.Th>{t('authority.summary')}</Table.Th>
-            <Table.Th>{t('authority.permissions')}</Table.Th>
-            <Table.Th>{t('authority.createdBy')}</Table.Th>
-            <Table.Th>{t('device.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((role) => (
-            <Table.Tr key={role.id} data-role={role.name}>
-              <Table.Td>{role.name}</Table.Td>
-              <Table.Td>{role.summary}</Table.Td>
-              <Table.Td>
-                <Text size="xs" c="dimmed" lineClamp={2}>
-                  {summaryOf(role)}
-                </Text>
-              </Table.Td>
-              <Table.Td>{role.createdBy}</Table.Td>
-              <Table.Td>
-                {role.name !== ADMIN_ROLE && can(ROLE_KEY) && (
-                  <Group gap={4} wrap="nowrap">
+      <DataTable<Role, number>
+        id="roles"
+        columns={columns}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ 'data-role': r.name })}
+        load={load}
+        filterKey={name}
+        reload={reload}
+        emptyText={t('authority.noRoles')}
+        actions={
+          manage
+            ? (role) =>
+                role.name !== ADMIN_ROLE && (
+                  <>
                     <Button size="compact-xs" variant="light" onClick={() => edit(role)}>
                       {t('authority.edit')}
                     </Button>
                     <Button size="compact-xs" variant="subtle" color="red" onClick={() => setDeleting(role)}>
                       {t('authority.delete')}
                     </Button>
-                  </Group>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter
-        shown={page?.list.length}
-        total={page?.total}
-        emptyText={t('authority.noRoles')}
-        {...paging.footer}
+                  </>
+                )
+            : undefined
+        }
       />
       {draft && (
         <RoleDialog

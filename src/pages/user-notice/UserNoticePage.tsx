@@ -1,37 +1,35 @@
-import { Badge, Button, Checkbox, Group, Modal, Table, Text, Title, Typography } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { Anchor, Badge, Button, Modal, Text, Title, Typography } from '@mantine/core';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Page } from '../../api/devices.ts';
 import { type Notice, noticeApi } from '../../api/notices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
+import { type DataColumn, DataTable, type ListQuery, type Selection } from '../../components/DataTable.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { refreshUnread } from '../../state/notices.ts';
 import { NoticeFiles } from '../notice-admin/NoticeFiles.tsx';
 
-const PAGE_SIZE = 10;
+const sender = (n: Notice) => [n.sendUserDeptName, n.sendUserName].filter(Boolean).join(' / ');
 
-/** System notices of the current user: list, detail dialog, read, read all, delete, delete all. */
+/** System notices of the current user: list, detail dialog, read, read all, delete selected (or all matching), delete all. */
 export function UserNoticePage() {
   const { t } = useTranslation();
-  const [pageNum, setPageNum] = useState(1);
-  const [page, setPage] = useState<Page<Notice>>();
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [reload, setReload] = useState(0);
+  const [total, setTotal] = useState(0);
   const [open, setOpen] = useState<Notice>();
   const [confirmDeleteAll, setConfirmDeleteAll] = useState(false);
-  const [confirmDeleteSelected, setConfirmDeleteSelected] = useState(false);
+  const [deleting, setDeleting] = useState<{ selection: Selection<number>; clear: () => void }>();
 
-  const load = useCallback(() => {
-    noticeApi.page(pageNum, PAGE_SIZE).then(setPage, () => undefined);
+  const load = useCallback(async (q: ListQuery) => {
+    const page = await noticeApi.page(q.pageNum, q.pageSize);
+    setTotal(page.total);
     void refreshUnread();
-  }, [pageNum]);
-  useEffect(load, [load]);
-
-  const after = (p: Promise<unknown>) =>
+    return page;
+  }, []);
+  const after = (p: Promise<unknown>, clear?: () => void) =>
     p.then(
       () => {
-        setSelected(new Set());
-        load();
+        clear?.();
+        setReload((n) => n + 1);
       },
       () => undefined,
     );
@@ -43,61 +41,67 @@ export function UserNoticePage() {
     if (!detail.isRead) void after(noticeApi.read([detail.noticeId]));
   };
 
-  const toggle = (noticeId: number) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (!next.delete(noticeId)) next.add(noticeId);
-      return next;
-    });
+  const columns = useMemo(
+    (): DataColumn<Notice>[] => [
+      {
+        key: 'title',
+        title: t('notice.title'),
+        fixed: true,
+        render: (n) => (
+          <Anchor component="button" type="button" fw={n.isRead ? 400 : 700} c="inherit" onClick={() => void openNotice(n)}>
+            {n.title}
+          </Anchor>
+        ),
+      },
+      { key: 'sender', title: t('notice.sender'), render: sender },
+      { key: 'sendTime', title: t('notice.sendTime'), render: (n) => formatDateTime(n.sendTime) },
+      {
+        key: 'state',
+        title: t('notice.state'),
+        render: (n) => (
+          <Badge color={n.isRead ? 'gray' : 'red'} variant="light">
+            {t(n.isRead ? 'notice.read' : 'notice.unread')}
+          </Badge>
+        ),
+      },
+    ],
+    // openNotice only reads state setters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t],
+  );
 
   return (
     <>
       <Title order={3} mb="md">
         {t('route.userNotice')}
       </Title>
-      <Group mb="md">
-        <Button variant="light" onClick={() => void after(noticeApi.readAll())} data-testid="notice-read-all">
-          {t('notice.readAll')}
-        </Button>
-        <Button variant="light" color="red" disabled={selected.size === 0} onClick={() => setConfirmDeleteSelected(true)} data-testid="notice-delete-selected">
-          {t('notice.deleteSelected')}
-        </Button>
-        <Button variant="subtle" color="red" disabled={!page?.total} onClick={() => setConfirmDeleteAll(true)}>
-          {t('notice.deleteAll')}
-        </Button>
-      </Group>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={40} />
-            <Table.Th>{t('notice.title')}</Table.Th>
-            <Table.Th>{t('notice.sender')}</Table.Th>
-            <Table.Th>{t('notice.sendTime')}</Table.Th>
-            <Table.Th>{t('notice.state')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((n) => (
-            <Table.Tr key={n.id} data-notice={n.noticeId} style={{ cursor: 'pointer' }} onClick={() => void openNotice(n)}>
-              <Table.Td onClick={(e) => e.stopPropagation()}>
-                <Checkbox checked={selected.has(n.noticeId)} onChange={() => toggle(n.noticeId)} aria-label={n.title} />
-              </Table.Td>
-              <Table.Td fw={n.isRead ? 400 : 700}>{n.title}</Table.Td>
-              <Table.Td>{[n.sendUserDeptName, n.sendUserName].filter(Boolean).join(' / ')}</Table.Td>
-              <Table.Td>{formatDateTime(n.sendTime)}</Table.Td>
-              <Table.Td>
-                <Badge color={n.isRead ? 'gray' : 'red'} variant="light">
-                  {t(n.isRead ? 'notice.read' : 'notice.unread')}
-                </Badge>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('notice.empty')} pageNum={pageNum} pageSize={PAGE_SIZE} onPage={setPageNum} />
+      <DataTable<Notice, number>
+        id="user-notices"
+        testId="user-notice-table"
+        columns={columns}
+        rowKey={(n) => n.noticeId}
+        rowLabel={(n) => n.title}
+        rowProps={(n) => ({ 'data-notice': String(n.noticeId) })}
+        load={load}
+        reload={reload}
+        emptyText={t('notice.empty')}
+        toolbar={(selection, clear) => (
+          <>
+            <Button variant="light" onClick={() => void after(noticeApi.readAll())} data-testid="notice-read-all">
+              {t('notice.readAll')}
+            </Button>
+            <Button variant="light" color="red" disabled={selection.count === 0} onClick={() => setDeleting({ selection, clear })} data-testid="notice-delete-selected">
+              {t('notice.deleteSelected')}
+            </Button>
+            <Button variant="subtle" color="red" disabled={total === 0} onClick={() => setConfirmDeleteAll(true)}>
+              {t('notice.deleteAll')}
+            </Button>
+          </>
+        )}
+      />
       <Modal opened={open !== undefined} onClose={() => setOpen(undefined)} title={open?.title} size="lg" centered>
         <Text size="xs" c="dimmed" mb="sm">
-          {open && `${[open.sendUserDeptName, open.sendUserName].filter(Boolean).join(' / ')} · ${formatDateTime(open.sendTime)}`}
+          {open && `${sender(open)} · ${formatDateTime(open.sendTime)}`}
         </Text>
         {/* Content is HTML sanitised by the server when the notice was published. */}
         <Typography>
@@ -106,11 +110,17 @@ export function UserNoticePage() {
         <NoticeFiles files={open?.files} />
       </Modal>
       <ConfirmDialog
-        opened={confirmDeleteSelected}
+        opened={deleting !== undefined}
         title={t('notice.deleteSelected')}
-        message={t('notice.deleteSelectedConfirm', { count: selected.size })}
-        onConfirm={() => (setConfirmDeleteSelected(false), void after(noticeApi.remove([...selected])))}
-        onCancel={() => setConfirmDeleteSelected(false)}
+        message={t('notice.deleteSelectedConfirm', { count: deleting?.selection.count ?? 0 })}
+        onConfirm={() => {
+          if (!deleting) return;
+          const { selection, clear } = deleting;
+          setDeleting(undefined);
+          // Every matching row across pages is every notice of this user: the list has no filter.
+          void after(selection.allMatching ? noticeApi.removeAll() : noticeApi.remove(selection.ids), clear);
+        }}
+        onCancel={() => setDeleting(undefined)}
         danger
         confirmTestId="notice-delete-selected-confirm"
       />
