@@ -38,6 +38,7 @@ import type { TelemetrySettings } from './telemetry/ingest.ts';
 import type { UploadLimits } from './uploads/upload-limits.ts';
 import { registerMetricsRoute } from './metrics/metrics.ts';
 import { registerDeviceOpsRoutes } from './gateway/device-ops-routes.ts';
+import { registerGroupControlRoutes } from './gateway/group-control-routes.ts';
 import { registerTimelineRoutes } from './timeline/routes.ts';
 import { registerRecordingRoutes } from './recordings/routes.ts';
 import { registerGroupRoutes } from './groups/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReportRoutes(app, { db, clock, telemetry: deps.telemetry, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
+  registerGroupControlRoutes(app, { clock, gateway: deps.gateway, devices: deps.devices });
   registerTimelineRoutes(app, { db });
   registerRecordingRoutes(app, { db, recordings: deps.gateway.recordings });
   registerGroupRoutes(app, { db, clock });

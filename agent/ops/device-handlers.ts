@@ -13,6 +13,7 @@ import {
   type ReceivedFile,
   receiveFiles,
   refusedOnSystem,
+  screenshotMaxWidth,
   Result,
   type RuntimeInfoReply,
   type SystemInfoReply,
@@ -39,7 +40,8 @@ export interface DeviceBackend {
   readonly shell: ShellProvider;
   readonly files: FileStore;
   /** A PNG of the screen, or undefined when the device cannot take one. */
-  screenshot(): Promise<Uint8Array | undefined>;
+  /** A PNG of the screen, at most `maxWidth` pixels wide when asked (a thumbnail); undefined when unsupported. */
+  screenshot(maxWidth?: number): Promise<Uint8Array | undefined>;
   logTail(maxBytes: number): Promise<DeviceFile>;
   /** Side-effecting actions; each resolves to what the device did, in words. */
   pushText(title: string, text: string): Promise<string>;
@@ -204,7 +206,7 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
     }),
     guarded(Command.Screenshot, async (req, session) => {
       return offerFile(req, session, async () => {
-        const png = await backend.screenshot();
+        const png = await backend.screenshot(screenshotMaxWidth(req.data));
         if (!png) throw new Error('This device cannot take screenshots (set AGENT_SCREENSHOT_CMD)');
         return { name: `screenshot-${Date.now()}.png`, mime: 'image/png', bytes: png };
       });

@@ -77,9 +77,11 @@ export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
     runtime: (limit) => sampler.runtime(limit),
     shell: new LinuxShellProvider({ allowed: cfg.shellAllowed, cwd: cfg.shellCwd, timeoutMs: cfg.shellTimeoutMs }),
     files: new DiskFileStore(cfg.fileRoot),
-    screenshot: async () => {
+    screenshot: async (maxWidth) => {
       if (!cfg.screenshotCmd) return undefined;
-      const { stdout } = await run('/bin/sh', ['-c', cfg.screenshotCmd], { encoding: 'buffer', maxBuffer: 32 * 1024 * 1024, timeout: 30_000 });
+      // A thumbnail's width is the command's to honour (SCREENSHOT_MAX_WIDTH), as the sub stream's size is.
+      const env = maxWidth === undefined ? process.env : { ...process.env, SCREENSHOT_MAX_WIDTH: String(maxWidth) };
+      const { stdout } = await run('/bin/sh', ['-c', cfg.screenshotCmd], { encoding: 'buffer', maxBuffer: 32 * 1024 * 1024, timeout: 30_000, env });
       return new Uint8Array(stdout);
     },
     logTail: async (maxBytes) => {

@@ -47,26 +47,28 @@ export function renderSimulatedScreen(sn: string, now: number, width = 180, heig
   const angle = (minute / 60) * 2 * Math.PI - Math.PI / 2;
   const cx = width / 2;
   const cy = height * 0.3;
+  // Drawn for 180x320; other sizes (thumbnails, landscape screens) scale it by their shorter side.
+  const k = Math.min(width / 180, height / 320);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 3;
       let r: number;
       let g: number;
       let b: number;
-      if (y < 14) [r, g, b] = [20, 20, 24];
+      if (y < 14 * k) [r, g, b] = [20, 20, 24];
       else {
         const t = y / height;
         [r, g, b] = [br * (1 - t * 0.5), bg * (1 - t * 0.5), bb * (1 - t * 0.3) + 40 * t];
-        const tx = (x - 14) % 42;
-        const ty = (y - 170) % 48;
-        if (y > 170 && y < 310 && x > 14 && x < width - 14 && tx < 30 && ty < 30) [r, g, b] = [240, 240, 245];
+        const tx = (x - 14 * k) % (42 * k);
+        const ty = (y - 170 * k) % (48 * k);
+        if (y > 170 * k && y < height - 10 * k && x > 14 * k && x < width - 14 * k && tx < 30 * k && ty < 30 * k) [r, g, b] = [240, 240, 245];
         const dx = x - cx;
         const dy = y - cy;
         const d = Math.hypot(dx, dy);
-        if (Math.abs(d - 50) < 2) [r, g, b] = [255, 255, 255];
+        if (Math.abs(d - 50 * k) < Math.max(1, 2 * k)) [r, g, b] = [255, 255, 255];
         const along = dx * Math.cos(angle) + dy * Math.sin(angle);
         const across = Math.abs(-dx * Math.sin(angle) + dy * Math.cos(angle));
-        if (along > 0 && along < 44 && across < 2) [r, g, b] = [255, 210, 60];
+        if (along > 0 && along < 44 * k && across < Math.max(1, 2 * k)) [r, g, b] = [255, 210, 60];
       }
       rgb[i] = r;
       rgb[i + 1] = g;

@@ -9,6 +9,8 @@ import {
   NO_CAMERA_MESSAGE,
   MAX_CONTROL_TEXT,
   parseRemoteControl,
+  controlPixel,
+  controlPoint,
   parseStartStream,
   type RemoteControlReply,
   type RemoteControlRequest,
@@ -232,7 +234,8 @@ export function screenStreamHandlers(cfg: ScreenStreamConfig, clock: Clock): { h
     }
     // A clipboard read answers with what the command printed.
     const read = input.action === 'clipboard' && input.text === undefined;
-    return { result: Result.Success, data: { applied: input.action, ...(read && { text: stdout.slice(0, MAX_CONTROL_TEXT) }) } satisfies RemoteControlReply };
+    const at = controlPoint(input, cfg);
+    return { result: Result.Success, data: { applied: input.action, ...(read && { text: stdout.slice(0, MAX_CONTROL_TEXT) }), ...(at && { at }) } satisfies RemoteControlReply };
   };
   return {
     handlers: new Map([
@@ -255,7 +258,7 @@ export function screenStreamHandlers(cfg: ScreenStreamConfig, clock: Clock): { h
  * or INPUT_KEY (back, home, recents, power, volume_up, volume_down).
  */
 export function inputEnv(input: RemoteControlRequest, size: { width: number; height: number }): Record<string, string> {
-  const px = (f: number, of: number) => String(Math.min(of - 1, Math.round(f * of)));
+  const px = (f: number, of: number) => String(controlPixel(f, of));
   switch (input.action) {
     case 'tap':
       return { INPUT_ACTION: 'tap', INPUT_X: px(input.x, size.width), INPUT_Y: px(input.y, size.height) };

@@ -159,3 +159,25 @@ export function simulatedEntityFields(identity: SimulatedIdentity, systemType: '
     supportFlags: SUPPORT_FLAGS.filter((f) => identity.support[f]),
   };
 }
+
+/** A screen's size in its own pixels. */
+export interface ScreenSize {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Screen sizes of the simulated models (phones and POS terminals portrait, the tablet and Linux kiosks landscape). */
+const SCREENS: Readonly<Record<string, ScreenSize>> = {
+  'P8 Pro': { width: 1080, height: 2400 },
+  P10: { width: 1080, height: 1920 },
+  'T2 Lite': { width: 720, height: 1280 },
+  'K9 POS': { width: 800, height: 1280 },
+  'M6 Tablet': { width: 1920, height: 1200 },
+  'L1 Gateway': { width: 1280, height: 720 },
+  'L3 Kiosk': { width: 1920, height: 1080 },
+};
+
+/** The screen of a simulated device of `model` (1080x1920 for a model not listed). */
+export function simulatedScreen(model: string): ScreenSize {
+  return SCREENS[model] ?? { width: 1080, height: 1920 };
+}

@@ -11,7 +11,7 @@ import type { DeviceBackend } from '../ops/device-handlers.ts';
 import { MemoryFileStore } from '../ops/file-store.ts';
 import { renderSimulatedScreen } from '../ops/png.ts';
 import { SimulatedShellProvider } from '../ops/simulated-shell.ts';
-import { simulatedIdentity } from './identity.ts';
+import { type ScreenSize, simulatedIdentity, simulatedScreen } from './identity.ts';
 import { pick, seededRandom } from './prng.ts';
 
 const GB = 1024 ** 3;
@@ -37,7 +37,7 @@ function hashOf(s: string): number {
  * IMEI, MACs, storage, support flags) is {@link simulatedIdentity}'s, which its login data reports too;
  * `bootedAt` is when it last booted (default: its identity's uptime before now).
  */
-export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number, bootedAt?: () => number): DeviceBackend & { readonly log: string[] } {
+export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number, bootedAt?: () => number, screen: ScreenSize = simulatedScreen(info.model)): DeviceBackend & { readonly log: string[] } {
   const random = seededRandom(hashOf(sn));
   const linux = info.systemType === 'linux';
   const identity = simulatedIdentity(sn, info.systemType);
@@ -130,7 +130,11 @@ export function simulatedBackend(sn: string, info: DeviceInfo, now: () => number
     },
     shell: new SimulatedShellProvider(files, sn, kernel, now),
     files,
-    screenshot: async () => renderSimulatedScreen(sn, now()),
+    // The screen's shape at the asked width (a thumbnail), or at 360 pixels wide at most.
+    screenshot: async (maxWidth) => {
+      const width = Math.min(maxWidth ?? 360, screen.width, 360);
+      return renderSimulatedScreen(sn, now(), width, Math.max(1, Math.round((width * screen.height) / screen.width)));
+    },
     logTail: async (maxBytes) => {
       const bytes = new TextEncoder().encode(`${log.join('\n')}\n`);
       return { name: `${sn}-${new Date(now()).toISOString().slice(0, 10)}.log`, mime: 'text/plain', bytes: bytes.subarray(Math.max(0, bytes.length - maxBytes)) };

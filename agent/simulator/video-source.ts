@@ -5,6 +5,8 @@ import {
   Command,
   NO_CAMERA_MESSAGE,
   parseRemoteControl,
+  controlPoint,
+  type ScreenPoint,
   parseStartStream,
   type RemoteControlReply,
   type RemoteControlRequest,
@@ -18,6 +20,7 @@ import {
 } from '../../protocol/index.ts';
 import type { CommandHandler, DeviceSession } from '../device-session.ts';
 import { type AccessUnit, accessUnits } from '../ops/h264-access-units.ts';
+import type { ScreenSize } from './identity.ts';
 import { opusPacketMs, opusPackets } from './ogg-opus.ts';
 
 /*
@@ -187,6 +190,9 @@ class RecentBySn<T> {
  */
 export const simulatedInputs = new RecentBySn<RemoteControlRequest>();
 
+/** Where pointer input landed on each simulated device's screen, in its own pixels (the fractions scaled to its size). */
+export const simulatedTouches = new RecentBySn<{ readonly action: RemoteControlRequest['action'] } & ScreenPoint>();
+
 /** The support flags a simulated stream obeys (the device's own, as its SystemInfo reports them). */
 export interface StreamSupport {
   /** False: a camera is refused (the screen still streams). */
@@ -204,7 +210,7 @@ export const simulatedStreams = new RecentBySn<StreamCamera>();
  * refuses a camera when the device has none; StopStream ends it; RemoteControl accepts well-formed
  * input and records it in {@link simulatedInputs} (there is no real screen to touch).
  */
-export function streamHandlers(clock: Clock, support: () => Promise<StreamSupport> = async () => ({ camera: true, mic: true })): Map<number, CommandHandler> {
+export function streamHandlers(clock: Clock, support: () => Promise<StreamSupport> = async () => ({ camera: true, mic: true }), screen: ScreenSize = { width: 1080, height: 1920 }): Map<number, CommandHandler> {
   const streams = new Map<string, LoopedStream[]>();
   const end = (flowId: string) => {
     for (const loop of streams.get(flowId) ?? []) loop.stop();
@@ -239,10 +245,12 @@ export function streamHandlers(clock: Clock, support: () => Promise<StreamSuppor
     const input = parseRemoteControl(req.data);
     if (!input) return { result: Result.MessageError, data: { message: 'invalid remote control input' } };
     simulatedInputs.record(session.sn, input);
+    const at = controlPoint(input, screen);
+    if (at) simulatedTouches.record(session.sn, { action: input.action, ...at });
     // The simulated clipboard: what was set (or typed as text, as a paste would read it) is read back.
     if (input.action === 'clipboard' && input.text === undefined) return { result: Result.Success, data: { applied: input.action, text: clipboard } satisfies RemoteControlReply };
     if (input.action === 'clipboard' && input.text !== undefined) clipboard = input.text;
-    return { result: Result.Success, data: { applied: input.action } satisfies RemoteControlReply };
+    return { result: Result.Success, data: { applied: input.action, ...(at && { at }) } satisfies RemoteControlReply };
   };
   return new Map([
     [Command.StartStream, start],

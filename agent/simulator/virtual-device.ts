@@ -3,7 +3,7 @@ import { type CommandHandler, type DeviceInfo, DeviceSession, type DeviceSession
 import { pushFileHandler, simulatedPushJob } from '../push/push-file.ts';
 import { DEVICE_OPS_COMMANDS, deviceHandlers } from '../ops/device-handlers.ts';
 import { pick } from './prng.ts';
-import { simulatedEntityFields, simulatedIdentity } from './identity.ts';
+import { type ScreenSize, simulatedEntityFields, simulatedIdentity, simulatedScreen } from './identity.ts';
 import { streamHandlers } from './video-source.ts';
 import { simulatedBackend } from './simulated-backend.ts';
 import { reportTelemetry, type TelemetryProfile } from './telemetry.ts';
@@ -35,6 +35,8 @@ export interface VirtualDeviceOptions extends Omit<DeviceSessionOptions, 'handle
   readonly pushDownload?: boolean;
   /** Share of pushes that fail, at download or at install (0 by default). */
   readonly pushFailRate?: number;
+  /** The screen's size in pixels (default: its model's, {@link simulatedScreen}); live control and screenshots obey it. */
+  readonly screen?: ScreenSize;
 }
 
 /**
@@ -56,7 +58,8 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
   // Built on a device's first command: a fleet of tens of thousands mostly idles, and each simulated
   // file tree, process table and app list costs memory.
   let backend: ReturnType<typeof simulatedBackend> | undefined;
-  const backendOf = () => (backend ??= simulatedBackend(opts.sn, opts.info, () => opts.clock.now(), () => bootedAt));
+  const screen = opts.screen ?? simulatedScreen(opts.info.model);
+  const backendOf = () => (backend ??= simulatedBackend(opts.sn, opts.info, () => opts.clock.now(), () => bootedAt, screen));
   let ops: ReturnType<typeof deviceHandlers> | undefined;
   const opsOf = (session: DeviceSession) => {
     if (!ops) {
@@ -79,7 +82,7 @@ export function createVirtualDevice(opts: VirtualDeviceOptions): DeviceSession {
       ...streamHandlers(opts.clock, async () => {
         const { support } = await backendOf().systemInfo();
         return { camera: support.camera, mic: support.mic };
-      }),
+      }, screen),
       [Command.PushFile, pushFileHandler(simulatedPushJob({ clock: opts.clock, stepMs: 250, download: opts.pushDownload ? { gatewayUrl: opts.gatewayUrl, sn: opts.sn } : undefined, failRate: opts.pushFailRate, random: opts.random }))],
     ]),
   });

@@ -2,6 +2,7 @@
 // while it is offline (issue 5), revoking it, and cancelling the whitelist across the caller's tree. The
 // request schemas are TypeBox with their types derived; the answers' shapes are declared once here.
 import { type Static, Type } from 'typebox';
+import type { RemoteControlRequest, ScreenPoint } from '../catalogue/stream.ts';
 
 /** Longest a held command waits for its device (30 days). */
 export const MAX_HOLD_SECONDS = 30 * 86_400;
@@ -42,6 +43,42 @@ export type DeviceBulkCommandBody = Static<typeof DeviceBulkCommandBody>;
 /** Answer of /device-ops/bulk: each device's result code and message, in the order asked. */
 export interface DeviceBulkCommandReply {
   readonly list: readonly { readonly sn: string; readonly result: number | null; readonly message: string }[];
+}
+
+/** Most devices under group control at once (the wall's selection; each input reaches every one of them). */
+export const MAX_GROUP_SNS = 50;
+
+/** Inputs group control mirrors: pointer, keys and text (not the clipboard, whose read answers differ per device). */
+export const GROUP_CONTROL_ACTIONS: readonly RemoteControlRequest['action'][] = ['tap', 'swipe', 'key', 'text', 'scroll', 'longPress'];
+
+/**
+ * POST /device-ops/group-control: one live-control input mirrored to every device of the group. `input` is
+ * a 65568 RemoteControl request (protocol/catalogue/stream.ts, checked with parseRemoteControl): its
+ * coordinates are fractions of the picture, so each device scales them to its own screen.
+ */
+export const GroupControlBody = Type.Object(
+  {
+    sns: Type.Array(Sn, { minItems: 1, maxItems: MAX_GROUP_SNS, uniqueItems: true }),
+    input: Type.Unknown(),
+  },
+  { additionalProperties: false },
+);
+export type GroupControlBody = Static<typeof GroupControlBody>;
+
+/** One device's outcome of a group-control input. */
+export interface GroupControlOutcome {
+  readonly sn: string;
+  /** The device's result code (0 applied), or 1 with message common.permissionDenied when refused for it. */
+  readonly result: number | null;
+  /** The device's or the gateway's message (a message key when the server refused). */
+  readonly message: string;
+  /** Where a pointer input landed on this device, in its own screen pixels, as the device reports it. */
+  readonly at: ScreenPoint | null;
+}
+
+/** Answer of /device-ops/group-control: each device's outcome, in the order asked. */
+export interface GroupControlReply {
+  readonly list: readonly GroupControlOutcome[];
 }
 
 /** POST /device-ops/revoke and GET /device-ops/pending: one device. */

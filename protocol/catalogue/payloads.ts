@@ -233,7 +233,24 @@ export interface FileDeleteReply {
 export const MAX_DELETE = 100;
 
 /** 65564 screenshot on a flow: progress `DeviceFileOffer` (image/png), then the PNG as a transfer. */
-export type ScreenshotRequest = Record<string, never>;
+export interface ScreenshotRequest {
+  /**
+   * A thumbnail at most this many pixels wide (the monitor centre's wall); absent: the full screen. The
+   * real agent hands it to its screenshot command as SCREENSHOT_MAX_WIDTH (the command decides how to
+   * honour it, as the sub stream's size); the simulator draws at that width.
+   */
+  readonly maxWidth?: number;
+}
+
+/** Widths a screenshot's `maxWidth` may ask for (a smaller or larger one is ignored: full size). */
+export const SCREENSHOT_MIN_WIDTH = 32;
+export const SCREENSHOT_MAX_WIDTH = 4096;
+
+/** The thumbnail width asked in a screenshot request's data, or undefined for the full screen. */
+export function screenshotMaxWidth(data: unknown): number | undefined {
+  const w = typeof data === 'object' && data !== null ? (data as { maxWidth?: unknown }).maxWidth : undefined;
+  return typeof w === 'number' && Number.isInteger(w) && w >= SCREENSHOT_MIN_WIDTH && w <= SCREENSHOT_MAX_WIDTH ? w : undefined;
+}
 
 /** 65577 grab log on a flow: the tail of a log as a transfer (`DeviceFileOffer`, text/plain). */
 export interface GrabLogRequest {

@@ -92,10 +92,40 @@ export type RemoteControlRequest =
   /** With `text`: sets the device's clipboard to it; without: reads it (the reply's `text`). */
   | { readonly action: 'clipboard'; readonly text?: string };
 
+/** A point on a device's screen in its own pixels. */
+export interface ScreenPoint {
+  readonly x: number;
+  readonly y: number;
+}
+
 /** 65568 RemoteControl reply data: the action applied, and the clipboard's text for a clipboard read. */
 export interface RemoteControlReply {
   readonly applied: RemoteControlRequest['action'];
   readonly text?: string;
+  /**
+   * Where a pointer action (tap, swipe's start, scroll, long press) landed, in the device's own screen
+   * pixels: the request's fractions scaled to this device's screen (group control shows it per device).
+   */
+  readonly at?: ScreenPoint;
+}
+
+/** A picture fraction 0-1 as a pixel of a side `of` pixels long (the last pixel for 1). */
+export function controlPixel(fraction: number, of: number): number {
+  return Math.min(of - 1, Math.round(fraction * of));
+}
+
+/** Where a pointer action lands on a screen of `size` (swipes: their start), or undefined for keys, text and the clipboard. */
+export function controlPoint(input: RemoteControlRequest, size: { readonly width: number; readonly height: number }): ScreenPoint | undefined {
+  switch (input.action) {
+    case 'tap':
+    case 'scroll':
+    case 'longPress':
+      return { x: controlPixel(input.x, size.width), y: controlPixel(input.y, size.height) };
+    case 'swipe':
+      return { x: controlPixel(input.x1, size.width), y: controlPixel(input.y1, size.height) };
+    default:
+      return undefined;
+  }
 }
 
 /** Longest swipe (and long press) a console may ask for. */

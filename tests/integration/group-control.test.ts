@@ -1,0 +1,124 @@
+// Group control from the monitor centre's wall (issue 22): one live-control input mirrored to every device
+// of the group through the real server, each device scaling the picture fractions to its own screen; each
+// device is checked on its own (the live-control key, the device in scope) and is one timeline entry.
+import { filter, firstValueFrom, skipWhile } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeviceSession } from '../../agent/device-session.ts';
+import type { ScreenSize } from '../../agent/simulator/identity.ts';
+import { simulatedTouches } from '../../agent/simulator/video-source.ts';
+import { createVirtualDevice } from '../../agent/simulator/virtual-device.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import type { GroupControlReply } from '../../protocol/api/device-ops.ts';
+import type { Page } from '../../protocol/api/devices.ts';
+import type { TimelineEntry } from '../../protocol/api/timeline.ts';
+import { Command, Result, systemClock } from '../../protocol/index.ts';
+import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
+import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+
+/** Three screens of different sizes and shapes: a phone, a small phone and a landscape tablet. */
+const SCREENS: Record<string, ScreenSize> = {
+  'GC-PHONE': { width: 1080, height: 1920 },
+  'GC-SMALL': { width: 720, height: 1280 },
+  'GC-TABLET': { width: 1920, height: 1200 },
+};
+const GROUP = Object.keys(SCREENS);
+/** A device of another organisation, for the per-device refusal. */
+const OTHER = 'GC-OTHER';
+/** The refusal of one device, in the caller's language (English here). */
+const DENIED = 'Permission denied or Session expire';
+
+describe('group control', () => {
+  let ts: TestServer;
+  let admin: Client;
+  const devices: DeviceSession[] = [];
+
+  beforeAll(async () => {
+    ts = await startTestServer();
+    admin = client(ts, (await loginAsAdmin(ts)).token);
+    for (const sn of [...GROUP, OTHER]) {
+      const device = createVirtualDevice({
+        gatewayUrl: ts.server.deviceSocketUrl,
+        sn,
+        enrollKey: ts.server.seeded.enrollKey,
+        info: { model: 'P10', systemType: 'android', systemVersion: 'Android 13', imageVersion: '241001.10', networkType: 2 },
+        transport: wsTransport(),
+        clock: systemClock,
+        rebootDownMs: 200,
+        screen: SCREENS[sn] ?? { width: 800, height: 1280 },
+        telemetry: false,
+        // Moved devices are disconnected and log in again under their new organisation: quickly.
+        tuning: { backoff: { initialMs: 100, maxMs: 300, jitter: 0 } },
+      });
+      device.start();
+      devices.push(device);
+    }
+    await Promise.all(devices.map((d) => d.waitLoggedIn()));
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const d of devices) d.dispose();
+    await ts?.stop();
+  });
+
+  it('group control of 3 simulated devices delivers the same tap to each (scaled)', async () => {
+    const tap = { action: 'tap', x: 0.25, y: 0.75 } as const;
+    const reply = await admin.ok<GroupControlReply>('POST', '/device-ops/group-control', { sns: GROUP, input: tap });
+    // Each device's screen pixels for the same picture point: a quarter across, three quarters down.
+    const expected: Record<string, { x: number; y: number }> = {
+      'GC-PHONE': { x: 270, y: 1440 },
+      'GC-SMALL': { x: 180, y: 960 },
+      'GC-TABLET': { x: 480, y: 900 },
+    };
+    expect(reply.list).toEqual(GROUP.map((sn) => ({ sn, result: Result.Success, message: '', at: expected[sn] })));
+    // What each device received: the tap, at its own scaled coordinates.
+    for (const sn of GROUP) expect(simulatedTouches.of(sn).at(-1)).toEqual({ action: 'tap', ...expected[sn] });
+    // Each device has its own timeline entry, source group, under the operator's account.
+    for (const sn of GROUP) {
+      await expect.poll(async () => (await admin.ok<Page<TimelineEntry>>('POST', '/device/timeline', { sn, pageNum: 1, pageSize: 10 })).list.map((e) => [e.source, e.msgId, e.result, e.account])).toEqual([['group', Command.RemoteControl, Result.Success, 'admin']]);
+    }
+  });
+
+  it('a swipe, a key and text reach every device of the group; malformed input is refused as a whole', async () => {
+    const swipe = await admin.ok<GroupControlReply>('POST', '/device-ops/group-control', { sns: GROUP, input: { action: 'swipe', x1: 0.5, y1: 0.9, x2: 0.5, y2: 0.1, durationMs: 300 } });
+    expect(swipe.list.map((r) => [r.sn, r.result, r.at])).toEqual([
+      ['GC-PHONE', Result.Success, { x: 540, y: 1728 }],
+      ['GC-SMALL', Result.Success, { x: 360, y: 1152 }],
+      ['GC-TABLET', Result.Success, { x: 960, y: 1080 }],
+    ]);
+    for (const input of [{ action: 'key', key: 'home' }, { action: 'text', text: '你好 group' }]) {
+      const r = await admin.ok<GroupControlReply>('POST', '/device-ops/group-control', { sns: GROUP, input });
+      expect(r.list.map((o) => [o.sn, o.result, o.at])).toEqual(GROUP.map((sn) => [sn, Result.Success, null]));
+    }
+    const bad = await admin.call('POST', '/device-ops/group-control', { sns: GROUP, input: { action: 'tap', x: 2, y: 0.5 } });
+    expect(bad.code).not.toBe(20000);
+    const clipboard = await admin.call('POST', '/device-ops/group-control', { sns: GROUP, input: { action: 'clipboard' } });
+    expect(clipboard.code).not.toBe(20000);
+  });
+
+  it('a device outside the caller\'s organisations is refused alone, and without the live-control key every device is', async () => {
+    // A branch organisation holds two of the group; its operator has the live-control key.
+    const branchId = await createOrg(admin, { name: 'Group control branch', account: 'gcbranch', password: 'Branch_pass_1' });
+    // A moved device is disconnected and logs in again: wait for both to be back.
+    const back = devices.slice(0, 2).map((d) => firstValueFrom(d.loggedIn$.pipe(skipWhile((v) => v), filter((v) => v))));
+    await admin.ok('POST', '/device/allocate', { sns: ['GC-PHONE', 'GC-SMALL'], orgId: branchId });
+    await Promise.all(back);
+    const branch = client(ts, (await loginAs(ts, 'gcbranch', 'Branch_pass_1')).token);
+    const before = simulatedTouches.of('GC-TABLET').length;
+    const reply = await branch.ok<GroupControlReply>('POST', '/device-ops/group-control', { sns: [...GROUP, OTHER], input: { action: 'tap', x: 0.5, y: 0.5 } });
+    expect(reply.list.map((r) => [r.sn, r.result, r.message])).toEqual([
+      ['GC-PHONE', Result.Success, ''],
+      ['GC-SMALL', Result.Success, ''],
+      ['GC-TABLET', Result.Fail, DENIED],
+      [OTHER, Result.Fail, DENIED],
+    ]);
+    expect(simulatedTouches.of('GC-PHONE').at(-1)).toEqual({ action: 'tap', x: 540, y: 960 });
+    // The refused device was not touched.
+    expect(simulatedTouches.of('GC-TABLET')).toHaveLength(before);
+
+    const viewer = await createRole(admin, 'gc-viewer', ['device_list', 'device_live_view']);
+    await createAccount(admin, 'gcviewer', 'Viewer_pass_1', viewer);
+    const noKey = client(ts, (await loginAs(ts, 'gcviewer', 'Viewer_pass_1')).token);
+    const refused = await noKey.ok<GroupControlReply>('POST', '/device-ops/group-control', { sns: GROUP, input: { action: 'tap', x: 0.5, y: 0.5 } });
+    expect(refused.list.map((r) => [r.sn, r.result, r.message])).toEqual(GROUP.map((sn) => [sn, Result.Fail, DENIED]));
+  });
+});
