@@ -54,10 +54,10 @@ import type {
   WhitelistReply,
   WhitelistRequest,
 } from './payloads.ts';
-import { SUPPORT_FLAGS } from './payloads.ts';
+import { SCREENSHOT_MAX_WIDTH, SCREENSHOT_MIN_WIDTH, type ScreenshotRequest, SUPPORT_FLAGS } from './payloads.ts';
 import { ProcessState } from './enums.ts';
 import { decodePushFile, decodePushProgress, type PushFileRequest, type PushProgressReport } from './push.ts';
-import { parseRemoteControl, parseStartStream, type RemoteControlReply, type RemoteControlRequest, STREAM_CAMERAS, type StartStreamReply, type StartStreamRequest, type StopStreamRequest } from './stream.ts';
+import { parseRemoteControl, parseStartStream, type RemoteControlReply, type RemoteControlRequest, type ScreenPoint, STREAM_CAMERAS, type StartStreamReply, type StartStreamRequest, type StopStreamRequest } from './stream.ts';
 import { type AbnormalEvent, type LocationUpload, parseAbnormalEvent, parseLocationUpload, parseRuntimeInfo, parseStatusUpload, type RuntimeInfo, type StatusUpload } from './telemetry.ts';
 
 /*
@@ -326,13 +326,13 @@ export const COMMANDS = {
   [Command.ClearData]: spec({ request: orEmpty(object<ClearRequest>({ packageName: optional(text) })), reply: done, right: { permission: 'device_clear', dangerous: true, wipes: true } }),
   [Command.ClearCache]: spec({ request: orEmpty(object<ClearRequest>({ packageName: optional(text) })), reply: done, right: { permission: 'device_clear' } }),
   [Command.Shell]: spec({ request: shellRequest, reply: shellReply, right: { permission: 'device_shell' } }),
-  [Command.Screenshot]: spec({ request: none, ...OFFER, right: { permission: 'device_capture' } }),
+  [Command.Screenshot]: spec({ request: orEmpty(object<ScreenshotRequest>({ maxWidth: optional(integer(SCREENSHOT_MIN_WIDTH, SCREENSHOT_MAX_WIDTH)) })), ...OFFER, right: { permission: 'device_capture' } }),
   [Command.GrabLog]: spec({ request: orEmpty(object<GrabLogRequest>({ maxBytes: optional(number(0)) })), ...OFFER, right: { permission: 'device_capture' } }),
   [Command.StartStream]: spec<StartStreamRequest, StartStreamReply>({ request: fromParser(parseStartStream), reply: startStreamReply, right: { permission: 'device_live_view' } }),
   [Command.StopStream]: spec({ request: object<StopStreamRequest>({ flowId: string(256, 1) }), reply: none, right: { permission: 'device_live_view' } }),
   [Command.RemoteControl]: spec<RemoteControlRequest, RemoteControlReply>({
     request: fromParser(parseRemoteControl),
-    reply: object<RemoteControlReply>({ applied: oneOf('tap', 'swipe', 'key', 'text', 'scroll', 'longPress', 'clipboard'), text: optional(text) }),
+    reply: object<RemoteControlReply>({ applied: oneOf('tap', 'swipe', 'key', 'text', 'scroll', 'longPress', 'clipboard'), text: optional(text), at: optional(object<ScreenPoint>({ x: integer(0), y: integer(0) })) }),
     right: { permission: 'device_live_control' },
   }),
   [Command.ChangeSshConfig]: spec({
