@@ -7,6 +7,7 @@ import type {
   StatusChangeReasonCode,
 } from '../../protocol/index.ts';
 import type { CardView } from '../../protocol/index.ts';
+import type { CardEvent } from '../../protocol/api/cards.ts';
 import type { CardFamilyCode, CarrierCard, CarrierProvider } from '../carrier/carrier.ts';
 import { isActive, statusText, usageAt } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
@@ -165,7 +166,7 @@ export class CardRepository {
     return this.#db.selectFrom('sim_cards').selectAll().where('iccid', '=', iccid).where('org_id', 'in', scope).executeTakeFirst();
   }
 
-  async events(cardId: number): Promise<{ at: number; fromStatus: string; toStatus: string; reason: string; account: string }[]> {
+  async events(cardId: number): Promise<CardEvent[]> {
     const rows = await this.#db.selectFrom('sim_card_events').selectAll().where('card_id', '=', cardId).orderBy('at', 'desc').orderBy('id', 'desc').limit(50).execute();
     return rows.map((r) => ({ at: r.at, fromStatus: r.from_status, toStatus: r.to_status, reason: r.reason, account: r.account }));
   }
@@ -196,5 +197,29 @@ export class CardRepository {
       .where('action_day', '=', day)
       .where('action_count', '>', 0)
       .execute();
+  }
+
+  /** The name of a card's directional group, or '' when the group is gone. */
+  async groupName(groupId: number): Promise<string> {
+    const group = await this.#db.selectFrom('direction_groups').select('name').where('id', '=', groupId).executeTakeFirst();
+    return group?.name ?? '';
+  }
+
+  /** True when the group holds an address the carrier has applied by `now`. */
+  async hasWorkingAddress(groupId: number, now: number): Promise<boolean> {
+    const added = await this.#db.selectFrom('direction_addresses').select('id').where('group_id', '=', groupId).where('state', '=', 500).where('effective_at', '<=', now).executeTakeFirst();
+    return added !== undefined;
+  }
+
+  /** True when the directional group belongs to one of the organisations in `scope`. */
+  async groupInScope(groupId: number, scope: readonly number[]): Promise<boolean> {
+    if (scope.length === 0) return false;
+    const group = await this.#db.selectFrom('direction_groups').select('id').where('id', '=', groupId).where('org_id', 'in', scope).executeTakeFirst();
+    return group !== undefined;
+  }
+
+  /** Binds a card to a directional group, or unbinds it (null). */
+  async setGroup(cardId: number, groupId: number | null): Promise<void> {
+    await this.#db.updateTable('sim_cards').set({ group_id: groupId }).where('id', '=', cardId).execute();
   }
 }

@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as c from '../../protocol/api/cards.ts';
 import { Carrier, type Clock, englishOf, SpringCardAction } from '../../protocol/index.ts';
 import { type CardFamilyCode, type CarrierProvider, carrierRefusalKey } from '../carrier/carrier.ts';
 import type { Db } from '../db/database.ts';
@@ -6,7 +8,6 @@ import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { chinaDay, MOBILE_DAILY_ACTIONS } from './card-codes.ts';
 import { carrierCardOf, type CardFilter, CardRepository, cardView } from './card-repository.ts';
-import * as s from './schemas.ts';
 
 export const CardMessage = englishOf({
   NotFound: 'card.notFound',
@@ -30,8 +31,10 @@ export function dailyLimited(family: CardFamilyCode, carrier: string): boolean {
 export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): void {
   const { clock, carrier } = deps;
   const cards = new CardRepository(deps.db);
+  // Requests typed from the contract's schemas (protocol/api/cards.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  const list = (family: CardFamilyCode) => async (req: FastifyRequest<{ Querystring: s.CardListQuery }>) => {
+  const list = (family: CardFamilyCode) => async (req: FastifyRequest<{ Querystring: c.CardListQuery }>) => {
     const caller = callerOf(req);
     const scope = [...caller.scope];
     await cards.sync(carrier, scope, family);
@@ -52,7 +55,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     return ok({ total, list: rows.map((r) => ({ ...cardView(r, now), actionsLeftToday: actionsLeft(r.family as CardFamilyCode, r.carrier, r.action_day, r.action_count, now) })) });
   };
 
-  const changeStatus = (family: CardFamilyCode) => async (req: FastifyRequest<{ Body: s.ChangeStatusBody }>) => {
+  const changeStatus = (family: CardFamilyCode) => async (req: FastifyRequest<{ Body: c.ChangeStatusBody }>) => {
     const caller = callerOf(req);
     const row = await cards.byIccid(req.body.iccid, [...caller.scope]);
     if (!row || row.family !== family) throw new ApiError(ApiCode.NotFound, 'card.notFound');
@@ -68,30 +71,30 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     return ok(cardView(stored, clock.now()));
   };
 
-  app.get<{ Querystring: s.CardListQuery }>('/springCard/list', { config: { permission: 'springCard_list' }, schema: { querystring: s.springListQuery } }, list('spring'));
-  app.post<{ Body: s.ChangeStatusBody }>('/springCard/changeStatus', { config: { permission: 'springCard_list' }, schema: { body: s.changeStatusBody } }, changeStatus('spring'));
-  app.get<{ Querystring: s.CardListQuery }>('/linkCard/listCardInfo', { config: { permission: 'linkCard_listCardInfo' }, schema: { querystring: s.linkListQuery } }, list('link'));
-  app.post<{ Body: s.ChangeStatusBody }>('/linkCard/changeStatus', { config: { permission: 'linkCard_listCardInfo' }, schema: { body: s.changeStatusBody } }, changeStatus('link'));
-  app.get<{ Querystring: s.CardListQuery }>('/zxj/list', { config: { permission: 'zxj_list' }, schema: { querystring: s.juxinListQuery } }, list('juxin'));
-  app.post<{ Body: s.ChangeStatusBody }>('/zxj/changeStatus', { config: { permission: 'zxj_list' }, schema: { body: s.changeStatusBody } }, changeStatus('juxin'));
+  app.get<{ Querystring: c.CardListQuery }>('/springCard/list', { config: { permission: 'springCard_list' }, schema: { querystring: c.SpringCardListQuery } }, list('spring'));
+  api.post('/springCard/changeStatus', { config: { permission: 'springCard_list' }, schema: { body: c.ChangeStatusBody } }, changeStatus('spring'));
+  api.get('/linkCard/listCardInfo', { config: { permission: 'linkCard_listCardInfo' }, schema: { querystring: c.LinkCardListQuery } }, list('link'));
+  api.post('/linkCard/changeStatus', { config: { permission: 'linkCard_listCardInfo' }, schema: { body: c.ChangeStatusBody } }, changeStatus('link'));
+  app.get<{ Querystring: c.CardListQuery }>('/zxj/list', { config: { permission: 'zxj_list' }, schema: { querystring: c.JuxinCardListQuery } }, list('juxin'));
+  api.post('/zxj/changeStatus', { config: { permission: 'zxj_list' }, schema: { body: c.ChangeStatusBody } }, changeStatus('juxin'));
 
-  app.get<{ Params: { iccid: string } }>('/linkCard/getCardDetail/:iccid', { config: { permission: 'linkCard_getCardDetail' }, schema: { params: s.iccidParams } }, async (req) => {
+  api.get('/linkCard/getCardDetail/:iccid', { config: { permission: 'linkCard_getCardDetail' }, schema: { params: c.IccidPath } }, async (req) => {
     const caller = callerOf(req);
     let row = await cards.byIccid(req.params.iccid, [...caller.scope]);
     if (!row) throw new ApiError(ApiCode.NotFound, 'card.notFound');
     const fresh = await carrier.refresh(carrierCardOf(row));
     if (fresh.statusChangedAt !== row.status_changed_at) row = await cards.store(row, fresh, '');
     const now = clock.now();
-    const group = row.group_id === null ? undefined : await deps.db.selectFrom('direction_groups').select(['id', 'name']).where('id', '=', row.group_id).executeTakeFirst();
-    return ok({
+    const detail: c.CardDetail = {
       ...cardView(row, now),
-      groupName: group?.name ?? '',
+      groupName: row.group_id === null ? '' : await cards.groupName(row.group_id),
       actionsLeftToday: actionsLeft(row.family as CardFamilyCode, row.carrier, row.action_day, row.action_count, now),
       events: await cards.events(row.id),
-    });
+    };
+    return ok(detail);
   });
 
-  app.post<{ Body: { iccid: string } }>('/linkCard/intelligentTest', { config: { permission: 'linkCard_getCardDetail' }, schema: { body: s.iccidBody } }, async (req) => {
+  api.post('/linkCard/intelligentTest', { config: { permission: 'linkCard_getCardDetail' }, schema: { body: c.IccidBody } }, async (req) => {
     const caller = callerOf(req);
     const row = await cards.byIccid(req.body.iccid, [...caller.scope]);
     if (!row) throw new ApiError(ApiCode.NotFound, 'card.notFound');
@@ -103,23 +106,23 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     checks.push({ code: 'certification', passed: row.certification !== 'none', detail: row.certification, facts: { certification: row.certification } });
     checks.push({ code: 'expiry', passed: row.expire_time > now, detail: new Date(row.expire_time).toISOString(), facts: { at: row.expire_time } });
     if (/D$|^UPG$/.test(row.combo_type)) {
-      const added = row.group_id === null ? undefined : await deps.db.selectFrom('direction_addresses').select('id').where('group_id', '=', row.group_id).where('state', '=', 500).where('effective_at', '<=', now).executeTakeFirst();
-      checks.push({ code: 'directional', passed: added !== undefined, detail: row.group_id === null ? 'no directional group' : 'group has working addresses', facts: { hasGroup: row.group_id !== null } });
+      const working = row.group_id !== null && (await cards.hasWorkingAddress(row.group_id, now));
+      checks.push({ code: 'directional', passed: working, detail: row.group_id === null ? 'no directional group' : 'group has working addresses', facts: { hasGroup: row.group_id !== null } });
     }
-    return ok({ iccid: row.iccid, testedAt: now, passed: checks.every((c) => c.passed), checks });
+    const report: c.DiagnosisReport = { iccid: row.iccid, testedAt: now, passed: checks.every((check) => check.passed), checks };
+    return ok(report);
   });
 
-  app.post<{ Body: s.BindGroupBody }>('/linkCard/bindGroup', { config: { permission: 'linkCard_listCardInfo' }, schema: { body: s.bindGroupBody } }, async (req) => {
+  api.post('/linkCard/bindGroup', { config: { permission: 'linkCard_listCardInfo' }, schema: { body: c.BindGroupBody } }, async (req) => {
     const caller = callerOf(req);
     const scope = [...caller.scope];
     const row = await cards.byIccid(req.body.iccid, scope);
     if (!row || row.family !== 'link') throw new ApiError(ApiCode.NotFound, 'card.notFound');
     if (req.body.groupId !== null) {
       if (!/D$|^UPG$/.test(row.combo_type)) throw new ApiError(ApiCode.BadRequest, 'card.notDirectional');
-      const group = await deps.db.selectFrom('direction_groups').select('id').where('id', '=', req.body.groupId).where('org_id', 'in', scope).executeTakeFirst();
-      if (!group) throw new ApiError(ApiCode.NotFound, 'card.groupNotFound');
+      if (!(await cards.groupInScope(req.body.groupId, scope))) throw new ApiError(ApiCode.NotFound, 'card.groupNotFound');
     }
-    await deps.db.updateTable('sim_cards').set({ group_id: req.body.groupId }).where('id', '=', row.id).execute();
+    await cards.setGroup(row.id, req.body.groupId);
     return ok(null);
   });
 }

@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/cards.ts';
 import { AddressSource, type Clock, englishOf, GroupAddressState, ImportType, ruleMessageKey } from '../../protocol/index.ts';
 import type { CarrierProvider } from '../carrier/carrier.ts';
 import { ADDRESS_APPLY_MS } from '../carrier/simulated-carrier.ts';
@@ -9,7 +11,6 @@ import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { checkAddress } from '../../protocol/index.ts';
 import { PRESET_ADDRESSES } from './seed-inventory.ts';
-import * as s from './schemas.ts';
 
 /** Custom (user-defined) addresses a group may hold (devices-and-commerce section 5). */
 export const MAX_CUSTOM_ADDRESSES = 10;
@@ -49,12 +50,14 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     return group;
   };
 
+  // Requests typed from the contract's schemas (protocol/api/cards.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const groupKey = { permission: 'linkCard_linkCardDirectionGroupList' };
   const addressKey = { permission: 'linkCard_listDirectionalAddress' };
 
-  app.get<{ Querystring: { pageNum?: string; pageSize?: string; name?: string } }>(
+  api.get(
     '/linkCard/linkCardDirectionGroupList',
-    { config: groupKey, schema: { querystring: s.groupListQuery } },
+    { config: groupKey, schema: { querystring: c.GroupListQuery } },
     async (req) => {
       const scope = [...callerOf(req).scope];
       const pageNum = Number(req.query.pageNum ?? '1');
@@ -84,7 +87,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     },
   );
 
-  app.post<{ Body: s.GroupBody }>('/linkCard/addDirectionGroup', { config: groupKey, schema: { body: s.groupBody } }, async (req) => {
+  api.post('/linkCard/addDirectionGroup', { config: groupKey, schema: { body: c.GroupBody } }, async (req) => {
     const caller = callerOf(req);
     const name = cleanText(req.body.name, 'field.name', true);
     const remark = cleanText(req.body.remark, 'field.remark', false);
@@ -92,7 +95,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     return ok({ id: row.id });
   });
 
-  app.post<{ Body: s.GroupBody }>('/linkCard/updateDirectionGroup', { config: groupKey, schema: { body: s.groupBody } }, async (req) => {
+  api.post('/linkCard/updateDirectionGroup', { config: groupKey, schema: { body: c.GroupBody } }, async (req) => {
     const caller = callerOf(req);
     const group = await groupInScope(req.body.id ?? 0, caller.scope);
     const name = cleanText(req.body.name, 'field.name', true);
@@ -101,7 +104,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     return ok(null);
   });
 
-  app.delete<{ Body: { id: number } }>('/linkCard/delDirectionGroup', { config: groupKey, schema: { body: s.idBody } }, async (req) => {
+  api.delete('/linkCard/delDirectionGroup', { config: groupKey, schema: { body: c.CardIdBody } }, async (req) => {
     const group = await groupInScope(req.body.id, callerOf(req).scope);
     const card = await db.selectFrom('sim_cards').select('id').where('group_id', '=', group.id).executeTakeFirst();
     if (card) throw new ApiError(ApiCode.BadRequest, 'cardGroup.hasCards');
@@ -109,7 +112,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     return ok(null);
   });
 
-  app.get<{ Querystring: { groupId: string } }>('/linkCard/listDirectionalAddress', { config: addressKey, schema: { querystring: s.addressListQuery } }, async (req) => {
+  api.get('/linkCard/listDirectionalAddress', { config: addressKey, schema: { querystring: c.AddressListQuery } }, async (req) => {
     const group = await groupInScope(Number(req.query.groupId), callerOf(req).scope);
     await settle([group.id]);
     const rows = await db.selectFrom('direction_addresses').selectAll().where('group_id', '=', group.id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
@@ -132,7 +135,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     });
   });
 
-  app.post<{ Body: s.AddressBody }>('/linkCard/addDirectionalAddress', { config: addressKey, schema: { body: s.addressBody } }, async (req) => {
+  api.post('/linkCard/addDirectionalAddress', { config: addressKey, schema: { body: c.AddressBody } }, async (req) => {
     const group = await groupInScope(req.body.groupId, callerOf(req).scope);
     const address = req.body.address.trim().toLowerCase();
     if (!address) throw new ApiError(ApiCode.BadRequest, 'common.required');
@@ -165,7 +168,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     return ok({ id: row.id, state: GroupAddressState.Adding, effectiveAt });
   });
 
-  app.delete<{ Body: { id: number } }>('/linkCard/delDirectionalAddress', { config: addressKey, schema: { body: s.idBody } }, async (req) => {
+  api.delete('/linkCard/delDirectionalAddress', { config: addressKey, schema: { body: c.CardIdBody } }, async (req) => {
     const row = await db.selectFrom('direction_addresses').selectAll().where('id', '=', req.body.id).executeTakeFirst();
     if (!row) throw new ApiError(ApiCode.NotFound, 'cardGroup.addressNotFound');
     const group = await groupInScope(row.group_id, callerOf(req).scope);

@@ -1,79 +1,16 @@
 import type { CardFamilyName, ListedCard, Page } from '../../protocol/index.ts';
+import type { AddedAddress, AddressBody, AddressList, CardDetail, CardListQuery, DiagnosisReport, DirectionAddress, DirectionGroup } from '../../protocol/api/cards.ts';
+import type { ConsoleQuery } from '../../protocol/api/common.ts';
 import { request } from './request.ts';
-import type { DiagnosisFacts } from '../../protocol/api/cards.ts';
 
-/** A card as the list and detail calls answer it (protocol/api/cards.ts). */
+// Shapes of the card calls: protocol/api/cards.ts.
+export type { AddressList, CardDetail, DiagnosisReport, DirectionAddress, DirectionGroup };
+/** A card as the list and detail calls answer it. */
 export type Card = ListedCard;
 export type CardFamily = CardFamilyName;
-
-export interface CardEvent {
-  readonly at: number;
-  readonly fromStatus: string;
-  readonly toStatus: string;
-  readonly reason: string;
-  readonly account: string;
-}
-
-export interface CardDetail extends Card {
-  readonly groupName: string;
-  readonly events: readonly CardEvent[];
-}
-
-export interface DiagnosisReport {
-  readonly iccid: string;
-  readonly testedAt: number;
-  readonly passed: boolean;
-  readonly checks: readonly { readonly code: string; readonly passed: boolean; readonly detail: string; readonly facts?: DiagnosisFacts }[];
-}
-
-export interface CardQuery {
-  readonly pageNum: number;
-  readonly pageSize: number;
-  readonly iccid?: string;
-  readonly msisdn?: string;
-  readonly carrier?: string;
-  readonly status?: string;
-  readonly realStatus?: string;
-  readonly comboType?: string;
-}
-
-export interface DirectionGroup {
-  readonly id: number;
-  readonly name: string;
-  readonly remark: string;
-  readonly createdAt: number;
-  readonly customCount: number;
-  readonly presetCount: number;
-  readonly cardCount: number;
-}
-
-export interface DirectionAddress {
-  readonly id: number;
-  readonly address: string;
-  readonly addressType: 'ip' | 'domain';
-  readonly description: string;
-  readonly source: 'user_defined' | 'aliyun_defined';
-  readonly importType: 'NEW' | 'TRANSFER';
-  readonly state: number;
-  readonly effectiveAt: number;
-  readonly createdAt: number;
-}
-
-export interface AddressList {
-  readonly group: { readonly id: number; readonly name: string; readonly remark: string };
-  readonly maxCustom: number;
-  readonly applyDelayMs: number;
-  readonly presets: readonly { readonly address: string; readonly description: string }[];
-  readonly list: readonly DirectionAddress[];
-}
-
-export interface NewAddress {
-  readonly groupId: number;
-  readonly addressType: 'ip' | 'domain';
-  readonly address: string;
-  readonly description?: string;
-  readonly importType?: 'NEW' | 'TRANSFER';
-}
+/** A list call's filters, the page as numbers. */
+export type CardQuery = ConsoleQuery<CardListQuery>;
+export type NewAddress = AddressBody;
 
 const LIST_URL: Record<CardFamily, string> = { spring: '/springCard/list', link: '/linkCard/listCardInfo', juxin: '/zxj/list' };
 const CHANGE_URL: Record<CardFamily, string> = { spring: '/springCard/changeStatus', link: '/linkCard/changeStatus', juxin: '/zxj/changeStatus' };
@@ -92,7 +29,7 @@ export const cardsApi = {
   updateGroup: (id: number, name: string, remark: string) => request<null>({ method: 'POST', url: '/linkCard/updateDirectionGroup', data: { id, name, remark } }),
   deleteGroup: (id: number) => request<null>({ method: 'DELETE', url: '/linkCard/delDirectionGroup', data: { id } }),
   addresses: (groupId: number) => request<AddressList>({ method: 'GET', url: '/linkCard/listDirectionalAddress', params: { groupId } }),
-  addAddress: (a: NewAddress) => request<{ id: number; state: number; effectiveAt: number }>({ method: 'POST', url: '/linkCard/addDirectionalAddress', data: a }),
+  addAddress: (a: NewAddress) => request<AddedAddress>({ method: 'POST', url: '/linkCard/addDirectionalAddress', data: a }),
   deleteAddress: (id: number) => request<null>({ method: 'DELETE', url: '/linkCard/delDirectionalAddress', data: { id } }),
 };
 
