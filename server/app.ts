@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
   registerGroupControlRoutes(app, { clock, gateway: deps.gateway, devices: deps.devices });
   registerTimelineRoutes(app, { db });
-  registerRecordingRoutes(app, { db, recordings: deps.gateway.recordings });
+  registerRecordingRoutes(app, { db, clock, recordings: deps.gateway.recordings });
   registerGroupRoutes(app, { db, clock });
   registerSavedViewRoutes(app, { db, clock });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });

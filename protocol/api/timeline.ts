@@ -55,6 +55,19 @@ export type RecordingListBody = Static<typeof RecordingListBody>;
 export const RecordingIdPath = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }, { additionalProperties: false });
 export type RecordingIdPath = Static<typeof RecordingIdPath>;
 
+/** GET /recording/:id/download query: why it is fetched; each fetch is a view of the recording (who watched and when). */
+export const RECORDING_PURPOSES = ['replay', 'download'] as const;
+export type RecordingPurpose = (typeof RECORDING_PURPOSES)[number];
+export const RecordingDownloadQuery = Type.Object(
+  { purpose: Type.Optional(Type.Unsafe<RecordingPurpose>({ type: 'string', enum: [...RECORDING_PURPOSES] })) },
+  { additionalProperties: false },
+);
+export type RecordingDownloadQuery = Static<typeof RecordingDownloadQuery>;
+
+/** POST /recording/detail: one recording and who watched it. */
+export const RecordingDetailBody = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }, { additionalProperties: false });
+export type RecordingDetailBody = Static<typeof RecordingDetailBody>;
+
 /** POST /recording/policy: an organisation's shell recording policy. */
 export const RecordingPolicyBody = Type.Object(
   { orgId: Type.Integer({ minimum: 1 }), policy: Type.Unsafe<'off' | 'on' | 'required'>({ type: 'string', enum: ['off', 'on', 'required'] }) },
@@ -72,4 +85,17 @@ export interface RecordingView {
   readonly startedAt: number;
   readonly endedAt: number | null;
   readonly bytes: number;
+}
+
+/** One replay or download of a recording. */
+export interface RecordingWatch {
+  readonly account: string;
+  readonly purpose: RecordingPurpose;
+  readonly at: number;
+}
+
+/** POST /recording/detail's answer: the recording and its views, newest first (at most 200). */
+export interface RecordingDetail {
+  readonly recording: RecordingView;
+  readonly views: readonly RecordingWatch[];
 }

@@ -270,6 +270,7 @@ export const en = {
   'field.chargeType': 'Charge type',
   'field.duration': 'Duration (days)',
   'field.policy': 'Recording policy',
+  'field.purpose': 'Purpose',
   'field.activationMode': 'Activation mode',
 
   // Field labels: what a request field is called on the console's forms (validation messages name them).

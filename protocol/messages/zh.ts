@@ -251,6 +251,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.chargeType': '计费类型',
   'field.duration': '时长（天）',
   'field.policy': '录像策略',
+  'field.purpose': '用途',
   'field.activationMode': '激活方式',
 
   'field.account': '账号',

@@ -74,6 +74,7 @@ export class Recordings {
   async sweep(): Promise<number> {
     if (this.#retentionMs <= 0) return 0;
     const old = await this.#db.deleteFrom('recordings').where('started_at', '<', this.#now() - this.#retentionMs).where('ended_at', 'is not', null).returning('id').execute();
+    if (old.length > 0) await this.#db.deleteFrom('recording_views').where('recording_id', 'in', old.map((r) => r.id)).execute();
     for (const { id } of old) for (const ext of Object.values(EXTENSIONS)) await fs.promises.rm(path.join(this.#dir, `${id}${ext}`), { force: true });
     return old.length;
   }

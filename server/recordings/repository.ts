@@ -1,5 +1,5 @@
 import type { Page } from '../../protocol/api/devices.ts';
-import type { RecordingView } from '../../protocol/api/timeline.ts';
+import type { RecordingPurpose, RecordingView, RecordingWatch } from '../../protocol/api/timeline.ts';
 import type { Db } from '../db/database.ts';
 import type { RecordingPolicy, RecordingRow } from './tables.ts';
 
@@ -14,7 +14,7 @@ export interface RecordingQuery {
   readonly scope: ReadonlySet<number> | undefined;
 }
 
-const viewOf = (r: RecordingRow): RecordingView => ({
+export const viewOf = (r: RecordingRow): RecordingView => ({
   id: r.id,
   orgId: Number(r.org_id),
   sn: r.sn,
@@ -45,4 +45,15 @@ export async function findRecording(db: Db, id: string): Promise<RecordingRow | 
 
 export async function setRecordingPolicy(db: Db, orgId: number, policy: RecordingPolicy): Promise<void> {
   await db.updateTable('organisations').set({ recording_policy: policy }).where('id', '=', orgId).execute();
+}
+
+/** Notes that `account` watched (replayed or downloaded) recording `id` at `at`. */
+export async function addRecordingView(db: Db, id: string, account: string, purpose: RecordingPurpose, at: number): Promise<void> {
+  await db.insertInto('recording_views').values({ recording_id: id, account, purpose, at }).execute();
+}
+
+/** Who watched recording `id`, newest first. */
+export async function recordingViews(db: Db, id: string, limit = 200): Promise<RecordingWatch[]> {
+  const rows = await db.selectFrom('recording_views').select(['account', 'purpose', 'at']).where('recording_id', '=', id).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ account: r.account, purpose: r.purpose === 'download' ? 'download' : 'replay', at: Number(r.at) }));
 }

@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import * as c from '../../protocol/api/timeline.ts';
+import type { Clock } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import type { Recordings } from './recorder.ts';
-import { findRecording, listRecordings, setRecordingPolicy } from './repository.ts';
+import { addRecordingView, findRecording, listRecordings, recordingViews, setRecordingPolicy, viewOf } from './repository.ts';
 
 export interface RecordingRouteDeps {
   readonly db: Db;
+  readonly clock: Clock;
   readonly recordings: Recordings | undefined;
 }
 
@@ -23,11 +25,23 @@ export function registerRecordingRoutes(app: FastifyInstance, deps: RecordingRou
     return ok(await listRecordings(deps.db, { ...filter, pageNum, pageSize, scope: caller.scopeCoversAll ? undefined : caller.scope }));
   });
 
-  api.get('/recording/:id/download', { config: { permission: 'recording_list' }, schema: { params: c.RecordingIdPath } }, async (req, reply) => {
+  // One recording and who watched it (the replay page).
+  api.post('/recording/detail', { config: { permission: 'recording_list' }, schema: { body: c.RecordingDetailBody } }, async (req) => {
+    const caller = callerOf(req);
+    const row = await findRecording(deps.db, req.body.id);
+    if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'common.permissionDenied');
+    const detail: c.RecordingDetail = { recording: viewOf(row), views: await recordingViews(deps.db, row.id) };
+    return ok(detail);
+  });
+
+  api.get('/recording/:id/download', { config: { permission: 'recording_list' }, schema: { params: c.RecordingIdPath, querystring: c.RecordingDownloadQuery } }, async (req, reply) => {
     const caller = callerOf(req);
     const row = await findRecording(deps.db, req.params.id);
     // Another organisation's recording and a missing one look alike.
     if (!row || !caller.scope.has(row.org_id) || !deps.recordings) throw new ApiError(ApiCode.NotFound, 'common.permissionDenied');
+    // Each fetch is a view (who watched and when); a player's request for a later part of the file is the same view.
+    const range = req.headers.range;
+    if (range === undefined || /^bytes=0-/.test(range)) await addRecordingView(deps.db, row.id, caller.account, req.query.purpose ?? 'download', deps.clock.now());
     if (row.kind === 'live') {
       const { recordings } = deps;
       if (!fs.existsSync(recordings.fileOf(row.id, 'live'))) throw new ApiError(ApiCode.NotFound, 'common.permissionDenied');

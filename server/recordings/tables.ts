@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /** A recorded session (migration 0024, issue 22): its cast file is DATA_DIR/recordings/<id>.cast. */
 export interface RecordingTable {
@@ -7,7 +7,7 @@ export interface RecordingTable {
   org_id: number;
   sn: string;
   account: string;
-  /** 'shell' (live view later). */
+  /** 'shell' or 'live'. */
   kind: string;
   started_at: number;
   /** Null while the session runs (or when the process died during it). */
@@ -16,8 +16,19 @@ export interface RecordingTable {
   bytes: number;
 }
 
+/** One replay or download of a recording (migration 0028): who watched and when. */
+export interface RecordingViewTable {
+  id: Generated<number>;
+  recording_id: string;
+  account: string;
+  /** 'replay' (the console's replay page) or 'download'. */
+  purpose: string;
+  at: number;
+}
+
 export interface RecordingTables {
   recordings: RecordingTable;
+  recording_views: RecordingViewTable;
 }
 
 export type RecordingRow = Selectable<RecordingTable>;

@@ -1,7 +1,10 @@
-import { filter, lastValueFrom } from 'rxjs';
+import fs from 'node:fs';
+import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from '../../agent/simulator/fleet.ts';
-import { Command, newFlowId, type ProtocolEngine, Result, type ShellOutput } from '../../protocol/index.ts';
+import type { Page } from '../../protocol/api/devices.ts';
+import type { RecordingView } from '../../protocol/api/timeline.ts';
+import { ChunkFlag, Command, newFlowId, type ProtocolEngine, Result, type ShellOutput, type StartStreamReply } from '../../protocol/index.ts';
 import { requireConsoleBuild } from '../support/browser.ts';
 import { consolePage } from '../support/console-page.ts';
 import { startTestFleet } from '../support/fleet.ts';
@@ -59,9 +62,72 @@ describe('device view in Chromium: a recorded shell session replays', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('recording-download').click()]);
     expect(download.suggestedFilename()).toMatch(/\.cast$/);
 
+    // Search the session's output: the match is listed and a click jumps the player to it.
+    await page.getByTestId('recording-search').fill('replayed on');
+    await expect.poll(() => page.getByTestId('recording-match').count()).toBeGreaterThanOrEqual(1);
+    await page.getByTestId('recording-match').first().click();
+    await expect.poll(() => player.innerText(), { timeout: 10_000 }).toContain('replayed on screen');
+    // Who watched: the replay and the download.
+    await expect.poll(() => page.getByTestId('recording-view').count()).toBeGreaterThanOrEqual(2);
+    await shots(page, 'shell');
+
     await page.context().addCookies([{ name: 'language', value: 'zh', url: cp.ts.server.url }]);
     await page.reload();
     await page.getByText('会话回放').first().waitFor();
     await page.getByTestId('recording-download').getByText('下载 .cast').waitFor();
+    await page.getByTestId('recording-search').fill('replayed on');
+    await page.getByText(/匹配：\d+ 处/).waitFor();
+    await shots(page, 'shell', 'zh');
+    await page.context().addCookies([{ name: 'language', value: 'en', url: cp.ts.server.url }]);
+  });
+
+  it('a recorded live session exports an MP4 that Chromium plays (video element reaches readyState >= 2 with the right dimensions)', async () => {
+    const login = await loginAsAdmin(cp.ts);
+    engine ??= await openConsole(cp.ts.server.url, login);
+    expect((await api(cp.ts.server.url, 'POST', '/recording/policy', { token: login.token, body: { orgId: login.orgId, policy: 'on' } })).code).toBe(20000);
+    // A real stream: the simulated device's H.264 (320x240, 30 fps, a key frame every 15 pictures) through the gateway's fan-out.
+    const pictures = firstValueFrom(engine.chunks$.pipe(filter((c) => (c.flags & ChunkFlag.Audio) === 0), take(45), toArray()));
+    const started = (await lastValueFrom(engine.request(Command.StartStream, { sn, data: { quality: 'main' } }))).reply;
+    expect(started.result).toBe(Result.Success);
+    await pictures;
+    const flowId = (started.data as StartStreamReply).flowId;
+    await lastValueFrom(engine.request(Command.StopStream, { sn, data: { flowId } }));
+    const liveList = async () => (await api<Page<RecordingView>>(cp.ts.server.url, 'POST', '/recording/list', { token: login.token, body: { sn, kind: 'live', pageNum: 1, pageSize: 10 } })).data;
+    await expect.poll(async () => (await liveList()).list[0]?.endedAt ?? null, { timeout: 10_000 }).not.toBeNull();
+    const id = (await liveList()).list[0]?.id ?? '';
+
+    await cp.signInAsAdmin();
+    const { page } = cp;
+    await page.goto(`${cp.ts.server.url}/user/device-view/recording?id=${id}`);
+    const video = page.getByTestId('recording-video');
+    await video.waitFor();
+    await page.waitForFunction(() => {
+      const v = document.querySelector<HTMLVideoElement>('[data-testid=recording-video]');
+      return v !== null && (v.readyState >= 2 || v.error !== null);
+    }, undefined, { timeout: 20_000 });
+    const state = await video.evaluate((v: HTMLVideoElement) => ({ readyState: v.readyState, width: v.videoWidth, height: v.videoHeight, error: v.error?.message ?? null }));
+    expect(state).toMatchObject({ error: null, width: 320, height: 240 });
+    expect(state.readyState).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('recording-download').getByText('Download .mp4').waitFor();
+    await expect.poll(() => page.getByTestId('recording-view').count()).toBeGreaterThanOrEqual(1);
+    await shots(page, 'live');
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: cp.ts.server.url }]);
+    await page.reload();
+    await page.getByTestId('recording-download').getByText('下载 .mp4').waitFor();
+    await page.getByText('谁查看过此录像').waitFor();
+    await shots(page, 'live', 'zh');
   });
 });
+
+/** With SHOTS_DIR set: the page at 1366x768 and 1600x900, for a person to look at. */
+async function shots(page: import('playwright-core').Page, name: string, language = 'en'): Promise<void> {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const before = page.viewportSize();
+  for (const [width, height] of [[1366, 768], [1600, 900]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${dir}/replay-${name}-${language}-${width}x${height}.png` });
+  }
+  if (before) await page.setViewportSize(before);
+}

@@ -7,7 +7,7 @@ import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import type { Page } from '../../protocol/api/devices.ts';
-import type { RecordingView } from '../../protocol/api/timeline.ts';
+import type { RecordingDetail, RecordingView } from '../../protocol/api/timeline.ts';
 import { ChunkFlag, Command, type ProtocolEngine, Result, type StartStreamReply } from '../../protocol/index.ts';
 import { client, type Client, createOrg } from '../support/console-api.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
@@ -90,12 +90,22 @@ describe('live-view recordings', () => {
     const again = new Uint8Array(await (await fetch(`${ts.server.url}/recording/${rec?.id ?? ''}/download`, { headers: { 'X-Token': token } })).arrayBuffer());
     expect(Buffer.from(again).equals(Buffer.from(mp4))).toBe(true);
 
+    // Who watched and when: each fetch is a view, a player's later range of the same file is not another.
+    const replayed = await fetch(`${ts.server.url}/recording/${rec?.id ?? ''}/download?purpose=replay`, { headers: { 'X-Token': token } });
+    expect(replayed.status).toBe(200);
+    await replayed.arrayBuffer();
+    await (await fetch(`${ts.server.url}/recording/${rec?.id ?? ''}/download?purpose=replay`, { headers: { 'X-Token': token, Range: 'bytes=100-' } })).arrayBuffer();
+    const detail = await admin.ok<RecordingDetail>('POST', '/recording/detail', { id: rec?.id });
+    expect(detail.recording).toEqual(rec && { ...rec, endedAt: detail.recording.endedAt });
+    expect(detail.views.map((v) => [v.account, v.purpose])).toEqual([['admin', 'replay'], ['admin', 'download'], ['admin', 'download']]);
+
     // Another organisation neither lists nor downloads it.
     await createOrg(admin, { name: 'Live recording other org', account: 'liverecother', password: 'Other_pass_1' });
     const other = await loginAs(ts, 'liverecother', 'Other_pass_1');
     expect((await client(ts, other.token).ok<Page<RecordingView>>('POST', '/recording/list', { pageNum: 1, pageSize: 10 })).total).toBe(0);
     const refused = await fetch(`${ts.server.url}/recording/${rec?.id ?? ''}/download`, { headers: { 'X-Token': other.token } });
     expect(((await refused.json()) as { code: number }).code).not.toBe(20000);
+    expect((await client(ts, other.token).call('POST', '/recording/detail', { id: rec?.id })).code).not.toBe(20000);
   });
 
   it('policy required: when recording is impossible the live view is refused; with one it plays', async () => {

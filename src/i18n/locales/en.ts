@@ -10,6 +10,7 @@ import { cardsEn } from './cards.ts';
 import { contentEn } from './content.ts';
 import { integrationsEn } from './integrations.ts';
 import { timelineEn } from './timeline.ts';
+import { recordingsEn } from './recordings.ts';
 /** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
 export const en = {
   app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version', pageLoading: 'Loading the page…', pageLoadFailed: 'The page could not be loaded.', reload: 'Reload' },
@@ -35,6 +36,7 @@ export const en = {
     deviceView: 'Device details',
     deviceWebssh: 'Web shell',
     recordingReplay: 'Session replay',
+    recordingList: 'Session recordings',
     remoteManagement: 'Remote management',
     logManagement: 'Push logs',
     licenseManage: 'Activation codes',
@@ -317,6 +319,7 @@ export const en = {
   content: contentEn,
   integrations: integrationsEn,
   timeline: timelineEn,
+  recordings: recordingsEn,
   kit: kitEn,
   audit: auditEn,
   publicPages: publicEn,

@@ -10,6 +10,7 @@ import { cardsZh } from './cards.ts';
 import { contentZh } from './content.ts';
 import { integrationsZh } from './integrations.ts';
 import { timelineZh } from './timeline.ts';
+import { recordingsZh } from './recordings.ts';
 import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
@@ -37,6 +38,7 @@ export const zh: Messages = {
     deviceView: '设备详情',
     deviceWebssh: '网页终端',
     recordingReplay: '会话回放',
+    recordingList: '会话录像',
     remoteManagement: '远程管理',
     logManagement: '推送日志',
     licenseManage: '激活码管理',
@@ -319,6 +321,7 @@ export const zh: Messages = {
   content: contentZh,
   integrations: integrationsZh,
   timeline: timelineZh,
+  recordings: recordingsZh,
   kit: kitZh,
   audit: auditZh,
   publicPages: publicZh,
