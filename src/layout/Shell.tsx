@@ -1,17 +1,17 @@
 import { AppShell, Box, Text } from '@mantine/core';
-import { useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { affixRoutes } from '../router/menu.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { layout } from '../state/layout.ts';
+import { passwordDialog } from '../state/password-dialog.ts';
+import { reminder } from '../state/remind.ts';
 import { session } from '../state/session.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { CachedViews } from './CachedViews.tsx';
-import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { NavBar } from './NavBar.tsx';
-import { Reminders } from './Reminders.tsx';
-import { SettingsPanel } from './SettingsPanel.tsx';
+import { OnDemand } from './OnDemand.tsx';
 import classes from './Shell.module.css';
 import { Sidebar } from './Sidebar.tsx';
 import { visitTag } from './tags-view/store.ts';
@@ -32,9 +32,15 @@ function Footer() {
   );
 }
 
+const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
+const ChangePasswordDialog = lazy(() => import('./ChangePasswordDialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })));
+const Reminders = lazy(() => import('./Reminders.tsx').then((m) => ({ default: m.Reminders })));
+
 /** The authenticated layout: sidebar, nav bar, tags view, breadcrumb, the kept pages, footer and the settings panel. */
 export function Shell({ route, fullPath }: { route: ShellRoute; fullPath: string }) {
-  const { sidebarOpened, settings } = useSnapshot(layout);
+  const { sidebarOpened, settings, settingsOpened } = useSnapshot(layout);
+  const passwordOpened = useSnapshot(passwordDialog).opened;
+  const { passwordDue } = useSnapshot(reminder);
   const { roles, permissions } = useSnapshot(session);
 
   // Every page shown in the shell becomes a tag, after the affix tags the user may open.
@@ -61,9 +67,15 @@ export function Shell({ route, fullPath }: { route: ShellRoute; fullPath: string
         </Box>
         {!route.noFooter && <Footer />}
       </AppShell.Main>
-      <SettingsPanel />
-      <ChangePasswordDialog />
-      <Reminders />
+      <OnDemand when={settingsOpened}>
+        <SettingsPanel />
+      </OnDemand>
+      <OnDemand when={passwordOpened}>
+        <ChangePasswordDialog />
+      </OnDemand>
+      <OnDemand when={passwordDue}>
+        <Reminders />
+      </OnDemand>
     </AppShell>
   );
 }

@@ -6,7 +6,7 @@ import { usePresenceChanges } from '../../devices/hooks.ts';
 import { countryName } from '../reports/countries.ts';
 import { formatBytes, formatDateTime, formatPercent, formatRatio } from '../reports/format.ts';
 import { seriesColour } from '../reports/palette.ts';
-import { UPlotChart } from '../reports/UPlotChart.tsx';
+import { Chart } from '../reports/Chart.tsx';
 
 // Presence events arrive in bursts; counting again at most once a second keeps the server load flat.
 const RECOUNT_AFTER_MS = 1_000;
@@ -170,7 +170,7 @@ export function DashboardPage() {
               {t('reports.dashboard.noData')}
             </Text>
           )}
-          {data && data.locations.length > 0 && <UPlotChart testId="dashboard-locations" labels={locLabels} series={locSeries} kind="bars" integers height={140} />}
+          {data && data.locations.length > 0 && <Chart testId="dashboard-locations" labels={locLabels} series={locSeries} kind="bars" integers height={140} />}
           <Group gap={4} mt={4}>
             {data?.locations.slice(0, 5).map((l) => (
               <Badge key={l.country} variant="light" tt="none" leftSection={<b>{l.country}</b>}>
@@ -205,13 +205,13 @@ export function DashboardPage() {
               <Text size="sm" c="dimmed">
                 {t('reports.dashboard.onlineTrend')}
               </Text>
-              <UPlotChart testId="dashboard-trend-online" labels={trend.labels} series={trend.online} yMin={0} integers skipLabels hoverValues xLabel={t('reports.dashboard.hour')} height={200} />
+              <Chart testId="dashboard-trend-online" labels={trend.labels} series={trend.online} yMin={0} integers skipLabels hoverValues xLabel={t('reports.dashboard.hour')} height={200} />
             </div>
             <div>
               <Text size="sm" c="dimmed">
                 {t('reports.dashboard.abnormalTrend')}
               </Text>
-              <UPlotChart testId="dashboard-trend-abnormal" labels={trend.labels} series={trend.abnormal} kind="bars" integers skipLabels hoverValues xLabel={t('reports.dashboard.hour')} height={200} />
+              <Chart testId="dashboard-trend-abnormal" labels={trend.labels} series={trend.abnormal} kind="bars" integers skipLabels hoverValues xLabel={t('reports.dashboard.hour')} height={200} />
             </div>
           </SimpleGrid>
         )}

@@ -6,7 +6,7 @@ import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime, formatPercent } from './format.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
-import { UPlotChart } from './UPlotChart.tsx';
+import { Chart } from './Chart.tsx';
 
 const TYPES = ['cpu_high', 'memory_high', 'crash', 'anr', 'reboot', 'overheat', 'low_storage'] as const;
 
@@ -76,13 +76,13 @@ export function AbnormalStatisticsPage() {
           <Text fw={600} mb="xs">
             {t('reports.abnormal.chart')}
           </Text>
-          {report && <UPlotChart testId="chart-abnormal" labels={labels} series={series} kind="bars" integers skipLabels />}
+          {report && <Chart testId="chart-abnormal" labels={labels} series={series} kind="bars" integers skipLabels />}
         </Card>
         <Card withBorder>
           <Text fw={600} mb="xs">
             {t('reports.abnormal.byType')}
           </Text>
-          {report && <UPlotChart testId="chart-abnormal-types" labels={byTypeLabels} series={byType} kind="bars" integers />}
+          {report && <Chart testId="chart-abnormal-types" labels={byTypeLabels} series={byType} kind="bars" integers />}
         </Card>
       </SimpleGrid>
       <Table highlightOnHover data-testid="report-table">

@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { reportApi } from '../../api/reports.ts';
 import { countryName } from './countries.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
-import { UPlotChart } from './UPlotChart.tsx';
+import { Chart } from './Chart.tsx';
 import { WorldMap } from './WorldMap.tsx';
 
 /** Device location statistics (report_locationmap): devices by country and region, coverage and a map preview. */
@@ -53,7 +53,7 @@ export function DeviceLocationStatisticsPage() {
           <Text fw={600} mb="xs">
             {t('reports.location.chart')}
           </Text>
-          {report && <UPlotChart testId="chart-countries" labels={labels} series={series} kind="bars" integers />}
+          {report && <Chart testId="chart-countries" labels={labels} series={series} kind="bars" integers />}
         </Card>
         <Card withBorder>{map && <WorldMap points={map.points} height={300} interactive={false} />}</Card>
       </SimpleGrid>

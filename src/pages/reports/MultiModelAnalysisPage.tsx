@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { reportApi } from '../../api/reports.ts';
 import { formatPercent } from './format.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
-import { UPlotChart } from './UPlotChart.tsx';
+import { Chart } from './Chart.tsx';
 
 /** Multi-model analysis (report_multiModelAnalyse): online rate per model over time, age buckets, table. */
 export function MultiModelAnalysisPage() {
@@ -27,13 +27,13 @@ export function MultiModelAnalysisPage() {
           <Text fw={600} mb="xs">
             {t('reports.multiModel.onlineRateChart')}
           </Text>
-          {report && <UPlotChart testId="chart-online-rate" labels={labels} series={series} format={formatPercent} yMin={0} yMax={100} skipLabels />}
+          {report && <Chart testId="chart-online-rate" labels={labels} series={series} format={formatPercent} yMin={0} yMax={100} skipLabels />}
         </Card>
         <Card withBorder>
           <Text fw={600} mb="xs">
             {t('reports.multiModel.ageChart')}
           </Text>
-          {report && <UPlotChart testId="chart-ages" labels={ageLabels} series={ageSeries} kind="bars" integers />}
+          {report && <Chart testId="chart-ages" labels={ageLabels} series={ageSeries} kind="bars" integers />}
         </Card>
       </SimpleGrid>
       <Table highlightOnHover data-testid="report-table">

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { reportApi } from '../../api/reports.ts';
 import { formatDateTime, formatDuration } from './format.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
-import { UPlotChart } from './UPlotChart.tsx';
+import { Chart } from './Chart.tsx';
 
 // The chart shows the most active accounts; the table below lists all of them.
 const CHART_ACCOUNTS = 20;
@@ -33,7 +33,7 @@ export function PlatformUsageStatisticsPage() {
         <Text fw={600} mb="xs">
           {t('reports.usage.chart')}
         </Text>
-        {report && <UPlotChart testId="chart-usage" labels={labels} series={series} kind="bars" integers />}
+        {report && <Chart testId="chart-usage" labels={labels} series={series} kind="bars" integers />}
       </Card>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <div>

@@ -9,7 +9,7 @@ export interface ChartSeries {
   readonly values: readonly number[];
 }
 
-interface Props {
+export interface UPlotChartProps {
   /** Category labels along x (period keys, account names). */
   readonly labels: readonly string[];
   readonly series: readonly ChartSeries[];
@@ -79,7 +79,7 @@ export function yRange(kind: 'line' | 'bars', dataMin: number, dataMax: number, 
 // Whole-number tick steps for count axes.
 const INTEGER_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000];
 
-export function UPlotChart({ labels, series, kind = 'line', height = 260, format, yMin, yMax, hoverValues = false, xLabel = '', integers = false, skipLabels = false, testId }: Props) {
+export function UPlotChart({ labels, series, kind = 'line', height = 260, format, yMin, yMax, hoverValues = false, xLabel = '', integers = false, skipLabels = false, testId }: UPlotChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
