@@ -179,3 +179,52 @@ export interface PushCampaignEvent {
   readonly orgId: number;
   readonly state: string;
 }
+
+/** A row of the push log (/push-log/list): one device's push of one campaign. */
+export interface PushLogEntry extends PushState {
+  readonly id: number;
+  readonly campaignId: number;
+  readonly sn: string;
+  readonly operationType: string;
+  readonly contentName: string;
+  readonly pushDate: number;
+  readonly messageType: string;
+}
+
+/** A push-coupon order still to pay (amount in fen). */
+export interface UnpaidCouponOrder {
+  readonly orderNo: string;
+  readonly amount: number;
+  readonly count: number;
+  readonly offlinePending: boolean;
+  readonly createTime: number;
+}
+
+/** Answer of /push-coupon/info: the organisation's coupons, with the coupon orders still to pay. */
+export interface CouponInfo {
+  readonly balance: number;
+  readonly unitPrice: number;
+  readonly orderTotal: number;
+  readonly unpaid: readonly UnpaidCouponOrder[];
+}
+
+/** Answer of /push-coupon/recharge: the order to pay, in the shape /pay-data/createOrder answers. */
+export interface RechargeOrder {
+  readonly orderNo: string;
+  /** Minor units (fen), as every order amount. */
+  readonly amount: number;
+  readonly amountText: string;
+  readonly lines: readonly { readonly item: string; readonly quantity: number; readonly unit: string; readonly unitPrice: number; readonly total: number }[];
+}
+
+/** A row of /push-coupon/ledger: coupons credited (a paid order) or spent (a push). */
+export interface CouponLedgerEntry {
+  readonly id: number;
+  readonly delta: number;
+  readonly reason: string;
+  readonly orderNo: string | null;
+  readonly amount: number;
+  readonly campaignId: number | null;
+  readonly sn: string | null;
+  readonly createTime: number;
+}

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import type { RechargeOrder, UnpaidCouponOrder } from '../../protocol/api/campaigns.ts';
 import { PaymentState, PurchaseType } from '../../protocol/index.ts';
 import { formatAmount } from '../commerce/money.ts';
 import { newOrderNo } from '../commerce/order-no.ts';
@@ -28,14 +29,8 @@ export async function couponInfo(db: Db, orgId: number): Promise<{ balance: numb
   return { balance: row?.balance ?? 0, unitPrice: unit / 100, orderTotal: Number(total.cents ?? 0) / 100 };
 }
 
-/** What {@link openRechargeOrder} answers: the order to pay, in the shape `/pay-data/createOrder` answers. */
-export interface RechargeOrder {
-  readonly orderNo: string;
-  /** Minor units (fen), as every order amount. */
-  readonly amount: number;
-  readonly amountText: string;
-  readonly lines: readonly { item: string; quantity: number; unit: string; unitPrice: number; total: number }[];
-}
+/** What {@link openRechargeOrder} answers (protocol/api/campaigns.ts). */
+export type { RechargeOrder };
 
 /**
  * Buying coupons opens a `push_ticket` order awaiting payment (devices-and-commerce section 9's purchase
@@ -68,7 +63,7 @@ export async function creditRecharge(trx: Transaction<Database>, orgId: number, 
 }
 
 /** The organisation's coupon orders not paid yet (newest first), so the coupon page can pay them. */
-export async function unpaidRechargeOrders(db: Db, orgId: number): Promise<{ orderNo: string; amount: number; count: number; offlinePending: boolean; createTime: number }[]> {
+export async function unpaidRechargeOrders(db: Db, orgId: number): Promise<UnpaidCouponOrder[]> {
   const rows = await db
     .selectFrom('commerce_orders')
     .select(['order_no', 'amount', 'lines', 'offline_pending', 'created_at'])

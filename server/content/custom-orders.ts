@@ -1,10 +1,13 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/content.ts';
 import { type Clock, CustomFirmwareOrderState as S, type CustomFirmwareOrderStateCode, englishOf } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, field, idOf, idParams, pagingProperties } from '../http/validation.ts';
+import { cleanText, idOf } from '../http/validation.ts';
+import { pageWindow } from '../http/paging.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
 
 /** Who may take a step: the ordering customer, or platform staff (an account of the root organisation). */
@@ -23,7 +26,7 @@ export const ORDER_TRANSITIONS = {
   rejectPayment: { from: [S.PayPending], to: S.ToPay, by: 'platform' },
   finishDevelopment: { from: [S.Paid], to: S.DevelopmentFinished, by: 'platform' },
   confirmFinish: { from: [S.DevelopmentFinished], to: S.AllFinished, by: 'customer' },
-} as const satisfies Record<string, { from: readonly CustomFirmwareOrderStateCode[]; to: CustomFirmwareOrderStateCode; by: Actor }>;
+} as const satisfies Record<c.CustomOrderAction, { from: readonly CustomFirmwareOrderStateCode[]; to: CustomFirmwareOrderStateCode; by: Actor }>;
 export type OrderAction = keyof typeof ORDER_TRANSITIONS;
 
 export const OrderMessage = englishOf({
@@ -40,7 +43,7 @@ async function isPlatform(db: Db, caller: Caller): Promise<boolean> {
   return org?.parent_id === null;
 }
 
-function view(r: { id: number; order_no: string; org_id: number; title: string; description: string; state: number; amount_cents: number; actual_amount_cents: number; deadline: number | null; attachment_id: number | null; attachment_description: string; assessment: string; refuse_reason: string; created_at: number; updated_at: number }) {
+function view(r: { id: number; order_no: string; org_id: number; title: string; description: string; state: number; amount_cents: number; actual_amount_cents: number; deadline: number | null; attachment_id: number | null; attachment_description: string; assessment: string; refuse_reason: string; created_at: number; updated_at: number }): c.CustomOrderView {
   return {
     id: r.id,
     orderNo: r.order_no,
@@ -63,33 +66,35 @@ function view(r: { id: number; order_no: string; org_id: number; title: string; 
 /** Custom firmware orders: apply with an optional attachment, view, and the state steps above. */
 export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; uploads: UploadService }): void {
   const { db, clock, uploads } = deps;
+  // Requests typed from the contract's schemas (protocol/api/content.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Body: { pageNum: number; pageSize: number; state?: number } }>(
+  api.post(
     '/custom-made-img/list',
-    { config: { permission: 'custom-made-img_list' }, schema: { body: { type: 'object', additionalProperties: false, properties: { ...pagingProperties, state: { type: 'integer', minimum: 0, maximum: 7 } } } } },
+    { config: { permission: 'custom-made-img_list' }, schema: { body: c.CustomOrderListBody } },
     async (req) => {
       let q = db.selectFrom('custom_firmware_orders').where('org_id', 'in', [...callerOf(req).scope]);
       if (req.body.state !== undefined) q = q.where('state', '=', req.body.state);
       const [{ total }, rows] = await Promise.all([
         q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll().orderBy('id', 'desc').limit(req.body.pageSize).offset((req.body.pageNum - 1) * req.body.pageSize).execute(),
+        q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
       ]);
       return ok({ total: Number(total), list: rows.map(view) });
     },
   );
 
-  app.get<{ Params: { id: string } }>('/custom-made-img/detail/:id', { config: { permission: 'custom-made-img_list' }, schema: { params: idParams('id') } }, async (req) => {
+  api.get('/custom-made-img/detail/:id', { config: { permission: 'custom-made-img_list' }, schema: { params: c.CustomOrderPath } }, async (req) => {
     const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', idOf(req.params.id)).executeTakeFirst();
     if (!row) throw new ApiError(ApiCode.NotFound, 'customOrder.gone');
     if (!callerOf(req).scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return ok(view(row));
   });
 
-  app.post<{ Body: { title: string; description?: string; deadline?: number | null; attachmentUploadId?: string; attachmentDescription?: string } }>(
+  api.post(
     '/custom-made-img/apply',
     {
       config: { permission: 'custom-made-img_apply' },
-      schema: { body: { type: 'object', required: ['title'], additionalProperties: false, properties: { title: field.text, description: { type: 'string', maxLength: 2000 }, deadline: field.epochMs, attachmentUploadId: { type: 'string', maxLength: 256 }, attachmentDescription: field.longText } } },
+      schema: { body: c.ApplyCustomOrderBody },
     },
     async (req) => {
       const caller = callerOf(req);
@@ -125,19 +130,9 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
     },
   );
 
-  app.post<{ Body: { id: number; action: OrderAction; amount?: number; assessment?: string; refuseReason?: string } }>(
+  api.post(
     '/custom-made-img/transition',
-    {
-      config: { permission: 'custom-made-img_list' },
-      schema: {
-        body: {
-          type: 'object',
-          required: ['id', 'action'],
-          additionalProperties: false,
-          properties: { id: field.id, action: { type: 'string', enum: Object.keys(ORDER_TRANSITIONS) }, amount: { type: 'number', minimum: 0, maximum: 1e9, multipleOf: 0.01 }, assessment: field.longText, refuseReason: field.longText },
-        },
-      },
-    },
+    { config: { permission: 'custom-made-img_list' }, schema: { body: c.CustomOrderStepBody } },
     async (req) => {
       const caller = callerOf(req);
       const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', req.body.id).executeTakeFirst();

@@ -33,7 +33,7 @@ export const ContentMessage = englishOf({
 });
 
 /** An item as the console lists it (field names in the console's camelCase). */
-export function toItemView(row: ContentRow) {
+export function toItemView(row: ContentRow): ContentItemView {
   return {
     id: row.id,
     kind: row.kind,
@@ -61,7 +61,7 @@ export function toItemView(row: ContentRow) {
     updateTime: Number(row.updated_at),
   };
 }
-export type ContentItemView = ReturnType<typeof toItemView>;
+export type { ContentItemView };
 
 /** An item of this kind inside the caller's organisations, or a clear refusal. */
 export async function itemInScope(db: Db, caller: Caller, kind: string, id: number): Promise<ContentRow> {
@@ -73,3 +73,4 @@ export async function itemInScope(db: Db, caller: Caller, kind: string, id: numb
 
 /** True when `version` has the format the spec gives for this firmware type (devices-and-commerce section 5). */
 export { validFirmwareVersion } from '../../protocol/api/content.ts';
+import type { ContentItemView } from '../../protocol/api/content.ts';

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/content.ts';
 import type { Clock } from '../../protocol/index.ts';
-import { FileType, FirmwareSource, FirmwareType, LogoState, LogoType, SystemType, AppType } from '../../protocol/index.ts';
+import { FileType, FirmwareSource, LogoState, LogoType, SystemType } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, field, idOf, idParams, pagingProperties } from '../http/validation.ts';
+import { cleanText, idOf } from '../http/validation.ts';
 import type { UploadKindCode } from '../uploads/upload-kinds.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
 import { readApk } from './apk.ts';
@@ -18,54 +20,10 @@ export interface ContentRouteDeps {
   readonly uploads: UploadService;
 }
 
-/** Most entries one delete takes (devices-and-commerce section 5); more are refused, not silently cut. */
-export const MAX_DELETE = 100;
+/** Most entries one delete takes (the contract's bound). */
+export const MAX_DELETE = c.MAX_DELETE;
 
-const values = (o: Record<string, string>) => Object.values(o);
-const listBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...pagingProperties, name: field.text, type: field.text, parentId: { type: ['integer', 'null'], minimum: 1 }, orgId: field.id },
-} as const;
-interface ListBody {
-  pageNum: number;
-  pageSize: number;
-  name?: string;
-  type?: string;
-  parentId?: number | null;
-  orgId?: number;
-}
-const idsBody = {
-  type: 'object',
-  required: ['ids'],
-  additionalProperties: false,
-  properties: { ids: { type: 'array', minItems: 1, items: field.id } },
-} as const;
-const uploadRef = { type: 'string', minLength: 1, maxLength: 256 } as const;
-const firmwareFields = {
-  type: { type: 'string', enum: values(FirmwareType) },
-  source: { type: 'string', enum: values(FirmwareSource) },
-  version: { type: 'string', maxLength: 32 },
-  model: field.text,
-  modelName: field.text,
-  gnssModel: field.text,
-  systemType: { type: 'string', enum: values(SystemType) },
-  offlineInstall: { type: 'boolean' },
-  autoInstall: { type: 'boolean' },
-  remark: field.longText,
-} as const;
-interface FirmwareFields {
-  type: string;
-  source?: string;
-  version: string;
-  model: string;
-  modelName?: string;
-  gnssModel?: string;
-  systemType: string;
-  offlineInstall?: boolean;
-  autoInstall?: boolean;
-  remark?: string;
-}
+type FirmwareFields = c.UpdateFirmwareBody;
 
 function targetOrg(caller: Caller, orgId: number | undefined): number {
   const org = orgId ?? caller.orgId;
@@ -73,7 +31,7 @@ function targetOrg(caller: Caller, orgId: number | undefined): number {
   return org;
 }
 
-function firmwareColumns(body: FirmwareFields) {
+function firmwareColumns(body: Omit<FirmwareFields, 'id'>) {
   const version = body.version.trim();
   if (!validFirmwareVersion(body.type, version)) throw new ApiError(ApiCode.BadRequest, 'content.badVersion');
   return {
@@ -92,6 +50,8 @@ function firmwareColumns(body: FirmwareFields) {
 /** Firmware, apps, files, logos and wallpapers: list, add from a finished upload, edit, delete, download. */
 export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDeps): void {
   const { db, clock, uploads } = deps;
+  // Requests typed from the contract's schemas (protocol/api/content.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const insert = async (values: Parameters<ReturnType<Db['insertInto']>['values']>[0]) => {
     const row = await db.insertInto('content_items').values(values as never).returningAll().executeTakeFirstOrThrow();
@@ -103,10 +63,10 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
   for (const area of Object.keys(ContentArea) as ContentAreaName[]) {
     const { kind, list: listKey, edit: editKey } = ContentArea[area];
 
-    app.post<{ Body: ListBody }>(`/${area}/list`, { config: { permission: listKey }, schema: { body: listBody } }, async (req) => {
+    api.post(`/${area}/list`, { config: { permission: listKey }, schema: { body: c.ContentListBody } }, async (req) => {
       const caller = callerOf(req);
       const scope = [...caller.scope];
-      const { pageNum, pageSize } = req.body;
+      const { pageNum = 1, pageSize = 10 } = req.body;
       let q = db.selectFrom('content_items as c').where('c.kind', '=', kind).where('c.org_id', 'in', scope);
       if (req.body.orgId) q = q.where('c.org_id', '=', req.body.orgId);
       if (req.body.name) q = q.where('c.name', 'like', `%${req.body.name.replace(/[%_\\]/g, '')}%`);
@@ -134,7 +94,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       return ok({ total: Number(total), list: rows.map(toItemView) });
     });
 
-    app.delete<{ Body: { ids: number[] } }>(`/${area}/delete`, { config: { permission: editKey }, schema: { body: idsBody } }, async (req) => {
+    api.delete(`/${area}/delete`, { config: { permission: editKey }, schema: { body: c.ContentIdsBody } }, async (req) => {
       const caller = callerOf(req);
       const ids = [...new Set(req.body.ids)];
       if (ids.length > MAX_DELETE) throw new ApiError(ApiCode.BadRequest, 'content.tooManyDeletes');
@@ -157,7 +117,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       return ok({ deleted: doomed.size });
     });
 
-    app.get<{ Params: { id: string } }>(`/${area}/download/:id`, { config: { permission: listKey }, schema: { params: idParams('id') } }, async (req, reply) => {
+    api.get(`/${area}/download/:id`, { config: { permission: listKey }, schema: { params: c.ContentPath } }, async (req, reply) => {
       const row = await itemInScope(db, callerOf(req), kind, idOf(req.params.id));
       if (row.item_type === FileType.Folder || !row.sha256) throw new ApiError(ApiCode.BadRequest, 'content.folderDownload');
       const file = uploads.blobPath(row.sha256);
@@ -171,9 +131,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
   }
 
   // ---- firmware -------------------------------------------------------------------------------------
-  app.post<{ Body: FirmwareFields & { uploadId: string; orgId?: number } }>(
+  api.post(
     '/img/add',
-    { config: { permission: 'img_edit' }, schema: { body: { type: 'object', required: ['uploadId', 'type', 'version', 'model', 'systemType'], additionalProperties: false, properties: { uploadId: uploadRef, orgId: field.id, ...firmwareFields } } } },
+    { config: { permission: 'img_edit' }, schema: { body: c.AddFirmwareBody } },
     async (req) => {
       const caller = callerOf(req);
       const org = targetOrg(caller, req.body.orgId);
@@ -186,9 +146,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     },
   );
 
-  app.post<{ Body: FirmwareFields & { id: number } }>(
+  api.post(
     '/img/update',
-    { config: { permission: 'img_edit' }, schema: { body: { type: 'object', required: ['id', 'type', 'version', 'model', 'systemType'], additionalProperties: false, properties: { id: field.id, ...firmwareFields } } } },
+    { config: { permission: 'img_edit' }, schema: { body: c.UpdateFirmwareBody } },
     async (req) => {
       const row = await itemInScope(db, callerOf(req), 'firmware', req.body.id);
       const columns = firmwareColumns(req.body);
@@ -209,9 +169,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     return { file, apk };
   };
 
-  app.post<{ Body: { uploadId: string; type: string; name?: string; remark?: string; orgId?: number } }>(
+  api.post(
     '/app/add',
-    { config: { permission: 'app_edit' }, schema: { body: { type: 'object', required: ['uploadId', 'type'], additionalProperties: false, properties: { uploadId: uploadRef, type: { type: 'string', enum: values(AppType) }, name: field.text, remark: field.longText, orgId: field.id } } } },
+    { config: { permission: 'app_edit' }, schema: { body: c.AddAppBody } },
     async (req) => {
       const caller = callerOf(req);
       const org = targetOrg(caller, req.body.orgId);
@@ -229,9 +189,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
   );
 
   // A new version of an app: same package, higher version code; the previous rows are its history.
-  app.post<{ Body: { id: number; uploadId: string; remark?: string } }>(
+  api.post(
     '/app/update',
-    { config: { permission: 'app_edit' }, schema: { body: { type: 'object', required: ['id', 'uploadId'], additionalProperties: false, properties: { id: field.id, uploadId: uploadRef, remark: field.longText } } } },
+    { config: { permission: 'app_edit' }, schema: { body: c.UpdateAppBody } },
     async (req) => {
       const caller = callerOf(req);
       const current = await itemInScope(db, caller, 'app', req.body.id);
@@ -250,7 +210,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     },
   );
 
-  app.get<{ Params: { id: string } }>('/app/history/:id', { config: { permission: 'app_list' }, schema: { params: idParams('id') } }, async (req) => {
+  api.get('/app/history/:id', { config: { permission: 'app_list' }, schema: { params: c.ContentPath } }, async (req) => {
     const row = await itemInScope(db, callerOf(req), 'app', idOf(req.params.id));
     const rows = await db.selectFrom('content_items').selectAll().where('kind', '=', 'app').where('org_id', '=', row.org_id).where('package_name', '=', row.package_name).orderBy('version_code', 'desc').execute();
     return ok(rows.map(toItemView));
@@ -264,9 +224,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     return parent;
   };
 
-  app.post<{ Body: { uploadId: string; parentId?: number | null; remark?: string; orgId?: number } }>(
+  api.post(
     '/file/add',
-    { config: { permission: 'file_edit' }, schema: { body: { type: 'object', required: ['uploadId'], additionalProperties: false, properties: { uploadId: uploadRef, parentId: { type: ['integer', 'null'], minimum: 1 }, remark: field.longText, orgId: field.id } } } },
+    { config: { permission: 'file_edit' }, schema: { body: c.AddFileBody } },
     async (req) => {
       const caller = callerOf(req);
       const parent = await parentFolder(caller, req.body.parentId);
@@ -277,9 +237,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     },
   );
 
-  app.post<{ Body: { name: string; parentId?: number | null; remark?: string; orgId?: number } }>(
+  api.post(
     '/file/folder',
-    { config: { permission: 'file_edit' }, schema: { body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: field.text, parentId: { type: ['integer', 'null'], minimum: 1 }, remark: field.longText, orgId: field.id } } } },
+    { config: { permission: 'file_edit' }, schema: { body: c.AddFolderBody } },
     async (req) => {
       const caller = callerOf(req);
       const parent = await parentFolder(caller, req.body.parentId);
@@ -292,9 +252,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
   );
 
   // ---- logos, boot animations and wallpapers ---------------------------------------------------------
-  app.post<{ Body: { uploadId: string; type: string; remark?: string; orgId?: number } }>(
+  api.post(
     '/logo/add',
-    { config: { permission: 'logo_edit' }, schema: { body: { type: 'object', required: ['uploadId', 'type'], additionalProperties: false, properties: { uploadId: uploadRef, type: { type: 'string', enum: values(LogoType) }, remark: field.longText, orgId: field.id } } } },
+    { config: { permission: 'logo_edit' }, schema: { body: c.AddLogoBody } },
     async (req) => {
       const caller = callerOf(req);
       const org = targetOrg(caller, req.body.orgId);
@@ -305,9 +265,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     },
   );
 
-  app.post<{ Body: { uploadId: string; remark?: string; orgId?: number } }>(
+  api.post(
     '/wallpaper/add',
-    { config: { permission: 'wallpaper_edit' }, schema: { body: { type: 'object', required: ['uploadId'], additionalProperties: false, properties: { uploadId: uploadRef, remark: field.longText, orgId: field.id } } } },
+    { config: { permission: 'wallpaper_edit' }, schema: { body: c.AddWallpaperBody } },
     async (req) => {
       const caller = callerOf(req);
       const org = targetOrg(caller, req.body.orgId);
@@ -320,9 +280,9 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
   // Name and remark of an app, file, folder, logo or wallpaper.
   for (const area of ['app', 'file', 'logo', 'wallpaper'] as const) {
     const { kind, edit } = ContentArea[area];
-    app.post<{ Body: { id: number; name?: string; remark?: string } }>(
+    api.post(
       `/${area}/edit`,
-      { config: { permission: edit }, schema: { body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: field.id, name: field.text, remark: field.longText } } } },
+      { config: { permission: edit }, schema: { body: c.EditContentBody } },
       async (req) => {
         const caller = callerOf(req);
         const row = await itemInScope(db, caller, kind, req.body.id);
