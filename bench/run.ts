@@ -17,7 +17,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   reports: { title: 'report queries (p95 per report; baseline: bare count over devices)', run: runReportsBench },
   ui: { title: 'console UI under fleet load (real Chromium, 2-core machine)', run: runUiBench },
   console: { title: 'console bundle (what the login page loads, as sent compressed)', run: runConsoleBench },
-  recording: { title: 'shell recording on the gateway (asciicast v2, one busy minute; baseline: the raw output bytes to a file)', run: runRecordingBench },
+  recording: { title: 'recording on the gateway, per minute of shell (asciicast v2, busy output) and of live view (H.264 at 30 fps with Opus); baseline: the same gateway work unrecorded', run: runRecordingBench },
   push: { title: 'push campaign (fleet in a separate process, simulated download time off, 2-core machine)', run: runPushBench },
 };
 
