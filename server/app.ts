@@ -43,6 +43,7 @@ import { registerTimelineRoutes } from './timeline/routes.ts';
 import { registerRecordingRoutes } from './recordings/routes.ts';
 import { registerGroupRoutes } from './groups/routes.ts';
 import { registerSavedViewRoutes } from './groups/views.ts';
+import { registerDeviceFieldRoutes } from './device-fields/routes.ts';
 import { registerApiTokenRoutes } from './api-tokens/routes.ts';
 import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRecordingRoutes(app, { db, clock, recordings: deps.gateway.recordings });
   registerGroupRoutes(app, { db, clock });
   registerSavedViewRoutes(app, { db, clock });
+  registerDeviceFieldRoutes(app, { db, clock });
   registerSimRoutes(app, { db, clock, paymentSandbox: deps.paymentSandbox === true });
   registerApiTokenRoutes(app, { db, clock, sessions });
   registerTotpRoutes(app, { db, clock, rights });

@@ -4,6 +4,7 @@
 import { type Static, Type } from 'typebox';
 import { Country, NetworkType, SystemType } from '../catalogue/enums.ts';
 import { Among, Id, LongText, OneOf, PagingProperties } from './common.ts';
+import { DeviceFieldFilter } from './device-fields.ts';
 
 /** One page of a list call: platform-core section 7's {total, list}. */
 export interface Page<T> {
@@ -118,6 +119,8 @@ const DeviceFilterProperties = {
   mcuVersion: Type.Optional(Type.String({ maxLength: 128 })),
   systemVersion: Type.Optional(Type.String({ maxLength: 128 })),
   batteryMax: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  /** Custom device fields (protocol/api/device-fields.ts): every condition must hold. */
+  fields: Type.Optional(DeviceFieldFilter),
 };
 
 /** POST /device/select (control by query): the filters alone; answers {total, sns}. */

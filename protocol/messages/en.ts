@@ -114,6 +114,13 @@ export const en = {
   'group.tooManyForBulk': 'The group holds more devices than one bulk command reaches ({{max}})',
   'view.notFound': 'The saved view does not exist',
   'view.nameTaken': 'You already have a view with this name',
+  'deviceField.notFound': 'The custom field does not exist',
+  'deviceField.nameTaken': 'A custom field with this name already exists',
+  'deviceField.tooMany': 'An organisation defines at most {{max}} custom fields',
+  'deviceField.optionsNeeded': 'A choice field needs at least one option',
+  'deviceField.notNumber': '{{name}} must be a number',
+  'deviceField.notAnOption': '{{name}}: choose one of its options',
+  'deviceField.notForDevice': "This field belongs to an organisation the device is not in",
   'push.oneTarget': 'Choose the devices by serial number, by query or by group: one of them',
 
   // Content library and uploads.
@@ -450,4 +457,5 @@ export const en = {
   'field.shared': 'Shared in the organisation',
   'field.filters': 'Filters',
   'field.deviceGroupId': 'Device group',
+  'field.values': 'Values',
 } as const;

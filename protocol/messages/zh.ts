@@ -103,6 +103,13 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'group.tooManyForBulk': '该分组的设备数超过一次批量操作的上限（{{max}}）',
   'view.notFound': '该视图不存在',
   'view.nameTaken': '您已有同名的视图',
+  'deviceField.notFound': '该自定义字段不存在',
+  'deviceField.nameTaken': '已存在同名的自定义字段',
+  'deviceField.tooMany': '每个组织最多定义 {{max}} 个自定义字段',
+  'deviceField.optionsNeeded': '选择类字段至少需要一个选项',
+  'deviceField.notNumber': '{{name}}必须是数字',
+  'deviceField.notAnOption': '{{name}}：请从选项中选择',
+  'deviceField.notForDevice': '该字段属于设备不在其中的组织',
   'push.oneTarget': '请按序列号、查询条件或分组中的一种方式选择设备',
 
   'content.gone': '该项已不存在',
@@ -430,4 +437,5 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.shared': '在组织内共享',
   'field.filters': '筛选条件',
   'field.deviceGroupId': '设备分组',
+  'field.values': '字段值',
 };

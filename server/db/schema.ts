@@ -9,6 +9,7 @@ import type { TotpTables } from '../totp/tables.ts';
 import type { TimelineTables } from '../timeline/tables.ts';
 import type { RecordingTables } from '../recordings/tables.ts';
 import type { GroupTables } from '../groups/tables.ts';
+import type { DeviceFieldTables } from '../device-fields/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -115,7 +116,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables, GroupTables {
+export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables, GroupTables, DeviceFieldTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;

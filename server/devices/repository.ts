@@ -211,7 +211,8 @@ export class DeviceRepository {
   }
 
   #filtered(f: DeviceFilter) {
-    let q = this.#db.selectFrom('devices').where('devices.org_id', 'in', [...f.scope]);
+    const scope = f.scope;
+    let q = this.#db.selectFrom('devices').where('devices.org_id', 'in', [...scope]);
     for (const field of DEVICE_TEXT_FILTERS) {
       const needle = f[field];
       if (needle) q = q.where(containsIgnoringCase(TEXT_FILTER_COLUMNS[field], needle));
@@ -224,7 +225,43 @@ export class DeviceRepository {
     if (f.deviceState !== undefined) q = q.where('devices.device_state', '=', f.deviceState);
     if (f.systemType) q = q.where('devices.system_type', '=', f.systemType);
     if (f.country) q = q.where('devices.country', '=', f.country);
+    // Custom fields of the caller's organisations: a text field holds the value as a substring (ignoring
+    // case), a number or select field holds exactly the value.
+    for (const cond of f.fields ?? []) {
+      const value = cond.value.trim();
+      if (!value) continue;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('device_field_values as v')
+            .innerJoin('device_fields as f', 'f.id', 'v.field_id')
+            .select('v.sn')
+            .whereRef('v.sn', '=', 'devices.sn')
+            .where('v.field_id', '=', cond.id)
+            .where('f.org_id', 'in', [...scope])
+            .where((eb) => eb.or([eb.and([eb('f.type', '=', 'text'), containsIgnoringCase('v.value', value)]), eb.and([eb('f.type', '<>', 'text'), eb('v.value', '=', value)])])),
+        ),
+      );
+    }
     return q;
+  }
+
+  /** Custom field values of the devices `sns`, of fields of the organisations `scope`: by serial, by field id. */
+  async fieldValues(sns: readonly string[], scope: ReadonlySet<number>): Promise<Map<string, Record<string, string>>> {
+    const bySn = new Map<string, Record<string, string>>();
+    if (sns.length === 0 || scope.size === 0) return bySn;
+    const rows = await this.#db
+      .selectFrom('device_field_values as v')
+      .innerJoin('device_fields as f', 'f.id', 'v.field_id')
+      .select(['v.sn', 'v.field_id', 'v.value'])
+      .where('v.sn', 'in', [...sns])
+      .where('f.org_id', 'in', [...scope])
+      .execute();
+    for (const r of rows) {
+      const values = bySn.get(r.sn) ?? {};
+      values[String(r.field_id)] = r.value;
+      bySn.set(r.sn, values);
+    }
+    return bySn;
   }
 
   /** One page of the devices in scope matching the filter, sorted (default newest first), and the total. */
@@ -247,7 +284,15 @@ export class DeviceRepository {
         .offset((q.pageNum - 1) * q.pageSize)
         .execute(),
     ]);
-    return { total: Number(total), list: rows.map(toDeviceView) };
+    const fields = await this.fieldValues(rows.map((r) => r.sn), q.scope);
+    return {
+      total: Number(total),
+      list: rows.map((r) => {
+        const view = toDeviceView(r);
+        const values = fields.get(r.sn);
+        return values ? { ...view, fields: values } : view;
+      }),
+    };
   }
 
   /** Serials and organisations of the devices in scope matching the filter (control by query), at most `limit`. */

@@ -24,6 +24,7 @@ import * as m0023 from './0023-device-timeline.ts';
 import * as m0024 from './0024-recordings.ts';
 import * as m0026 from './0026-dynamic-groups-and-views.ts';
 import * as m0028 from './0028-recording-views.ts';
+import * as m0029 from './0029-custom-device-fields.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024-recordings': m0024,
   '0026-dynamic-groups-and-views': m0026,
   '0028-recording-views': m0028,
+  '0029-custom-device-fields': m0029,
 };

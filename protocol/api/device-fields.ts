@@ -1,0 +1,53 @@
+// Custom device fields (issue 23): an organisation defines fields for its devices (text, number, or one
+// of a list of options); each device holds a value per field, shown as optional columns of the device list,
+// filterable there, and usable in dynamic group queries.
+import { type Static, Type } from 'typebox';
+import { Id, OneOf } from './common.ts';
+
+export const DEVICE_FIELD_TYPES = ['text', 'number', 'select'] as const;
+export type DeviceFieldType = (typeof DEVICE_FIELD_TYPES)[number];
+/** Most fields one organisation defines, and most options of a select field (ours). */
+export const MAX_DEVICE_FIELDS = 30;
+export const MAX_FIELD_OPTIONS = 50;
+/** Longest value of a field. */
+export const MAX_FIELD_VALUE = 128;
+
+/** POST /device-field/add. */
+export const DeviceFieldAddBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+    type: OneOf(DEVICE_FIELD_TYPES),
+    options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_FIELD_VALUE }), { maxItems: MAX_FIELD_OPTIONS, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+export type DeviceFieldAddBody = Static<typeof DeviceFieldAddBody>;
+
+/** DELETE /device-field/{id}. */
+export const DeviceFieldIdPath = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) });
+
+/** One field's value as set on a device ('' clears it). */
+export const DeviceFieldValue = Type.Object({ id: Id, value: Type.String({ maxLength: MAX_FIELD_VALUE }) }, { additionalProperties: false });
+
+/** POST /device-field/set: a device's values of some fields. */
+export const DeviceFieldSetBody = Type.Object(
+  { sn: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }), values: Type.Array(DeviceFieldValue, { minItems: 1, maxItems: MAX_DEVICE_FIELDS }) },
+  { additionalProperties: false },
+);
+export type DeviceFieldSetBody = Static<typeof DeviceFieldSetBody>;
+
+/**
+ * A filter on custom fields (the device list, control by query, dynamic groups): every condition must hold.
+ * A text field matches a substring ignoring case; a number or select field matches the value exactly.
+ */
+export const DeviceFieldFilter = Type.Array(DeviceFieldValue, { maxItems: 10 });
+export type DeviceFieldFilter = Static<typeof DeviceFieldFilter>;
+
+/** A field as /device-field/list answers it. */
+export interface DeviceFieldView {
+  readonly id: number;
+  readonly orgId: number;
+  readonly name: string;
+  readonly type: DeviceFieldType;
+  readonly options: readonly string[];
+}
