@@ -192,15 +192,15 @@ export class DeviceSession {
       if (state.status === 'stopped' && state.reason === 'rejected') this.#opts.onLoginFailed?.(`rejected (${state.closeCode ?? ''})`);
       return;
     }
-    this.engine.request(Command.DeviceLogin, { data: this.#opts.info() }).subscribe({
+    this.engine.request(Command.DeviceLogin, { data: { ...this.#opts.info() } }).subscribe({
       next: (event) => {
         if (event.kind !== 'result') return;
         if (event.reply.result !== Result.Success) {
           this.#opts.onLoginFailed?.(`login result ${event.reply.result ?? ''}`);
           return;
         }
-        const secret = (event.reply.data as { secret?: unknown } | undefined)?.secret;
-        if (typeof secret === 'string') {
+        const secret = event.reply.data.secret;
+        if (secret !== undefined) {
           this.#secret = secret;
           this.#opts.onSecret?.(secret);
         }

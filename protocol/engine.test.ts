@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MALFORMED_REPLY } from './catalogue/command-map.ts';
 import { Command } from './catalogue/commands.ts';
 import { Result } from './catalogue/enums.ts';
 import { CloseCode } from './close-codes.ts';
@@ -46,6 +47,26 @@ describe('ProtocolEngine', () => {
     expect(events.map((e) => e.kind)).toEqual(['progress', 'result']);
     expect(completed).toBe(true);
     expect(engine.pendingCount).toBe(0);
+  });
+
+  it('WIRE-3 a reply is read by its command\'s decoder: typed data on success, result 2 for malformed data, a failure\'s reason kept', () => {
+    const { net, engine } = setup();
+    engine.start();
+    net.last.accept();
+    const finals: RequestEvent<typeof Command.FileList>[] = [];
+    for (let i = 0; i < 3; i++) engine.request(Command.FileList, { sn: 'D1', data: { path: '' } }).subscribe((e) => finals.push(e));
+    const cids = sentEnvelopes(net.last.sent).map((e) => e.cid);
+    net.last.deliver(JSON.stringify({ msgId: Command.FileList, cid: cids[0], result: Result.Success, data: { path: '', entries: [{ name: 'a', type: 'file', size: 1, mtime: 2, extra: 'x' }] } }));
+    net.last.deliver(JSON.stringify({ msgId: Command.FileList, cid: cids[1], result: Result.Success, data: { path: '', entries: 'none' } }));
+    net.last.deliver(JSON.stringify({ msgId: Command.FileList, cid: cids[2], result: Result.Fail, data: { message: 'No such folder', secret: 1 } }));
+    expect(finals.map((e) => e.reply)).toMatchObject([
+      { result: Result.Success, data: { path: '', entries: [{ name: 'a', type: 'file', size: 1, mtime: 2 }] } },
+      { result: Result.MessageError, data: { message: MALFORMED_REPLY } },
+      { result: Result.Fail, data: { message: 'No such folder' } },
+    ]);
+    const first = finals[0]?.reply;
+    if (first?.result === Result.Success) expect(first.data.entries[0]).not.toHaveProperty('extra');
+    expect(finals[2]?.reply.data).not.toHaveProperty('secret');
   });
 
   it('CORR-2 fails a request at once when not connected', () => {

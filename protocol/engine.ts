@@ -7,17 +7,58 @@ import { Correlator, type PendingHandlers } from './correlator.ts';
 import { type Envelope, isReply } from './envelope.ts';
 import { ConnectionLostError, DecodeError, ErrorCode, QueueOverflowError, TokenRejectedError } from './errors.ts';
 import type { Frame, TransportFactory } from './transport.ts';
-import type { ResultCode } from './catalogue/enums.ts';
+import { Result, type ResultCode } from './catalogue/enums.ts';
+import { decodeFailure, decodeProgress, decodeReply, type FailureData, MALFORMED_REPLY, type ProgressOf, type ReplyOf, type RequestOf } from './catalogue/command-map.ts';
 import { type Chunk, decodeChunk, encodeChunk, isChunkFrame } from './binary/chunk-frame.ts';
 
-/** What a request emits: any number of progress replies (result 6), then one final reply. */
-export type RequestEvent =
-  | { readonly kind: 'progress'; readonly reply: Envelope }
-  | { readonly kind: 'result'; readonly reply: Envelope };
+/** An envelope without its data and result, which {@link FinalReply} and {@link ProgressReply} type per command. */
+type ReplyHead = Omit<Envelope, 'data' | 'result'>;
 
-export interface RequestOptions {
+/** Failure result codes (1-5): their data is a refusal's {@link FailureData}. */
+export type FailureCode = Exclude<ResultCode, typeof Result.Success | typeof Result.Pushing>;
+
+/**
+ * The final reply to command `K`, its data decoded by the command map (WIRE-2): a success carries
+ * `ReplyOf<K>`, a failure {@link FailureData}. Narrow on `result` to read the data.
+ */
+export type FinalReply<K extends number = number> =
+  | (ReplyHead & { readonly result: typeof Result.Success; readonly data: ReplyOf<K> })
+  | (ReplyHead & { readonly result: FailureCode; readonly data: FailureData });
+
+/** A progress reply (result 6) to command `K`: its progress data, or undefined when it has none the map knows. */
+export type ProgressReply<K extends number = number> = ReplyHead & { readonly result: typeof Result.Pushing; readonly data: ProgressOf<K> | undefined };
+
+/** What a request emits: any number of progress replies (result 6), then one final reply. */
+export type RequestEvent<K extends number = number> =
+  | { readonly kind: 'progress'; readonly reply: ProgressReply<K> }
+  | { readonly kind: 'result'; readonly reply: FinalReply<K> };
+
+/** True for a request's final event (the one that completes it). */
+export function isFinal<K extends number>(event: RequestEvent<K>): event is Extract<RequestEvent<K>, { readonly kind: 'result' }> {
+  return event.kind === 'result';
+}
+
+/**
+ * Reads a final reply through the command map: the reply's data decoded for its command, a failure's
+ * refusal data, and a success whose data the map refuses turned into result 2 (WIRE-3).
+ */
+export function finalReply<K extends number>(msgId: K, reply: Envelope): FinalReply<K> {
+  if (reply.result !== Result.Success) {
+    const result: FailureCode = reply.result === undefined || reply.result === Result.Pushing ? Result.Fail : reply.result;
+    return { ...reply, result, data: decodeFailure(reply.data) };
+  }
+  const decoded = decodeReply(msgId, reply.data);
+  return decoded === undefined ? { ...reply, result: Result.MessageError, data: { message: MALFORMED_REPLY } } : { ...reply, result: Result.Success, data: decoded.data };
+}
+
+/** Reads a progress reply through the command map (undefined data when the command has none the map knows). */
+export function progressReply<K extends number>(msgId: K, reply: Envelope): ProgressReply<K> {
+  return { ...reply, result: Result.Pushing, data: decodeProgress(msgId, reply.data)?.data };
+}
+
+export interface RequestOptions<K extends number = number> {
   readonly sn?: string;
-  readonly data?: unknown;
+  readonly data?: RequestOf<K>;
   readonly flowId?: string;
   readonly timeoutMs?: number;
   /**
@@ -48,17 +89,20 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_QUEUED = 1_000;
 
 // Routes correlator callbacks to a subscriber with one small object instead of three closures, since
-// tens of thousands of requests may be pending at once.
-class SubscriberSink implements PendingHandlers {
-  readonly #subscriber: Subscriber<RequestEvent>;
-  constructor(subscriber: Subscriber<RequestEvent>) {
+// tens of thousands of requests may be pending at once. It is the engine's edge for replies: each is
+// decoded here, once, by the command map.
+class SubscriberSink<K extends number> implements PendingHandlers {
+  readonly #subscriber: Subscriber<RequestEvent<K>>;
+  readonly #msgId: K;
+  constructor(msgId: K, subscriber: Subscriber<RequestEvent<K>>) {
+    this.#msgId = msgId;
     this.#subscriber = subscriber;
   }
   progress(reply: Envelope): void {
-    this.#subscriber.next({ kind: 'progress', reply });
+    this.#subscriber.next({ kind: 'progress', reply: progressReply(this.#msgId, reply) });
   }
   result(reply: Envelope): void {
-    this.#subscriber.next({ kind: 'result', reply });
+    this.#subscriber.next({ kind: 'result', reply: finalReply(this.#msgId, reply) });
     this.#subscriber.complete();
   }
   error(err: Error): void {
@@ -164,9 +208,9 @@ export class ProtocolEngine {
    * Sends a command and emits its progress and final reply. Unsubscribing forgets the request; a
    * disconnect or timeout errors it. Fails at once when not connected, unless `queue` is set.
    */
-  request(msgId: number, options: RequestOptions = {}): Observable<RequestEvent> {
-    return new Observable<RequestEvent>((subscriber) => {
-      const cid = this.call(msgId, options, new SubscriberSink(subscriber));
+  request<K extends number>(msgId: K, options: RequestOptions<K> = {}): Observable<RequestEvent<K>> {
+    return new Observable<RequestEvent<K>>((subscriber) => {
+      const cid = this.call(msgId, options, new SubscriberSink(msgId, subscriber));
       return cid === undefined ? undefined : () => this.cancel(cid);
     });
   }
@@ -175,7 +219,7 @@ export class ProtocolEngine {
    * The callback form of request(), for callers that hold very many requests: returns the correlation
    * id to cancel with, or undefined when the request failed at once (the handlers have heard why).
    */
-  call(msgId: number, options: RequestOptions, handlers: PendingHandlers): string | undefined {
+  call<K extends number>(msgId: K, options: RequestOptions<K>, handlers: PendingHandlers): string | undefined {
     const state = this.#connection.state;
     const open = state.status === 'open';
     // After a rejection nothing will ever be sent: say so rather than 'not connected', and hold nothing.

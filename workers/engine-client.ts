@@ -83,13 +83,18 @@ export class EngineClient {
     this.#port.postMessage({ type: 'stop' });
   }
 
-  /** Sends a command through the worker engine; unsubscribing cancels it there. */
-  request(msgId: number, options: RequestOptions = {}): Observable<RequestEvent> {
-    return new Observable<RequestEvent>((subscriber) => {
+  /**
+   * Sends a command through the worker engine; unsubscribing cancels it there. The worker's engine has
+   * decoded each reply with the command map (WIRE-2) for this very msgId, so the events it posts back are
+   * this request's typed events.
+   */
+  request<K extends number>(msgId: K, options: RequestOptions<K> = {}): Observable<RequestEvent<K>> {
+    return new Observable<RequestEvent<K>>((subscriber) => {
       const rid = this.#nextRid++;
       let done = false;
       this.#requests.set(rid, {
-        next: (e) => subscriber.next(e),
+        // The one cast of the bridge: postMessage forgets the type parameter the worker's engine decoded with.
+        next: (e) => subscriber.next(e as RequestEvent<K>),
         complete: () => {
           done = true;
           subscriber.complete();

@@ -1,22 +1,28 @@
 import { filter, firstValueFrom, lastValueFrom, merge, Observable, ReplaySubject, Subject, tap } from 'rxjs';
 import { Command } from '../catalogue/commands.ts';
 import { Result } from '../catalogue/enums.ts';
-import type { DeviceFileOffer, FileWrittenReply } from '../catalogue/payloads.ts';
-import type { RequestEvent, RequestOptions } from '../engine.ts';
+import type { RequestOf } from '../catalogue/command-map.ts';
+import type { DeviceFileOffer } from '../catalogue/payloads.ts';
+import type { FinalReply, RequestEvent, RequestOptions } from '../engine.ts';
 import type { Envelope } from '../envelope.ts';
 import { ErrorCode } from '../errors.ts';
 import type { TransferProgress } from './chunk-receiver.ts';
 import { sha256Hex } from './sha256.ts';
 import { receiveFiles, sendFile, type TransferPort } from './transfer.ts';
 
+/** The commands whose outcome is a file moving on a flow: an upload, or a file the device offers. */
+export type FileCommand = typeof Command.FileUpload | OfferCommand;
+/** The commands a device answers by offering a file on the request's flow (DOPS-3). */
+export type OfferCommand = typeof Command.FileDownload | typeof Command.Screenshot | typeof Command.GrabLog;
+
 /**
  * What a console sees of a device file operation: progress; `resuming` when its socket dropped and the
  * operation will continue from `bytes` once it is back (XFER-4); then the outcome.
  */
-export type DeviceFileEvent =
+export type DeviceFileEvent<K extends number = FileCommand> =
   | { readonly kind: 'progress'; readonly bytes: number; readonly total: number }
   | { readonly kind: 'resuming'; readonly bytes: number; readonly total: number }
-  | { readonly kind: 'done'; readonly reply: Envelope; readonly file?: { readonly name: string; readonly mime: string; readonly bytes: Uint8Array; readonly sha256: string } };
+  | { readonly kind: 'done'; readonly reply: FinalReply<K>; readonly file?: { readonly name: string; readonly mime: string; readonly bytes: Uint8Array; readonly sha256: string } };
 
 const FLOW_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** Flows whose outcome a device remembers after they end, so a console that missed it hears it again. */
@@ -39,11 +45,11 @@ function lostConnection(err: unknown): boolean {
  * it again on the same flow once the socket is back (held by the engine until then): the device joins
  * the repeated request to the operation already running (XFER-4). Other errors end it.
  */
-function askOnFlow(
+function askOnFlow<K extends FileCommand>(
   port: TransferPort,
-  msgId: number,
-  options: RequestOptions,
-  handlers: { next(event: RequestEvent): void; lost(): void; error(err: unknown): void },
+  msgId: K,
+  options: RequestOptions<K>,
+  handlers: { next(event: RequestEvent<K>): void; lost(): void; error(err: unknown): void },
 ): { unsubscribe(): void } {
   let current: { unsubscribe(): void } | undefined;
   let closed = false;
@@ -77,10 +83,10 @@ function askOnFlow(
 export function uploadToDevice(
   port: TransferPort,
   opts: { sn: string; dir: string; name: string; bytes: Uint8Array; flowId?: string; timeoutMs?: number; chunkSize?: number; window?: number },
-): Observable<DeviceFileEvent> {
+): Observable<DeviceFileEvent<typeof Command.FileUpload>> {
   const flowId = opts.flowId ?? newFlowId('up');
   const total = opts.bytes.length;
-  return new Observable<DeviceFileEvent>((subscriber) => {
+  return new Observable<DeviceFileEvent<typeof Command.FileUpload>>((subscriber) => {
     // Each `ready` (the first, and one per repeated request) begins the transfer again from the device's `next`.
     const ready$ = new ReplaySubject<void>(1);
     let sending: { unsubscribe(): void } | undefined;
@@ -92,13 +98,12 @@ export function uploadToDevice(
         askOnFlow(port, Command.FileUpload, { sn: opts.sn, flowId, data: { path: opts.dir, name: opts.name, size: total, sha256 }, timeoutMs: opts.timeoutMs }, {
           next: (event) => {
             if (event.kind === 'result') {
-              const written = event.reply.data as FileWrittenReply | undefined;
-              if (event.reply.result === Result.Success) subscriber.next({ kind: 'progress', bytes: written?.size ?? total, total });
+              if (event.reply.result === Result.Success) subscriber.next({ kind: 'progress', bytes: event.reply.data.size, total });
               subscriber.next({ kind: 'done', reply: event.reply });
               subscriber.complete();
               return;
             }
-            if ((event.reply.data as { stage?: string } | undefined)?.stage !== 'ready') return;
+            if (event.reply.data?.stage !== 'ready') return;
             ready$.next();
             if (sending) return;
             sending = sendFile(port, { flowId, bytes: opts.bytes, sn: opts.sn, chunkSize: opts.chunkSize, window: opts.window, begin$: ready$ }).subscribe({
@@ -125,12 +130,12 @@ export function uploadToDevice(
  * the file (its SHA-256 checked against the device's offer). When the console's socket drops it asks
  * again on the flow; the device re-begins its transfer and this side answers with the chunks it has.
  */
-export function fileFromDevice(port: TransferPort, opts: { sn: string; msgId: number; data?: unknown; flowId?: string; timeoutMs?: number }): Observable<DeviceFileEvent> {
+export function fileFromDevice<K extends OfferCommand>(port: TransferPort, opts: { sn: string; msgId: K; data?: RequestOf<K>; flowId?: string; timeoutMs?: number }): Observable<DeviceFileEvent<K>> {
   const flowId = opts.flowId ?? newFlowId('dl');
-  return new Observable<DeviceFileEvent>((subscriber) => {
+  return new Observable<DeviceFileEvent<K>>((subscriber) => {
     let offer: DeviceFileOffer | undefined;
     let received: { bytes: Uint8Array; sha256: string } | undefined;
-    let final: Envelope | undefined;
+    let final: FinalReply<K> | undefined;
     const finish = () => {
       if (!final) return;
       if (final.result !== Result.Success) {
@@ -163,12 +168,12 @@ export function fileFromDevice(port: TransferPort, opts: { sn: string; msgId: nu
         got += c.payload.length;
         if (offer) subscriber.next({ kind: 'progress', bytes: Math.min(got, offer.size), total: offer.size });
       }),
-      askOnFlow(port, opts.msgId, { sn: opts.sn, flowId, data: opts.data ?? {}, timeoutMs: opts.timeoutMs }, {
+      askOnFlow(port, opts.msgId, { sn: opts.sn, flowId, data: opts.data, timeoutMs: opts.timeoutMs }, {
         next: (event) => {
           if (event.kind === 'progress') {
-            const d = event.reply.data as Partial<DeviceFileOffer> | undefined;
-            if (d?.stage === 'sending' && typeof d.sha256 === 'string' && offer === undefined) {
-              offer = d as DeviceFileOffer;
+            const d = event.reply.data;
+            if (d !== undefined && offer === undefined) {
+              offer = d;
               subscriber.next({ kind: 'progress', bytes: 0, total: offer.size });
             }
             return;
@@ -287,6 +292,6 @@ export class FlowJobs<T> {
 }
 
 /** The last event of a device file operation: its outcome. */
-export function lastFileEvent(events: Observable<DeviceFileEvent>): Promise<Extract<DeviceFileEvent, { kind: 'done' }>> {
-  return firstValueFrom(events.pipe(filter((e): e is Extract<DeviceFileEvent, { kind: 'done' }> => e.kind === 'done')));
+export function lastFileEvent<K extends FileCommand>(events: Observable<DeviceFileEvent<K>>): Promise<Extract<DeviceFileEvent<K>, { kind: 'done' }>> {
+  return firstValueFrom(events.pipe(filter((e): e is Extract<DeviceFileEvent<K>, { kind: 'done' }> => e.kind === 'done')));
 }

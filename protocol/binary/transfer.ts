@@ -1,6 +1,6 @@
 import { filter, Observable, type Subscription } from 'rxjs';
 import { Command } from '../catalogue/commands.ts';
-import { ackData, beginData, decodeFailure } from '../catalogue/command-map.ts';
+import { ackData, beginData } from '../catalogue/command-map.ts';
 import { decode } from '../catalogue/decode.ts';
 import type { AckData, BeginData } from '../catalogue/payloads.ts';
 import { Result } from '../catalogue/enums.ts';
@@ -28,7 +28,7 @@ export interface TransferPort {
   readonly messages$: Observable<Envelope>;
   readonly chunks$: Observable<Chunk>;
   flow(flowId: string): Observable<Envelope>;
-  request(msgId: number, options?: RequestOptions): Observable<RequestEvent>;
+  request<K extends number>(msgId: K, options?: RequestOptions<K>): Observable<RequestEvent<K>>;
   send(env: Envelope): void;
   sendChunk(chunk: Chunk): void;
   reply(request: Envelope, result: ResultCode, data?: unknown): void;
@@ -99,13 +99,13 @@ export function sendFile(engine: TransferPort, opts: SendFileOptions): Observabl
             next: (event) => {
               if (event.kind !== 'result') return;
               if (event.reply.result !== Result.Success) {
-                const why = decodeFailure(event.reply.data).message;
+                const why = event.reply.data.message;
                 subscriber.error(new TransferError(typeof why === 'string' && why !== '' ? why : `Receiver refused the transfer (result ${event.reply.result ?? ''})`));
                 return;
               }
-              const at = decode(ackData, event.reply.data);
-              sender.resumeFrom(at?.next ?? 0);
-              if (at?.done) {
+              const at = event.reply.data;
+              sender.resumeFrom(at.next);
+              if (at.done) {
                 // The file arrived before the connection dropped; only the final acknowledgement was lost.
                 subscriber.next(sender.progress);
                 subscriber.complete();

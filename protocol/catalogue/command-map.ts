@@ -44,6 +44,7 @@ import type {
   PushTextRequest,
   RuntimeInfoReply,
   RuntimeInfoRequest,
+  ShellOpenReply,
   ShellOutput,
   ShellRequest,
   SshConfigReply,
@@ -123,6 +124,13 @@ export interface ShellReply {
   readonly rows?: number;
 }
 
+/** The connection information of a shell `open` reply, or undefined when the device gave none (the open failed). */
+export function shellOpened(reply: ShellReply): ShellOpenReply | undefined {
+  const { user, host, cwd, prompt, raw, offset, backlog } = reply;
+  if (user === undefined || host === undefined || cwd === undefined || prompt === undefined) return undefined;
+  return { user, host, cwd, prompt, ...(raw === undefined ? {} : { raw }), ...(offset === undefined ? {} : { offset }), ...(backlog === undefined ? {} : { backlog }) };
+}
+
 /** 196609 platform -> console: a device came online or went offline. */
 export interface DevicePresenceEvent {
   readonly onlineState: number;
@@ -148,6 +156,9 @@ export interface FailureData {
   readonly message?: string;
   /** A code the console words in its own language (StreamRefusal). */
   readonly reason?: string;
+  /** 65604 file delete that deleted nothing: the per-path outcome beside the message. */
+  readonly deleted?: readonly string[];
+  readonly failed?: readonly { readonly path: string; readonly message: string }[];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -177,7 +188,10 @@ const support: Decoder<Readonly<Record<SupportFlag, boolean>>> = (v) => {
   return out;
 };
 
-export const failureData: Decoder<FailureData> = orEmpty(object<FailureData>({ message: optional(text), reason: optional(text) }));
+const failedPaths = array(object<{ readonly path: string; readonly message: string }>({ path: text, message: text }));
+export const failureData: Decoder<FailureData> = orEmpty(
+  object<FailureData>({ message: optional(text), reason: optional(text), deleted: optional(array(text)), failed: optional(failedPaths) }),
+);
 const done = object<DoneReply>({ message: text });
 const fileEntry = object<FileEntry>({ name: text, type: oneOf('file', 'folder'), size: bytes, mtime: number() });
 const processInfo = object<ProcessInfo>({
@@ -291,7 +305,7 @@ const appListReply = object<AppListReply>({
   apps: array(object({ name: text, packageName: text, versionName: text, versionCode: number(), type: oneOf('system', 'general'), running: boolean, size: bytes })),
 });
 
-const fileDeleteReply = object<FileDeleteReply>({ deleted: array(text), failed: array(object({ path: text, message: text })) });
+const fileDeleteReply = object<FileDeleteReply>({ deleted: array(text), failed: failedPaths });
 
 // ---------------------------------------------------------------------------------------------------
 // The map
@@ -396,36 +410,47 @@ export function isMappedCommand(msgId: number): msgId is MappedCommand {
   return byId.has(msgId);
 }
 
-/** Decodes a request's (or event's) data for `msgId`; undefined when malformed or `msgId` is not in the map. */
-export function decodeRequest<K extends MappedCommand>(msgId: K, data: unknown): { readonly data: RequestOf<K> } | undefined {
+// The three readers below are the one place where the key-erased `byId` meets the typed keys of COMMANDS:
+// the entry stored under K decodes RequestOf<K> (ReplyOf<K>, ProgressOf<K>), which TypeScript cannot
+// follow through a Map, hence one `as` each. A command outside the map has `unknown` data, passed as is.
+
+/** Decodes a request's (or event's) data for `msgId`; undefined when malformed. Data of a command outside the map is passed as is. */
+export function decodeRequest<K extends number>(msgId: K, data: unknown): { readonly data: RequestOf<K> } | undefined {
   const s = byId.get(msgId);
-  if (s === undefined) return undefined;
-  const v = s.request(data);
-  // The map entry for K decodes RequestOf<K> (COMMANDS is typed per key; byId only forgets the key).
+  const v = s === undefined ? data : s.request(data);
   return v === Invalid ? undefined : { data: v as RequestOf<K> };
 }
 
-/** Decodes a successful reply's data for `msgId`; undefined when malformed. */
-export function decodeReply<K extends MappedCommand>(msgId: K, data: unknown): { readonly data: ReplyOf<K> } | undefined {
+/** Decodes a successful reply's data for `msgId`; undefined when malformed. Data of a command outside the map is passed as is. */
+export function decodeReply<K extends number>(msgId: K, data: unknown): { readonly data: ReplyOf<K> } | undefined {
   const s = byId.get(msgId);
-  if (s === undefined) return undefined;
-  const v = s.reply(data);
-  // As in decodeRequest: the entry for K decodes ReplyOf<K>.
+  const v = s === undefined ? data : s.reply(data);
   return v === Invalid ? undefined : { data: v as ReplyOf<K> };
 }
 
-/** Decodes a progress reply's data for `msgId`; undefined when malformed or the command has no progress data. */
-export function decodeProgress<K extends MappedCommand>(msgId: K, data: unknown): { readonly data: ProgressOf<K> } | undefined {
-  const d = byId.get(msgId)?.progress;
-  if (d === undefined) return undefined;
-  const v = d(data);
-  // As in decodeRequest: the entry for K decodes ProgressOf<K>.
+/** Decodes a progress reply's data for `msgId`; undefined when malformed or the command has no progress data in the map. */
+export function decodeProgress<K extends number>(msgId: K, data: unknown): { readonly data: ProgressOf<K> } | undefined {
+  const s = byId.get(msgId);
+  const v = s === undefined ? data : s.progress === undefined ? Invalid : s.progress(data);
   return v === Invalid ? undefined : { data: v as ProgressOf<K> };
 }
 
-/** A refusal's data (result 1-5): its message and reason code, where it has them. */
+/**
+ * A refusal's data (result 1-5): its message and reason code, where it has them. Each field is read on
+ * its own, so a malformed extra never costs the reason a person reads.
+ */
 export function decodeFailure(data: unknown): FailureData {
-  return decode(failureData, data) ?? {};
+  if (!isRecord(data)) return {};
+  const message = decode(text, data.message);
+  const reason = decode(text, data.reason);
+  const deleted = decode(array(text), data.deleted);
+  const failed = decode(failedPaths, data.failed);
+  return {
+    ...(message === undefined ? {} : { message }),
+    ...(reason === undefined ? {} : { reason }),
+    ...(deleted === undefined ? {} : { deleted }),
+    ...(failed === undefined ? {} : { failed }),
+  };
 }
 
 /** The right a console needs to send `msgId`, or undefined when consoles may not send it. */

@@ -1,4 +1,4 @@
-import { Command, type Envelope, failureText, LINUX_CANNOT, labelOf, OnlineState, refusedOnSystem, Result, resultLabels, type ResultCode } from '../../protocol/index.ts';
+import { Command, decodeFailure, type Envelope, failureText, type FinalReply, finalReply, type RequestOf, LINUX_CANNOT, labelOf, OnlineState, refusedOnSystem, Result, resultLabels, type ResultCode } from '../../protocol/index.ts';
 import type { Language } from '../i18n/language.ts';
 import { ClickGuard } from './click-guard.ts';
 
@@ -39,7 +39,9 @@ export interface SendOptions {
 }
 
 /** What became of a send: answered (with the reply), held for later, or refused or failed before a reply. */
-export type SendOutcome = { readonly kind: 'reply'; readonly ok: boolean; readonly reply: Envelope } | { readonly kind: 'held' } | { readonly kind: 'refused' } | { readonly kind: 'failed' };
+export type SendOutcome<K extends number = number> = { readonly kind: 'reply'; readonly ok: boolean; readonly reply: FinalReply<K> } | NoReply;
+/** A send that ended without a reply: held for later, or refused or failed before one. */
+type NoReply = { readonly kind: 'held' } | { readonly kind: 'refused' } | { readonly kind: 'failed' };
 
 /** Holding on the server: delivered at once when the device was online after all, or held. */
 export interface HoldAnswer {
@@ -50,7 +52,7 @@ export interface HoldAnswer {
 
 /** Everything the sender reaches outside itself; the console wires the worker engine, REST, i18n and toasts. */
 export interface SenderPorts {
-  readonly request: (msgId: number, sn: string, data: unknown, flowId?: string) => Promise<Envelope>;
+  readonly request: <K extends number>(msgId: K, sn: string, data: RequestOf<K> | undefined, flowId?: string) => Promise<FinalReply<K>>;
   /** Holds a command for an offline device (POST /device-ops/command); rejects when the server refused it (the request layer said why). */
   readonly hold: (sn: string, msgId: number, data: unknown, ttlSeconds: number) => Promise<HoldAnswer>;
   readonly toast: (color: 'green' | 'red' | 'orange' | 'blue', message: string) => void;
@@ -94,7 +96,7 @@ export function createCommandSender(ports: SenderPorts) {
 
   /** A failed reply in the spec's words: offline and Linux refusals get the spec's messages. */
   function replyMessage(reply: Pick<Envelope, 'result' | 'data'>): string {
-    const message = (reply.data as { message?: unknown } | undefined)?.message;
+    const message = decodeFailure(reply.data).message;
     if (reply.result === Result.DeviceOffline) return t('deviceView.offline');
     if (message === LINUX_CANNOT) return t('deviceView.linuxCannot');
     return resultText(reply.result, reply.data);
@@ -121,12 +123,12 @@ export function createCommandSender(ports: SenderPorts) {
       ports.toast(ok ? 'green' : 'red', t('fleet.msg.result', { command: label ?? commandLabel(msgId), sn, result: resultText(reply.result, reply.data) }));
       return;
     }
-    const message = (reply.data as { message?: unknown } | undefined)?.message;
+    const message = decodeFailure(reply.data).message;
     ports.toast(ok ? 'green' : 'red', ok ? t('deviceView.done', { message: typeof message === 'string' ? message : resultText(reply.result) }) : replyMessage(reply));
   }
 
   /** Tells a refusal made before sending. */
-  function refuse(voice: CommandVoice | 'none', msgId: number, sn: string, why: 'linux' | 'offline', label?: string): SendOutcome {
+  function refuse(voice: CommandVoice | 'none', msgId: number, sn: string, why: 'linux' | 'offline', label?: string): NoReply {
     if (voice === 'row') ports.toast('red', t('fleet.msg.result', { command: label ?? commandLabel(msgId), sn, result: t(why === 'linux' ? 'fleet.msg.linux' : 'fleet.msg.offline') }));
     else if (voice === 'view') ports.toast('red', t(why === 'linux' ? 'deviceView.linuxCannot' : 'deviceView.offline'));
     return { kind: 'refused' };
@@ -142,13 +144,13 @@ export function createCommandSender(ports: SenderPorts) {
     return false;
   }
 
-  function failed(voice: CommandVoice | 'none', err: unknown): SendOutcome {
+  function failed(voice: CommandVoice | 'none', err: unknown): NoReply {
     if (voice !== 'none') ports.toast('red', err instanceof Error ? err.message : String(err));
     return { kind: 'failed' };
   }
 
   /** Sends `msgId` with `data` to `device` after the guards, and tells the outcome (see {@link SendOptions}). */
-  async function sendCommand(device: CommandTarget, msgId: number, data?: unknown, opts: SendOptions = {}): Promise<SendOutcome> {
+  async function sendCommand<K extends number>(device: CommandTarget, msgId: K, data?: RequestOf<K>, opts: SendOptions = {}): Promise<SendOutcome<K>> {
     const voice = opts.voice ?? 'row';
     // Refusals first: a click the console refused did nothing, so it does not count against the guard.
     if (device.systemType !== undefined && refusedOnSystem(msgId, device.systemType)) return refuse(voice, msgId, device.sn, 'linux', opts.label);
@@ -160,7 +162,8 @@ export function createCommandSender(ports: SenderPorts) {
       try {
         const answer = await ports.hold(device.sn, msgId, data ?? {}, opts.hold);
         if (answer.delivered) {
-          const reply: Envelope = { msgId, sn: device.sn, result: (answer.result ?? Result.Fail) as ResultCode, data: answer.data };
+          // Delivered at once: the server relayed the device's reply; it is read as the engine reads one (WIRE-2).
+          const reply = finalReply(msgId, { msgId, sn: device.sn, result: (answer.result ?? Result.Fail) as ResultCode, data: answer.data });
           tell(voice, msgId, device.sn, reply, opts.label);
           return { kind: 'reply', ok: reply.result === Result.Success, reply };
         }

@@ -1,6 +1,6 @@
-import { lastValueFrom, type Observable } from 'rxjs';
+import { filter, lastValueFrom, type Observable } from 'rxjs';
 import { proxy } from 'valtio';
-import { type DeviceFileEvent, type Envelope, fileFromDevice, OnlineState, Result, uploadToDevice } from '../../protocol/index.ts';
+import { type Command, type DeviceFileEvent, type Envelope, fileFromDevice, type FinalReply, isFinal, type OfferCommand, OnlineState, type RequestOf, Result, uploadToDevice } from '../../protocol/index.ts';
 import { deviceOpsApi } from '../api/device-ops.ts';
 import { TOAST_MS } from '../api/request.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
@@ -16,9 +16,9 @@ const TRANSFER_TIMEOUT_MS = 300_000;
 /** Bumped when a command is held for an offline device, so lists of held commands reload. */
 export const heldChanged = proxy({ n: 0 });
 
-/** Sends one command to a device through the worker engine and resolves with its final reply (no guard, no toast). */
-export async function askDevice(msgId: number, sn: string, data?: unknown, flowId?: string): Promise<Envelope> {
-  return (await lastValueFrom(engine().request(msgId, { sn, data, flowId }))).reply;
+/** Sends one command to a device through the worker engine and resolves with its final reply, data decoded (no guard, no toast). */
+export async function askDevice<K extends number>(msgId: K, sn: string, data?: RequestOf<K>, flowId?: string): Promise<FinalReply<K>> {
+  return (await lastValueFrom(engine().request(msgId, { sn, data, flowId }).pipe(filter(isFinal)))).reply;
 }
 
 const sender = createCommandSender({
@@ -53,7 +53,7 @@ export function toastError(err: unknown): void {
 }
 
 /** Sends without a click: nothing is said on success, a failure is toasted (live control input, stop stream). */
-export function sendQuietly(msgId: number, sn: string, data?: unknown): void {
+export function sendQuietly<K extends number>(msgId: K, sn: string, data?: RequestOf<K>): void {
   engine()
     .request(msgId, { sn, data })
     .subscribe({
@@ -65,11 +65,11 @@ export function sendQuietly(msgId: number, sn: string, data?: unknown): void {
 }
 
 /** Uploads a file into a device folder with progress. */
-export function uploadFile(sn: string, dir: string, name: string, bytes: Uint8Array): Observable<DeviceFileEvent> {
+export function uploadFile(sn: string, dir: string, name: string, bytes: Uint8Array): Observable<DeviceFileEvent<typeof Command.FileUpload>> {
   return uploadToDevice(engine(), { sn, dir, name, bytes, timeoutMs: TRANSFER_TIMEOUT_MS });
 }
 
 /** Fetches a file the device sends on a flow (download, screenshot, log) with progress. */
-export function deviceFile(sn: string, msgId: number, data?: unknown): Observable<DeviceFileEvent> {
+export function deviceFile<K extends OfferCommand>(sn: string, msgId: K, data?: RequestOf<K>): Observable<DeviceFileEvent<K>> {
   return fileFromDevice(engine(), { sn, msgId, data, timeoutMs: TRANSFER_TIMEOUT_MS });
 }

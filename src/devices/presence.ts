@@ -1,4 +1,4 @@
-import { Command, type Envelope, OnlineState } from '../../protocol/index.ts';
+import { Command, decodeRequest, type Envelope, OnlineState } from '../../protocol/index.ts';
 
 /** Runs `publish` once, soon: on the next animation frame while the page is shown, else on the next task. */
 export type Schedule = (publish: () => void) => void;
@@ -39,7 +39,7 @@ export class PresenceStore {
   apply(batch: readonly Envelope[]): void {
     for (const env of batch) {
       if (env.msgId !== Command.DevicePresence || !env.sn) continue;
-      const state = (env.data as { onlineState?: unknown } | undefined)?.onlineState;
+      const state = decodeRequest(Command.DevicePresence, env.data)?.data.onlineState;
       if (state !== OnlineState.Online && state !== OnlineState.Offline) continue;
       this.#state.set(env.sn, state);
       this.#pending.add(env.sn);

@@ -1,4 +1,4 @@
-import { type DeviceListFilter, type Envelope, LINUX_CANNOT, LINUX_REFUSED_COMMANDS, Result, type ResultCode } from '../../../protocol/index.ts';
+import { decodeFailure, type DeviceListFilter, type Envelope, LINUX_CANNOT, LINUX_REFUSED_COMMANDS, Result, type ResultCode } from '../../../protocol/index.ts';
 import type { EngineClient } from '../../../workers/engine-client.ts';
 import { RunPublisher } from './run-publisher.ts';
 
@@ -116,8 +116,7 @@ export async function linuxAmong(msgId: number, filter: DeviceListFilter, select
 }
 
 function messageOf(reply: Envelope): string | undefined {
-  const m = (reply.data as { message?: unknown } | undefined)?.message;
-  return typeof m === 'string' ? m : undefined;
+  return reply.result === Result.Success ? undefined : decodeFailure(reply.data).message;
 }
 
 /** Package names from a comma list; Chinese commas and spaces count as commas (devices-and-commerce section 5). */

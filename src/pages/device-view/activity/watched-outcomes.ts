@@ -1,4 +1,4 @@
-import { Command, type Envelope } from '../../../../protocol/index.ts';
+import { Command, decodeRequest, type Envelope } from '../../../../protocol/index.ts';
 
 /** A command someone else sent to the device this page shows, as the gateway reported it (196612). */
 export interface WatchedOutcome {
@@ -20,8 +20,8 @@ export function outcomesIn(batch: readonly Envelope[], sn: string): WatchedOutco
   const found: WatchedOutcome[] = [];
   for (const env of batch) {
     if (env.msgId !== Command.DeviceCommandOutcome || env.sn !== sn) continue;
-    const d = env.data as Partial<Record<'msgId' | 'result' | 'time', unknown>> & { by?: unknown };
-    if (typeof d?.msgId !== 'number' || typeof d.result !== 'number' || typeof d.by !== 'string' || typeof d.time !== 'number') continue;
+    const d = decodeRequest(Command.DeviceCommandOutcome, env.data)?.data;
+    if (d === undefined) continue;
     found.push({ msgId: d.msgId, command: commandNames.get(d.msgId) ?? String(d.msgId), result: d.result, by: d.by, time: d.time });
   }
   return found;

@@ -3,7 +3,7 @@ import { notifications } from '../../../layout/toast.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom, tap } from 'rxjs';
-import { Command, type DeviceFileEvent, type FileEntry, type FileListReply, MAX_DELETE, Result } from '../../../../protocol/index.ts';
+import { Command, type DeviceFileEvent, type FileEntry, MAX_DELETE, Result } from '../../../../protocol/index.ts';
 import { saveBytes } from '../../../api/device-ops.ts';
 import { askDevice, clickAllowed, deviceFile, replyMessage, toastError, toastReply, uploadFile } from '../../../devices/commands.ts';
 import { TOAST_MS } from '../../../api/request.ts';
@@ -53,7 +53,7 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
       (reply) => {
         if (cancelled) return;
         if (reply.result === Result.Success) {
-          setEntries((reply.data as FileListReply).entries);
+          setEntries(reply.data.entries);
           setError(undefined);
         } else setError(replyMessage(reply));
         setSelected(new Set());
@@ -74,7 +74,7 @@ export function FilesTab({ sn, online }: { sn: string; online: boolean }) {
     try {
       const done = await lastValueFrom(uploadFile(sn, dir, file.name, bytes).pipe(tap((e) => e.kind !== 'done' && setTransfer(nextTransfer(label, e)))));
       if (done.kind === 'done' && done.reply.result === Result.Success) {
-        const sha = (done.reply.data as { sha256: string }).sha256;
+        const sha = done.reply.data.sha256;
         notifications.show({ color: 'green', message: t('deviceView.files.uploaded', { name: file.name, sha }), autoClose: TOAST_MS });
       } else if (done.kind === 'done') toastReply(done.reply);
     } catch (err) {

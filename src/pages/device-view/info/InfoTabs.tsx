@@ -3,14 +3,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastValueFrom } from 'rxjs';
 import {
-  type BaseInfoReply,
   Command,
   commandPermission,
   labelOf,
   networkTypeLabels,
   Result,
   SUPPORT_FLAGS,
-  type SystemInfoReply,
+  type ReplyOf,
   systemTypeLabels,
 } from '../../../../protocol/index.ts';
 import { askDevice, deviceFile, replyMessage } from '../../../devices/commands.ts';
@@ -19,8 +18,8 @@ import { useRealtimeOpen } from '../../../devices/hooks.ts';
 import { formatBytes, formatUptime } from '../format.ts';
 
 /** Asks the device once per mount (and on refresh) and keeps the answer. */
-function useDeviceAnswer<T>(sn: string, msgId: number, online: boolean) {
-  const [data, setData] = useState<T>();
+function useDeviceAnswer<K extends typeof Command.BaseInfo | typeof Command.SystemInfo>(sn: string, msgId: K, online: boolean) {
+  const [data, setData] = useState<ReplyOf<K>>();
   const [error, setError] = useState<string>();
   const [nonce, setNonce] = useState(0);
   const connected = useRealtimeOpen();
@@ -31,7 +30,7 @@ function useDeviceAnswer<T>(sn: string, msgId: number, online: boolean) {
       (reply) => {
         if (cancelled) return;
         if (reply.result === Result.Success) {
-          setData(reply.data as T);
+          setData(reply.data);
           setError(undefined);
         } else setError(replyMessage(reply));
       },
@@ -75,7 +74,7 @@ function Refresh({ onClick }: { onClick: () => void }) {
 /** Base info tab (65612). */
 export function BaseInfoTab({ sn, online }: { sn: string; online: boolean }) {
   const { t } = useTranslation();
-  const { data, error, load } = useDeviceAnswer<BaseInfoReply>(sn, Command.BaseInfo, online);
+  const { data, error, load } = useDeviceAnswer(sn, Command.BaseInfo, online);
   const f = (k: string) => t(`deviceView.field.${k}`);
   return (
     <>
@@ -105,7 +104,7 @@ export function BaseInfoTab({ sn, online }: { sn: string; online: boolean }) {
 /** System info tab (65613). */
 export function SystemInfoTab({ sn, online }: { sn: string; online: boolean }) {
   const { t } = useTranslation();
-  const { data, error, load } = useDeviceAnswer<SystemInfoReply>(sn, Command.SystemInfo, online);
+  const { data, error, load } = useDeviceAnswer(sn, Command.SystemInfo, online);
   const f = (k: string) => t(`deviceView.field.${k}`);
   return (
     <>
@@ -138,7 +137,7 @@ export function SystemInfoTab({ sn, online }: { sn: string; online: boolean }) {
 /** System config tab: the device's support flags (devices-and-commerce section 3). */
 export function SystemConfigTab({ sn, online }: { sn: string; online: boolean }) {
   const { t } = useTranslation();
-  const { data, error, load } = useDeviceAnswer<SystemInfoReply>(sn, Command.SystemInfo, online);
+  const { data, error, load } = useDeviceAnswer(sn, Command.SystemInfo, online);
   return (
     <>
       <Refresh onClick={() => void load()} />

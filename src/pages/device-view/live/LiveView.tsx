@@ -8,7 +8,7 @@ import {
   type ControlKey,
   MAX_CONTROL_TEXT,
   OnlineState,
-  type RemoteControlReply,
+  type FailureData,
   type RemoteControlRequest,
   Result,
   type StartStreamReply,
@@ -44,9 +44,9 @@ type Status = 'idle' | 'starting' | 'playing' | 'failed';
 const CAMERA_LABEL: Record<StreamCamera, string> = { screen: 'fleet.live.cameraScreen', front: 'fleet.live.cameraFront', back: 'fleet.live.cameraBack' };
 
 /** Why a start failed, in the user's language where the device gave a known reason. */
-function refusalText(reply: { result?: number; data?: unknown }, t: (key: string) => string): string {
-  if ((reply.data as { reason?: unknown } | undefined)?.reason === StreamRefusal.noCamera) return t('fleet.live.noCamera');
-  return resultText(reply.result as Parameters<typeof resultText>[0], reply.data);
+function refusalText(reply: { readonly result: number; readonly data: FailureData }, t: (key: string) => string): string {
+  if (reply.data.reason === StreamRefusal.noCamera) return t('fleet.live.noCamera');
+  return resultText(reply.result, reply.data);
 }
 
 interface Props {
@@ -146,7 +146,7 @@ export function LiveView({ sn }: Props) {
       try {
         const reply = await askDevice(Command.StartStream, sn, ask());
         if (reply.result !== Result.Success) throw new Error(refusalText(reply, t));
-        const info = reply.data as StartStreamReply;
+        const info = reply.data;
         const video = videoRef.current;
         const canvas = canvasRef.current;
         if (!video || !canvas || mine !== generation.current) {
@@ -251,7 +251,7 @@ export function LiveView({ sn }: Props) {
       .subscribe({
         next: (e) => {
           if (e.kind !== 'result' || mine !== generation.current || !voiceOnRef.current) return;
-          if (e.reply.result === Result.Success) startVoice(e.reply.data as StartStreamReply);
+          if (e.reply.result === Result.Success) startVoice(e.reply.data);
           else notifications.show({ color: 'red', message: refusalText(e.reply, t), autoClose: TOAST_MS });
         },
         error: (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : String(err), autoClose: TOAST_MS }),
@@ -260,7 +260,7 @@ export function LiveView({ sn }: Props) {
 
   // The remote tab's command path (offline and repeated-click guards, the outcome toasted); the gateway
   // answers result 5 itself for a device gone offline, and Reboot is not Android-only.
-  const reboot = () => void sendCommand({ sn }, Command.Reboot, {}, { voice: 'view' });
+  const reboot = () => void sendCommand({ sn }, Command.Reboot, undefined, { voice: 'view' });
 
   const send = (data: RemoteControlRequest) => sendQuietly(Command.RemoteControl, sn, data);
 
@@ -268,7 +268,7 @@ export function LiveView({ sn }: Props) {
   const readClipboard = () =>
     void askDevice(Command.RemoteControl, sn, { action: 'clipboard' } satisfies RemoteControlRequest).then((reply) => {
       if (reply.result !== Result.Success) return void toastReply(reply);
-      const text = (reply.data as Partial<RemoteControlReply> | undefined)?.text ?? '';
+      const text = reply.data.text ?? '';
       setClipboard(text);
       void navigator.clipboard?.writeText(text).catch(() => undefined);
     }, toastError);

@@ -1,7 +1,7 @@
 import { Button, Card, Group, Image, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type AppInfo, type AppListReply, Command, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
+import { type AppInfo, Command, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
 import { deviceOpsApi, type PendingCommand } from '../../../api/device-ops.ts';
 import { useDeviceMessages } from '../../../devices/channel.ts';
 import { askDevice, heldChanged, resultText, sendCommand, toastError, toastReply, viewTarget } from '../../../devices/commands.ts';
@@ -110,9 +110,9 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
     if (!online) return toastReply({ msgId: Command.OtaList, result: Result.DeviceOffline });
     try {
       const [o, a] = await Promise.all([mayOta ? askDevice(Command.OtaList, sn) : undefined, mayApps ? askDevice(Command.AppList, sn) : undefined]);
-      if (o?.result === Result.Success) setOta(o.data as OtaListReply);
+      if (o?.result === Result.Success) setOta(o.data);
       else if (o) toastReply(o);
-      if (a?.result === Result.Success) setApps((a.data as AppListReply).apps);
+      if (a?.result === Result.Success) setApps(a.data.apps);
     } catch (err) {
       toastError(err);
     }

@@ -35,7 +35,7 @@ export function RuntimeTab({ sn, online }: { sn: string; online: boolean }) {
         const reply = await askDevice(Command.RuntimeQuery, sn, { limit: 200 });
         if (stopped) return;
         if (reply.result === Result.Success) {
-          const s = reply.data as RuntimeInfoReply;
+          const s = reply.data;
           setSample(s);
           setError(undefined);
           setSeries((prev) => ({

@@ -2,7 +2,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { filter, type Subscription } from 'rxjs';
 import { proxy } from 'valtio';
-import { Command, newFlowId, OnlineState, Result, type ShellEndReason, type ShellExitReply, type ShellOpenReply, type ShellOutput } from '../../../../protocol/index.ts';
+import { Command, decode, newFlowId, OnlineState, Result, type ShellEndReason, type ShellOpenReply, type ShellOutput, shellOpened, shellOutput } from '../../../../protocol/index.ts';
 import { askDevice, replyMessage } from '../../../devices/commands.ts';
 import { i18next } from '../../../i18n/index.ts';
 import { deviceChannel } from '../../../devices/channel.ts';
@@ -142,8 +142,8 @@ class DeviceShell {
       .flow(this.#flowId)
       .pipe(filter((e) => e.msgId === Command.Shell && e.result === undefined))
       .subscribe((e) => {
-        const out = e.data as Partial<ShellOutput> | undefined;
-        if (typeof out?.output === 'string') this.#output(out as ShellOutput);
+        const out = decode(shellOutput, e.data);
+        if (out !== undefined) this.#output(out);
       });
   }
 
@@ -219,7 +219,6 @@ class DeviceShell {
       const since = this.#attached ? this.#cursor.received : undefined;
       const reply = await askDevice(Command.Shell, this.#sn, { op: 'open', cols: terminal.cols, rows: terminal.rows, raw: true, since }, this.#flowId);
       if (this.#disposed) return;
-      const data = reply.data as Partial<ShellOpenReply> | undefined;
       const restoring = this.#restored;
       this.#restored = false;
       if (restoring && reply.result !== Result.Success) {
@@ -230,13 +229,13 @@ class DeviceShell {
         afresh = true;
         return;
       }
-      if (reply.result !== Result.Success || typeof data?.prompt !== 'string' || typeof data.cwd !== 'string') {
+      const info = reply.result === Result.Success ? shellOpened(reply.data) : undefined;
+      if (info === undefined) {
         this.#info = undefined;
         this.#attached = false;
         this.#setView({ status: 'no-info', detail: reply.result === Result.Success ? undefined : replyMessage(reply) });
         return;
       }
-      const info = data as ShellOpenReply;
       const resumed = this.#attached;
       this.#info = info;
       this.#attached = true;
@@ -360,7 +359,7 @@ class DeviceShell {
     this.#busy = true;
     try {
       const reply = await askDevice(Command.Shell, this.#sn, { op: 'input', line: command }, this.#flowId);
-      if (reply.result === Result.Success) this.#cwd = (reply.data as ShellExitReply).cwd ?? this.#cwd;
+      if (reply.result === Result.Success) this.#cwd = reply.data.cwd ?? this.#cwd;
       else this.#terminal.writeln(red(replyMessage(reply)));
     } catch (err) {
       this.#terminal.writeln(red(errorText(err)));

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Text, Textarea } from '@mantine/core';
 import { notifications } from '../../../layout/toast.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Command, Result, type WhitelistReply } from '../../../../protocol/index.ts';
+import { Command, Result } from '../../../../protocol/index.ts';
 import { deviceOpsApi, parsePackageList } from '../../../api/device-ops.ts';
 import { askDevice, replyMessage, toastError } from '../../../devices/commands.ts';
 import { TOAST_MS } from '../../../api/request.ts';
@@ -23,7 +23,7 @@ export function WhitelistTab({ sn, online, linux }: { sn: string; online: boolea
     if (!online) return setCurrent(undefined);
     try {
       const reply = await askDevice(Command.Whitelist, sn, { action: 'get' });
-      if (reply.result === Result.Success) setCurrent((reply.data as WhitelistReply).packages);
+      if (reply.result === Result.Success) setCurrent(reply.data.packages);
       else notifications.show({ color: 'red', message: replyMessage(reply), autoClose: TOAST_MS });
     } catch (err) {
       toastError(err);
