@@ -8,7 +8,7 @@ import { type Envelope, isReply } from './envelope.ts';
 import { ConnectionLostError, DecodeError, ErrorCode, QueueOverflowError, TokenRejectedError } from './errors.ts';
 import type { Frame, TransportFactory } from './transport.ts';
 import { Result, type ResultCode } from './catalogue/enums.ts';
-import { decodeFailure, decodeProgress, decodeReply, type FailureData, MALFORMED_REPLY, type ProgressOf, type ReplyOf, type RequestOf } from './catalogue/command-map.ts';
+import { decodeFailure, decodeProgress, decodeReply, type FailureData, MALFORMED_REPLY, type ProgressOf, type ReplyOf, type SendOf } from './catalogue/command-map.ts';
 import { type Chunk, decodeChunk, encodeChunk, isChunkFrame } from './binary/chunk-frame.ts';
 
 /** An envelope without its data and result, which {@link FinalReply} and {@link ProgressReply} type per command. */
@@ -58,7 +58,7 @@ export function progressReply<K extends number>(msgId: K, reply: Envelope): Prog
 
 export interface RequestOptions<K extends number = number> {
   readonly sn?: string;
-  readonly data?: RequestOf<K>;
+  readonly data?: SendOf<K>;
   readonly flowId?: string;
   readonly timeoutMs?: number;
   /**

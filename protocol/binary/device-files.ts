@@ -1,7 +1,7 @@
 import { filter, firstValueFrom, lastValueFrom, merge, Observable, ReplaySubject, Subject, tap } from 'rxjs';
 import { Command } from '../catalogue/commands.ts';
 import { Result } from '../catalogue/enums.ts';
-import type { RequestOf } from '../catalogue/command-map.ts';
+import type { SendOf } from '../catalogue/command-map.ts';
 import type { DeviceFileOffer } from '../catalogue/payloads.ts';
 import type { FinalReply, RequestEvent, RequestOptions } from '../engine.ts';
 import type { Envelope } from '../envelope.ts';
@@ -130,7 +130,7 @@ export function uploadToDevice(
  * the file (its SHA-256 checked against the device's offer). When the console's socket drops it asks
  * again on the flow; the device re-begins its transfer and this side answers with the chunks it has.
  */
-export function fileFromDevice<K extends OfferCommand>(port: TransferPort, opts: { sn: string; msgId: K; data?: RequestOf<K>; flowId?: string; timeoutMs?: number }): Observable<DeviceFileEvent<K>> {
+export function fileFromDevice<K extends OfferCommand>(port: TransferPort, opts: { sn: string; msgId: K; data?: SendOf<K>; flowId?: string; timeoutMs?: number }): Observable<DeviceFileEvent<K>> {
   const flowId = opts.flowId ?? newFlowId('dl');
   return new Observable<DeviceFileEvent<K>>((subscriber) => {
     let offer: DeviceFileOffer | undefined;

@@ -395,6 +395,17 @@ export type MappedCommand = keyof typeof COMMANDS & CommandId;
 
 /** The data of a request (or event) `K`. */
 export type RequestOf<K extends number> = K extends MappedCommand ? ((typeof COMMANDS)[K] extends CommandSpec<infer Req, unknown, unknown> ? Req : never) : unknown;
+/**
+ * The data a sender may put in request `K`: its decoded type, with the fields its decoder fills in when
+ * absent left optional (a live view's quality, camera and voice; an upload's folder and checksum).
+ */
+export type SendOf<K extends number> = K extends keyof SendOverrides ? SendOverrides[K] : RequestOf<K>;
+interface SendOverrides {
+  readonly [Command.StartStream]: Partial<StartStreamRequest>;
+  readonly [Command.FileUpload]: Omit<FileUploadRequest, 'path' | 'sha256'> & Partial<Pick<FileUploadRequest, 'path' | 'sha256'>>;
+  readonly [Command.FileList]: Partial<FileListRequest>;
+  readonly [Command.FileDownload]: Partial<FileDownloadRequest>;
+}
 /** The data of a successful reply to `K`. */
 export type ReplyOf<K extends number> = K extends MappedCommand ? ((typeof COMMANDS)[K] extends CommandSpec<unknown, infer Rep, unknown> ? Rep : never) : unknown;
 /** The data of a progress reply (result 6) to `K`. */

@@ -1,6 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { Command, type Envelope, OnlineState, Result } from '../../protocol/index.ts';
+import { Command, type Envelope, finalReply, OnlineState, Result } from '../../protocol/index.ts';
 import type { Language } from '../i18n/language.ts';
 import { en } from '../i18n/locales/en.ts';
 import { zh } from '../i18n/locales/zh.ts';
@@ -18,7 +18,8 @@ async function consoleIn(lang: Language, answer: (msgId: number, sn: string) => 
   const ports: SenderPorts = {
     request: async (msgId, sn, data) => {
       sent.push({ msgId, sn, data });
-      return answer(msgId, sn);
+      // The device's raw reply, read as the engine reads one.
+      return finalReply(msgId, await answer(msgId, sn));
     },
     hold: async (sn, msgId, _data, ttl) => {
       held.push({ sn, msgId, ttl });
@@ -68,8 +69,8 @@ describe('sendCommand, the console device layer', () => {
     expect(c.sender.clickAllowed('bulk:reboot')).toBe(true);
     expect(c.sender.clickAllowed('bulk:reboot')).toBe(false);
     expect(await c.sender.sendCommand(online, Command.Reboot, undefined, { guard: 'bulk:reboot' })).toEqual({ kind: 'refused' });
-    await c.sender.sendCommand(online, Command.Shell, { op: 'input' }, { guard: false, voice: 'none' });
-    await c.sender.sendCommand(online, Command.Shell, { op: 'input' }, { guard: false, voice: 'none' });
+    await c.sender.sendCommand(online, Command.Shell, { op: 'input', line: 'ls' }, { guard: false, voice: 'none' });
+    await c.sender.sendCommand(online, Command.Shell, { op: 'input', line: 'ls' }, { guard: false, voice: 'none' });
     expect(c.sent).toHaveLength(2);
     expect(c.toasts.map((t) => t.message)).toEqual(['You click too frequently！', 'You click too frequently！']);
   });
@@ -110,10 +111,10 @@ describe('sendCommand, the console device layer', () => {
   it('holds a command for an offline device when asked to, and says so once', async () => {
     const c = await consoleIn('zh');
     // Refused at once without the hold; that click did nothing, so the held one right after it is no repeat.
-    expect(await c.sender.sendCommand(offline, Command.Reboot, {}, { voice: 'view' })).toEqual({ kind: 'refused' });
+    expect(await c.sender.sendCommand(offline, Command.Reboot, undefined, { voice: 'view' })).toEqual({ kind: 'refused' });
     expect(c.toasts).toEqual([{ color: 'red', message: '设备不在线' }]);
     c.toasts.length = 0;
-    expect(await c.sender.sendCommand(offline, Command.Reboot, {}, { hold: 86_400, voice: 'view' })).toEqual({ kind: 'held' });
+    expect(await c.sender.sendCommand(offline, Command.Reboot, undefined, { hold: 86_400, voice: 'view' })).toEqual({ kind: 'held' });
     expect(c.held).toEqual([{ sn: 'SN-1', msgId: Command.Reboot, ttl: 86_400 }]);
     expect(c.sent).toEqual([]);
     expect(c.toasts).toEqual([{ color: 'blue', message: '设备不在线：指令将在设备上线后下发' }]);
@@ -121,12 +122,12 @@ describe('sendCommand, the console device layer', () => {
     // The device came back meanwhile: the server delivered it at once and the reply is told as usual.
     c.wait(1_000);
     c.answerHoldWith({ delivered: true, result: Result.Success, data: { message: 'ok' } });
-    const outcome = await c.sender.sendCommand(offline, Command.Reboot, {}, { hold: 60, voice: 'view' });
+    const outcome = await c.sender.sendCommand(offline, Command.Reboot, undefined, { hold: 60, voice: 'view' });
     expect(outcome).toMatchObject({ kind: 'reply', ok: true });
     expect(c.toasts.at(-1)).toEqual({ color: 'green', message: '完成：ok' });
     // An online device is sent to at once, whatever the hold.
     c.wait(1_000);
-    await c.sender.sendCommand(online, Command.Reboot, {}, { hold: 60 });
+    await c.sender.sendCommand(online, Command.Reboot, undefined, { hold: 60 });
     expect(c.sent).toHaveLength(1);
     expect(c.held).toHaveLength(2);
   });

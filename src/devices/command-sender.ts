@@ -1,4 +1,4 @@
-import { Command, decodeFailure, type Envelope, failureText, type FinalReply, finalReply, type RequestOf, LINUX_CANNOT, labelOf, OnlineState, refusedOnSystem, Result, resultLabels, type ResultCode } from '../../protocol/index.ts';
+import { Command, decodeFailure, type Envelope, failureText, type FinalReply, finalReply, type SendOf, LINUX_CANNOT, labelOf, OnlineState, refusedOnSystem, Result, resultLabels, type ResultCode } from '../../protocol/index.ts';
 import type { Language } from '../i18n/language.ts';
 import { ClickGuard } from './click-guard.ts';
 
@@ -52,7 +52,7 @@ export interface HoldAnswer {
 
 /** Everything the sender reaches outside itself; the console wires the worker engine, REST, i18n and toasts. */
 export interface SenderPorts {
-  readonly request: <K extends number>(msgId: K, sn: string, data: RequestOf<K> | undefined, flowId?: string) => Promise<FinalReply<K>>;
+  readonly request: <K extends number>(msgId: K, sn: string, data: SendOf<K> | undefined, flowId?: string) => Promise<FinalReply<K>>;
   /** Holds a command for an offline device (POST /device-ops/command); rejects when the server refused it (the request layer said why). */
   readonly hold: (sn: string, msgId: number, data: unknown, ttlSeconds: number) => Promise<HoldAnswer>;
   readonly toast: (color: 'green' | 'red' | 'orange' | 'blue', message: string) => void;
@@ -150,7 +150,7 @@ export function createCommandSender(ports: SenderPorts) {
   }
 
   /** Sends `msgId` with `data` to `device` after the guards, and tells the outcome (see {@link SendOptions}). */
-  async function sendCommand<K extends number>(device: CommandTarget, msgId: K, data?: RequestOf<K>, opts: SendOptions = {}): Promise<SendOutcome<K>> {
+  async function sendCommand<K extends number>(device: CommandTarget, msgId: K, data?: SendOf<K>, opts: SendOptions = {}): Promise<SendOutcome<K>> {
     const voice = opts.voice ?? 'row';
     // Refusals first: a click the console refused did nothing, so it does not count against the guard.
     if (device.systemType !== undefined && refusedOnSystem(msgId, device.systemType)) return refuse(voice, msgId, device.sn, 'linux', opts.label);

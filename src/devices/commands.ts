@@ -1,6 +1,6 @@
 import { filter, lastValueFrom, type Observable } from 'rxjs';
 import { proxy } from 'valtio';
-import { type Command, type DeviceFileEvent, type Envelope, fileFromDevice, type FinalReply, isFinal, type OfferCommand, OnlineState, type RequestOf, Result, uploadToDevice } from '../../protocol/index.ts';
+import { type Command, type DeviceFileEvent, type Envelope, fileFromDevice, type FinalReply, isFinal, type OfferCommand, OnlineState, type SendOf, Result, uploadToDevice } from '../../protocol/index.ts';
 import { deviceOpsApi } from '../api/device-ops.ts';
 import { TOAST_MS } from '../api/request.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
@@ -17,7 +17,7 @@ const TRANSFER_TIMEOUT_MS = 300_000;
 export const heldChanged = proxy({ n: 0 });
 
 /** Sends one command to a device through the worker engine and resolves with its final reply, data decoded (no guard, no toast). */
-export async function askDevice<K extends number>(msgId: K, sn: string, data?: RequestOf<K>, flowId?: string): Promise<FinalReply<K>> {
+export async function askDevice<K extends number>(msgId: K, sn: string, data?: SendOf<K>, flowId?: string): Promise<FinalReply<K>> {
   return (await lastValueFrom(engine().request(msgId, { sn, data, flowId }).pipe(filter(isFinal)))).reply;
 }
 
@@ -53,7 +53,7 @@ export function toastError(err: unknown): void {
 }
 
 /** Sends without a click: nothing is said on success, a failure is toasted (live control input, stop stream). */
-export function sendQuietly<K extends number>(msgId: K, sn: string, data?: RequestOf<K>): void {
+export function sendQuietly<K extends number>(msgId: K, sn: string, data?: SendOf<K>): void {
   engine()
     .request(msgId, { sn, data })
     .subscribe({
@@ -70,6 +70,6 @@ export function uploadFile(sn: string, dir: string, name: string, bytes: Uint8Ar
 }
 
 /** Fetches a file the device sends on a flow (download, screenshot, log) with progress. */
-export function deviceFile<K extends OfferCommand>(sn: string, msgId: K, data?: RequestOf<K>): Observable<DeviceFileEvent<K>> {
+export function deviceFile<K extends OfferCommand>(sn: string, msgId: K, data?: SendOf<K>): Observable<DeviceFileEvent<K>> {
   return fileFromDevice(engine(), { sn, msgId, data, timeoutMs: TRANSFER_TIMEOUT_MS });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from '../../agent/simulator/fleet.ts';
 import type { Page } from '../../protocol/api/devices.ts';
 import type { RecordingView } from '../../protocol/api/timeline.ts';
-import { ChunkFlag, Command, newFlowId, type ProtocolEngine, Result, type ShellOutput, type StartStreamReply } from '../../protocol/index.ts';
+import { ChunkFlag, Command, newFlowId, type ProtocolEngine, Result, type ShellOutput, type ShellRequest, type StartStreamReply } from '../../protocol/index.ts';
 import { requireConsoleBuild } from '../support/browser.ts';
 import { consolePage } from '../support/console-page.ts';
 import { startTestFleet } from '../support/fleet.ts';
@@ -34,7 +34,7 @@ describe('device view in Chromium: a recorded shell session replays', () => {
     const flowId = newFlowId('sh');
     let screen = '';
     const sub = engine.flow(flowId).pipe(filter((e) => e.result === undefined && e.msgId === Command.Shell)).subscribe((e) => (screen += (e.data as ShellOutput).output));
-    const shell = async (data: unknown) => (await lastValueFrom(engine.request(Command.Shell, { sn, flowId, data }))).reply;
+    const shell = async (data: ShellRequest) => (await lastValueFrom(engine.request(Command.Shell, { sn, flowId, data }))).reply;
     expect(await shell({ op: 'open', raw: true, cols: 80, rows: 24 })).toMatchObject({ result: Result.Success });
     await shell({ op: 'write', data: 'echo replayed on screen\r' });
     await expect.poll(() => /[\r\n]replayed on screen/.test(screen), { timeout: 10_000 }).toBe(true);

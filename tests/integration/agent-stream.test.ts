@@ -8,7 +8,7 @@ import { INPUT_UNSUPPORTED, STREAM_UNSUPPORTED } from '../../agent/ops/screen-st
 import { opusPackets } from '../../agent/simulator/ogg-opus.ts';
 import { accessUnits } from '../../agent/ops/h264-access-units.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { ChunkFlag, Command, type Envelope, NO_CAMERA_MESSAGE, OnlineState, ProtocolEngine, Result, type StartStreamReply, StreamRefusal } from '../../protocol/index.ts';
+import { ChunkFlag, Command, type Envelope, NO_CAMERA_MESSAGE, OnlineState, ProtocolEngine, type RemoteControlRequest, Result, type StartStreamReply, StreamRefusal } from '../../protocol/index.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const CLIP = path.resolve('agent/simulator/assets/main-320x240-30fps.h264');
@@ -126,7 +126,7 @@ describe('agent live view from a capture command', () => {
   });
 
   it('runs AGENT_INPUT_CMD for live control, with the picture fractions as pixels of the stream size', async () => {
-    const ask = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGSTREAM-${process.pid}`, data }))).reply;
+    const ask = async (data: RemoteControlRequest) => (await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGSTREAM-${process.pid}`, data }))).reply;
     expect(await ask({ action: 'tap', x: 0.5, y: 0.25 })).toMatchObject({ result: Result.Success, data: { applied: 'tap' } });
     expect(await ask({ action: 'swipe', x1: 0.1, y1: 0.5, x2: 0.9, y2: 0.5, durationMs: 300 })).toMatchObject({ result: Result.Success });
     expect(await ask({ action: 'key', key: 'home' })).toMatchObject({ result: Result.Success });
@@ -135,7 +135,7 @@ describe('agent live view from a capture command', () => {
   });
 
   it('types text, scrolls, long-presses and sets and reads the clipboard through AGENT_INPUT_CMD (issue 20)', async () => {
-    const ask = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGSTREAM-${process.pid}`, data }))).reply;
+    const ask = async (data: RemoteControlRequest) => (await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGSTREAM-${process.pid}`, data }))).reply;
     const before = fs.readFileSync(inputLog, 'utf8').split('\n').length - 1;
     expect(await ask({ action: 'text', text: 'hello world' })).toMatchObject({ result: Result.Success, data: { applied: 'text' } });
     expect(await ask({ action: 'scroll', x: 0.5, y: 0.5, dx: 0, dy: -3 })).toMatchObject({ result: Result.Success, data: { applied: 'scroll' } });

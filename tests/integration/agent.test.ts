@@ -19,6 +19,7 @@ import {
   SUPPORT_FLAGS,
   type SystemInfoReply,
   uploadToDevice,
+  type ShellRequest,
 } from '../../protocol/index.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -136,7 +137,7 @@ describe('device agent on this Linux machine', () => {
       if (e.result === undefined && typeof o?.output === 'string') screen += o.output;
       if (o?.ended !== undefined) endings.push(o.ended);
     });
-    const shell = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId: term, data }))).reply;
+    const shell = async (data: ShellRequest) => (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId: term, data }))).reply;
     const shows = (re: RegExp) => expect.poll(() => re.test(screen), { timeout: 10_000 }).toBe(true);
     expect(await shell({ op: 'open', raw: true, cols: 80, rows: 24 })).toMatchObject({ result: Result.Success, data: { raw: true, offset: expect.any(Number) } });
     // $((...)) is expanded by the shell, so what matches is output, never the echo of the typing.

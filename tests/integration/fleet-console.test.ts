@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Command, type Envelope, type RequestEvent, type RequestOptions, Result, type ResultCode } from '../../protocol/index.ts';
+import { Command, finalReply, type RequestEvent, type RequestOptions, Result, type ResultCode } from '../../protocol/index.ts';
 import { ClickGuard } from '../../src/devices/click-guard.ts';
 import { BULK_WINDOW, BulkRun, parsePackages } from '../../src/pages/remote-management/bulk-run.ts';
 
@@ -29,11 +29,11 @@ describe('whitelist package lists', () => {
 class ManualEngine {
   readonly pending = new Map<string, (result: ResultCode, data?: unknown) => void>();
   readonly sent: { msgId: number; options: RequestOptions }[] = [];
-  request(msgId: number, options: RequestOptions = {}): Observable<RequestEvent> {
-    return new Observable<RequestEvent>((sub) => {
+  request<K extends number>(msgId: K, options: RequestOptions<K> = {}): Observable<RequestEvent<K>> {
+    return new Observable<RequestEvent<K>>((sub) => {
       this.sent.push({ msgId, options });
       this.pending.set(options.sn ?? '', (result, data) => {
-        const reply: Envelope = { msgId, sn: options.sn, cid: 'c', result, data };
+        const reply = finalReply(msgId, { msgId, sn: options.sn, cid: 'c', result, data });
         sub.next({ kind: 'result', reply });
         sub.complete();
       });

@@ -5,7 +5,7 @@ import { videoClip, voiceClip } from '../../agent/simulator/video-source.ts';
 import { createVirtualDevice, type VirtualDeviceOptions } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import type { DeviceSession } from '../../agent/device-session.ts';
-import { ChunkFlag, Command, encodeChunk, type Envelope, NO_CAMERA_MESSAGE, ProtocolEngine, Result, type StartStreamReply, StreamRefusal, systemClock } from '../../protocol/index.ts';
+import { ChunkFlag, Command, encodeChunk, type Envelope, NO_CAMERA_MESSAGE, ProtocolEngine, Result, type SendOf, type StartStreamReply, StreamRefusal, systemClock } from '../../protocol/index.ts';
 import { type FrameSink, StreamFanout, type StreamConsole, Viewer } from '../../server/gateway/stream-fanout.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -218,7 +218,7 @@ describe('live view through the gateway: two consoles watch one simulated device
 
   it('streams each camera as its own stream with its own picture, and voice only to the console that asked', async () => {
     const [one, two] = consoles as [ProtocolEngine, ProtocolEngine];
-    const startOn = async (engine: ProtocolEngine, data: unknown) => (await lastValueFrom(engine.request(Command.StartStream, { sn: 'LIVE1', data }))).reply;
+    const startOn = async (engine: ProtocolEngine, data: SendOf<typeof Command.StartStream>) => (await lastValueFrom(engine.request(Command.StartStream, { sn: 'LIVE1', data }))).reply;
     const screen = await startOn(one, { quality: 'main' });
     const front = await startOn(two, { quality: 'main', camera: 'front', audio: true });
     expect(screen).toMatchObject({ result: Result.Success, data: { camera: 'screen', width: 320, height: 240 } });

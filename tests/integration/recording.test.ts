@@ -8,7 +8,7 @@ import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '../../protocol/api/devices.ts';
 import type { RecordingView, TimelineEntry } from '../../protocol/api/timeline.ts';
-import { Command, newFlowId, type ProtocolEngine, Result, type ShellOutput } from '../../protocol/index.ts';
+import { Command, newFlowId, type ProtocolEngine, Result, type ShellOutput, type ShellRequest } from '../../protocol/index.ts';
 import { castEvents } from '../../server/recordings/asciicast.ts';
 import { client, type Client, createOrg } from '../support/console-api.ts';
 import { loginAs, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
@@ -77,7 +77,7 @@ describe('shell recordings with the real agent', () => {
       const o = e.data as Partial<ShellOutput> | undefined;
       if (e.result === undefined && e.msgId === Command.Shell && typeof o?.output === 'string') screen += o.output;
     });
-    const shell = async (data: unknown) => (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId, data }))).reply;
+    const shell = async (data: ShellRequest) => (await lastValueFrom(consoleEngine.request(Command.Shell, { sn, flowId, data }))).reply;
     expect((await openShell(flowId)).reply.result).toBe(Result.Success);
     await shell({ op: 'write', data: 'echo R$((20+22))é\r' });
     await expect.poll(() => /R42é/.test(screen), { timeout: 10_000 }).toBe(true);

@@ -1,15 +1,15 @@
 import { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Command, type DeviceListFilter, LINUX_CANNOT, type RequestEvent, type RequestOptions, Result } from '../../../protocol/index.ts';
+import { Command, type DeviceListFilter, finalReply, LINUX_CANNOT, type RequestEvent, type RequestOptions, Result } from '../../../protocol/index.ts';
 import { BulkRun, linuxAmong } from './bulk-run.ts';
 
 /** An engine that records what is sent and answers every request with success at once. */
 class AnsweringEngine {
   readonly sent: string[] = [];
-  request(msgId: number, options: RequestOptions = {}): Observable<RequestEvent> {
-    return new Observable<RequestEvent>((sub) => {
+  request<K extends number>(msgId: K, options: RequestOptions<K> = {}): Observable<RequestEvent<K>> {
+    return new Observable<RequestEvent<K>>((sub) => {
       this.sent.push(options.sn ?? '');
-      sub.next({ kind: 'result', reply: { msgId, sn: options.sn, cid: 'c', result: Result.Success } });
+      sub.next({ kind: 'result', reply: finalReply(msgId, { msgId, sn: options.sn, cid: 'c', result: Result.Success, data: { message: 'done' } }) });
       sub.complete();
     });
   }
