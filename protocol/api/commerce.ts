@@ -28,7 +28,7 @@ export const OrderListQuery = Type.Object(
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
 /** What /pay-data/createOrder sells. */
-export const ORDER_TYPES = ['flow', 'monthly_function_fee', 'sim', 'unify_sim', 'zxj_flow', 'zxj_sim', 'iso_bus_activation_code'] as const;
+export const ORDER_TYPES = ['flow', 'monthly_function_fee', 'sim', 'unify_sim', 'zxj_flow', 'zxj_monthly_function_fee', 'zxj_sim', 'zxj_unify_sim', 'iso_bus_activation_code'] as const;
 
 // Counts are typed as text in the console and arrive as numbers; "positive integer" is checked by the
 // server so that the message is the spec's.

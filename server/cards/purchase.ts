@@ -4,8 +4,14 @@ import { CardStatus, JuxinCardStatus, RealStatus, StatusChangeReason } from '../
 import type { Database, SimCardTable } from '../db/schema.ts';
 import { TRAFFIC_VALIDITY_MS } from './card-codes.ts';
 
-/** Card purchase order types and the card family each delivers (sim and unify_sim: link cards; zxj_sim: juxin). */
-export const CARD_PURCHASE_FAMILY: Readonly<Record<string, 'link' | 'juxin'>> = { sim: 'link', unify_sim: 'link', zxj_sim: 'juxin' };
+/** Card purchase order types and the card family each delivers (sim and unify_sim: link cards; zxj_sim and zxj_unify_sim: juxin). */
+export const CARD_PURCHASE_FAMILY: Readonly<Record<string, 'link' | 'juxin'>> = { sim: 'link', unify_sim: 'link', zxj_sim: 'juxin', zxj_unify_sim: 'juxin' };
+
+/**
+ * The combo a bought card arrives in (devices-and-commerce section 9): a unified purchase's cards share the
+ * organisation's unified pool (UP); other cards are single cards (SC).
+ */
+export const purchaseCombo = (type: string): 'UP' | 'SC' => (type === 'unify_sim' || type === 'zxj_unify_sim' ? 'UP' : 'SC');
 
 /** Shipping of a card purchase: paid and waiting to ship, shipped with a tracking number, received by the buyer. */
 export type ShippingState = 'to_ship' | 'shipped' | 'received';
@@ -35,7 +41,7 @@ export async function deliverPurchasedCards(trx: Transaction<Database>, orgId: n
       imsi: `46000${digits(10)}`,
       carrier: 'CM',
       card_type: 'data',
-      combo_type: 'SC',
+      combo_type: purchaseCombo(type),
       spring_status: null,
       card_status: family === 'link' ? CardStatus.NotUsed : null,
       real_status: family === 'link' ? RealStatus.QuietPeriod : null,

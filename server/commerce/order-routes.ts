@@ -97,16 +97,20 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** Valid link cards of an organisation in a month: activated before its end, not expired before its start, not closed. */
-  const validCards = (orgId: number, month: string) => {
+  /**
+   * The cards a month's function fee is due for: link cards activated before the month ends, valid into it and
+   * not cancelled; juxin cards the same, not cancelled at the carrier.
+   */
+  const validCards = (orgId: number, month: string, family: 'link' | 'juxin' = 'link') => {
     const { start, end } = monthRange(month);
-    return db
+    const q = db
       .selectFrom('sim_cards')
       .where('org_id', '=', orgId)
-      .where('family', '=', 'link')
+      .where('family', '=', family)
       .where('activated_at', 'is not', null)
       .where('activated_at', '<', end)
-      .where('expire_time', '>', start)
-      .where('card_status', '<>', 50);
+      .where('expire_time', '>', start);
+    return family === 'link' ? q.where('card_status', '<>', 50) : q.where('juxin_status', '<>', JuxinCardStatus.Cancelled);
   };
 
   const orderInScope = async (orderNo: string, caller: Caller) => {
@@ -217,12 +221,13 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
         const unitPrice = b.type === 'flow' ? Price.flowPerGb : Price.juxinPerMonth;
         return { iccid: c.iccid, item: c.iccid, quantity, unit: b.type === 'flow' ? 'GB' : 'month', unitPrice, total: lineTotal(quantity, unitPrice) };
       });
-    } else if (b.type === 'monthly_function_fee') {
+    } else if (b.type === 'monthly_function_fee' || b.type === 'zxj_monthly_function_fee') {
       if (!b.month) throw new ApiError(ApiCode.BadRequest, 'common.required');
       if (monthRange(b.month).start > now) throw new ApiError(ApiCode.BadRequest, 'order.futureMonth');
-      const open = await db.selectFrom('commerce_orders').select('id').where('org_id', '=', caller.orgId).where('type', '=', 'monthly_function_fee').where('bill_month', '=', b.month).where('trade_state', '<>', PaymentState.Closed).executeTakeFirst();
+      const open = await db.selectFrom('commerce_orders').select('id').where('org_id', '=', caller.orgId).where('type', '=', b.type).where('bill_month', '=', b.month).where('trade_state', '<>', PaymentState.Closed).executeTakeFirst();
       if (open) throw new ApiError(ApiCode.BadRequest, 'order.alreadyBilled');
-      const n = Number((await validCards(caller.orgId, b.month).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const family = b.type === 'monthly_function_fee' ? 'link' : 'juxin';
+      const n = Number((await validCards(caller.orgId, b.month, family).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       if (n === 0) throw new ApiError(ApiCode.BadRequest, 'order.noValidCards');
       lines = [{ item: b.month, quantity: n, unit: 'portion', unitPrice: Price.monthlyFeePerCard, total: lineTotal(n, Price.monthlyFeePerCard) }];
       billMonth = b.month;

@@ -104,6 +104,40 @@ describe('card edges in Chromium', () => {
     expect(await page.locator('tr[data-order]').count()).toBe(1);
   });
 
+  it('juxin, in zh: pays the monthly function fee of this month and buys unified-pool cards, landing on each listed order', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await setLanguage('zh');
+    const payAndLand = async () => {
+      await page.getByRole('button', { name: '支付', exact: true }).click();
+      await page.getByTestId('sandbox-pay').click();
+      await page.waitForURL(/\/user\/order-query\/index\?orderNo=/);
+      return page.locator(`tr[data-order="${new URL(page.url()).searchParams.get('orderNo') ?? ''}"]`);
+    };
+    await page.goto(`${ts.server.url}/user/juxin-pay-data/index`);
+    await page.getByRole('tab', { name: '月功能费' }).click();
+    await page.getByText('按当月有效的卡计费').waitFor();
+    await page.getByTestId('create-monthly-fee').click();
+    const fee = await payAndLand();
+    await fee.getByText('聚信卡月功能费').waitFor();
+    await fee.getByTestId('order-state').getByText('支付成功').waitFor();
+
+    await page.goto(`${ts.server.url}/user/juxin-pay-data/index`);
+    await page.getByRole('tab', { name: '购卡' }).click();
+    await page.getByTestId('purchase-kind').getByText('统一池卡').click();
+    await page.getByText('统一池卡在本组织内共享同一个流量池。').waitFor();
+    await page.locator('input[name=quantity]').fill('2');
+    await page.locator('input[name=area]').fill('广东深圳');
+    await page.locator('input[name=address]').fill('科苑路 1 号');
+    await page.locator('input[name=contact]').fill('李雷');
+    await page.locator('input[name=phone]').fill('13800138000');
+    await page.locator('input[name=phone]').blur();
+    await page.getByTestId('create-purchase').click();
+    const purchase = await payAndLand();
+    await purchase.getByText('聚信卡统一购卡').waitFor();
+    await purchase.getByTestId('delivered-cards').waitFor();
+  });
+
   it('delivers bought cards into the inventory with logistics, and ships them: to ship, shipped with tracking, received', async () => {
     const { ts, page } = c;
     const token = await c.signInAsAdmin();

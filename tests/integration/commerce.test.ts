@@ -123,6 +123,38 @@ for (const target of targets) {
       expect(after.expireTime).toBe(juxin.expireTime + 6 * 30 * 86_400_000);
     });
 
+    it('juxin: a unified purchase delivers unified-pool cards; the monthly fee counts the valid ones (activated, not cancelled) and bills a month once', async () => {
+      const logistics = { area: 'Guangdong Shenzhen', address: '1 Science Park Rd', contact: 'Li Lei', phone: '13800138000' };
+      const bought = await tenant.ok<{ orderNo: string; amount: number }>('POST', '/pay-data/createOrder', { type: 'zxj_unify_sim', quantity: 3, formFactor: 'nano', logistics });
+      expect(bought.amount).toBe(3 * Price.simPerCard);
+      await tenant.ok('POST', '/pay-data/pay', { orderNo: bought.orderNo, payMethod: 'alipay' });
+      await admin.ok('POST', '/payment/sandbox/pay', { orderNo: bought.orderNo });
+      const { orgId } = await loginAs(ts, 'buyer', 'Buyer_pw1');
+      const cards = await ts.server.db.selectFrom('sim_cards').select(['id', 'family', 'combo_type', 'juxin_status']).where('org_id', '=', orgId).orderBy('id').execute();
+      expect(cards).toHaveLength(3);
+      expect(cards.every((c) => c.family === 'juxin' && c.combo_type === 'UP')).toBe(true);
+
+      const now = new Date(Date.now() + 8 * 3_600_000);
+      const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+      // Delivered cards wait to be activated: no fee is due for them yet.
+      expect((await tenant.call('POST', '/pay-data/createOrder', { type: 'zxj_monthly_function_fee', month })).message).toBe(OrderMessage.NoValidCards);
+      // One card activated and in service, one activated then cancelled at the carrier, one still waiting.
+      const [inService, cancelled] = cards;
+      if (!inService || !cancelled) throw new Error('cards missing');
+      const activatedAt = Date.now() - 86_400_000;
+      await ts.server.db.updateTable('sim_cards').set({ activated_at: activatedAt, juxin_status: 2 }).where('id', '=', inService.id).execute();
+      await ts.server.db.updateTable('sim_cards').set({ activated_at: activatedAt, juxin_status: 0 }).where('id', '=', cancelled.id).execute();
+      const fee = await tenant.ok<{ orderNo: string; amount: number; lines: { quantity: number }[] }>('POST', '/pay-data/createOrder', { type: 'zxj_monthly_function_fee', month });
+      expect(fee.lines[0]?.quantity).toBe(1);
+      expect(fee.amount).toBe(Price.monthlyFeePerCard);
+      expect((await tenant.call('POST', '/pay-data/createOrder', { type: 'zxj_monthly_function_fee', month })).message).toBe(OrderMessage.AlreadyBilled);
+      // The link-card fee of the same month is a different bill.
+      expect((await tenant.call('POST', '/pay-data/createOrder', { type: 'monthly_function_fee', month })).message).toBe(OrderMessage.NoValidCards);
+      await tenant.ok('POST', '/pay-data/pay', { orderNo: fee.orderNo, payMethod: 'alipay' });
+      await admin.ok('POST', '/payment/sandbox/pay', { orderNo: fee.orderNo });
+      expect((await orders(tenant, `&orderNo=${fee.orderNo}`)).list[0]).toMatchObject({ type: 'zxj_monthly_function_fee', tradeState: 'SUCCESS' });
+    });
+
     it('buys cards by offline transfer: amount checked, company bank shown, confirmed by platform staff only', async () => {
       const bad = { type: 'sim', quantity: 10, formFactor: 'nano', logistics: { area: 'Guangdong Shenzhen', address: '1 Science Park Rd', contact: 'Li Lei', phone: '2345' } };
       expect((await tenant.call('POST', '/pay-data/createOrder', bad)).message).toBe(OrderMessage.Phone);
@@ -184,9 +216,10 @@ for (const target of targets) {
       await tenant.ok('POST', '/pay-data/close', { orderNo: created.orderNo });
       expect((await tenant.call('POST', '/pay-data/pay', { orderNo: created.orderNo, payMethod: 'alipay' })).message).toBe(OrderMessage.NotPayable);
       expect((await orders(tenant, '&tradeState=CLOSED')).total).toBe(1);
-      // The buyer sees only its own orders.
+      // The buyer sees only its own orders: this card purchase, the earlier transfer purchase, and the juxin
+      // unified purchase with its monthly fee.
       const mine = await orders(tenant);
-      expect(mine.total).toBe(2);
+      expect(mine.total).toBe(4);
       // The platform above sees them too, beside its own two (traffic and juxin renewal).
       expect((await orders(admin)).total).toBe(mine.total + 2);
       const card = await firstLinkCard();

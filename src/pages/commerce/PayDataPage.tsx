@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, NumberInput, Paper, Radio, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Input, NumberInput, Paper, Radio, SegmentedControl, Select, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -124,7 +124,7 @@ export function PayPanel({ orderNo, amount, onPaid }: { orderNo: string; amount:
   );
 }
 
-/** The pay-data screens: top up traffic, monthly fee, card purchase (link cards); renew and buy (juxin cards). */
+/** The pay-data screens: top up traffic (link cards) or renew (juxin cards), the monthly function fee, and card purchase (single or unified-pool cards). */
 export function PayDataPage({ juxin }: { juxin: boolean }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
@@ -132,6 +132,8 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
   const [tab, setTab] = useState<Tab>('topUp');
   const [form, setForm] = useState<Form>({ iccids: params.get('iccid') ?? '', count: '1', month: params.get('month') ?? thisMonth(), quantity: '1', formFactor: 'nano', area: '', address: '', contact: '', phone: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof Form, string>>>({});
+  // Single cards or cards of the organisation's unified pool (sim / unify_sim; zxj_sim / zxj_unify_sim).
+  const [unified, setUnified] = useState(false);
   const [order, setOrder] = useState<{ orderNo: string; amount: number } | undefined>(
     params.get('orderNo') ? { orderNo: params.get('orderNo') ?? '', amount: Number(params.get('amount') ?? '0') } : undefined,
   );
@@ -189,8 +191,21 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
     );
   }
 
-  const purchase = (type: 'sim' | 'zxj_sim') => (
+  const purchase = (type: 'sim' | 'unify_sim' | 'zxj_sim' | 'zxj_unify_sim') => (
     <Stack>
+      <Input.Wrapper label={t('cards.commerce.purchaseKind')} description={unified ? t('cards.commerce.unifiedNote') : undefined}>
+        <SegmentedControl
+          display="flex"
+          w="fit-content"
+          value={unified ? 'unified' : 'single'}
+          onChange={(v) => setUnified(v === 'unified')}
+          data={[
+            { value: 'single', label: t('cards.commerce.singleCards') },
+            { value: 'unified', label: t('cards.commerce.unifiedCards') },
+          ]}
+          data-testid="purchase-kind"
+        />
+      </Input.Wrapper>
       <NumberInput {...input('quantity', 'quantity')} onChange={(v) => setForm((f) => ({ ...f, quantity: String(v) }))} min={1} />
       <Select label={t('cards.commerce.simType')} data={options(simFormFactorLabels)} value={form.formFactor} onChange={(v) => setForm((f) => ({ ...f, formFactor: v ?? 'nano' }))} allowDeselect={false} />
       <TextInput {...input('area', 'area')} />
@@ -221,7 +236,7 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
       <Tabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'topUp')}>
         <Tabs.List>
           <Tabs.Tab value="topUp">{t(juxin ? 'cards.commerce.renew' : 'cards.commerce.topUp')}</Tabs.Tab>
-          {!juxin && <Tabs.Tab value="monthlyFee">{t('cards.commerce.monthlyFee')}</Tabs.Tab>}
+          <Tabs.Tab value="monthlyFee">{t('cards.commerce.monthlyFee')}</Tabs.Tab>
           <Tabs.Tab value="cardPurchase">{t(juxin ? 'cards.commerce.buy' : 'cards.commerce.cardPurchase')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="topUp" pt="md">
@@ -229,12 +244,17 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
         </Tabs.Panel>
         <Tabs.Panel value="monthlyFee" pt="md">
           <Stack>
+            <Text size="sm" c="dimmed">
+              {t('cards.commerce.monthlyFeeNote')}
+            </Text>
             <TextInput {...input('month', 'month')} placeholder="yyyy-MM" />
-            <Button onClick={() => submit(['month'], () => ({ type: 'monthly_function_fee', month: form.month.trim() }))}>{t('cards.commerce.createOrder')}</Button>
+            <Button onClick={() => submit(['month'], () => ({ type: juxin ? 'zxj_monthly_function_fee' : 'monthly_function_fee', month: form.month.trim() }))} data-testid="create-monthly-fee">
+              {t('cards.commerce.createOrder')}
+            </Button>
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="cardPurchase" pt="md">
-          {purchase(juxin ? 'zxj_sim' : 'sim')}
+          {purchase(juxin ? (unified ? 'zxj_unify_sim' : 'zxj_sim') : unified ? 'unify_sim' : 'sim')}
         </Tabs.Panel>
       </Tabs>
     </Stack>
