@@ -156,7 +156,7 @@ export function fileFromDevice<K extends OfferCommand>(port: TransferPort, opts:
     let got = 0;
     const subs = [
       // Kept until the end, not just the first file: after a drop the device re-begins, and is told `done`.
-      receiveFiles(port, { accept: (m) => m.flowId === flowId })
+      receiveFiles(port, { flowId })
         .pipe(filter((f) => f.flowId === flowId))
         .subscribe((f) => {
           received ??= f;

@@ -142,13 +142,16 @@ export const SHA256_MISMATCH = 'SHA-256 mismatch';
  * chunks, acknowledges every half window (or every `ackEvery` chunks if fewer), verifies the SHA-256
  * and emits each whole file.
  * `accept` may refuse an offer (for example over a size cap); refusals answer result 1 with a message.
+ * With `flowId`, only that flow's offers are this receiver's: others are left unanswered for the receiver
+ * of their own flow on the same engine (a console downloading from several devices at once runs one
+ * receiver per download; answering another's offer would refuse it before its own receiver accepts).
  * A transfer that fails (a chunk that does not fit, a SHA-256 mismatch) is acknowledged `{next: 0,
  * error}` and forgotten, and `failed` hears it, so whoever waits for the file can end its request at once
  * (XFER-2) instead of waiting for a timeout.
  */
 export function receiveFiles(
   engine: TransferPort,
-  options: { ackEvery?: number; accept?: (manifest: TransferManifest) => boolean; failed?: (flowId: string, error: string) => void } = {},
+  options: { ackEvery?: number; accept?: (manifest: TransferManifest) => boolean; failed?: (flowId: string, error: string) => void; flowId?: string } = {},
 ): Observable<ReceivedFile> {
   return new Observable<ReceivedFile>((subscriber) => {
     const transfers = new Map<string, { receiver: ChunkReceiver; sha256: string; ackEvery: number; sinceAck: number }>();
@@ -168,7 +171,7 @@ export function receiveFiles(
     };
     const subs = [
       // A reply to someone's TransferBegin that outlived its request (a socket dropped) is not an offer.
-      engine.messages$.pipe(filter((e) => e.msgId === Command.TransferBegin && e.flowId !== undefined && e.result === undefined)).subscribe((env) => {
+      engine.messages$.pipe(filter((e) => e.msgId === Command.TransferBegin && e.flowId !== undefined && e.result === undefined && (options.flowId === undefined || e.flowId === options.flowId))).subscribe((env) => {
         const flowId = env.flowId as string;
         const begin = decode(beginData, env.data);
         const manifest = begin && { flowId, size: begin.size, chunkSize: begin.chunkSize };
@@ -202,6 +205,7 @@ export function receiveFiles(
         }
       }),
       engine.chunks$.subscribe((chunk) => {
+        if (options.flowId !== undefined && chunk.flowId !== options.flowId) return;
         const t = transfers.get(chunk.flowId);
         if (!t) return;
         try {

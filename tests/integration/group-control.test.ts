@@ -1,7 +1,7 @@
 // Group control from the monitor centre's wall (issue 22): one live-control input mirrored to every device
 // of the group through the real server, each device scaling the picture fractions to its own screen; each
 // device is checked on its own (the live-control key, the device in scope) and is one timeline entry.
-import { filter, firstValueFrom, skipWhile } from 'rxjs';
+import { filter, firstValueFrom, lastValueFrom, skipWhile } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import type { ScreenSize } from '../../agent/simulator/identity.ts';
@@ -11,9 +11,15 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import type { GroupControlReply } from '../../protocol/api/device-ops.ts';
 import type { Page } from '../../protocol/api/devices.ts';
 import type { TimelineEntry } from '../../protocol/api/timeline.ts';
-import { Command, Result, systemClock } from '../../protocol/index.ts';
+import { Command, fileFromDevice, Result, systemClock } from '../../protocol/index.ts';
 import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { loginAs, loginAsAdmin, openConsole, startTestServer, type TestServer } from '../support/server.ts';
+
+/** A PNG's width and height, from its IHDR chunk. */
+function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
 
 /** Three screens of different sizes and shapes: a phone, a small phone and a landscape tablet. */
 const SCREENS: Record<string, ScreenSize> = {
@@ -75,6 +81,22 @@ describe('group control', () => {
     // Each device has its own timeline entry, source group, under the operator's account.
     for (const sn of GROUP) {
       await expect.poll(async () => (await admin.ok<Page<TimelineEntry>>('POST', '/device/timeline', { sn, pageNum: 1, pageSize: 10 })).list.map((e) => [e.source, e.msgId, e.result, e.account])).toEqual([['group', Command.RemoteControl, Result.Success, 'admin']]);
+    }
+  });
+
+  it('the wall\'s thumbnails: one console takes screenshots of several devices at once, each at the asked width and its screen\'s shape', async () => {
+    const engine = await openConsole(ts.server.url, await loginAsAdmin(ts));
+    try {
+      const shots = await Promise.all(GROUP.map((sn) => lastValueFrom(fileFromDevice(engine, { sn, msgId: Command.Screenshot, data: { maxWidth: 160 }, timeoutMs: 10_000 }))));
+      const sizes = shots.map((s) => (s.kind === 'done' && s.file ? pngSize(s.file.bytes) : undefined));
+      // 160 wide, as tall as each screen's shape makes it (1080x1920, 720x1280, 1920x1200).
+      expect(sizes).toEqual([
+        { width: 160, height: 284 },
+        { width: 160, height: 284 },
+        { width: 160, height: 100 },
+      ]);
+    } finally {
+      engine.stop();
     }
   });
 
