@@ -28,7 +28,8 @@ function pointOf(data: unknown): c.GroupControlOutcome['at'] {
  */
 export function registerGroupControlRoutes(app: FastifyInstance, deps: GroupControlRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const permission = commandPermission(Command.RemoteControl) ?? 'device_live_control';
+  // The live-control key, from the catalogue's one command -> key map.
+  const permission = commandPermission(Command.RemoteControl);
 
   api.post('/device-ops/group-control', { config: { permission: 'device_list' }, schema: { body: c.GroupControlBody } }, async (req) => {
     const caller = callerOf(req);
@@ -38,7 +39,7 @@ export function registerGroupControlRoutes(app: FastifyInstance, deps: GroupCont
     if (!input || !c.GROUP_CONTROL_ACTIONS.includes(input.action)) throw new ApiError(ApiCode.BadRequest, 'common.invalidRequest');
     const { sns } = req.body;
     // Without the key no device is read: each is refused as it would be alone.
-    const reachable = caller.permissions.has(permission) ? new Set((await deps.devices.inScope(sns, caller.scope)).map((d) => d.sn)) : new Set<string>();
+    const reachable = permission !== undefined && caller.permissions.has(permission) ? new Set((await deps.devices.inScope(sns, caller.scope)).map((d) => d.sn)) : new Set<string>();
     const list = await Promise.all(
       sns.map(async (sn): Promise<c.GroupControlOutcome> => {
         if (!reachable.has(sn)) return { sn, result: Result.Fail, message: Message.PermissionDenied, at: null };

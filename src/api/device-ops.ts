@@ -1,4 +1,5 @@
-import type { DeviceCommandBody, DeviceCommandReply, PendingCommand, PendingCommands, WhitelistCancelBody, WhitelistCancelReply } from '../../protocol/api/device-ops.ts';
+import type { DeviceCommandBody, DeviceCommandReply, GroupControlBody, GroupControlReply, PendingCommand, PendingCommands, WhitelistCancelBody, WhitelistCancelReply } from '../../protocol/api/device-ops.ts';
+import type { RemoteControlRequest } from '../../protocol/index.ts';
 import { request } from './request.ts';
 
 // Commands to devices over the console socket (ask, send with the click guard and toasts, file transfers)
@@ -28,5 +29,8 @@ export const deviceOpsApi = {
   /** Cancels the whitelist on every Android device of the caller's organisation tree (offline ones when they return). */
   whitelistCancel: (packages: readonly string[]) =>
     request<WhitelistCancelReply>({ method: 'POST', url: '/device-ops/whitelist-cancel', data: { packages: [...packages] } satisfies WhitelistCancelBody }),
+  /** One live-control input mirrored to every device of a group; each device's outcome (the wall's group control). */
+  groupControl: (sns: readonly string[], input: RemoteControlRequest) =>
+    request<GroupControlReply>({ method: 'POST', url: '/device-ops/group-control', data: { sns: [...sns], input } satisfies GroupControlBody }),
   pending: (sn: string) => request<PendingCommands>({ method: 'GET', url: '/device-ops/pending', params: { sn }, silent: true }),
 };

@@ -11,6 +11,7 @@ import { contentEn } from './content.ts';
 import { integrationsEn } from './integrations.ts';
 import { timelineEn } from './timeline.ts';
 import { recordingsEn } from './recordings.ts';
+import { wallEn } from './wall.ts';
 /** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
 export const en = {
   app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version', pageLoading: 'Loading the page…', pageLoadFailed: 'The page could not be loaded.', reload: 'Reload' },
@@ -320,6 +321,7 @@ export const en = {
   integrations: integrationsEn,
   timeline: timelineEn,
   recordings: recordingsEn,
+  wall: wallEn,
   kit: kitEn,
   audit: auditEn,
   publicPages: publicEn,

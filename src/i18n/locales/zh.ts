@@ -11,6 +11,7 @@ import { contentZh } from './content.ts';
 import { integrationsZh } from './integrations.ts';
 import { timelineZh } from './timeline.ts';
 import { recordingsZh } from './recordings.ts';
+import { wallZh } from './wall.ts';
 import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
@@ -322,6 +323,7 @@ export const zh: Messages = {
   integrations: integrationsZh,
   timeline: timelineZh,
   recordings: recordingsZh,
+  wall: wallZh,
   kit: kitZh,
   audit: auditZh,
   publicPages: publicZh,

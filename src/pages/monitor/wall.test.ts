@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OnlineState } from '../../../protocol/index.ts';
-import { wallCounts } from './wall.ts';
+import { DeviceState, OnlineState } from '../../../protocol/index.ts';
+import { filterWall, tileState, wallCounts } from './wall.ts';
 
 const { Online, Offline } = OnlineState;
 
@@ -28,5 +28,31 @@ describe('monitor wall counts', () => {
         expect(c.online).toBeLessThanOrEqual(total);
       }),
     );
+  });
+});
+
+describe('monitor wall filters and tile states', () => {
+  const devices = [
+    { sn: 'SIM001', onlineState: Online, model: 'P10', systemType: 'android' },
+    { sn: 'SIM002', onlineState: Offline, model: 'L3 Kiosk', systemType: 'linux' },
+    { sn: 'OTHER3', onlineState: Offline, model: 'P8 Pro', systemType: 'android' },
+  ];
+  const all = { sn: '', model: '', state: 'all', system: 'all' } as const;
+
+  it('filters by serial and model (substrings, any case), system, and the live online state', () => {
+    expect(filterWall(devices, { ...all, sn: 'sim' }, {}).map((d) => d.sn)).toEqual(['SIM001', 'SIM002']);
+    expect(filterWall(devices, { ...all, model: 'kiosk' }, {}).map((d) => d.sn)).toEqual(['SIM002']);
+    expect(filterWall(devices, { ...all, system: 'android' }, {}).map((d) => d.sn)).toEqual(['SIM001', 'OTHER3']);
+    expect(filterWall(devices, { ...all, state: 'online' }, {}).map((d) => d.sn)).toEqual(['SIM001']);
+    // Presence heard since the load wins.
+    expect(filterWall(devices, { ...all, state: 'online' }, { SIM001: Offline, OTHER3: Online }).map((d) => d.sn)).toEqual(['OTHER3']);
+    expect(filterWall(devices, { ...all, state: 'offline' }, { SIM001: Offline }).map((d) => d.sn)).toEqual(['SIM001', 'SIM002', 'OTHER3']);
+  });
+
+  it('colours an offline tile grey whatever its state, and an online one by its state', () => {
+    expect(tileState(false, DeviceState.Expired)).toBe('offline');
+    expect(tileState(true, DeviceState.Normal)).toBe('online');
+    expect(tileState(true, DeviceState.Expired)).toBe('expired');
+    expect(tileState(true, DeviceState.NotActive)).toBe('inactive');
   });
 });

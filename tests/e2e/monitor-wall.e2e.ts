@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Fleet } from '../../agent/simulator/fleet.ts';
+import { simulatedTouches } from '../../agent/simulator/video-source.ts';
+import { requireConsoleBuild } from '../support/browser.ts';
+import { consolePage } from '../support/console-page.ts';
+import { startTestFleet } from '../support/fleet.ts';
+
+// Issue 22: the monitor centre's wall shows live thumbnails of its tiles; tiles are selected and put under
+// group control, and one tap on the picture reaches every device of the group, each at its own scaled
+// pixels, with each device's result listed; in English and in Chinese.
+describe('monitor centre in Chromium: the device wall and group control', () => {
+  requireConsoleBuild();
+  const cp = consolePage();
+  let fleet: Fleet;
+  let sns: string[] = [];
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(cp.ts, { count: 3 });
+    sns = fleet.devices.map((d) => d.sn);
+  });
+  afterAll(() => fleet?.stop());
+
+  /** Opens the wall, waits for a thumbnail, selects every tile and enters group control. */
+  const enterGroup = async () => {
+    const { page } = cp;
+    await page.goto(`${cp.ts.server.url}/user/monitor-center/index`);
+    const wall = page.getByTestId('monitor-wall');
+    await wall.waitFor();
+    // Live thumbnails: a screenshot of each visible online tile arrives.
+    await expect.poll(() => wall.getByTestId('tile-picture').count(), { timeout: 20_000 }).toBe(3);
+    await page.getByTestId('wall-select').click();
+    for (const sn of sns) await wall.locator(`[data-sn="${sn}"]`).click();
+    await expect.poll(() => wall.locator('[data-selected="true"]').count()).toBe(3);
+    await page.getByTestId('wall-start-group').click();
+    await page.getByTestId('group-panel').waitFor();
+    // Which devices are under group control: a badge on each tile and one in the header.
+    await expect.poll(() => wall.locator('[data-grouped="true"]').count()).toBe(3);
+    await page.getByTestId('group-indicator').waitFor();
+    return page;
+  };
+
+  /** Taps the group's picture at 40 % across, 30 % down, and waits for every device's result. */
+  const tapAll = async () => {
+    const { page } = cp;
+    const pad = page.getByTestId('group-pad');
+    const box = await pad.boundingBox();
+    if (!box) throw new Error('no group control picture');
+    await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.3);
+    await page.getByTestId('group-summary').waitFor();
+    const rows = page.getByTestId('group-result');
+    await expect.poll(() => page.locator('[data-testid="group-result"][data-result="0"]').count(), { timeout: 10_000 }).toBe(3);
+    return rows;
+  };
+
+  it('en: thumbnails, selection, group control, and one tap delivered to each device at its scaled point', async () => {
+    await cp.signInAsAdmin();
+    const page = await enterGroup();
+    expect(await page.getByTestId('group-title').innerText()).toBe('Group control · 3 devices');
+    const before = new Map(sns.map((sn) => [sn, simulatedTouches.of(sn).length]));
+    const rows = await tapAll();
+    for (const sn of sns) {
+      const row = rows.and(page.locator(`[data-sn="${sn}"]`));
+      expect(await row.getAttribute('data-result')).toBe('0');
+      // The device received one tap, and the console shows where it landed on that device's screen.
+      const touches = simulatedTouches.of(sn);
+      expect(touches.length).toBe((before.get(sn) ?? 0) + 1);
+      const touch = touches.at(-1);
+      expect(touch?.action).toBe('tap');
+      expect(await row.innerText()).toContain(`Applied at (${touch?.x}, ${touch?.y})`);
+    }
+    await page.getByTestId('group-key-home').click();
+    await expect.poll(() => page.getByTestId('group-summary').innerText()).toContain('Key: Home');
+    await page.getByTestId('group-exit').click();
+    await expect.poll(() => page.getByTestId('monitor-wall').locator('[data-grouped="true"]').count()).toBe(0);
+  });
+
+  it('zh: the same in Chinese, with each device\'s result', async () => {
+    await cp.signInAsAdmin();
+    await cp.page.context().addCookies([{ name: 'language', value: 'zh', url: cp.ts.server.url }]);
+    const page = await enterGroup();
+    expect(await page.getByTestId('group-title').innerText()).toBe('群控 · 3 台设备');
+    const rows = await tapAll();
+    for (const sn of sns) expect(await rows.and(page.locator(`[data-sn="${sn}"]`)).innerText()).toMatch(/已执行，位置 \(\d+, \d+\)/);
+    const panel = await page.getByTestId('group-panel').innerText();
+    expect(panel).not.toMatch(/Applied|Group control|Back|Home|Type/);
+  });
+});
