@@ -342,6 +342,7 @@ export const en = {
   'field.ids': 'Selection',
   'field.imageVersion': 'System version',
   'field.imei': 'IMEI',
+  'field.input': 'Control input',
   'field.importType': 'Import type',
   'field.kind': 'Kind',
   'field.label': 'Label',

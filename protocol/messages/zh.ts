@@ -322,6 +322,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.ids': '所选项',
   'field.imageVersion': '系统版本',
   'field.imei': 'IMEI',
+  'field.input': '控制输入',
   'field.importType': '导入方式',
   'field.kind': '类别',
   'field.label': '标签',

@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { AuthorizationPasswordBody } from '../../protocol/api/orgs.ts';
 import { formatMessage, msg, permissionCatalogue } from '../../protocol/index.ts';
 import { ACCOUNT_PATTERN } from '../accounts/account-name.ts';
 import { loadCaller } from '../accounts/caller.ts';
@@ -64,6 +66,8 @@ export interface AuthDeps {
 /** Captcha, login, account detail and logout. */
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
   const { db, sessions, captcha } = deps;
+  // Requests typed from the contract's schemas (protocol/api) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   // Not shown by the spec: the verification-code image. Its id goes back as `id` in the login payload.
   // Limited per address, so that one client cannot draw images without end (each also holds a challenge).
@@ -149,11 +153,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
   // The spec's GET /org/authorizationPassword/{password} (server/orgs/routes.ts) puts the password's hash in
   // the path, where request logs and proxies keep it (our own log redacts it: server/http/request-log.ts).
   // The console asks this POST twin instead: same permission, same answer, the hash in the body.
-  app.post<{ Body: { password: string } }>(
+  api.post(
     '/org/authorizationPassword',
     {
       config: { permission: ORG_PERMISSION },
-      schema: { body: { type: 'object', required: ['password'], properties: { password: { type: 'string', maxLength: 128 } } } },
+      schema: { body: AuthorizationPasswordBody },
     },
     async (req) => {
       const hashed = req.body.password;

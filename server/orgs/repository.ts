@@ -8,43 +8,12 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
+import { type DeviceTotals, ORG_SORT_KEYS, type OrgDetail, type OrgSortKey, type OrgView } from '../../protocol/api/orgs.ts';
 
 /** Organisation freeze state (platform-core section 4). */
 export const FreezeState = { Unfrozen: 1, Frozen: 2 } as const;
 
-export interface DeviceTotals {
-  readonly total: number;
-  readonly online: number;
-  readonly offline: number;
-}
-
-/** An organisation as the console lists it. Device counts are of its whole subtree (its own devices and those below). */
-export interface OrgView extends DeviceTotals {
-  readonly id: number;
-  readonly parentId: number | null;
-  readonly name: string;
-  readonly alias: string;
-  /** Its login account's name; empty for the root organisation, which has none. */
-  readonly account: string;
-  readonly accountId: number | null;
-  readonly roleId: number | null;
-  readonly role: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly remark: string;
-  readonly contactPerson: string;
-  readonly publicKey: string;
-  /** Its login account's customer type (platform-core section 6; default 1). */
-  readonly customerType: number;
-  readonly freezeState: number;
-  readonly expireTime: number | null;
-  readonly createdAt: number;
-}
-
-/** The detail view adds the enrolment key its devices join with. */
-export interface OrgDetail extends OrgView {
-  readonly enrollKey: string;
-}
+export type { DeviceTotals, OrgDetail, OrgView };
 
 export interface OrgQuery {
   readonly scope: ReadonlySet<number>;
@@ -59,8 +28,7 @@ export interface OrgQuery {
 }
 
 /** Columns /org/list sorts by. */
-export const ORG_SORT_KEYS = ['id', 'name', 'createdAt', 'expireTime'] as const;
-export type OrgSortKey = (typeof ORG_SORT_KEYS)[number];
+export { ORG_SORT_KEYS, type OrgSortKey };
 const SORT_COLUMNS = { id: 'organisations.id', name: 'organisations.name', createdAt: 'organisations.created_at', expireTime: 'organisations.expire_time' } as const;
 
 /** Descriptive fields, all optional on update. */

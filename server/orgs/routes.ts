@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as c from '../../protocol/api/orgs.ts';
 import { type Clock, englishOf, type FieldLabelKey } from '../../protocol/index.ts';
 import { newAccountName } from '../accounts/account-name.ts';
 import type { Caller } from '../accounts/caller.ts';
@@ -9,12 +11,11 @@ import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { cleanText, HASHED_PASSWORD, idOf, idParams } from '../http/validation.ts';
+import { cleanText, HASHED_PASSWORD, idOf } from '../http/validation.ts';
 import { orgPathOf, requireAssignableRole, requireCoversHolders } from '../permits/assignable.ts';
 import { callerFacts, canAssign } from '../permits/grants.ts';
 import type { RoleRepository } from '../permits/repository.ts';
 import type { OrgDetail, OrgFields, OrgRepository } from './repository.ts';
-import * as s from './schemas.ts';
 import { hotAction } from '../http/rate-limit.ts';
 
 /**
@@ -48,8 +49,10 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
   const config = { permission: ORG_PERMISSION };
   const hot = { ...config, ...hotAction };
   const { orgs } = deps;
+  // Requests typed from the contract's schemas (protocol/api/orgs.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Body: s.ListBody }>('/org/list', { config, schema: { body: s.listBody } }, async (req) => {
+  api.post('/org/list', { config, schema: { body: c.OrgListBody } }, async (req) => {
     const body = req.body;
     const caller = callerOf(req);
     return ok(await orgs.list({ scope: caller.scope, scopeCoversAll: caller.scopeCoversAll, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim(), orderBy: body.orderBy, order: body.order }));
@@ -65,33 +68,33 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
     return ok(roles.filter((r) => canAssign(facts, { ...r, permissions: new Set(r.permissionList) }, path)));
   });
 
-  app.post<{ Body: s.AddBody }>('/org/add', { config: hot, schema: { body: s.addBody } }, async (req) => ok(await addOrg(deps, callerOf(req), req.body)));
+  api.post('/org/add', { config: hot, schema: { body: c.AddOrgBody } }, async (req) => ok(await addOrg(deps, callerOf(req), req.body)));
 
-  app.post<{ Body: s.UpdateBody }>('/org/update', { config: hot, schema: { body: s.updateBody } }, async (req) => ok(await updateOrg(deps, callerOf(req), req.body)));
+  api.post('/org/update', { config: hot, schema: { body: c.UpdateOrgBody } }, async (req) => ok(await updateOrg(deps, callerOf(req), req.body)));
 
-  app.delete<{ Body: s.IdBody }>('/org/del', { config: hot, schema: { body: s.idBody } }, async (req) => {
+  api.delete('/org/del', { config: hot, schema: { body: c.OrgIdBody } }, async (req) => {
     await deleteOrg(deps, callerOf(req), req.body.id);
     return ok(null);
   });
 
-  app.post<{ Body: s.FreezeBody }>('/org/freeze', { config: hot, schema: { body: s.freezeBody } }, async (req) => {
+  api.post('/org/freeze', { config: hot, schema: { body: c.FreezeOrgBody } }, async (req) => {
     requireBelowCaller(callerOf(req), req.body.id);
     await orgs.setFreezeState(req.body.id, req.body.freezeState);
     return ok(null);
   });
 
-  app.get<{ Params: { orgId: string } }>('/org/getOrg/:orgId', { config, schema: { params: idParams('orgId') } }, async (req) => {
+  api.get('/org/getOrg/:orgId', { config, schema: { params: c.OrgPath } }, async (req) => {
     const id = idOf(req.params.orgId);
     requireInScope(callerOf(req), id);
     return ok(await existing(orgs.get(id)));
   });
 
-  app.post<{ Body: s.PasswordBody }>('/org/restpassword', { config: hot, schema: { body: s.passwordBody } }, async (req) => {
+  api.post('/org/restpassword', { config: hot, schema: { body: c.OrgPasswordBody } }, async (req) => {
     await resetOrgPassword(deps, callerOf(req), req.body);
     return ok(null);
   });
 
-  app.get<{ Params: { id: string } }>('/org/report/:id', { config, schema: { params: idParams('id') } }, async (req) => {
+  api.get('/org/report/:id', { config, schema: { params: c.OrgReportPath } }, async (req) => {
     const id = idOf(req.params.id);
     requireInScope(callerOf(req), id);
     return ok(await orgs.deviceTotals(await orgSubtree(deps.db, id)));
@@ -102,7 +105,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
     return ok((await orgs.deviceTotals(caller.scope, caller.scopeCoversAll)).online);
   });
 
-  app.get<{ Params: { accountId: string } }>('/org/kitoutUser/:accountId', { config: hot, schema: { params: idParams('accountId') } }, async (req) => {
+  api.get('/org/kitoutUser/:accountId', { config: hot, schema: { params: c.AccountPath } }, async (req) => {
     const accountId = idOf(req.params.accountId);
     const orgId = await accountOrg(deps.db, accountId);
     if (orgId === undefined) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
@@ -111,9 +114,9 @@ export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): voi
   });
 
   // The password travels in the path (the spec's call); only its SHA-256 does, never the typed text.
-  app.get<{ Params: { password: string } }>(
+  api.get(
     '/org/authorizationPassword/:password',
-    { config, schema: { params: { type: 'object', properties: { password: { type: 'string', maxLength: 128 } } } } },
+    { config, schema: { params: c.AuthorizationPasswordPath } },
     async (req) => {
       const hashed = req.params.password;
       return ok(new RegExp(HASHED_PASSWORD).test(hashed) && (await checkAccountPassword(deps.db, callerOf(req).accountId, hashed)));
@@ -142,7 +145,7 @@ async function existing(detail: Promise<OrgDetail | undefined>): Promise<OrgDeta
 const optionalText = (value: string | undefined, label: FieldLabelKey) => (value === undefined ? undefined : cleanText(value, label, false));
 
 /** The descriptive fields of a body, trimmed and checked. */
-function cleanFields(body: s.UpdateBody | s.AddBody): OrgFields {
+function cleanFields(body: c.UpdateOrgBody | c.AddOrgBody): OrgFields {
   return {
     name: body.name === undefined ? undefined : cleanText(body.name, 'field.name', true),
     alias: optionalText(body.alias, 'field.alias'),
@@ -156,7 +159,7 @@ function cleanFields(body: s.UpdateBody | s.AddBody): OrgFields {
   };
 }
 
-async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Promise<OrgDetail> {
+async function addOrg(deps: OrgRouteDeps, caller: Caller, body: c.AddOrgBody): Promise<OrgDetail> {
   const parentId = body.parentId ?? caller.orgId;
   requireInScope(caller, parentId);
   const fields = cleanFields(body);
@@ -180,7 +183,7 @@ async function addOrg(deps: OrgRouteDeps, caller: Caller, body: s.AddBody): Prom
   return existing(deps.orgs.get(result.id));
 }
 
-async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: s.UpdateBody): Promise<OrgDetail> {
+async function updateOrg(deps: OrgRouteDeps, caller: Caller, body: c.UpdateOrgBody): Promise<OrgDetail> {
   requireInScope(caller, body.id);
   // An organisation may keep its own contact details, but its expiry and role are set from above.
   if (body.id === caller.orgId && (body.expireTime !== undefined || body.roleId !== undefined || body.customerType !== undefined)) {
@@ -212,7 +215,7 @@ async function deleteOrg(deps: OrgRouteDeps, caller: Caller, id: number): Promis
   await deps.orgs.remove(id, (await deps.orgs.parentOf(id)) ?? null);
 }
 
-async function resetOrgPassword(deps: OrgRouteDeps, caller: Caller, body: s.PasswordBody): Promise<void> {
+async function resetOrgPassword(deps: OrgRouteDeps, caller: Caller, body: c.OrgPasswordBody): Promise<void> {
   requireBelowCaller(caller, body.id);
   const loginId = await deps.orgs.loginAccountOf(body.id);
   const loginRole = await deps.orgs.loginRoleOf(body.id);

@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { TotpCodeBody, TotpPolicyBody } from '../../protocol/api/auth.ts';
 import type { Clock } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { RightsNotifier } from '../accounts/rights-bus.ts';
@@ -6,20 +8,6 @@ import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { TotpRepository } from './repository.ts';
-
-const codeBody = {
-  type: 'object',
-  required: ['code'],
-  additionalProperties: false,
-  properties: { code: { type: 'string', minLength: 1, maxLength: 32 } },
-} as const;
-
-const policyBody = {
-  type: 'object',
-  required: ['orgId', 'required'],
-  additionalProperties: false,
-  properties: { orgId: { type: 'integer', minimum: 1 }, required: { type: 'boolean' } },
-} as const;
 
 /** The second factor is the account holder's own: set up, confirmed and removed from a login session. */
 function loginCaller(caller: Caller): Caller {
@@ -34,6 +22,8 @@ function loginCaller(caller: Caller): Caller {
  */
 export function registerTotpRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; rights: RightsNotifier }): void {
   const totp = new TotpRepository(deps.db);
+  // Requests typed from the contract's schemas (protocol/api/auth.ts) through the type provider.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post('/totp/status', { config: { permission: 'session' } }, async (req) => {
     const caller = callerOf(req);
@@ -47,7 +37,7 @@ export function registerTotpRoutes(app: FastifyInstance, deps: { db: Db; clock: 
     return ok(made);
   });
 
-  app.post<{ Body: { code: string } }>('/totp/enable', { config: { permission: 'session' }, schema: { body: codeBody } }, async (req) => {
+  api.post('/totp/enable', { config: { permission: 'session' }, schema: { body: TotpCodeBody } }, async (req) => {
     const caller = loginCaller(callerOf(req));
     const codes = await totp.enable(caller.accountId, req.body.code.trim(), deps.clock.now());
     if (!codes) throw new ApiError(ApiCode.BadRequest, 'totp.wrongCode');
@@ -56,14 +46,14 @@ export function registerTotpRoutes(app: FastifyInstance, deps: { db: Db; clock: 
     return ok({ recoveryCodes: codes });
   });
 
-  app.post<{ Body: { code: string } }>('/totp/disable', { config: { permission: 'session' }, schema: { body: codeBody } }, async (req) => {
+  api.post('/totp/disable', { config: { permission: 'session' }, schema: { body: TotpCodeBody } }, async (req) => {
     const caller = loginCaller(callerOf(req));
     if (await totp.policy(caller.orgId)) throw new ApiError(ApiCode.Forbidden, 'totp.requiredByPolicy');
     if (!(await totp.disable(caller.accountId, req.body.code, deps.clock.now()))) throw new ApiError(ApiCode.BadRequest, 'totp.wrongCode');
     return ok(null);
   });
 
-  app.post<{ Body: { orgId: number; required: boolean } }>('/org/totp-policy', { config: { permission: 'org_list' }, schema: { body: policyBody } }, async (req) => {
+  api.post('/org/totp-policy', { config: { permission: 'org_list' }, schema: { body: TotpPolicyBody } }, async (req) => {
     const caller = callerOf(req);
     if (!caller.scope.has(req.body.orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     await totp.setPolicy(req.body.orgId, req.body.required);

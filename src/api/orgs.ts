@@ -1,89 +1,17 @@
+import type { ConsoleQuery } from '../../protocol/api/common.ts';
+import type { AddOrgBody, DeviceTotals, KickedOut, LoginRole, OrgChanges, OrgDetail, OrgListBody, OrgSortKey, OrgView } from '../../protocol/api/orgs.ts';
 import type { Page } from './devices.ts';
 import { request } from './request.ts';
 
+// Shapes of the organisation calls: protocol/api/orgs.ts.
+export type { DeviceTotals, LoginRole, OrgChanges, OrgSortKey };
 /** An organisation as /org/list returns it. */
-export interface Organization {
-  readonly id: number;
-  readonly parentId: number | null;
-  readonly name: string;
-  readonly alias: string;
-  readonly account: string;
-  readonly accountId: number | null;
-  readonly contactPerson: string;
-  readonly phone: string;
-  readonly email: string;
-  readonly remark: string;
-  readonly publicKey: string;
-  readonly customerType: number;
-  readonly roleId: number | null;
-  readonly role: string;
-  readonly expireTime: number | null;
-  readonly createdAt: number;
-  readonly freezeState: number;
-  /** Device counts of its whole subtree. */
-  readonly total: number;
-  readonly online: number;
-  readonly offline: number;
-}
-
+export type Organization = OrgView;
 /** The detail view adds the enrolment key. */
-export interface OrganizationDetail extends Organization {
-  readonly enrollKey: string;
-}
-
-/** Descriptive fields /org/update takes, all optional. */
-export interface OrgChanges {
-  readonly name?: string;
-  readonly alias?: string;
-  readonly email?: string;
-  readonly phone?: string;
-  readonly remark?: string;
-  readonly contactPerson?: string;
-  readonly publicKey?: string;
-  readonly expireTime?: number | null;
-  readonly customerType?: number;
-  readonly roleId?: number;
-}
-
-export type OrgSortKey = 'id' | 'name' | 'createdAt' | 'expireTime';
-export interface OrgListQuery {
-  readonly pageNum: number;
-  readonly pageSize: number;
-  readonly name?: string | undefined;
-  readonly orderBy?: OrgSortKey | undefined;
-  readonly order?: 'asc' | 'desc' | undefined;
-}
-
-export interface DeviceTotals {
-  readonly total: number;
-  readonly online: number;
-  readonly offline: number;
-}
-
-export interface NewOrganization {
-  readonly parentId?: number;
-  readonly name: string;
-  readonly account: string;
-  /** SHA-256 hex of the typed password. */
-  readonly password: string;
-  /** The login account's role, one of {@link orgApi.loginRoles}. */
-  readonly roleId: number;
-  readonly contactPerson?: string;
-  readonly phone?: string;
-  readonly email?: string;
-  readonly remark?: string;
-  readonly alias?: string;
-  readonly publicKey?: string;
-  readonly expireTime?: number | null;
-  readonly customerType?: number;
-}
-
-/** A role the caller may give a new organisation's login account. */
-export interface LoginRole {
-  readonly id: number;
-  readonly name: string;
-  readonly summary: string;
-}
+export type OrganizationDetail = OrgDetail;
+/** The list's body, the page as numbers. */
+export type OrgListQuery = ConsoleQuery<OrgListBody>;
+export type NewOrganization = AddOrgBody;
 
 export const orgApi = {
   list: (pageNum: number, pageSize: number, name?: string) => request<Page<Organization>>({ method: 'POST', url: '/org/list', data: { pageNum, pageSize, ...(name ? { name } : {}) } }),
@@ -99,5 +27,5 @@ export const orgApi = {
   remove: (id: number) => request<unknown>({ method: 'DELETE', url: '/org/del', data: { id } }),
   /** `password` is the SHA-256 hex of the new password. */
   resetPassword: (id: number, password: string, silent = false) => request<unknown>({ method: 'POST', url: '/org/restpassword', data: { id, password }, silent }),
-  kickOut: (accountId: number) => request<{ sessions: number }>({ method: 'GET', url: `/org/kitoutUser/${accountId}` }),
+  kickOut: (accountId: number) => request<KickedOut>({ method: 'GET', url: `/org/kitoutUser/${accountId}` }),
 };
