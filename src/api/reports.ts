@@ -1,4 +1,6 @@
 import type { AbnormalFilter, AbnormalReport, DashboardView, ExportFormat, LocationReport, MapReport, MultiModelReport, OperationLogEntry, ReportFilter, UsageReport } from '../../protocol/api/reports.ts';
+import type { OperationLogFilter } from '../../protocol/api/audit.ts';
+import type { Page } from '../../protocol/api/devices.ts';
 import { queryString, request, serverMessage } from './request.ts';
 import { session } from '../state/session.ts';
 
@@ -6,15 +8,8 @@ export type { AbnormalFilter, AbnormalReport, ReportFilter };
 /** The dashboard as the console reads it: the analytics and the thresholds they were judged by. */
 export type DashboardReport = DashboardView;
 
-export interface OperationLogFilter {
-  readonly account?: string | undefined;
-  readonly path?: string | undefined;
-  readonly method?: string | undefined;
-  readonly target?: string | undefined;
-  readonly orgId?: number | undefined;
-  readonly startTime?: number | undefined;
-  readonly endTime?: number | undefined;
-}
+/** The operation log's filters (protocol/api/audit.ts). */
+export type { OperationLogFilter };
 
 type Params = Record<string, string | number | undefined>;
 
@@ -57,9 +52,9 @@ export const reportApi = {
   usage: (f: ReportFilter) => request<UsageReport>({ method: 'GET', url: '/report/usage', params: withZone(f) }),
   dashboard: () => request<DashboardReport>({ method: 'GET', url: '/report/dashboard', params: { timeZone: viewerTimeZone() } }),
   operationLog: (f: OperationLogFilter, pageNum: number, pageSize: number) =>
-    request<{ total: number; list: OperationLogEntry[] }>({ method: 'POST', url: '/operation-log/list', data: { ...f, pageNum, pageSize } }),
+    request<Page<OperationLogEntry>>({ method: 'POST', url: '/operation-log/list', data: { ...f, pageNum, pageSize } }),
   /** Saves a report's table as CSV or XLSX; `lang` 1 Chinese, 2 English headers. */
   export: (report: 'multi-model' | 'location' | 'abnormal' | 'usage', format: ExportFormat, f: AbnormalFilter, lang: 1 | 2) =>
     download(`/report/${report}/export`, { ...withZone(f), format, lang }),
-  exportOperationLog: (format: ExportFormat, f: OperationLogFilter, lang: 1 | 2) => download('/operation-log/export', { ...f, format, lang, timeZone: viewerTimeZone() }),
+  exportOperationLog: (format: ExportFormat, f: OperationLogFilter, lang: 1 | 2) => download('/operation-log/export', { ...f, startTime: f.startTime ?? undefined, endTime: f.endTime ?? undefined, format, lang, timeZone: viewerTimeZone() }),
 };
