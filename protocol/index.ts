@@ -1,7 +1,7 @@
 // Public surface of the protocol engine. Everything outside protocol/ imports from here.
 export * from './catalogue/commands.ts';
 export * from './catalogue/command-map.ts';
-export { decode, type Decoder, Invalid } from './catalogue/decode.ts';
+export { decode, type Decoder, Invalid, isRecord } from './catalogue/decode.ts';
 /** The decoder combinators (object, string, integer, ...), for contracts outside the catalogue such as the bus's. */
 export * as decoders from './catalogue/decode.ts';
 export * from './catalogue/enums.ts';

@@ -1,3 +1,4 @@
+import type { Envelope } from '../envelope.ts';
 import { Command, type CommandId } from './commands.ts';
 import {
   array,
@@ -444,6 +445,20 @@ export function decodeProgress<K extends number>(msgId: K, data: unknown): { rea
   const s = byId.get(msgId);
   const v = s === undefined ? data : s.progress === undefined ? Invalid : s.progress(data);
   return v === Invalid ? undefined : { data: v as ProgressOf<K> };
+}
+
+/** An envelope whose data its command's decoder has read, discriminated by `msgId`: narrow on it to read `data`. */
+export type MappedEnvelope<K extends MappedCommand = MappedCommand> = K extends MappedCommand ? Omit<Envelope, 'msgId' | 'data'> & { readonly msgId: K; readonly data: RequestOf<K> } : never;
+
+/**
+ * Reads a request (or event) envelope at the edge (WIRE-2): undefined when its command is not in the map
+ * or its data is malformed (answer result 2, {@link MALFORMED_REQUEST}). Unknown keys of the data are gone.
+ */
+export function decodeEnvelope(env: Envelope): MappedEnvelope | undefined {
+  if (!isMappedCommand(env.msgId)) return undefined;
+  const read = decodeRequest(env.msgId, env.data);
+  // Read by the decoder of env.msgId, so msgId and data are one member of the union (TypeScript cannot pair them).
+  return read === undefined ? undefined : ({ ...env, msgId: env.msgId, data: read.data } as MappedEnvelope);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isRecord } from './decode.ts';
 import type { ProcessStateCode } from './enums.ts';
 
 /*
@@ -248,7 +249,7 @@ export const SCREENSHOT_MAX_WIDTH = 4096;
 
 /** The thumbnail width asked in a screenshot request's data, or undefined for the full screen. */
 export function screenshotMaxWidth(data: unknown): number | undefined {
-  const w = typeof data === 'object' && data !== null ? (data as { maxWidth?: unknown }).maxWidth : undefined;
+  const w = isRecord(data) ? data.maxWidth : undefined;
   return typeof w === 'number' && Number.isInteger(w) && w >= SCREENSHOT_MIN_WIDTH && w <= SCREENSHOT_MAX_WIDTH ? w : undefined;
 }
 

@@ -7,6 +7,7 @@
  * Voice travels on the same flow as chunks flagged Audio: one Opus packet per chunk, each independent
  * of the others (no key frames), numbered by a sequence of its own (LIVE-3 in PROTOCOL.md).
  */
+import { isRecord } from './decode.ts';
 
 /** Which encoder output of the device: the main (full) stream or the smaller sub stream. */
 export type StreamQuality = 'main' | 'sub';
@@ -144,8 +145,8 @@ const fraction = (v: unknown): v is number => typeof v === 'number' && v >= 0 &&
 
 /** The remote-control request in `data`, or undefined when it is malformed (answer result 2). */
 export function parseRemoteControl(data: unknown): RemoteControlRequest | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const d = data as Record<string, unknown>;
+  if (!isRecord(data)) return undefined;
+  const d = data;
   if (d.action === 'tap' && fraction(d.x) && fraction(d.y)) return { action: 'tap', x: d.x, y: d.y };
   if (d.action === 'swipe' && fraction(d.x1) && fraction(d.y1) && fraction(d.x2) && fraction(d.y2)) {
     const ms = d.durationMs;

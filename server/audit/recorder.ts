@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Clock } from '../../protocol/index.ts';
+import { type Clock, isRecord } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 
 declare module 'fastify' {
@@ -45,8 +45,8 @@ async function targetNameOf(db: Db, req: FastifyRequest, path: string): Promise<
   const id = Number(targetOf(req));
   const lookup = lookupFor(path);
   if (lookup && Number.isSafeInteger(id) && id > 0) return ((await lookup(db, id)) ?? '').slice(0, 128);
-  const body = req.body as Record<string, unknown> | null | undefined;
-  if (path === LOGIN_PATH || !body || typeof body !== 'object') return '';
+  const body = req.body;
+  if (path === LOGIN_PATH || !isRecord(body)) return '';
   for (const key of ['name', 'account', 'title', 'titleEn', 'titleZh']) {
     const value = body[key];
     if (typeof value === 'string' && value.trim()) return value.trim().slice(0, 128);
@@ -110,8 +110,7 @@ function targetOf(req: FastifyRequest): string {
   const values = Object.values(params);
   const fromParams = params.id ?? (values.length === 1 ? values[0] : undefined);
   if (typeof fromParams === 'string' || typeof fromParams === 'number') return String(fromParams);
-  const body = req.body as Record<string, unknown> | null | undefined;
-  const id = body && typeof body === 'object' ? body.id : undefined;
+  const id = isRecord(req.body) ? req.body.id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? String(id).slice(0, 128) : '';
 }
 
@@ -164,8 +163,8 @@ export function registerOperationRecorder(app: FastifyInstance, deps: { db: Db; 
       // Refused before the handler (guard, schema): the target has not changed, so it is named now.
       const targetName = req.auditTargetName ?? (await targetNameOf(deps.db, req, path).catch(() => ''));
       const login = path === LOGIN_PATH;
-      const body = req.body as { username?: unknown } | null | undefined;
-      const loginAccount = login && body && typeof body.username === 'string' ? body.username.slice(0, 128) : '';
+      const username = isRecord(req.body) ? req.body.username : undefined;
+      const loginAccount = login && typeof username === 'string' ? username.slice(0, 128) : '';
       await deps.db
         .insertInto('operation_log')
         .values({

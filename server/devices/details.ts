@@ -1,4 +1,4 @@
-import { SUPPORT_FLAGS } from '../../protocol/index.ts';
+import { isRecord, SUPPORT_FLAGS } from '../../protocol/index.ts';
 
 /** The device entity's optional fields as a device reports them at login, already validated (column names). */
 export interface DeviceDetails {
@@ -41,8 +41,8 @@ const MAX_TEXT = 128;
 
 /** Reads the optional entity fields from a device's login data; absent when it reports none. */
 export function parseDeviceDetails(data: unknown): DeviceDetails | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const d = data as Record<string, unknown>;
+  if (!isRecord(data)) return undefined;
+  const d = data;
   const out: Record<string, string | number> = {};
   for (const [field, column] of Object.entries(TEXTS)) {
     const v = d[field];

@@ -1,4 +1,4 @@
-import { Command, isDangerousCommand } from '../../protocol/index.ts';
+import { Command, isDangerousCommand, isRecord } from '../../protocol/index.ts';
 
 /**
  * Console commands a session may send per second, sustained, and in one burst (CONSOLE_COMMAND_RATE,
@@ -96,7 +96,7 @@ export class DangerousCommandGuard {
   /** True (and remembered) when `msgId` may go to `sn` now; always true for commands that are not dangerous. */
   allow(sn: string, msgId: number, data: unknown, now: number): boolean {
     if (!DANGEROUS_COMMANDS.has(msgId)) return true;
-    const app = (data as { packageName?: unknown } | null | undefined)?.packageName;
+    const app = isRecord(data) ? data.packageName : undefined;
     const key = `${sn}\u0000${msgId}\u0000${typeof app === 'string' ? app : ''}`;
     const last = this.#last.get(key);
     if (last !== undefined && now - last < this.#gapMs) return false;

@@ -5,9 +5,13 @@ import {
   type Corkable,
   Command,
   ConnectionLostError,
+  decodeEnvelope,
+  decodeRequest,
   type Envelope,
   isKnownCommand,
   isReply,
+  MALFORMED_REQUEST,
+  type MappedEnvelope,
   OnlineState,
   type PendingHandlers,
   peekChunkFlowId,
@@ -69,7 +73,7 @@ export interface ConsoleEndpointDeps {
  * reply or failure. One object per command, where closures over the dispatch made four (and a context).
  */
 class ConsoleCommand implements PendingHandlers {
-  readonly #req: Envelope;
+  readonly #req: MappedEnvelope;
   readonly #link: ConsoleLink;
   readonly #deps: ConsoleEndpointDeps;
   readonly #now: () => number;
@@ -80,7 +84,7 @@ class ConsoleCommand implements PendingHandlers {
   readonly #recordingId: string | null;
   readonly #started = Date.now();
 
-  constructor(req: Envelope, link: ConsoleLink, deps: ConsoleEndpointDeps, now: () => number, account: string, sn: string, orgId: number | undefined, source: TimelineSource, recordingId: string | null = null) {
+  constructor(req: MappedEnvelope, link: ConsoleLink, deps: ConsoleEndpointDeps, now: () => number, account: string, sn: string, orgId: number | undefined, source: TimelineSource, recordingId: string | null = null) {
     this.#source = source;
     this.#recordingId = recordingId;
     this.#req = req;
@@ -117,7 +121,7 @@ class ConsoleCommand implements PendingHandlers {
     // Flow commands (shell sessions, transfers) are one console's conversation, not an operation on the
     // device; opening a shell is the one the timeline keeps (who had a shell on the device, and when).
     if (req.flowId !== undefined) {
-      const op = req.msgId === Command.Shell ? (req.data as { op?: unknown } | null | undefined)?.op : undefined;
+      const op = req.msgId === Command.Shell ? req.data.op : undefined;
       if (op === 'open') this.#toTimeline(result, reply, ms);
       // A shell that did not open has nothing to record.
       if (op === 'open' && result !== Result.Success && result !== Result.Pushing) void deps.recordings?.end(this.#sn, req.flowId);
@@ -216,20 +220,23 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     const permission = commandPermissions.get(req.msgId);
     if (!isKnownCommand(req.msgId) || permission === undefined) return void answer(req, Result.UnknownMessageId);
     if (!req.sn) return void answer(req, Result.MessageError, { message: 'sn is required' });
+    // The edge (WIRE-2): the data is read by its command's decoder once; past here it is typed.
+    const typed = decodeEnvelope(req);
+    if (typed === undefined) return void answer(req, Result.MessageError, { message: MALFORMED_REQUEST });
     // A connected device's organisation is on its link; only an unconnected one needs the database, to
     // tell offline (5) from unknown. Out-of-scope devices get the same answer as missing permission.
     const sn = req.sn;
     const target = deps.links.get(sn);
-    if (target) return void dispatch(req, caller, sn, permission, target, target.orgId, false);
+    if (target) return void dispatch(typed, caller, sn, permission, target, target.orgId, false);
     // Refused before the read when the key is missing: a caller without it costs the database nothing.
     if (!caller.permissions.has(permission)) return void answer(req, Result.Fail, { message: Message.PermissionDenied });
     return deps.devices.findBySn(sn).then((row) =>
       // Checked again after the read: a change may have touched the session's rights meanwhile.
-      withRights((current) => dispatch(req, current, sn, permission, undefined, row?.org_id, row?.online_state === OnlineState.Online)),
+      withRights((current) => dispatch(typed, current, sn, permission, undefined, row?.org_id, row?.online_state === OnlineState.Online)),
     );
   };
 
-  const dispatch = (req: Envelope, caller: Caller, sn: string, permission: string, target: DeviceLink | undefined, orgId: number | undefined, remoteOnline: boolean): void => {
+  const dispatch = (req: MappedEnvelope, caller: Caller, sn: string, permission: string, target: DeviceLink | undefined, orgId: number | undefined, remoteOnline: boolean): void => {
     if (!caller.permissions.has(permission) || orgId === undefined || !caller.scope.has(orgId)) {
       answer(req, Result.Fail, { message: Message.PermissionDenied });
       return;
@@ -240,10 +247,10 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     }
     const source = caller.session.apiToken ? 'api' : 'console';
     // A shell's traffic goes to its recording (when its organisation records); opening one may start it first.
-    const shellOp = req.msgId === Command.Shell && req.flowId !== undefined ? (req.data as { op?: unknown } | null | undefined)?.op : undefined;
-    if (deps.recordings && req.flowId !== undefined && shellOp !== undefined) {
-      if (shellOp === 'open') {
-        const size = req.data as { cols?: unknown; rows?: unknown };
+    const shell = req.msgId === Command.Shell && req.flowId !== undefined ? req.data : undefined;
+    if (deps.recordings && req.flowId !== undefined && shell !== undefined) {
+      if (shell.op === 'open') {
+        const size = shell;
         deps.recordings
           .begin({ orgId, sn, account: caller.account, flowId: req.flowId, cols: intOr(size.cols), rows: intOr(size.rows), owner: link })
           .then(
@@ -256,13 +263,13 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
           );
         return;
       }
-      if (shellOp !== 'close') recordShellRequest(deps.recordings, sn, req.flowId, req.data);
+      if (shell.op !== 'close') recordShellRequest(deps.recordings, sn, req.flowId, shell);
     }
     // A socket opened with an API token (issue 23) is an API client's, not an operator's console.
     send(req, sn, target, remoteOnline, new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId, source));
   };
 
-  const send = (req: Envelope, sn: string, target: DeviceLink | undefined, remoteOnline: boolean, command: ConsoleCommand): void => {
+  const send = (req: MappedEnvelope, sn: string, target: DeviceLink | undefined, remoteOnline: boolean, command: ConsoleCommand): void => {
     if (target) {
       if (!target.loggedIn) {
         command.outcome(Result.DeviceNotLoggedIn);
@@ -290,8 +297,8 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     }
     const watchers = deps.watchers;
     // The gateway answers this request itself, so it checks it too (result 2, as for a device's login).
-    const on = (req.data as { watch?: unknown } | null | undefined)?.watch;
-    if (typeof on !== 'boolean') {
+    const on = decodeRequest(Command.DeviceWatch, req.data)?.data.watch;
+    if (on === undefined) {
       answer(req, Result.MessageError, { message: 'data.watch must be true or false' });
       return;
     }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import * as c from '../../protocol/api/device-ops.ts';
-import { type Clock, Command, type Envelope, Result } from '../../protocol/index.ts';
+import { type Clock, Command, decodeFailure, type Envelope, Result } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
@@ -32,7 +32,7 @@ const FLOW_COMMANDS: ReadonlySet<number> = new Set([Command.Shell, Command.FileU
  * within a second, by anyone, by any route): answered as every other limit is, 'You click too frequently！'.
  */
 function refuseTooFrequent(reply: Envelope): void {
-  if (reply.result === Result.Fail && (reply.data as { message?: unknown } | null | undefined)?.message === Message.TooFrequent) {
+  if (reply.result === Result.Fail && decodeFailure(reply.data).message === Message.TooFrequent) {
     throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
   }
 }

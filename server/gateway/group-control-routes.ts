@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import * as c from '../../protocol/api/device-ops.ts';
-import { type Clock, Command, commandPermission, parseRemoteControl, type RemoteControlReply, Result } from '../../protocol/index.ts';
+import { type Clock, Command, commandPermission, decodeReply, parseRemoteControl, Result } from '../../protocol/index.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
 import { ApiCode, ApiError, Message, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
@@ -16,7 +16,7 @@ export interface GroupControlRouteDeps {
 
 /** The pixel point a device reports for a pointer input (RemoteControlReply.at), when it reports one. */
 function pointOf(data: unknown): c.GroupControlOutcome['at'] {
-  const at = (data as Partial<RemoteControlReply> | null | undefined)?.at;
+  const at = decodeReply(Command.RemoteControl, data)?.data.at;
   return at && Number.isFinite(at.x) && Number.isFinite(at.y) ? { x: at.x, y: at.y } : null;
 }
 

@@ -1,6 +1,8 @@
 import {
   ChunkFlag,
   Command,
+  decodeReply,
+  decodeRequest,
   type Envelope,
   parseStartStream,
   peekChunkFlowId,
@@ -272,7 +274,7 @@ export class StreamFanout {
     const sn = env.sn;
     if (!sn) return answer(Result.MessageError, { message: 'sn is required' });
     if (env.msgId === Command.StopStream) {
-      const flowId = (env.data as { flowId?: unknown } | undefined)?.flowId ?? env.flowId;
+      const flowId = decodeRequest(Command.StopStream, env.data)?.data.flowId ?? env.flowId;
       const stream = typeof flowId === 'string' ? this.#byFlow.get(flowId) : undefined;
       if (stream && stream.sn === sn) this.#leave(stream, console);
       return answer(Result.Success);
@@ -323,7 +325,8 @@ export class StreamFanout {
     this.#byFlow.set(flowId, created);
     started.then(
       (reply) => {
-        if (reply.result === Result.Success) created.reply = reply.data as StartStreamReply;
+        const data = reply.result === Result.Success ? decodeReply(Command.StartStream, reply.data)?.data : undefined;
+        if (data) created.reply = data;
         else this.#forget(created);
       },
       () => this.#forget(created),
@@ -351,8 +354,8 @@ export class StreamFanout {
     const created: LiveStream = { sn, quality, camera, flowId: '', viewers: new Map(), started, reply: undefined, remotes: new Map(), mirror: true };
     this.#byKey.set(key, created);
     void started.then((reply) => {
-      const data = reply.data as StartStreamReply | undefined;
-      if (reply.result !== Result.Success || typeof data?.flowId !== 'string' || this.#byKey.get(key) !== created) return this.#forget(created);
+      const data = reply.result === Result.Success ? decodeReply(Command.StartStream, reply.data)?.data : undefined;
+      if (data === undefined || this.#byKey.get(key) !== created) return this.#forget(created);
       created.reply = data;
       created.flowId = data.flowId;
       this.#byFlow.set(data.flowId, created);

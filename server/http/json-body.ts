@@ -20,10 +20,11 @@ export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    parse(req, body as string, (err, value) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    parse(req, text, (err, value) => {
       if (err) return done(err, undefined);
       // Any body of n levels is at least 2n characters long, so most skip the walk.
-      if ((body as string).length > 2 * MAX_NESTING && nestedDeeperThan(value, MAX_NESTING)) return done(new BodyTooDeepError(), undefined);
+      if (text.length > 2 * MAX_NESTING && nestedDeeperThan(value, MAX_NESTING)) return done(new BodyTooDeepError(), undefined);
       return done(null, value);
     });
   });

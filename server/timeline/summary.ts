@@ -1,3 +1,5 @@
+import { decodeFailure, isRecord } from '../../protocol/index.ts';
+
 /** Longest parameter summary kept per entry. */
 export const MAX_PARAMS = 160;
 /** Longest message kept per entry. */
@@ -26,9 +28,9 @@ function scalar(key: string, value: unknown): string {
  */
 export function summariseParams(data: unknown): string {
   if (data === null || data === undefined) return '';
-  if (typeof data !== 'object' || Array.isArray(data)) return scalar('', data);
+  if (!isRecord(data)) return scalar('', data);
   let out = '';
-  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(data)) {
     const part = `${key}=${scalar(key, value)}`;
     out = out ? `${out} ${part}` : part;
     if (out.length >= MAX_PARAMS) return `${out.slice(0, MAX_PARAMS - 1)}…`;
@@ -38,6 +40,5 @@ export function summariseParams(data: unknown): string {
 
 /** The message of a reply (`data.message`), cut to {@link MAX_MESSAGE}; '' when it has none. */
 export function replyMessage(data: unknown): string {
-  const message = (data as { message?: unknown } | null | undefined)?.message;
-  return typeof message === 'string' ? message.slice(0, MAX_MESSAGE) : '';
+  return (decodeFailure(data).message ?? '').slice(0, MAX_MESSAGE);
 }

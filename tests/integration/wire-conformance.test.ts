@@ -407,6 +407,23 @@ describe('wire conformance: console and device played with ws and a strict decod
     expect(await console.reply(asked)).toStrictEqual({ msgId: Id.Reboot, cid: asked, sn: 'WIRE-CMD2', result: 1, data: { message: 'Request Timeout' } });
   });
 
+  it('WIRE-3 the gateway answers a console request whose data its command\'s decoder refuses with result 2, and the device never hears it; unknown keys never reach the device', async () => {
+    const device = await openDevice('WIRE-WIRE3');
+    const console = await openConsole(JSON_V1);
+    for (const data of [{ op: 'dance' }, { op: 'input' }, { op: 'write', data: 42 }, 'ls', undefined]) {
+      const bad = cid();
+      console.send({ msgId: Id.Shell, cid: bad, sn: 'WIRE-WIRE3', flowId: `sh-${bad}`, data });
+      expect(await console.reply(bad), JSON.stringify(data)).toStrictEqual({ msgId: Id.Shell, cid: bad, sn: 'WIRE-WIRE3', result: 2, data: { message: 'Malformed request data' } });
+    }
+    const good = cid();
+    console.send({ msgId: Id.Shell, cid: good, sn: 'WIRE-WIRE3', flowId: `sh-${good}`, data: { op: 'input', line: 'ls', extra: { deep: true } } });
+    const heard = await device.next((e) => e.msgId === Id.Shell);
+    expect(heard.data).toStrictEqual({ op: 'input', line: 'ls' });
+    device.send({ msgId: Id.Shell, cid: heard.cid, result: 0, data: { exitCode: 0, cwd: '/' } });
+    expect(await console.reply(good)).toMatchObject({ result: 0 });
+    expect(device.pending((e) => e.msgId === Id.Shell)).toEqual([]);
+  });
+
   it('WATCH-1 a watching console hears the outcome of others\' commands until it stops; a watch whose data.watch is not a boolean is result 2', async () => {
     const device = await openDevice('WIRE-WATCH');
     obedient(device);
