@@ -59,7 +59,7 @@ export function toEnvelope(value: unknown): Envelope {
         if (v !== undefined && typeof v !== 'string') throw new DecodeError(`${key} must be a string`);
         break;
       case 'result':
-        if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 6)) throw new DecodeError('result must be an integer 0..6');
+        if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 7)) throw new DecodeError('result must be an integer 0..7');
         break;
       case 'data':
         break;

@@ -49,6 +49,8 @@ import { Webhooks } from './webhooks/dispatcher.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { registerWebhookSink } from './webhooks/emit.ts';
 import { registerTotpRoutes } from './totp/routes.ts';
+import { ApprovalService } from './approvals/service.ts';
+import { registerApprovalRoutes } from './approvals/routes.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -135,10 +137,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDocumentRoutes(app, { db, clock });
   registerLanguageRoute(app, db);
   registerOperationLogRoutes(app, { db });
-  registerContentArea(app, { db, clock, sessions, gateway: deps.gateway, dataDir: deps.dataDir, uploadLimits: deps.uploadLimits });
+  // Four-eyes approval (issue 23): the console sockets, REST commands and campaigns ask it before wipes and big actions.
+  const approvals = new ApprovalService({ db, clock, timeline: deps.gateway.timeline, log: app.log });
+  deps.gateway.approvals = approvals;
+  registerApprovalRoutes(app, approvals);
+  app.addHook('onReady', async () => approvals.start());
+  app.addHook('onClose', async () => approvals.stop());
+  registerContentArea(app, { db, clock, sessions, gateway: deps.gateway, dataDir: deps.dataDir, uploadLimits: deps.uploadLimits, approvals });
   registerReportRoutes(app, { db, clock, telemetry: deps.telemetry, gateway: deps.gateway });
   registerMetricsRoute(app, deps.gateway.metrics);
-  registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log });
+  registerDeviceOpsRoutes(app, { db, clock, gateway: deps.gateway, log: app.log, approvals });
   registerGroupControlRoutes(app, { clock, gateway: deps.gateway, devices: deps.devices });
   registerTimelineRoutes(app, { db });
   registerRecordingRoutes(app, { db, clock, recordings: deps.gateway.recordings });

@@ -1,6 +1,7 @@
 // Shapes of the push campaign calls (/push/start and /push-log/stream) that both the server and the console
 // hold: one definition, so they cannot drift.
 import { type Static, Type } from 'typebox';
+import type { ApprovalView } from './approvals.ts';
 import type { CampaignWait, MaintenanceWindow } from '../rules/maintenance-window.ts';
 import { Among, Id, PagingProperties } from './common.ts';
 import { type DeviceListFilter, DeviceSelectBody } from './devices.ts';
@@ -149,6 +150,8 @@ export interface PushModelConfirm {
 export interface PushStarted {
   readonly campaign: CampaignView;
   readonly sns: readonly string[];
+  /** Set when the campaign is over its organisation's size for four-eyes approval: it waits (awaiting_approval) for it (issue 23). */
+  readonly approval?: ApprovalView;
 }
 
 export type PushStartReply = PushModelConfirm | PushStarted;

@@ -3,6 +3,7 @@
 // request schemas are TypeBox with their types derived; the answers' shapes are declared once here.
 import { type Static, Type } from 'typebox';
 import type { RemoteControlRequest, ScreenPoint } from '../catalogue/stream.ts';
+import type { ApprovalView } from './approvals.ts';
 
 /** Longest a held command waits for its device (30 days). */
 export const MAX_HOLD_SECONDS = 30 * 86_400;
@@ -43,6 +44,8 @@ export type DeviceBulkCommandBody = Static<typeof DeviceBulkCommandBody>;
 /** Answer of /device-ops/bulk: each device's result code and message, in the order asked. */
 export interface DeviceBulkCommandReply {
   readonly list: readonly { readonly sn: string; readonly result: number | null; readonly message: string }[];
+  /** Set, with an empty list, when the command waits for a second account's approval (issue 23). */
+  readonly approval?: ApprovalView;
 }
 
 /** Most devices under group control at once (the wall's selection; each input reaches every one of them). */
@@ -114,6 +117,8 @@ export interface DeviceCommandReply {
   readonly result: number | null;
   readonly data?: unknown;
   readonly pending?: PendingCommand;
+  /** Set (result 7) when the command waits for a second account's approval (issue 23). */
+  readonly approval?: ApprovalView;
 }
 
 /** Answer of /device-ops/pending. */

@@ -8,9 +8,10 @@ import { PagingProperties } from './common.ts';
  * The route a command came by: a console socket, a REST call of one device, a REST call of many (one
  * entry per device), a push campaign, a command held for an offline device and delivered at its login, a
  * client with an API token (socket or REST), or group control from the monitor centre's wall (one input
- * mirrored to several devices, one entry per device).
+ * mirrored to several devices, one entry per device); 'approval' is a four-eyes request's life (requested,
+ * approved, rejected, expired: issue 23), the command's own entry follows under its route once approved.
  */
-export const TIMELINE_SOURCES = ['console', 'rest', 'bulk', 'campaign', 'held', 'api', 'group'] as const;
+export const TIMELINE_SOURCES = ['console', 'rest', 'bulk', 'campaign', 'held', 'api', 'group', 'approval'] as const;
 export type TimelineSource = (typeof TIMELINE_SOURCES)[number];
 
 const Sn = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' });

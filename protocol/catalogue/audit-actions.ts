@@ -61,6 +61,9 @@ const ACTIONS: Readonly<Record<string, Names>> = {
   'POST /webhook/add': ['Add webhook', '新增 Webhook'],
   'DELETE /webhook/:id': ['Delete webhook', '删除 Webhook'],
   'POST /webhook/redeliver': ['Redeliver webhook', '重新投递 Webhook'],
+  'POST /approval/:id/approve': ['Approve dangerous action', '审批通过危险操作'],
+  'POST /approval/:id/reject': ['Reject dangerous action', '驳回危险操作'],
+  'POST /approval/policy': ['Set four-eyes approval policy', '设置四眼审批策略'],
 };
 
 // Content areas share their routes: /<area>/save, /<area>/delete and so on.

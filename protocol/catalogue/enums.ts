@@ -29,6 +29,8 @@ export const Result = {
   DeviceNotLoggedIn: 4,
   DeviceOffline: 5,
   Pushing: 6,
+  /** Ours (issue 23): not executed yet; it waits for a second account's approval (`data.approvalId`). */
+  AwaitingApproval: 7,
 } as const;
 export type ResultCode = (typeof Result)[keyof typeof Result];
 
@@ -41,6 +43,7 @@ export const resultLabels: readonly EnumMember<ResultCode>[] = [
   { value: 4, zh: '设备未登录', en: 'Device not logged in' },
   { value: 5, zh: '设备离线', en: 'The equipment is offline' },
   { value: 6, zh: '推送中', en: 'Pushing' },
+  { value: 7, zh: '等待审批', en: 'Awaiting approval' },
 ];
 
 /** Device online state: 1 online, 2 offline (devices-and-commerce section 4). */

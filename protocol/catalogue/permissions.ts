@@ -51,6 +51,8 @@ export const permissionCatalogue: readonly PermissionEntry[] = [
   p('device_revoke', 'device_list', '吊销设备凭证', 'Revoke device credentials'),
   p('device_message', 'device_list', '发送消息', 'Send message'),
   p('device_clear', 'device_list', '清除数据', 'Clear data'),
+  // Ours (issue 23): approves or rejects another account's dangerous action (four-eyes approval).
+  p('approve_dangerous', 'device_list', '危险操作审批', 'Approve dangerous actions'),
   p('recording_list', 'device_list', '会话录像', 'Session recordings'),
   // Ours (issue 23): dynamic groups (create, change, delete) and the organisation's custom device fields.
   p('device_group', 'device_list', '动态分组', 'Dynamic groups'),

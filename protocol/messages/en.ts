@@ -173,6 +173,14 @@ export const en = {
   'push.tooManyDevices': 'At most 10000 devices per push',
   'push.selfApproval': 'A push must be approved by another account',
   'push.notAwaiting': 'The push is not awaiting approval',
+  // Four-eyes approval (issue 23).
+  'approval.pending': 'Waiting for approval by another account (request {{id}})',
+  'approval.selfApproval': 'You cannot approve or reject your own request',
+  'approval.notPending': 'The request is no longer waiting for approval',
+  'approval.expired': 'The request has expired',
+  'approval.gone': 'The request does not exist',
+  'approval.requesterLostRights': 'The requester no longer holds the rights for this action',
+  'approval.useApprovals': 'This push waits for four-eyes approval: decide it on the Approvals page',
   'push.unknownKind': 'Unknown content kind',
   'coupon.minRecharge': 'Push coupon recharge minimum {{min}}',
   'coupon.notEnough': 'Not enough push coupons',
@@ -278,6 +286,11 @@ export const en = {
   'field.duration': 'Duration (days)',
   'field.policy': 'Recording policy',
   'field.purpose': 'Purpose',
+  'field.wipes': 'Approval for factory reset and clear data',
+  'field.bulkOver': 'Bulk commands needing approval above (devices)',
+  'field.campaignOver': 'Pushes needing approval above (devices)',
+  'field.ttlMinutes': 'Approval expiry (minutes)',
+  'field.mine': 'Only my requests',
   'field.activationMode': 'Activation mode',
 
   // Field labels: what a request field is called on the console's forms (validation messages name them).

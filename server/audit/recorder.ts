@@ -26,6 +26,14 @@ const categoryName: NameLookup = async (db, id) => {
   return row && (row.name_en || row.name_zh);
 };
 
+/** A four-eyes request as the log names it: requester, command and its first target (issue 23). */
+const approvalName: NameLookup = async (db, id) => {
+  const row = await db.selectFrom('approval_requests').select(['requester', 'msg_id', 'targets', 'target_count']).where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const first = (JSON.parse(row.targets) as string[])[0] ?? '';
+  return `${row.requester}: ${row.msg_id} → ${first}${row.target_count > 1 ? ` +${row.target_count - 1}` : ''}`;
+};
+
 /** Where the target id of a recorded route is named, by the route's pattern. */
 function lookupFor(path: string): NameLookup | undefined {
   if (path === '/org/kitoutUser/:accountId' || /^\/permit\/(del|update)Account/.test(path)) return accountName;
@@ -34,6 +42,7 @@ function lookupFor(path: string): NameLookup | undefined {
   if (path.startsWith('/notice/')) return noticeTitle;
   if (path.startsWith('/archives-document/')) return documentTitle;
   if (path.startsWith('/archives-category/')) return categoryName;
+  if (path.startsWith('/approval/:id/')) return approvalName;
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import * as c from '../../protocol/api/campaigns.ts';
 import type { PushKind, PushStartReply } from '../../protocol/api/campaigns.ts';
-import { campaignWait, type Clock, DownloadState, englishOf, FirmwareType, InstallResult, msg, nextOpening, parseWindow, type PlainMessageKey, PushResult, windowProblem } from '../../protocol/index.ts';
+import { campaignWait, type Clock, Command, DownloadState, englishOf, FirmwareType, InstallResult, msg, nextOpening, parseWindow, type PlainMessageKey, PushResult, windowProblem } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { LiveCallers } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
@@ -25,6 +25,7 @@ import { couponInfo } from './coupons.ts';
 import { registerCouponRoutes } from './coupon-routes.ts';
 import { PUSH_LOG_PERMISSION, registerPushLogStream } from './log-stream.ts';
 import { CampaignRunner, CampaignState, Phase } from './runner.ts';
+import type { ApprovalService } from '../approvals/service.ts';
 
 export interface CampaignRouteDeps {
   readonly db: Db;
@@ -33,6 +34,8 @@ export interface CampaignRouteDeps {
   readonly runner: CampaignRunner;
   /** Keeps the push-log stream to its session and its caller's current rights. */
   readonly live: LiveCallers;
+  /** Four-eyes approval (issue 23): a campaign over its organisation's size waits for a second account. */
+  readonly approvals?: ApprovalService;
 }
 
 
@@ -123,6 +126,27 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   const deviceRepository = new DeviceRepository(db);
   const groups = new GroupRepository(db);
 
+  /** Cancels a campaign and its queued targets (the operator's cancel, a rejected or expired approval). */
+  const cancelCampaign = async (c: { id: number; org_id: number }, now: number) => {
+    await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
+    await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
+    runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
+  };
+
+  // An approved four-eyes request starts its campaign (as /push/approve does); a rejected or expired one cancels it.
+  deps.approvals?.onExecute('campaign', async (row) => {
+    const id = row.campaign_id ?? 0;
+    const r = await db.updateTable('push_campaigns').set({ state: CampaignState.Running, approved_by: row.decided_by_id, updated_at: clock.now() }).where('id', '=', id).where('state', '=', CampaignState.AwaitingApproval).executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return { campaignId: id, state: 'not-awaiting' };
+    runner.announceCampaign({ id, orgId: row.org_id, state: CampaignState.Running });
+    runner.poke();
+    return { campaignId: id, state: CampaignState.Running };
+  });
+  deps.approvals?.onEnded('campaign', async (row) => {
+    const c = await db.selectFrom('push_campaigns').select(['id', 'org_id', 'state']).where('id', '=', row.campaign_id ?? 0).executeTakeFirst();
+    if (c?.state === CampaignState.AwaitingApproval) await cancelCampaign(c, clock.now());
+  });
+
   api.post('/push/start', { config: { permission: 'session' }, schema: { body: c.PushStartBody } }, async (req) => {
     const caller = callerOf(req);
     const body = req.body;
@@ -179,6 +203,8 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (nextOpening(body.window, clock.now()) === undefined) throw new ApiError(ApiCode.BadRequest, 'push.windowNeverOpens');
     }
     const now = clock.now();
+    // Over the organisation's size for four-eyes approval: it waits for a second account (issue 23).
+    const fourEyes = deps.approvals !== undefined && (await deps.approvals.campaignNeedsApproval(caller.orgId, devices.length));
     const campaign = await db.transaction().execute(async (trx) => {
       const c = await trx
         .insertInto('push_campaigns')
@@ -190,7 +216,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
           content_id: item.id,
           kind: item.kind,
           content_name: item.name,
-          state: body.requireApproval ? CampaignState.AwaitingApproval : CampaignState.Running,
+          state: body.requireApproval || fourEyes ? CampaignState.AwaitingApproval : CampaignState.Running,
           total: devices.length,
           stage_size: body.stageSize ?? 0,
           success_percent: body.successPercent ?? 100,
@@ -228,7 +254,17 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     // Announced at once, so consoles following the push log see the new push before its first device reports.
     runner.announceCampaign({ id: campaign.id, orgId: campaign.org_id, state: campaign.state });
     runner.poke();
-    return ok<PushStartReply>({ campaign: await campaignView(db, campaign, now), sns: devices.map((d) => d.sn) });
+    const approval = fourEyes
+      ? await deps.approvals?.request(caller, {
+          kind: 'campaign',
+          msgId: Command.PushFile,
+          params: { kind: item.kind, contentId: item.id, contentName: item.name },
+          targets: devices.map((d) => ({ sn: d.sn, orgId: d.org_id })),
+          source: 'campaign',
+          campaignId: campaign.id,
+        })
+      : undefined;
+    return ok<PushStartReply>({ campaign: await campaignView(db, campaign, now), sns: devices.map((d) => d.sn), ...(approval ? { approval } : {}) });
   });
 
   const control = (path: string, from: string, to: string, refusal: PlainMessageKey) =>
@@ -255,10 +291,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     const c = await campaignInScope(db, caller, req.body.id);
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     if (c.state !== CampaignState.Running && c.state !== CampaignState.Paused && c.state !== CampaignState.AwaitingApproval) throw new ApiError(ApiCode.BadRequest, 'push.notRunning');
-    const now = clock.now();
-    await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
-    await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
-    runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
+    await cancelCampaign(c, clock.now());
     return ok(await campaignView(db, { ...c, state: CampaignState.Cancelled }, clock.now()));
   });
 
@@ -268,6 +301,8 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     const c = await campaignInScope(db, caller, req.body.id);
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     if (c.account_id === caller.accountId) throw new ApiError(ApiCode.BadRequest, 'push.selfApproval');
+    // A campaign held by the organisation's four-eyes policy is decided as an approval request (its key and scope rules).
+    if (await deps.approvals?.repo.pendingOfCampaign(c.id)) throw new ApiError(ApiCode.BadRequest, 'approval.useApprovals');
     const r = await db.updateTable('push_campaigns').set({ state: CampaignState.Running, approved_by: caller.accountId, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.AwaitingApproval).executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'push.notAwaiting');
     runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Running });

@@ -4,6 +4,7 @@ import { LiveCallers } from '../accounts/live-callers.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { addGroupJoiners } from '../groups/joiners.ts';
 import { CampaignRunner } from '../campaigns/runner.ts';
+import type { ApprovalService } from '../approvals/service.ts';
 import { registerCampaignRoutes } from '../campaigns/routes.ts';
 import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
@@ -22,6 +23,8 @@ export interface ContentAreaDeps {
   readonly uploadLimits?: UploadLimits | undefined;
   /** Uploads go to <dataDir>/uploads, stored files to <dataDir>/content. */
   readonly dataDir: string;
+  /** Four-eyes approval (issue 23): campaigns over the organisation's size wait for it. */
+  readonly approvals?: ApprovalService;
 }
 
 /** The content area: file store and uploads, content routes, push campaigns (runner started, stopped on close). */
@@ -33,7 +36,7 @@ export function registerContentArea(app: FastifyInstance, deps: ContentAreaDeps)
   registerContentRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   registerCustomOrderRoutes(app, { db: deps.db, clock: deps.clock, uploads });
   const runner = new CampaignRunner({ db: deps.db, clock: deps.clock, gateway: deps.gateway, log: app.log, joiners: (now) => addGroupJoiners(deps.db, now) });
-  registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner, live });
+  registerCampaignRoutes(app, { db: deps.db, clock: deps.clock, uploads, runner, live, approvals: deps.approvals });
   // Unfinished uploads past their expiry and finished ones nobody took are dropped (hourly by default).
   let sweep: unknown;
   let closed = false;

@@ -10,6 +10,7 @@ import type { TimelineTables } from '../timeline/tables.ts';
 import type { RecordingTables } from '../recordings/tables.ts';
 import type { GroupTables } from '../groups/tables.ts';
 import type { DeviceFieldTables } from '../device-fields/tables.ts';
+import type { ApprovalTables } from '../approvals/tables.ts';
 
 // Times are epoch milliseconds in bigint columns; booleans are 0/1 integers, so one schema fits SQLite and PostgreSQL.
 
@@ -36,6 +37,11 @@ export interface OrganisationTable {
   require_totp: Generated<number>;
   /** Shell recording: off, on, required (0024, issue 22). */
   recording_policy: Generated<string>;
+  /** Four-eyes policy (0025, issue 23): wipes need approval (1/0); bulk and campaign sizes over which they do (0: never); expiry. */
+  approval_wipes: Generated<number>;
+  approval_bulk_over: Generated<number>;
+  approval_campaign_over: Generated<number>;
+  approval_ttl_minutes: Generated<number>;
 }
 
 export interface RoleTable {
@@ -116,7 +122,7 @@ export interface DeviceTable {
   node_id: string | null;
 }
 
-export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables, GroupTables, DeviceFieldTables {
+export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables, GroupTables, DeviceFieldTables, ApprovalTables {
   organisations: OrganisationTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;

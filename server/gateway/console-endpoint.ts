@@ -36,6 +36,7 @@ import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import type { TimelineWriter } from '../timeline/writer.ts';
 import type { Recordings } from '../recordings/recorder.ts';
 import { recordShellRequest } from '../recordings/shell-events.ts';
+import { type ConsoleApprovals, waitingReply } from '../approvals/service.ts';
 
 export interface ConsoleEndpointDeps {
   /** Live view fan-out: answers StartStream and StopStream itself. */
@@ -66,6 +67,8 @@ export interface ConsoleEndpointDeps {
   readonly rights: ConsoleRights;
   /** Dangerous commands (reboot, factory reset, clear data) per device. */
   readonly dangerous: DangerousCommandGuard;
+  /** Four-eyes approval (issue 23): wipes wait for a second account when the organisation says so. */
+  readonly approvals?: ConsoleApprovals;
 }
 
 /**
@@ -246,6 +249,18 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
       return;
     }
     const source = caller.session.apiToken ? 'api' : 'console';
+    // A command that must wait for a second account becomes a request and is answered result 7 (issue 23).
+    const waiting = req.flowId === undefined ? deps.approvals?.intercept(caller, req.msgId, sn, orgId, req.data, source) : undefined;
+    if (waiting) {
+      waiting.then(
+        (view) => (view ? answer(req, Result.AwaitingApproval, waitingReply(view)) : send(req, sn, target, remoteOnline, new ConsoleCommand(req, link, deps, now, caller.account, sn, orgId, source))),
+        (err: unknown) => {
+          deps.log.warn({ err }, 'approval request failed');
+          answer(req, Result.Fail);
+        },
+      );
+      return;
+    }
     // A shell's traffic goes to its recording (when its organisation records); opening one may start it first.
     const shell = req.msgId === Command.Shell && req.flowId !== undefined ? req.data : undefined;
     if (deps.recordings && req.flowId !== undefined && shell !== undefined) {

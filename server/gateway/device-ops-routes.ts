@@ -14,6 +14,8 @@ import { emitWebhook } from '../webhooks/emit.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import { replyMessage } from '../timeline/summary.ts';
 import { bulkTargets } from '../groups/bulk-targets.ts';
+import { type ApprovalService, waitingReply } from '../approvals/service.ts';
+import type { ApprovalRow } from '../approvals/tables.ts';
 
 /** The timeline's route of a REST caller: an API client (token) or the console's own call. */
 const sourceOf = (caller: Caller): TimelineSource => (caller.session.apiToken ? 'api' : 'rest');
@@ -58,7 +60,13 @@ export interface DeviceOpsRouteDeps {
   readonly clock: Clock;
   readonly gateway: Gateway;
   readonly log: { warn(obj: object, msg: string): void };
+  /** Four-eyes approval (issue 23): wipes, and bulk commands over the organisation's threshold, wait for it. */
+  readonly approvals?: ApprovalService;
 }
+
+/** A request's stored command: its data and, for a held command, how long to hold it. */
+const commandOf = (row: ApprovalRow): { data: unknown; ttlSeconds?: number } => JSON.parse(row.params) as { data: unknown; ttlSeconds?: number };
+const targetsOf = (row: ApprovalRow): string[] => JSON.parse(row.targets) as string[];
 
 /**
  * Device commands over HTTP for callers without a console socket, and persistent commands: with
@@ -72,6 +80,31 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
   app.addHook('onClose', async () => held.stop());
   // Requests typed from the contract's schemas (protocol/api/device-ops.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  // Approved requests run here as their requester, by the route they came by (socket or REST: one device;
+  // bulk: each device), so their outcomes reach the timeline, watchers and webhooks as any command's do.
+  const runOne = async (sn: string, msgId: number, data: unknown, by: string, source: TimelineSource) => {
+    const reply = await deps.gateway.command(sn, msgId, data, { by, source });
+    const row = await deps.db.selectFrom('devices').select('org_id').where('sn', '=', sn).executeTakeFirst();
+    if (row) emitWebhook(deps.db, row.org_id, 'command.result', { sn, msgId, result: reply.result ?? null, by });
+    return { sn, result: reply.result ?? null, message: replyMessage(reply.data) };
+  };
+  deps.approvals?.onExecute('command', async (row) => {
+    const { data, ttlSeconds } = commandOf(row);
+    const [sn = ''] = targetsOf(row);
+    const source = row.source as TimelineSource;
+    if (ttlSeconds === undefined) return { list: [await runOne(sn, row.msg_id, data, row.requester, source)] };
+    const device = await deps.db.selectFrom('devices').select('org_id').where('sn', '=', sn).executeTakeFirstOrThrow();
+    const outcome = await held.submit({ sn, orgId: device.org_id, msgId: row.msg_id, data, ttlMs: ttlSeconds * 1000, accountId: row.requester_id, by: row.requester, source });
+    return outcome.delivered ? { list: [{ sn, result: outcome.reply.result ?? null, message: replyMessage(outcome.reply.data) }] } : { held: heldView(outcome.held) };
+  });
+  deps.approvals?.onExecute('bulk', async (row) => {
+    const { data } = commandOf(row);
+    const sns = targetsOf(row);
+    const list: { sn: string; result: number | null; message: string }[] = [];
+    for (let i = 0; i < sns.length; i += FAN_OUT) list.push(...(await Promise.all(sns.slice(i, i + FAN_OUT).map((sn) => runOne(sn, row.msg_id, data, row.requester, 'bulk')))));
+    return { list };
+  });
 
   // The device's organisation when the caller may reach it; the same refusal for unknown devices.
   const deviceInScope = async (caller: Caller, sn: string) => {
@@ -103,6 +136,11 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       if (permission === undefined || FLOW_COMMANDS.has(msgId)) throw new ApiError(ApiCode.BadRequest, 'device.commandNotOverHttp');
       if (!caller.permissions.has(permission)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       const device = await deviceInScope(caller, sn);
+      if (deps.approvals && (await deps.approvals.commandNeedsApproval(caller.orgId, msgId, 1, false))) {
+        const params = { data: data ?? {}, ...(ttlSeconds === undefined ? {} : { ttlSeconds }) };
+        const approval = await deps.approvals.request(caller, { kind: 'command', msgId, params, targets: [{ sn, orgId: device.org_id }], source: sourceOf(caller) });
+        return ok({ delivered: false, result: Result.AwaitingApproval, data: waitingReply(approval), approval } satisfies c.DeviceCommandReply);
+      }
       if (ttlSeconds === undefined) {
         const reply: Envelope = await deps.gateway.command(sn, msgId, data ?? {}, { by: caller.account, source: sourceOf(caller) });
         emitWebhook(deps.db, device.org_id, 'command.result', { sn, msgId, result: reply.result ?? null, by: caller.account });
@@ -134,6 +172,10 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       // The serials asked, or a dynamic group's members now (within the caller's organisations).
       const sns = await bulkTargets(deps.db, caller, req.body);
       const devices = await devicesInScope(caller, sns);
+      if (deps.approvals && (await deps.approvals.commandNeedsApproval(caller.orgId, msgId, devices.length, true))) {
+        const approval = await deps.approvals.request(caller, { kind: 'bulk', msgId, params: { data: data ?? {} }, targets: devices.map((d) => ({ sn: d.sn, orgId: d.org_id })), source: 'bulk' });
+        return ok({ list: [], approval } satisfies c.DeviceBulkCommandReply);
+      }
       const list: { sn: string; result: number | null; message: string }[] = [];
       for (let i = 0; i < devices.length; i += FAN_OUT) {
         const replies = await Promise.all(

@@ -44,6 +44,7 @@ import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import { timelineKeeps, TimelineWriter } from '../timeline/writer.ts';
 import { Recordings } from '../recordings/recorder.ts';
 import { recordShellOutput } from '../recordings/shell-events.ts';
+import type { ConsoleApprovals } from '../approvals/service.ts';
 
 /** Console socket path (devices-and-commerce section 7). */
 export const CONSOLE_SOCKET_PATH = '/websocket';
@@ -148,6 +149,8 @@ export class Gateway {
   /** The rights of this process's console sessions, checked per command. */
   readonly #consoleRights: ConsoleRights;
   readonly #dangerous = new DangerousCommandGuard();
+  /** Four-eyes approval (issue 23), set by the server before sockets are accepted. */
+  approvals: ConsoleApprovals | undefined;
   /** Per-account budgets of commands sent over HTTP, the size of a console session's. */
   readonly accountBudgets: AccountBudgets;
   /** Hear devices moved by this process (held commands are cancelled then). */
@@ -558,6 +561,7 @@ export class Gateway {
           now: () => this.#deps.clock.now(),
           rights: this.#consoleRights,
           dangerous: this.#dangerous,
+          approvals: this.approvals,
           // The upgraded socket is the one under `ws` (handleUpgrade keeps it).
           socket,
         });

@@ -8,7 +8,7 @@ const commandNames = new Map<number, string>(Object.entries(Command).map(([name,
 /** Gateway figures in Prometheus form: connections, command outcomes and latency. */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  /** Final results per command, as msgId * 8 + result (results are 0..6): counted on the hot path, labelled at scrape. */
+  /** Final results per command, as msgId * 8 + result (results are 0..7): counted on the hot path, labelled at scrape. */
   readonly #outcomes = new Map<number, number>();
   readonly #latency: Histogram<'command'>;
   readonly #logins: Counter;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppListReply, Command, type OtaListReply, ProtocolEngine, Result } from '../../protocol/index.ts';
+import { client, wipesWithoutApproval } from '../support/console-api.ts';
 import { api, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
 
 // The real agent (`npm run agent`) as a child process, against a real server over real sockets: the
@@ -40,6 +41,8 @@ describe('device agent: commands, pushes and telemetry on this Linux machine', (
     ts = await startTestServer('sqlite');
     const opened = await openAdminConsole(ts.server);
     token = opened.login.token;
+    // The factory reset runs at once here (its four-eyes approval is approvals.test.ts's).
+    await wipesWithoutApproval(client(ts, token), opened.login.orgId);
     consoleEngine = opened.engine;
     agent = spawn(process.execPath, [path.resolve('agent/agent-cli.ts')], {
       env: {

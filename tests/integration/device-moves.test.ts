@@ -9,7 +9,7 @@ import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clusterServicesAvailable, startClusterNode } from '../support/cluster.ts';
-import { client, type Client, createOrg, createRole } from '../support/console-api.ts';
+import { client, type Client, createOrg, createRole, wipesWithoutApproval } from '../support/console-api.ts';
 import { freshPgSchema } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { adminLoginAt, loginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
@@ -388,6 +388,7 @@ describe('command limits over HTTP (/device-ops/command), as on console sockets'
 
   it("M2 ten clear-data calls at once reach the device once; the others answer 'You click too frequently！'", async () => {
     const T = await tenant({ server }, admin, ['device_list', 'device_clear']);
+    await wipesWithoutApproval(admin, T.orgId);
     const device = await enrol(unique('LIM-CLR-'), T.enrollKey);
     const body = { sn: device.sn, msgId: Command.ClearData, data: { packageName: 'com.example.app' } };
     const replies = await Promise.all(Array.from({ length: 10 }, () => T.c.call<{ delivered: boolean; result: number }>('POST', '/device-ops/command', body)));

@@ -10,7 +10,7 @@ import { Command, type Envelope, fileFromDevice, lastFileEvent, ProtocolEngine, 
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { clusterServicesAvailable, TEST_NATS_URL } from '../support/cluster.ts';
-import { client, type Client } from '../support/console-api.ts';
+import { client, type Client, wipesWithoutApproval } from '../support/console-api.ts';
 import { dbTargets, freshPgSchema, TEST_PG_URL } from '../support/databases.ts';
 import { loginAsAdmin, openAdminConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
@@ -36,6 +36,8 @@ for (const target of targets) {
       ts = await startTestServer(target.name);
       const login = await loginAsAdmin(ts);
       admin = client(ts, login.token);
+      // Clear data is held and delivered at once here (its four-eyes approval is approvals.test.ts's).
+      await wipesWithoutApproval(admin, login.orgId);
       consoleEngine = new ProtocolEngine({
         url: () => `${ts.server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
         transport: wsTransport(),

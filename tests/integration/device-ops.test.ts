@@ -22,7 +22,7 @@ import {
   type SystemInfoReply,
   uploadToDevice,
 } from '../../protocol/index.ts';
-import { client, createAccount, createOrg, createRole } from '../support/console-api.ts';
+import { client, createAccount, createOrg, createRole, wipesWithoutApproval } from '../support/console-api.ts';
 import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -50,6 +50,8 @@ describe('device operations over real sockets against simulated devices', () => 
   beforeAll(async () => {
     ts = await startTestServer('sqlite');
     const login = await loginAsAdmin(ts);
+    // Resets and clear data run at once here (their four-eyes approval is approvals.test.ts's).
+    await wipesWithoutApproval(client(ts, login.token), login.orgId);
     // msgpack on the console side and JSON on the devices: relays must work across codecs.
     consoleEngine = new ProtocolEngine({ url: () => url(login), transport: wsTransport(), subprotocols: [Subprotocol.Msgpack] });
     consoleEngine.start();

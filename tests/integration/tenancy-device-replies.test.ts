@@ -8,7 +8,7 @@ import { Subject } from '../../server/bus/bus.ts';
 import { NatsBus } from '../../server/bus/nats-bus.ts';
 import { type RunningServer } from '../../server/server.ts';
 import { clusterServicesAvailable, startClusterNode, TEST_NATS_URL } from '../support/cluster.ts';
-import { client, createOrg, createRole } from '../support/console-api.ts';
+import { client, createOrg, createRole, wipesWithoutApproval } from '../support/console-api.ts';
 import { freshPgSchema } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, type ServerOf, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -127,6 +127,8 @@ describe('a device cannot answer or feed what was sent to another organisation\'
     const role = await createRole(c, 'operator', ['device_list', 'device_base_info', 'device_reset', 'device_shell', 'device_live_view']);
     const orgA = await createOrg(c, { name: 'Org A', account: 'orga1', password: 'Orga_pass1', parentId: admin.orgId, roleId: role });
     const orgB = await createOrg(c, { name: 'Org B', account: 'orgb1', password: 'Orgb_pass1', parentId: admin.orgId, roleId: role });
+    // B's reset reaches its device at once (its four-eyes approval is approvals.test.ts's).
+    await wipesWithoutApproval(c, orgB);
     const keyOf = async (id: number) => (await ts.server.db.selectFrom('organisations').select('enroll_key').where('id', '=', id).executeTakeFirstOrThrow()).enroll_key;
     intruder = await RawDevice.enrol(ts.server.deviceSocketUrl, 'TEN-A-1', await keyOf(orgA));
     victim = await RawDevice.enrol(ts.server.deviceSocketUrl, 'TEN-B-1', await keyOf(orgB));

@@ -58,3 +58,11 @@ export async function adminRoleId(c: Client): Promise<number> {
   if (!admin) throw new Error('the caller may not give the admin role: pass a roleId');
   return admin.id;
 }
+
+/**
+ * Lets factory reset and clear data run at once in organisation `orgId` (its four-eyes policy off, issue
+ * 23), for tests of the command paths themselves; tests/integration/approvals.test.ts tests the approval.
+ */
+export async function wipesWithoutApproval(c: Client, orgId: number): Promise<void> {
+  await c.ok('POST', '/approval/policy', { orgId, wipes: false, bulkOver: 20, campaignOver: 100, ttlMinutes: 1440 });
+}

@@ -22,6 +22,7 @@ import * as m0020 from './0020-oidc-identities.ts';
 import * as m0022 from './0022-campaign-schedule.ts';
 import * as m0023 from './0023-device-timeline.ts';
 import * as m0024 from './0024-recordings.ts';
+import * as m0025 from './0025-approvals.ts';
 import * as m0026 from './0026-dynamic-groups-and-views.ts';
 import * as m0028 from './0028-recording-views.ts';
 import * as m0029 from './0029-custom-device-fields.ts';
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0022-campaign-schedule': m0022,
   '0023-device-timeline': m0023,
   '0024-recordings': m0024,
+  '0025-approvals': m0025,
   '0026-dynamic-groups-and-views': m0026,
   '0028-recording-views': m0028,
   '0029-custom-device-fields': m0029,

@@ -15,7 +15,7 @@ export const timelineEn = {
   exportCsv: 'Export CSV',
   exporting: 'Exporting…',
   empty: 'No commands have reached this device in this period',
-  sources: { console: 'Console', rest: 'REST call', bulk: 'Bulk action', campaign: 'Push campaign', held: 'Held command', api: 'API client', group: 'Group control' },
+  sources: { console: 'Console', rest: 'REST call', bulk: 'Bulk action', campaign: 'Push campaign', held: 'Held command', api: 'API client', group: 'Group control', approval: 'Four-eyes approval' },
   platform: 'Platform',
   recording: 'Replay',
   replay: {
@@ -53,7 +53,7 @@ export const timelineZh: typeof timelineEn = {
   exportCsv: '导出 CSV',
   exporting: '正在导出…',
   empty: '该时间段内没有发往此设备的指令',
-  sources: { console: '控制台', rest: 'REST 调用', bulk: '批量操作', campaign: '推送任务', held: '暂存指令', api: 'API 客户端', group: '群控' },
+  sources: { console: '控制台', rest: 'REST 调用', bulk: '批量操作', campaign: '推送任务', held: '暂存指令', api: 'API 客户端', group: '群控', approval: '四眼审批' },
   platform: '平台',
   recording: '回放',
   replay: {

@@ -1,0 +1,105 @@
+// Four-eyes approval (issue 23): dangerous actions (factory reset, clear data, bulk commands and push
+// campaigns over an organisation's thresholds) wait as requests until a second account holding
+// `approve_dangerous`, with every target device's organisation in its scope, approves or rejects them.
+// Request schemas are TypeBox with their types derived; the answers' shapes are declared once here.
+import { type Static, Type } from 'typebox';
+import { IdParams, PagingProperties } from './common.ts';
+
+/** The permission key of approvers (the requester never approves its own request). */
+export const APPROVE_PERMISSION = 'approve_dangerous';
+
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+/** One device's command, one command to many devices, or a push campaign. */
+export const APPROVAL_KINDS = ['command', 'bulk', 'campaign'] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+
+const StateSchema = Type.Unsafe<ApprovalState>({ type: 'string', enum: [...APPROVAL_STATES] });
+
+/** POST /approval/list: requests the caller may decide (its organisations' requests) and its own, newest first. */
+export const ApprovalListBody = Type.Object(
+  {
+    state: Type.Optional(StateSchema),
+    /** Only the caller's own requests. */
+    mine: Type.Optional(Type.Boolean()),
+    ...PagingProperties,
+  },
+  { additionalProperties: false },
+);
+export type ApprovalListBody = Static<typeof ApprovalListBody>;
+
+/** POST /approval/{id}/approve and /approval/{id}/reject: the request's id. */
+export const ApprovalIdPath = IdParams('id');
+export type ApprovalIdPath = Static<typeof ApprovalIdPath>;
+
+/** POST /approval/{id}/reject: an optional reason the requester is shown. */
+export const ApprovalRejectBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+export type ApprovalRejectBody = Static<typeof ApprovalRejectBody>;
+
+/** Thresholds of an organisation: its four-eyes policy. */
+export interface ApprovalPolicy {
+  /** Factory reset and clear data wait for approval. */
+  readonly wipes: boolean;
+  /** A bulk command to more devices than this waits for approval; 0: never. */
+  readonly bulkOver: number;
+  /** A push campaign to more devices than this waits for approval; 0: never. */
+  readonly campaignOver: number;
+  /** A request not decided within this many minutes expires. */
+  readonly ttlMinutes: number;
+}
+
+/** POST /approval/policy: set an organisation's thresholds (the organisation key, an organisation in scope). */
+export const ApprovalPolicyBody = Type.Object(
+  {
+    orgId: Type.Integer({ minimum: 1 }),
+    wipes: Type.Boolean(),
+    bulkOver: Type.Integer({ minimum: 0, maximum: 100_000 }),
+    campaignOver: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    ttlMinutes: Type.Integer({ minimum: 5, maximum: 30 * 1440 }),
+  },
+  { additionalProperties: false },
+);
+export type ApprovalPolicyBody = Static<typeof ApprovalPolicyBody>;
+
+/** GET /approval/policy/{orgId}: one organisation's thresholds. */
+export const ApprovalPolicyPath = IdParams('orgId');
+export type ApprovalPolicyPath = Static<typeof ApprovalPolicyPath>;
+
+/** A request as listed. */
+export interface ApprovalView {
+  readonly id: number;
+  readonly orgId: number;
+  readonly requesterId: number;
+  readonly requester: string;
+  readonly kind: ApprovalKind;
+  readonly msgId: number;
+  /** The command's data (for a campaign: its content and size). */
+  readonly params: unknown;
+  /** The target serials (at most the first 100; targetCount says how many). */
+  readonly targets: readonly string[];
+  readonly targetCount: number;
+  readonly source: string;
+  readonly campaignId: number | null;
+  readonly state: ApprovalState;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly decidedBy: string | null;
+  readonly decidedAt: number | null;
+  readonly reason: string;
+  /** What the execution answered after approval. */
+  readonly outcome: unknown;
+  /** The caller may approve or reject it now (pending, not its own, key held, every target in scope). */
+  readonly canDecide: boolean;
+}
+
+/** Answer of /approval/count: pending requests the caller may decide, and its own pending ones. */
+export interface ApprovalCount {
+  readonly toDecide: number;
+  readonly mine: number;
+}
+
+/** What a REST command answers instead of executing when it waits for approval. */
+export interface ApprovalWaiting {
+  readonly approval: ApprovalView;
+}
