@@ -98,6 +98,16 @@ describe('sendCommand, the console device layer', () => {
     expect(done.toasts).toEqual([{ color: 'green', message: 'Done: cache cleared' }]);
   });
 
+  it('tells a command waiting for four-eyes approval (result 7) in blue, not as an error, in both languages', async () => {
+    const waiting = (msgId: number, sn: string): Envelope => ({ msgId, sn, result: Result.AwaitingApproval, data: { key: 'approval.pending', params: { id: 12 }, message: 'Waiting for approval by another account (request 12)', approvalId: 12 } });
+    const en1 = await consoleIn('en', waiting);
+    await en1.sender.sendCommand(online, Command.FactoryReset);
+    expect(en1.toasts).toEqual([{ color: 'blue', message: 'Remote reset on SN-1: Waiting for approval by another account (request 12)' }]);
+    const zh1 = await consoleIn('zh', waiting);
+    await zh1.sender.sendCommand(online, Command.ClearData, {}, { voice: 'view' });
+    expect(zh1.toasts).toEqual([{ color: 'blue', message: '等待其他账号审批（申请 12）' }]);
+  });
+
   it('refuses an offline device and a Linux device an Android-only command without sending, in the spec words', async () => {
     const c = await consoleIn('en');
     expect(await c.sender.sendCommand(offline, Command.Reboot)).toEqual({ kind: 'refused' });

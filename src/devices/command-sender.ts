@@ -118,6 +118,12 @@ export function createCommandSender(ports: SenderPorts) {
   /** Tells one outcome in the chosen voice. */
   function tell(voice: CommandVoice | 'none', msgId: number, sn: string, reply: Pick<Envelope, 'result' | 'data'>, label?: string): void {
     if (voice === 'none') return;
+    // Waiting for a second account's approval (issue 23) is not a failure: said in blue, in the user's language.
+    if (reply.result === Result.AwaitingApproval) {
+      const text = resultText(reply.result, reply.data);
+      ports.toast('blue', voice === 'row' ? t('fleet.msg.result', { command: label ?? commandLabel(msgId), sn, result: text }) : text);
+      return;
+    }
     const ok = reply.result === Result.Success;
     if (voice === 'row') {
       ports.toast(ok ? 'green' : 'red', t('fleet.msg.result', { command: label ?? commandLabel(msgId), sn, result: resultText(reply.result, reply.data) }));

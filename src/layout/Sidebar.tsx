@@ -1,5 +1,5 @@
-import { AppShell, Group, Image, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { useMemo } from 'react';
+import { AppShell, Badge, Group, Image, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
@@ -7,10 +7,30 @@ import { buildMenu, type MenuItem } from '../router/menu.ts';
 import type { ShellRoute } from '../router/routes.ts';
 import { layout, setGroupOpened } from '../state/layout.ts';
 import { session } from '../state/session.ts';
+import { approvalCount, refreshApprovalCount } from '../state/approval-count.ts';
 import { GroupIcon, RouteIcon } from './menu-icons.tsx';
 import classes from './Sidebar.module.css';
 
 const ICON_SIZE = 18;
+/** The approvals page, whose entry shows how many requests wait for this user (issue 23). */
+const APPROVALS_PATH = '/approvals/index';
+/** How often the badge reads the count again. */
+const APPROVAL_COUNT_MS = 60_000;
+
+/** The count of requests waiting for this user's decision, beside the approvals entry. */
+function ApprovalBadge() {
+  const { toDecide } = useSnapshot(approvalCount);
+  useEffect(() => {
+    refreshApprovalCount();
+    const timer = setInterval(refreshApprovalCount, APPROVAL_COUNT_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return toDecide > 0 ? (
+    <Badge size="sm" color="orange" circle data-testid="approvals-menu-badge">
+      {toDecide}
+    </Badge>
+  ) : null;
+}
 const COLLAPSED_ICON_SIZE = 20;
 
 /** The permission-filtered sidebar: pages and groups (nested), collapsible, optionally with the logo on top. */
@@ -22,7 +42,15 @@ export function Sidebar({ activePath }: { activePath: string }) {
   const holds = (item: MenuItem) => item.kind === 'group' && item.children.some((c) => c.path === activePath);
 
   const page = (route: ShellRoute) => (
-    <NavLink key={route.path} component={Link} href={route.path} label={t(route.titleKey)} leftSection={<RouteIcon path={route.path} size={ICON_SIZE} />} active={route.path === activePath} />
+    <NavLink
+      key={route.path}
+      component={Link}
+      href={route.path}
+      label={t(route.titleKey)}
+      leftSection={<RouteIcon path={route.path} size={ICON_SIZE} />}
+      rightSection={route.path === APPROVALS_PATH ? <ApprovalBadge /> : undefined}
+      active={route.path === activePath}
+    />
   );
 
   return (

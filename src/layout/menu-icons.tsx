@@ -32,6 +32,7 @@ import {
   IconPhoto,
   IconReceipt,
   IconSettings,
+  IconShieldCheck,
   IconShieldLock,
   IconShoppingCart,
   IconSitemap,
@@ -55,6 +56,7 @@ import type { GroupId } from '../router/routes.ts';
 export const routeIcons: Readonly<Record<string, Icon>> = {
   '/dashboard/index': IconLayoutDashboard,
   '/integrations/webhooks': IconWebhook,
+  '/approvals/index': IconShieldCheck,
   '/user-notice/index': IconBell,
   '/document-library/index': IconBook,
   '/document-admin/index': IconArticle,

@@ -76,6 +76,7 @@ export const builtPages: Readonly<Record<string, ComponentType>> = {
   '/integrations/webhooks': lazyPage(() => import('../pages/integrations/WebhooksPage.tsx').then((m) => m.WebhooksPage)),
   '/integrations/api-tokens': lazyPage(() => import('../pages/integrations/ApiTokensPage.tsx').then((m) => m.ApiTokensPage)),
   '/integrations/two-step': lazyPage(() => import('../pages/integrations/TwoStepPage.tsx').then((m) => m.TwoStepPage)),
+  '/approvals/index': lazyPage(() => import('../pages/approvals/ApprovalsPage.tsx').then((m) => m.ApprovalsPage)),
 };
 
 /** Public pages built so far (outside the shell, no session); other public routes show the placeholder. */

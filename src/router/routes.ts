@@ -119,6 +119,9 @@ export const shellRoutes: readonly ShellRoute[] = [
   { path: '/integrations/webhooks', titleKey: 'integrations.route.webhooks', keys: ['webhook_manage'], group: 'authority', hidden: false },
   { path: '/integrations/api-tokens', titleKey: 'integrations.route.apiTokens', keys: [], hidden: true },
   { path: '/integrations/two-step', titleKey: 'integrations.route.twoStep', keys: [], hidden: true },
+  // Ours (issue 23): four-eyes approval; approvers decide others' requests, those who command devices or
+  // push see their own.
+  { path: '/approvals/index', titleKey: 'approvals.title', keys: ['approve_dangerous', 'device_list', 'remote_list', 'img_push', 'app_push', 'file_push', 'logo_push', 'wallpaper_push'], hidden: false },
   r('/spring-card-manage/spring-card-manage', 'springCardManage', ['springCard_list'], { group: 'sim' }),
   r('/custom-service/group-management', 'groupManagement', ['linkCard_linkCardDirectionGroupList'], { group: 'sim' }),
   r('/custom-service/group-config', 'groupConfig', ['linkCard_listDirectionalAddress'], { group: 'sim', hidden: true }),

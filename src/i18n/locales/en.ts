@@ -12,6 +12,7 @@ import { integrationsEn } from './integrations.ts';
 import { timelineEn } from './timeline.ts';
 import { recordingsEn } from './recordings.ts';
 import { wallEn } from './wall.ts';
+import { approvalsEn } from './approvals.ts';
 /** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
 export const en = {
   app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version', pageLoading: 'Loading the page…', pageLoadFailed: 'The page could not be loaded.', reload: 'Reload' },
@@ -322,6 +323,7 @@ export const en = {
   timeline: timelineEn,
   recordings: recordingsEn,
   wall: wallEn,
+  approvals: approvalsEn,
   kit: kitEn,
   audit: auditEn,
   publicPages: publicEn,

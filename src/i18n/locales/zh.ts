@@ -12,6 +12,7 @@ import { integrationsZh } from './integrations.ts';
 import { timelineZh } from './timeline.ts';
 import { recordingsZh } from './recordings.ts';
 import { wallZh } from './wall.ts';
+import { approvalsZh } from './approvals.ts';
 import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
@@ -324,6 +325,7 @@ export const zh: Messages = {
   timeline: timelineZh,
   recordings: recordingsZh,
   wall: wallZh,
+  approvals: approvalsZh,
   kit: kitZh,
   audit: auditZh,
   publicPages: publicZh,

@@ -57,7 +57,7 @@ export function TimelineTab({ sn }: { readonly sn: string }) {
         key: 'result',
         title: t('timeline.result'),
         render: (e) => (
-          <Badge color={e.result === Result.Success ? 'green' : 'red'} variant="light" style={{ textTransform: 'none' }}>
+          <Badge color={e.result === Result.Success ? 'green' : e.result === Result.AwaitingApproval ? 'orange' : 'red'} variant="light" style={{ textTransform: 'none' }}>
             {outcomeText(e)}
           </Badge>
         ),
