@@ -7,13 +7,16 @@ import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApprovalCount, ApprovalView } from '../../protocol/api/approvals.ts';
+import type { CampaignView, PushStarted } from '../../protocol/api/campaigns.ts';
 import type { DeviceBulkCommandReply, DeviceCommandReply } from '../../protocol/api/device-ops.ts';
 import type { Page } from '../../protocol/api/devices.ts';
 import type { OperationLogEntry } from '../../protocol/api/reports.ts';
 import type { TimelineEntry } from '../../protocol/api/timeline.ts';
 import { Command, type Envelope, type ProtocolEngine, Result } from '../../protocol/index.ts';
 import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
+import { buyCoupons } from '../support/coupons.ts';
 import { dbTargets } from '../support/databases.ts';
+import { uploadFirmware } from '../support/firmware.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, type TestServer } from '../support/server.ts';
 
 /** A device speaking JSON by hand: it records every command it is sent and answers each with result 0. */
@@ -85,8 +88,9 @@ for (const target of targets) {
       const login = await loginAsAdmin(ts);
       admin = client(ts, login.token);
       adminConsole = await openConsole(ts.server.url, login);
-      // A second account of the same organisation holding the approve key (and no reset key of its own).
-      const role = await createRole(admin, 'fe-approver', ['device_list', 'approve_dangerous']);
+      // A second account of the same organisation holding the approve key (and no reset key of its own; the
+      // firmware push key, to show /push/approve does not stand in for the four-eyes approval).
+      const role = await createRole(admin, 'fe-approver', ['device_list', 'approve_dangerous', 'img_push']);
       await createAccount(admin, 'feapprover', 'Approver_pass_1', role);
       approver = client(ts, (await loginAs(ts, 'feapprover', 'Approver_pass_1')).token);
       // An admin of a child organisation: it holds every key, but its scope does not reach the root's devices.
@@ -197,6 +201,28 @@ for (const target of targets) {
       const reply = (await lastValueFrom(adminConsole.request(Command.ClearData, { sn: SN, data: {} }))).reply;
       expect(reply.result).toBe(Result.Success);
       await admin.ok('POST', '/approval/policy', { orgId: org, wipes: true, bulkOver: 20, campaignOver: 100, ttlMinutes: 60 });
+    });
+
+    it('a push over the campaign size waits in awaiting_approval; /push/approve refuses it; approved, it runs', async () => {
+      const login = await loginAsAdmin(ts);
+      await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 5, ttlMinutes: 60 });
+      const contentId = await uploadFirmware(ts.server.url, login.token);
+      await buyCoupons(ts.server.url, login.token, login.token, 50);
+      const bulkDevices = devices.slice(1);
+      const before = bulkDevices.map((d) => d.got.length);
+      const started = await admin.ok<PushStarted>('POST', '/push/start', { kind: 'firmware', contentId, sns: BULK, confirmModelMismatch: true });
+      expect(started.campaign.state).toBe('awaiting_approval');
+      expect(started.approval).toMatchObject({ kind: 'campaign', campaignId: started.campaign.id, targetCount: 21, state: 'pending' });
+      // The push's own second pair of eyes does not stand in for the four-eyes policy.
+      expect(await approver.call('POST', '/push/approve', { id: started.campaign.id })).toMatchObject({ key: 'approval.useApprovals' });
+      await Promise.all(bulkDevices.map((d) => d.synced()));
+      expect(bulkDevices.map((d) => d.got.length)).toEqual(before);
+
+      const pushed = Promise.all(bulkDevices.map((d) => d.next((e) => e.msgId === Command.PushFile && e.result === undefined)));
+      await approver.ok('POST', `/approval/${started.approval?.id ?? 0}/approve`);
+      await pushed;
+      expect((await admin.ok<CampaignView>('GET', `/push/campaign/${started.campaign.id}`)).approvedBy).not.toBeNull();
+      await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 100, ttlMinutes: 60 });
     });
 
     it('a request not decided in time expires', async () => {

@@ -175,7 +175,10 @@ describe.each(targets)('push campaigns on $name', (target) => {
     // The issue's 1,000 devices on the embedded database; fewer on PostgreSQL, where the same paths are exercised.
     const count = target.name === 'sqlite' ? 1000 : 300;
     try {
-      const token = (await loginAsAdmin(ts)).token;
+      const login = await loginAsAdmin(ts);
+      const token = login.token;
+      // The whole fleet in one push is over the four-eyes size (approvals.test.ts): pushed at once here.
+      await api(ts.server.url, 'POST', '/approval/policy', { token, body: { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 0, ttlMinutes: 1440 } });
       const devs = Array.from({ length: count }, (_, i) => device(ts, `FLT${target.name === 'sqlite' ? 'S' : 'P'}${String(i).padStart(4, '0')}`));
       sessions.push(...devs);
       devs.forEach((d) => d.start());
