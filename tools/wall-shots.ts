@@ -49,7 +49,8 @@ try {
       const page = await context.newPage();
       await page.goto(`${ts.server.url}/user/monitor-center/index`);
       await page.getByTestId('monitor-wall').waitFor();
-      await page.getByTestId('tile-picture').nth(3).waitFor({ timeout: 30_000 });
+      // Every visible online tile's first thumbnail (the last tiles of a tall wall may be below the fold).
+      await page.getByTestId('tile-picture').nth(Math.min(7, simulated - 3)).waitFor({ timeout: 30_000 });
       const shot = async (name: string) => {
         const file = path.join(outDir, `${name}-${lang}-${width}.png`);
         await page.screenshot({ path: file });
@@ -58,6 +59,8 @@ try {
       await shot('wall');
       await page.getByTestId('wall-select').click();
       await page.getByTestId('wall-select-shown').click();
+      // And one offline device, so the results show a per-device refusal beside the others.
+      await page.getByTestId('monitor-wall').locator('[data-state="offline"]').first().click();
       await page.getByTestId('wall-start-group').click();
       await page.getByTestId('group-panel').waitFor();
       await page.locator('[data-testid="group-pad"]').waitFor();
@@ -66,6 +69,9 @@ try {
       if (box) await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.6);
       await page.getByTestId('group-summary').waitFor();
       await shot('group');
+      // The rest of the panel: each device's result.
+      await page.getByTestId('group-results').scrollIntoViewIfNeeded();
+      await shot('group-results');
       await context.close();
     }
   }

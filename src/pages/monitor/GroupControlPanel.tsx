@@ -139,7 +139,7 @@ export function GroupControlPanel({ sns, pump, onExit }: Props) {
           )
         )}
       </Group>
-      <ScrollArea.Autosize mah={220}>
+      <ScrollArea.Autosize mah={320}>
         <Stack gap={2} data-testid="group-results">
           {sns.map((sn) => {
             const o = last?.list.find((r) => r.sn === sn);
