@@ -1,24 +1,22 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { ModifyLanguageBody } from '../../protocol/api/auth.ts';
 import type { Db } from '../db/database.ts';
 import { ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { hotAction } from '../http/rate-limit.ts';
+import { setAccountLanguage } from './repository.ts';
 
-export const modifyLanguageBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['languageType'],
-  // Language values (platform-core section 4): 1 Chinese, 2 English.
-  properties: { languageType: { type: 'integer', enum: [1, 2] } },
-} as const;
+/** The contract's body of /common/modify-language (protocol/api/auth.ts). */
+export const modifyLanguageBody = ModifyLanguageBody;
 
 /** POST /common/modify-language: stores the caller's language; /home/getAccountDetail returns it as languageType. */
 export function registerLanguageRoute(app: FastifyInstance, db: Db): void {
-  app.post<{ Body: { languageType: 1 | 2 } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/common/modify-language',
-    { config: { permission: 'session', ...hotAction }, schema: { body: modifyLanguageBody } },
+    { config: { permission: 'session', ...hotAction }, schema: { body: ModifyLanguageBody } },
     async (req) => {
-      await db.updateTable('accounts').set({ language: req.body.languageType }).where('id', '=', callerOf(req).accountId).execute();
+      await setAccountLanguage(db, callerOf(req).accountId, req.body.languageType);
       return ok(null);
     },
   );

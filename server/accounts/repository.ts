@@ -66,3 +66,13 @@ export async function accountOrg(db: Db, accountId: number): Promise<number | un
   const row = await db.selectFrom('accounts').select('org_id').where('id', '=', accountId).executeTakeFirst();
   return row?.org_id;
 }
+
+/** The id and stored password hash of the account named `account`, for the login to check. */
+export async function loginCredentials(db: Db, account: string): Promise<{ id: number; password_hash: string } | undefined> {
+  return db.selectFrom('accounts').select(['id', 'password_hash']).where('account', '=', account).executeTakeFirst();
+}
+
+/** Stores an account's language (1 Chinese, 2 English). */
+export async function setAccountLanguage(db: Db, accountId: number, language: 1 | 2): Promise<void> {
+  await db.updateTable('accounts').set({ language }).where('id', '=', accountId).execute();
+}

@@ -1,10 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { AuthorizationPasswordBody } from '../../protocol/api/orgs.ts';
+import { type AccountDetail, type CaptchaView, type LoginAnswer, LoginBody } from '../../protocol/api/auth.ts';
 import { formatMessage, msg, permissionCatalogue } from '../../protocol/index.ts';
 import { ACCOUNT_PATTERN } from '../accounts/account-name.ts';
 import { loadCaller } from '../accounts/caller.ts';
-import { checkAccountPassword } from '../accounts/repository.ts';
+import { checkAccountPassword, loginCredentials } from '../accounts/repository.ts';
 import { isFrozen } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
@@ -45,15 +46,6 @@ export function holdsAMenu(permissions: Iterable<string>): boolean {
   return false;
 }
 
-interface LoginBody {
-  username?: string;
-  id?: string;
-  password?: string;
-  authCode?: string;
-  /** The authenticator's code or a recovery code, for an account with a second factor (issue 23). */
-  totpCode?: string;
-}
-
 export interface AuthDeps {
   readonly db: Db;
   readonly loginGuard: LoginGuard;
@@ -72,30 +64,19 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
   // Not shown by the spec: the verification-code image. Its id goes back as `id` in the login payload.
   // Limited per address, so that one client cannot draw images without end (each also holds a challenge).
   app.get('/login/captcha', { config: { public: true, ...perAddressLimit(CAPTCHA_IMAGES_PER_MINUTE, 60_000) } }, async (req) => {
-    if (!deps.captchaEnabled) return ok({ enabled: false, id: '', image: '' });
+    if (!deps.captchaEnabled) return ok<CaptchaView>({ enabled: false, id: '', image: '' });
     const challenge = captcha.issue(addressKey(req.ip));
     if (!challenge) throw new ApiError(ApiCode.TooFrequent, 'common.tooFrequent');
-    return ok({ enabled: true, id: challenge.id, image: `data:image/gif;base64,${challenge.gif.toString('base64')}` });
+    return ok<CaptchaView>({ enabled: true, id: challenge.id, image: `data:image/gif;base64,${challenge.gif.toString('base64')}` });
   });
 
-  app.post<{ Body: LoginBody }>(
+  api.post(
     '/login/userLogin',
     {
       // Per address, whatever the account: a budget per address and account let a script that changes the
       // account name on every try go unlimited. Repeated guesses at one account also meet the LoginGuard.
       config: { public: true, ...perAddressLimit(LOGIN_ATTEMPTS_PER_MINUTE, 60_000) },
-      schema: {
-        body: {
-          type: 'object',
-          properties: {
-            username: { type: 'string', maxLength: 64 },
-            id: { type: 'string', maxLength: 64 },
-            password: { type: 'string', maxLength: 128 },
-            authCode: { type: 'string', maxLength: 16 },
-            totpCode: { type: 'string', maxLength: 32 },
-          },
-        },
-      },
+      schema: { body: LoginBody },
     },
     async (req) => {
       const username = (req.body.username ?? '').trim();
@@ -107,9 +88,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       }
       const locked = deps.loginGuard.lockedMinutes(username);
       if (locked > 0) throw new ApiError(ApiCode.LoginFailed, msg('auth.locked', { minutes: locked }));
-      const account = ACCOUNT_PATTERN.test(username)
-        ? await db.selectFrom('accounts').select(['id', 'password_hash']).where('account', '=', username).executeTakeFirst()
-        : undefined;
+      const account = ACCOUNT_PATTERN.test(username) ? await loginCredentials(db, username) : undefined;
       // Hash even for unknown accounts so response time does not reveal which accounts exist.
       const valid = HASHED_PASSWORD.test(password) && (await verifySecret(password, account?.password_hash ?? DUMMY_HASH));
       if (!account || !valid) {
@@ -135,7 +114,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
         await sessions.end(caller.session);
         throw new ApiError(ApiCode.Forbidden, 'common.noPermission');
       }
-      return ok({
+      const answer: LoginAnswer = {
         token,
         list: [{ permissionList }],
         roles: [caller.role],
@@ -146,7 +125,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
         signalingServer: '',
         streamServer: '',
         ...(caller.totpSetupRequired ? { totpSetupRequired: true } : {}),
-      });
+      };
+      return ok(answer);
     },
   );
 
@@ -167,7 +147,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   app.get('/home/getAccountDetail', { config: { permission: 'session' } }, async (req) => {
     const c = callerOf(req);
-    return ok({
+    return ok<AccountDetail>({
       id: c.accountId,
       account: c.account,
       nickname: c.nickname,
