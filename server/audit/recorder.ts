@@ -182,7 +182,8 @@ export function registerOperationRecorder(app: FastifyInstance, deps: { db: Db; 
           org_id: caller?.orgId ?? req.audit?.orgId ?? null,
           method: req.method,
           path,
-          target: targetOf(req),
+          // The login body's `id` is its captcha challenge, not a target: the account is recorded instead.
+          target: login ? '' : targetOf(req),
           target_name: targetName,
           // A non-JSON answer (none of ours) is recorded by its HTTP status.
           code: req.audit?.code ?? reply.statusCode,

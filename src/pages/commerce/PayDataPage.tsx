@@ -233,7 +233,7 @@ export function PayDataPage({ juxin }: { juxin: boolean }) {
       <Text size="sm" c="dimmed">
         {t('cards.commerce.feeNote')}
       </Text>
-      <Tabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'topUp')}>
+      <Tabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'topUp')} maw={640}>
         <Tabs.List>
           <Tabs.Tab value="topUp">{t(juxin ? 'cards.commerce.renew' : 'cards.commerce.topUp')}</Tabs.Tab>
           <Tabs.Tab value="monthlyFee">{t('cards.commerce.monthlyFee')}</Tabs.Tab>
