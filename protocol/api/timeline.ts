@@ -69,7 +69,11 @@ export type RecordingDownloadQuery = Static<typeof RecordingDownloadQuery>;
 export const RecordingDetailBody = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }, { additionalProperties: false });
 export type RecordingDetailBody = Static<typeof RecordingDetailBody>;
 
-/** POST /recording/policy: an organisation's shell recording policy. */
+/** POST /recording/policy-of: an organisation's recording policy, read. */
+export const RecordingPolicyOfBody = Type.Object({ orgId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export type RecordingPolicyOfBody = Static<typeof RecordingPolicyOfBody>;
+
+/** POST /recording/policy: an organisation's recording policy (shell and live view). */
 export const RecordingPolicyBody = Type.Object(
   { orgId: Type.Integer({ minimum: 1 }), policy: Type.Unsafe<'off' | 'on' | 'required'>({ type: 'string', enum: ['off', 'on', 'required'] }) },
   { additionalProperties: false },
@@ -99,4 +103,10 @@ export interface RecordingWatch {
 export interface RecordingDetail {
   readonly recording: RecordingView;
   readonly views: readonly RecordingWatch[];
+}
+
+/** POST /recording/policy-of's answer. */
+export interface RecordingPolicyView {
+  readonly orgId: number;
+  readonly policy: 'off' | 'on' | 'required';
 }

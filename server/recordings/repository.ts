@@ -1,7 +1,7 @@
 import type { Page } from '../../protocol/api/devices.ts';
 import type { RecordingPurpose, RecordingView, RecordingWatch } from '../../protocol/api/timeline.ts';
 import type { Db } from '../db/database.ts';
-import type { RecordingPolicy, RecordingRow } from './tables.ts';
+import { RECORDING_POLICIES, type RecordingPolicy, type RecordingRow } from './tables.ts';
 
 export interface RecordingQuery {
   readonly sn?: string;
@@ -56,4 +56,11 @@ export async function addRecordingView(db: Db, id: string, account: string, purp
 export async function recordingViews(db: Db, id: string, limit = 200): Promise<RecordingWatch[]> {
   const rows = await db.selectFrom('recording_views').select(['account', 'purpose', 'at']).where('recording_id', '=', id).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map((r) => ({ account: r.account, purpose: r.purpose === 'download' ? 'download' : 'replay', at: Number(r.at) }));
+}
+
+/** An organisation's recording policy ('off' when unknown). */
+export async function recordingPolicy(db: Db, orgId: number): Promise<RecordingPolicy> {
+  const row = await db.selectFrom('organisations').select('recording_policy').where('id', '=', orgId).executeTakeFirst();
+  const p = row?.recording_policy as RecordingPolicy | undefined;
+  return p && RECORDING_POLICIES.includes(p) ? p : 'off';
 }

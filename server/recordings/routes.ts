@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import type { Recordings } from './recorder.ts';
-import { addRecordingView, findRecording, listRecordings, recordingViews, setRecordingPolicy, viewOf } from './repository.ts';
+import { addRecordingView, findRecording, recordingPolicy, listRecordings, recordingViews, setRecordingPolicy, viewOf } from './repository.ts';
 
 export interface RecordingRouteDeps {
   readonly db: Db;
@@ -62,6 +62,14 @@ export function registerRecordingRoutes(app: FastifyInstance, deps: RecordingRou
       .type('application/x-asciicast')
       .header('content-disposition', `attachment; filename="${row.sn}-${row.id}.cast"`)
       .send(fs.createReadStream(file));
+  });
+
+  // An organisation's policy, read by whoever reads its recordings.
+  api.post('/recording/policy-of', { config: { permission: 'recording_list' }, schema: { body: c.RecordingPolicyOfBody } }, async (req) => {
+    const caller = callerOf(req);
+    if (!caller.scope.has(req.body.orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
+    const view: c.RecordingPolicyView = { orgId: req.body.orgId, policy: await recordingPolicy(deps.db, req.body.orgId) };
+    return ok(view);
   });
 
   // The policy is an organisation setting: the organisation key, for organisations in the caller's scope.

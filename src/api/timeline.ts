@@ -1,5 +1,5 @@
 import type { Page } from '../../protocol/api/devices.ts';
-import type { RecordingDetail, RecordingListBody, RecordingPolicyBody, RecordingPurpose, RecordingView, TimelineBody, TimelineEntry } from '../../protocol/api/timeline.ts';
+import type { RecordingDetail, RecordingListBody, RecordingPolicyBody, RecordingPolicyView, RecordingPurpose, RecordingView, TimelineBody, TimelineEntry } from '../../protocol/api/timeline.ts';
 import { request } from './request.ts';
 
 export type { RecordingDetail, RecordingView, TimelineEntry };
@@ -17,6 +17,8 @@ export const recordingApi = {
   detail: (id: string) => request<RecordingDetail>({ method: 'POST', url: '/recording/detail', data: { id } }),
   /** Recorded sessions of the caller's organisations, newest first. */
   list: (body: RecordingListBody) => request<Page<RecordingView>>({ method: 'POST', url: '/recording/list', data: body }),
+  /** An organisation's recording policy. */
+  policyOf: (orgId: number) => request<RecordingPolicyView>({ method: 'POST', url: '/recording/policy-of', data: { orgId } }),
   /** Sets an organisation's recording policy. */
   setPolicy: (body: RecordingPolicyBody) => request<null>({ method: 'POST', url: '/recording/policy', data: body }),
 };

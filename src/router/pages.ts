@@ -61,6 +61,7 @@ export const builtPages: Readonly<Record<string, ComponentType>> = {
   '/device-view/index': lazyPage(() => import('../pages/device-view/DeviceViewPage.tsx').then((m) => m.DeviceViewPage)),
   '/device-view/webssh': lazyPage(() => import('../pages/device-webssh/DeviceWebsshPage.tsx').then((m) => m.DeviceWebsshPage)),
   '/device-view/recording': lazyPage(() => import('../pages/recording-replay/RecordingReplayPage.tsx').then((m) => m.RecordingReplayPage)),
+  '/recording-management/index': lazyPage(() => import('../pages/recordings/RecordingListPage.tsx').then((m) => m.RecordingListPage)),
   '/remote-management/index': lazyPage(() => import('../pages/remote-management/RemoteManagementPage.tsx').then((m) => m.RemoteManagementPage)),
   '/user-notice/index': lazyPage(() => import('../pages/user-notice/UserNoticePage.tsx').then((m) => m.UserNoticePage)),
   '/notice-admin/index': lazyPage(() => import('../pages/notice-admin/NoticeAdminPage.tsx').then((m) => m.NoticeAdminPage)),

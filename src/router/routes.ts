@@ -98,6 +98,8 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/device-view/index', 'deviceView', ['device_list'], hidden),
   r('/device-view/webssh', 'deviceWebssh', ['device_list'], hidden),
   r('/device-view/recording', 'recordingReplay', ['recording_list'], hidden),
+  // Ours (issue 22): recorded shell and live-view sessions, and the organisation's recording policy.
+  r('/recording-management/index', 'recordingList', ['recording_list']),
   r('/remote-management/index', 'remoteManagement', ['remote_list']),
   r('/log-management/index', 'logManagement', ['push_log_list']),
   // Ours: the push dialog as a hidden page, so other pages can link to it with devices chosen (content area).

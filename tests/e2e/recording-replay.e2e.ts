@@ -119,6 +119,88 @@ describe('device view in Chromium: a recorded shell session replays', () => {
   });
 });
 
+describe('recordings list in Chromium', () => {
+  requireConsoleBuild();
+  const cp = consolePage();
+  let fleet: Fleet;
+  let engine: ProtocolEngine;
+  let sn = '';
+
+  beforeAll(async () => {
+    fleet = await startTestFleet(cp.ts, { count: 1 });
+    sn = fleet.devices[0]?.sn ?? '';
+  });
+  afterAll(() => {
+    engine?.stop();
+    fleet?.stop();
+  });
+
+  it('lists shell and live recordings with filters, links to replay, and edits the policy (en and zh)', async () => {
+    const login = await loginAsAdmin(cp.ts);
+    const token = login.token;
+    expect((await api(cp.ts.server.url, 'POST', '/recording/policy', { token, body: { orgId: login.orgId, policy: 'on' } })).code).toBe(20000);
+    engine = await openConsole(cp.ts.server.url, login);
+    // One shell session and one live-view session of the simulated device.
+    const flowId = newFlowId('sh');
+    const shell = async (data: unknown) => (await lastValueFrom(engine.request(Command.Shell, { sn, flowId, data }))).reply;
+    expect(await shell({ op: 'open', raw: true, cols: 80, rows: 24 })).toMatchObject({ result: Result.Success });
+    await shell({ op: 'close' });
+    const pictures = firstValueFrom(engine.chunks$.pipe(filter((c) => (c.flags & ChunkFlag.KeyFrame) !== 0), take(2), toArray()));
+    const started = (await lastValueFrom(engine.request(Command.StartStream, { sn, data: { quality: 'main' } }))).reply;
+    await pictures;
+    await lastValueFrom(engine.request(Command.StopStream, { sn, data: { flowId: (started.data as StartStreamReply).flowId } }));
+
+    await cp.signInAsAdmin();
+    const { page } = cp;
+    await page.goto(`${cp.ts.server.url}/user/dashboard/index`);
+    await page.locator('nav, aside').getByText('Session recordings').first().click();
+    const table = page.getByTestId('recordings-table');
+    const rows = table.locator('tbody tr[data-kind]');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    expect(new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind'))))).toEqual(new Set(['shell', 'live']));
+    await shots(page, 'list');
+
+    // Filter by kind: only the live-view recording.
+    await page.getByTestId('recordings-kind').click();
+    await page.getByRole('option', { name: 'Live view' }).click();
+    await page.getByTestId('recordings-search').click();
+    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind')))).toEqual(['live']);
+    // Filter by another serial: nothing, and the empty text says so.
+    await page.getByTestId('recordings-sn').fill('NO-SUCH-DEVICE');
+    await page.getByTestId('recordings-search').click();
+    await page.getByText('No recorded sessions match these filters').waitFor();
+    await page.getByTestId('recordings-sn').fill(sn);
+    await page.getByTestId('recordings-search').click();
+    await expect.poll(() => rows.count()).toBe(1);
+
+    // The policy: on now; set to required, saved on the server.
+    const control = page.getByTestId('recording-policy-control');
+    await expect.poll(() => control.locator('input:checked').getAttribute('value')).toBe('on');
+    await control.getByText('Required').click();
+    await expect
+      .poll(async () => (await api<{ policy: string }>(cp.ts.server.url, 'POST', '/recording/policy-of', { token, body: { orgId: login.orgId } })).data.policy)
+      .toBe('required');
+    await control.getByText('On', { exact: true }).click();
+    await expect.poll(async () => (await api<{ policy: string }>(cp.ts.server.url, 'POST', '/recording/policy-of', { token, body: { orgId: login.orgId } })).data.policy).toBe('on');
+
+    // The replay link opens the recording.
+    await table.getByTestId('recording-row-replay').first().click();
+    await page.getByTestId('recording-video').waitFor();
+
+    // The device view links to its recordings.
+    await page.goto(`${cp.ts.server.url}/user/device-view/index?sn=${sn}`);
+    await page.getByTestId('device-recordings').click();
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: cp.ts.server.url }]);
+    await page.reload();
+    await page.getByText('录像策略').first().waitFor();
+    await table.getByText('实时画面').first().waitFor();
+    await page.locator('nav, aside').getByText('会话录像').first().waitFor();
+    await shots(page, 'list', 'zh');
+  });
+});
+
 /** With SHOTS_DIR set: the page at 1366x768 and 1600x900, for a person to look at. */
 async function shots(page: import('playwright-core').Page, name: string, language = 'en'): Promise<void> {
   const dir = process.env.SHOTS_DIR;

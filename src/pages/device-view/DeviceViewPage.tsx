@@ -54,9 +54,16 @@ export function DeviceViewPage() {
             </Text>
           )}
         </Group>
-        <Anchor component={Link} href="/device-management/index">
-          {t('deviceView.back')}
-        </Anchor>
+        <Group>
+          {can('recording_list') && (
+            <Anchor component={Link} href={`/recording-management/index?sn=${encodeURIComponent(sn)}`} data-testid="device-recordings">
+              {t('recordings.openRecordings')}
+            </Anchor>
+          )}
+          <Anchor component={Link} href="/device-management/index">
+            {t('deviceView.back')}
+          </Anchor>
+        </Group>
       </Group>
       {!online && device && (
         <Alert color="gray" mb="sm" data-testid="device-offline">

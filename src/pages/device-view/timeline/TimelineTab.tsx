@@ -9,6 +9,7 @@ import { timelineApi } from '../../../api/timeline.ts';
 import { type DataColumn, DataTable, type ListQuery } from '../../../components/DataTable.tsx';
 import { resultText } from '../../../devices/commands.ts';
 import { formatDateTime } from '../../../format/date.ts';
+import { useCan } from '../../../state/permissions.ts';
 import { toCsv } from './timeline-csv.ts';
 
 /** Most entries one export gathers (100 pages of 100). */
@@ -31,6 +32,7 @@ export function TimelineTab({ sn }: { readonly sn: string }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [exporting, setExporting] = useState(false);
+  const mayReplay = useCan()('recording_list');
   const range = useMemo(() => ({ from: epochOf(from), to: epochOf(to) }), [from, to]);
 
   const commandText = useCallback(
@@ -105,6 +107,11 @@ export function TimelineTab({ sn }: { readonly sn: string }) {
         <Button variant="light" loading={exporting} onClick={() => void exportCsv()} data-testid="timeline-export">
           {exporting ? t('timeline.exporting') : t('timeline.exportCsv')}
         </Button>
+        {mayReplay && (
+          <Button component={Link} href={`/recording-management/index?sn=${encodeURIComponent(sn)}`} variant="subtle" data-testid="timeline-recordings">
+            {t('recordings.openRecordings')}
+          </Button>
+        )}
       </Group>
       <DataTable<TimelineEntry, number>
         id="device-timeline"
