@@ -142,7 +142,7 @@ describe('recordings list in Chromium', () => {
     engine = await openConsole(cp.ts.server.url, login);
     // One shell session and one live-view session of the simulated device.
     const flowId = newFlowId('sh');
-    const shell = async (data: unknown) => (await lastValueFrom(engine.request(Command.Shell, { sn, flowId, data }))).reply;
+    const shell = async (data: ShellRequest) => (await lastValueFrom(engine.request(Command.Shell, { sn, flowId, data }))).reply;
     expect(await shell({ op: 'open', raw: true, cols: 80, rows: 24 })).toMatchObject({ result: Result.Success });
     await shell({ op: 'close' });
     const pictures = firstValueFrom(engine.chunks$.pipe(filter((c) => (c.flags & ChunkFlag.KeyFrame) !== 0), take(2), toArray()));
