@@ -43,7 +43,7 @@ export const approvalsZh: typeof approvalsEn = {
   kinds: { command: '单设备命令', bulk: '批量命令', campaign: '推送' },
   created: '申请时间',
   requester: '申请人',
-  action: '操作',
+  action: '申请的操作',
   targets: '设备',
   targetsMore: '{{first}} 等 {{more}} 台',
   state: '状态',
