@@ -127,9 +127,12 @@ describe('agent live view from a capture command', () => {
 
   it('runs AGENT_INPUT_CMD for live control, with the picture fractions as pixels of the stream size', async () => {
     const ask = async (data: RemoteControlRequest) => (await lastValueFrom(consoleEngine.request(Command.RemoteControl, { sn: `AGSTREAM-${process.pid}`, data }))).reply;
-    expect(await ask({ action: 'tap', x: 0.5, y: 0.25 })).toMatchObject({ result: Result.Success, data: { applied: 'tap' } });
-    expect(await ask({ action: 'swipe', x1: 0.1, y1: 0.5, x2: 0.9, y2: 0.5, durationMs: 300 })).toMatchObject({ result: Result.Success });
-    expect(await ask({ action: 'key', key: 'home' })).toMatchObject({ result: Result.Success });
+    // The reply says where a pointer input landed, in the device's pixels (group control shows it per device).
+    expect(await ask({ action: 'tap', x: 0.5, y: 0.25 })).toMatchObject({ result: Result.Success, data: { applied: 'tap', at: { x: 160, y: 60 } } });
+    expect(await ask({ action: 'swipe', x1: 0.1, y1: 0.5, x2: 0.9, y2: 0.5, durationMs: 300 })).toMatchObject({ result: Result.Success, data: { applied: 'swipe', at: { x: 32, y: 120 } } });
+    const key = await ask({ action: 'key', key: 'home' });
+    expect(key).toMatchObject({ result: Result.Success });
+    expect(key.data).not.toHaveProperty('at');
     expect((await ask({ action: 'tap', x: 2, y: 0 })).result).toBe(Result.MessageError);
     expect(fs.readFileSync(inputLog, 'utf8').split('\n').map((l) => l.trim().replace(/ +/g, ' '))).toEqual(['tap 160 60', 'swipe 32 120 288 120 300', 'key home', '']);
   });
