@@ -153,11 +153,13 @@ export interface CardDetail extends ListedCard {
   readonly events: readonly CardEvent[];
 }
 
-/** One check of the intelligent test. */
+/** One check of the intelligent test (the carrier's and the platform's), with a stable code the console translates. */
 export interface DiagnosisCheck {
   readonly code: string;
   readonly passed: boolean;
+  /** Carrier-side detail, e.g. the signal strength; free text in English. */
   readonly detail: string;
+  /** The values behind the detail, which the console formats in its own language. */
   readonly facts?: DiagnosisFacts;
 }
 

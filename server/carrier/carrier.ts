@@ -1,4 +1,4 @@
-import type { DiagnosisFacts } from '../../protocol/api/cards.ts';
+import type { DiagnosisCheck } from '../../protocol/api/cards.ts';
 import { type CarrierCode, formatMessage, type JuxinCardStatusCode, type PlainMessageKey, type RealStatusCode, type SpringCardStatusCode, type StatusChangeReasonCode } from '../../protocol/index.ts';
 
 /**
@@ -35,15 +35,8 @@ export interface CarrierCard {
   readonly expireTime: number;
 }
 
-/** One check of an intelligent test, with a stable code the console translates. */
-export interface DiagnosisCheck {
-  readonly code: string;
-  readonly passed: boolean;
-  /** Carrier-side detail, e.g. the signal strength; free text in English. */
-  readonly detail: string;
-  /** The values behind the detail, which the console formats in its own language. */
-  readonly facts?: DiagnosisFacts;
-}
+/** One check of an intelligent test, with a stable code the console translates (protocol/api/cards.ts). */
+export type { DiagnosisCheck };
 
 export type CarrierActionOutcome =
   | { readonly ok: true; readonly card: CarrierCard }

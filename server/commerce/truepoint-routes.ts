@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import * as c from '../../protocol/api/commerce.ts';
+import * as c from '../../protocol/api/truepoint.ts';
 import { type Clock, englishOf, TruePointAccountState, TruePointServiceState } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';

@@ -1,7 +1,6 @@
 import type { ConsoleQuery } from '../../protocol/api/common.ts';
 import type {
   ActivatedLicence,
-  AddTruePointAccountBody,
   BilledCard,
   CreatedOrder,
   CreateOrderBody,
@@ -19,14 +18,13 @@ import type {
   OrderView,
   PayAnswer,
   PaymentMode,
-  TruePointAccount,
-  TruePointEquipment,
 } from '../../protocol/api/commerce.ts';
 import type { OrderInvoice } from '../../protocol/api/invoices.ts';
+import type { AddTruePointAccountBody, TruePointAccount, TruePointEquipment } from '../../protocol/api/truepoint.ts';
 import type { Page } from './devices.ts';
 import { request } from './request.ts';
 
-// Shapes of the commerce calls: protocol/api/commerce.ts.
+// Shapes of the commerce calls: protocol/api/commerce.ts and truepoint.ts.
 export type { DemandField, Licence, MonthlyBill, OrderLine, PayAnswer, PaymentMode, TruePointAccount, TruePointEquipment };
 /** An order or bill as the list calls answer it; amounts in minor units (fen). */
 export type Order = OrderView;
