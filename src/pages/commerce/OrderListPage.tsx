@@ -1,16 +1,14 @@
 import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { invoiceTypeLabels, payMethodLabels, paymentStateLabels, purchaseTypeLabels, simFormFactorLabels } from '../../../protocol/index.ts';
 import { commerceApi, formatAmount, type Invoice, type Order, type OrderLine, type OrderQuery } from '../../api/commerce.ts';
-import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 import { INVOICE_FIELDS, INVOICE_NO, type InvoiceField, invoiceFieldProblem, type OrderInvoice } from '../../../protocol/api/invoices.ts';
@@ -62,13 +60,10 @@ function InvoiceView({ invoice }: { invoice: OrderInvoice }) {
 export function OrderListPage({ bills }: { bills: boolean }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
   // ?orderNo= (where paying lands) opens the list filtered to that order.
   const linked = new URLSearchParams(useSearch()).get('orderNo') ?? '';
   const [draft, setDraft] = useState<{ orderNo: string; type: string | null; tradeState: string | null }>({ orderNo: linked, type: null, tradeState: null });
   const [filters, setFilters] = useState(draft);
-  const [page, setPage] = useState<Page<Order>>();
   const [confirm, setConfirm] = useState<{ order: Order; action: 'close' | 'offline' }>();
   const [invoiceFor, setInvoiceFor] = useState<Order>();
   const [invoice, setInvoice] = useState<Invoice>(emptyInvoice);
@@ -89,21 +84,25 @@ export function OrderListPage({ bills }: { bills: boolean }) {
     commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
   }, []);
 
-  const load = useCallback(() => {
-    const q: OrderQuery = {
-      pageNum,
-      pageSize,
-      ...(filters.orderNo.trim() ? { orderNo: filters.orderNo.trim() } : {}),
-      ...(filters.type ? { type: filters.type } : {}),
-      ...(filters.tradeState ? { tradeState: filters.tradeState } : {}),
-    };
-    (bills ? commerceApi.bills(q) : commerceApi.orders(q)).then(setPage, () => undefined);
-  }, [bills, filters, pageNum, pageSize]);
-  useEffect(load, [load]);
+  const load = useCallback(
+    (list: ListQuery) => {
+      const q: OrderQuery = {
+        pageNum: list.pageNum,
+        pageSize: list.pageSize,
+        ...(filters.orderNo.trim() ? { orderNo: filters.orderNo.trim() } : {}),
+        ...(filters.type ? { type: filters.type } : {}),
+        ...(filters.tradeState ? { tradeState: filters.tradeState } : {}),
+      };
+      return bills ? commerceApi.bills(q) : commerceApi.orders(q);
+    },
+    [bills, filters],
+  );
+  const [reload, setReload] = useState(0);
+  const refresh = () => setReload((n) => n + 1);
 
   const done = () => {
     notifications.show({ color: 'green', message: t('cards.done'), autoClose: TOAST_MS });
-    load();
+    refresh();
   };
 
   const act = () => {
@@ -112,6 +111,67 @@ export function OrderListPage({ bills }: { bills: boolean }) {
     setConfirm(undefined);
     void (action === 'close' ? commerceApi.close(order.orderNo) : commerceApi.confirmOffline(order.orderNo)).then(done, () => undefined);
   };
+
+  const columns = useMemo(
+    (): DataColumn<Order>[] => [
+      { key: 'orderNo', title: t('cards.commerce.orderNo'), fixed: true, render: (o) => o.orderNo },
+      { key: 'type', title: t('cards.commerce.type'), render: (o) => label(purchaseTypeLabels, o.type) },
+      {
+        key: 'lines',
+        title: t('cards.commerce.lines'),
+        render: (o) => (
+          <>
+            <Text size="xs">
+              {o.lines.map((l) => lineText(t, l)).join('; ')}
+              {o.logistics && ` | ${o.logistics.contact} ${o.logistics.phone} ${o.logistics.area} ${o.logistics.address}`}
+            </Text>
+            {o.logistics?.shipping && (
+              <Group gap={4} mt={2}>
+                <Badge size="xs" variant="light" color={o.logistics.shipping === 'received' ? 'green' : o.logistics.shipping === 'shipped' ? 'blue' : 'orange'} data-testid="shipping-state">
+                  {t(`cards.commerce.shipping.${o.logistics.shipping}`)}
+                </Badge>
+                {o.logistics.trackingNo && (
+                  <Text size="xs" data-testid="tracking-no">
+                    {t('cards.commerce.trackingNo')}: {o.logistics.trackingNo}
+                  </Text>
+                )}
+                {o.logistics.iccids && o.logistics.iccids.length > 0 && (
+                  <Text size="xs" c="dimmed" data-testid="delivered-cards">
+                    {t('cards.commerce.deliveredCards', { count: o.logistics.iccids.length, first: o.logistics.iccids[0] })}
+                  </Text>
+                )}
+              </Group>
+            )}
+          </>
+        ),
+      },
+      { key: 'amount', title: t('cards.commerce.amount'), render: (o) => formatAmount(o.amount) },
+      {
+        key: 'tradeState',
+        title: t('cards.commerce.tradeState'),
+        render: (o) => (
+          <Badge variant="light" color={o.tradeState === 'SUCCESS' ? 'green' : o.tradeState === 'CLOSED' ? 'gray' : 'orange'} data-testid="order-state">
+            {o.offlinePending ? t('cards.commerce.offlinePending') : label(paymentStateLabels, o.tradeState)}
+          </Badge>
+        ),
+      },
+      { key: 'payMethod', title: t('cards.commerce.payMethod'), render: (o) => label(payMethodLabels, o.payMethod) },
+      {
+        key: 'invoiced',
+        title: t('cards.commerce.invoiced'),
+        render: (o) =>
+          o.invoice ? (
+            <Badge variant="light" color={o.invoice.state === 'issued' ? 'green' : 'blue'} data-testid="invoice-state">
+              {t(o.invoice.state === 'issued' ? 'cards.commerce.invoiceIssued' : 'cards.commerce.invoiceRequested')}
+            </Badge>
+          ) : (
+            '-'
+          ),
+      },
+      { key: 'createdAt', title: t('cards.commerce.created'), render: (o) => formatDateTime(o.createdAt) },
+    ],
+    [t],
+  );
 
   const types = options(purchaseTypeLabels).filter((o) => !bills || BILL_TYPES.includes(o.value));
   // Each field is checked when it loses focus, by the rules of the chosen type (protocol/api/invoices.ts).
@@ -150,7 +210,7 @@ export function OrderListPage({ bills }: { bills: boolean }) {
     void commerceApi.invoice([o.orderNo], body).then(() => {
       setInvoiceFor(undefined);
       notifications.show({ color: 'green', message: t('cards.commerce.invoiceRequestedToast'), autoClose: TOAST_MS });
-      load();
+      refresh();
     }, () => undefined);
   };
   const issue = () => {
@@ -160,7 +220,7 @@ export function OrderListPage({ bills }: { bills: boolean }) {
     void commerceApi.issueInvoice(o.orderNo, invoiceNo.trim()).then((issued) => {
       setViewing({ ...o, invoice: issued });
       notifications.show({ color: 'green', message: t('cards.commerce.invoiceIssuedToast', { number: issued.number ?? '' }), autoClose: TOAST_MS });
-      load();
+      refresh();
     }, () => undefined);
   };
 
@@ -171,120 +231,61 @@ export function OrderListPage({ bills }: { bills: boolean }) {
         <TextInput placeholder={t('cards.commerce.orderNo')} value={draft.orderNo} onChange={(e) => setDraft({ ...draft, orderNo: e.currentTarget.value })} />
         <Select w={200} placeholder={t('cards.commerce.type')} data={types} value={draft.type} onChange={(v) => setDraft({ ...draft, type: v })} clearable />
         <Select w={160} placeholder={t('cards.commerce.tradeState')} data={options(paymentStateLabels)} value={draft.tradeState} onChange={(v) => setDraft({ ...draft, tradeState: v })} clearable />
-        <Button onClick={() => (setPageNum(1), setFilters(draft))}>{t('cards.search')}</Button>
+        <Button onClick={() => setFilters(draft)}>{t('cards.search')}</Button>
         {bills && (
           <Button variant="light" onClick={() => navigate('/pay-data/index')} data-testid="go-pay-data">
             {t('cards.commerce.topUp')}
           </Button>
         )}
       </Group>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('cards.commerce.orderNo')}</Table.Th>
-            <Table.Th>{t('cards.commerce.type')}</Table.Th>
-            <Table.Th>{t('cards.commerce.lines')}</Table.Th>
-            <Table.Th>{t('cards.commerce.amount')}</Table.Th>
-            <Table.Th>{t('cards.commerce.tradeState')}</Table.Th>
-            <Table.Th>{t('cards.commerce.payMethod')}</Table.Th>
-            <Table.Th>{t('cards.commerce.invoiced')}</Table.Th>
-            <Table.Th>{t('cards.commerce.created')}</Table.Th>
-            <Table.Th>{t('cards.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((o) => (
-            <Table.Tr key={o.orderNo} data-order={o.orderNo}>
-              <Table.Td>{o.orderNo}</Table.Td>
-              <Table.Td>{label(purchaseTypeLabels, o.type)}</Table.Td>
-              <Table.Td>
-                <Text size="xs">
-                  {o.lines.map((l) => lineText(t, l)).join('; ')}
-                  {o.logistics && ` | ${o.logistics.contact} ${o.logistics.phone} ${o.logistics.area} ${o.logistics.address}`}
-                </Text>
-                {o.logistics?.shipping && (
-                  <Group gap={4} mt={2}>
-                    <Badge size="xs" variant="light" color={o.logistics.shipping === 'received' ? 'green' : o.logistics.shipping === 'shipped' ? 'blue' : 'orange'} data-testid="shipping-state">
-                      {t(`cards.commerce.shipping.${o.logistics.shipping}`)}
-                    </Badge>
-                    {o.logistics.trackingNo && (
-                      <Text size="xs" data-testid="tracking-no">
-                        {t('cards.commerce.trackingNo')}: {o.logistics.trackingNo}
-                      </Text>
-                    )}
-                    {o.logistics.iccids && o.logistics.iccids.length > 0 && (
-                      <Text size="xs" c="dimmed" data-testid="delivered-cards">
-                        {t('cards.commerce.deliveredCards', { count: o.logistics.iccids.length, first: o.logistics.iccids[0] })}
-                      </Text>
-                    )}
-                  </Group>
-                )}
-              </Table.Td>
-              <Table.Td>{formatAmount(o.amount)}</Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={o.tradeState === 'SUCCESS' ? 'green' : o.tradeState === 'CLOSED' ? 'gray' : 'orange'} data-testid="order-state">
-                  {o.offlinePending ? t('cards.commerce.offlinePending') : label(paymentStateLabels, o.tradeState)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{label(payMethodLabels, o.payMethod)}</Table.Td>
-              <Table.Td>
-                {o.invoice ? (
-                  <Badge variant="light" color={o.invoice.state === 'issued' ? 'green' : 'blue'} data-testid="invoice-state">
-                    {t(o.invoice.state === 'issued' ? 'cards.commerce.invoiceIssued' : 'cards.commerce.invoiceRequested')}
-                  </Badge>
-                ) : (
-                  '-'
-                )}
-              </Table.Td>
-              <Table.Td>{formatDateTime(o.createdAt)}</Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  {o.tradeState === 'NOT_PAY' && !o.offlinePending && (
-                    <Button size="compact-xs" variant="light" onClick={() => navigate(`/pay-data/index?orderNo=${o.orderNo}&amount=${o.amount}`)}>
-                      {t('cards.commerce.pay')}
-                    </Button>
-                  )}
-                  {o.tradeState === 'NOT_PAY' && (
-                    <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm({ order: o, action: 'close' })}>
-                      {t('cards.commerce.close')}
-                    </Button>
-                  )}
-                  {o.offlinePending && !bills && (
-                    <Button size="compact-xs" variant="light" color="green" onClick={() => setConfirm({ order: o, action: 'offline' })} data-testid="confirm-offline">
-                      {t('cards.commerce.confirmOffline')}
-                    </Button>
-                  )}
-                  {staff && o.logistics?.shipping === 'to_ship' && (
-                    <Button size="compact-xs" variant="light" onClick={() => setShipping({ order: o, trackingNo: '' })} data-testid="order-ship">
-                      {t('cards.commerce.ship')}
-                    </Button>
-                  )}
-                  {o.logistics?.shipping === 'shipped' && (
-                    <Button size="compact-xs" variant="light" color="green" onClick={() => void commerceApi.receive(o.orderNo).then(done, () => undefined)} data-testid="order-receive">
-                      {t('cards.commerce.confirmReceipt')}
-                    </Button>
-                  )}
-                  {o.tradeState === 'SUCCESS' && !o.invoiced && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => (setInvoice(emptyInvoice), setInvoiceErrors({}), setInvoiceFor(o))} data-testid="invoice-request">
-                      {t('cards.commerce.requestInvoice')}
-                    </Button>
-                  )}
-                  {o.invoice && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => (setInvoiceNo(''), setInvoiceNoError(''), setViewing(o))} data-testid="invoice-view-open">
-                      {t('cards.commerce.viewInvoice')}
-                    </Button>
-                  )}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter
-        shown={page?.list.length}
-        total={page?.total}
+      <DataTable<Order, string>
+        id={bills ? 'link-card-bills' : 'orders'}
+        columns={columns}
+        rowKey={(o) => o.orderNo}
+        rowProps={(o) => ({ 'data-order': o.orderNo })}
+        load={load}
+        filterKey={JSON.stringify(filters)}
+        reload={reload}
         emptyText={t('cards.commerce.empty')}
-        {...paging.footer}
+        actions={(o) => (
+          <>
+            {o.tradeState === 'NOT_PAY' && !o.offlinePending && (
+              <Button size="compact-xs" variant="light" onClick={() => navigate(`/pay-data/index?orderNo=${o.orderNo}&amount=${o.amount}`)}>
+                {t('cards.commerce.pay')}
+              </Button>
+            )}
+            {o.tradeState === 'NOT_PAY' && (
+              <Button size="compact-xs" variant="subtle" color="red" onClick={() => setConfirm({ order: o, action: 'close' })}>
+                {t('cards.commerce.close')}
+              </Button>
+            )}
+            {o.offlinePending && !bills && (
+              <Button size="compact-xs" variant="light" color="green" onClick={() => setConfirm({ order: o, action: 'offline' })} data-testid="confirm-offline">
+                {t('cards.commerce.confirmOffline')}
+              </Button>
+            )}
+            {staff && o.logistics?.shipping === 'to_ship' && (
+              <Button size="compact-xs" variant="light" onClick={() => setShipping({ order: o, trackingNo: '' })} data-testid="order-ship">
+                {t('cards.commerce.ship')}
+              </Button>
+            )}
+            {o.logistics?.shipping === 'shipped' && (
+              <Button size="compact-xs" variant="light" color="green" onClick={() => void commerceApi.receive(o.orderNo).then(done, () => undefined)} data-testid="order-receive">
+                {t('cards.commerce.confirmReceipt')}
+              </Button>
+            )}
+            {o.tradeState === 'SUCCESS' && !o.invoiced && (
+              <Button size="compact-xs" variant="subtle" onClick={() => (setInvoice(emptyInvoice), setInvoiceErrors({}), setInvoiceFor(o))} data-testid="invoice-request">
+                {t('cards.commerce.requestInvoice')}
+              </Button>
+            )}
+            {o.invoice && (
+              <Button size="compact-xs" variant="subtle" onClick={() => (setInvoiceNo(''), setInvoiceNoError(''), setViewing(o))} data-testid="invoice-view-open">
+                {t('cards.commerce.viewInvoice')}
+              </Button>
+            )}
+          </>
+        )}
       />
       <ConfirmDialog
         opened={confirm !== undefined}
