@@ -4,10 +4,14 @@ import {
   Command,
   type ConnectionState,
   type ConnectionTuning,
+  decodeRequest,
   type Envelope,
   type FailureReply,
+  isRecord,
+  MALFORMED_REQUEST,
   ProtocolEngine,
   Result,
+  type RequestOf,
   type ResultCode,
   type SubprotocolName,
   SUPPORT_FLAGS,
@@ -87,12 +91,30 @@ export const NO_REASON = 'The device could not do this';
 
 /** A refusal's data with a non-empty `message`, adding one where it is missing or empty. */
 export function withReason(data: unknown): FailureReply & Readonly<Record<string, unknown>> {
-  const d = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
-  return typeof d.message === 'string' && d.message !== '' ? (d as FailureReply & Record<string, unknown>) : { ...d, message: NO_REASON };
+  const d = isRecord(data) ? data : {};
+  const message = d.message;
+  return typeof message === 'string' && message !== '' ? { ...d, message } : { ...d, message: NO_REASON };
 }
 
 /** Handles one platform-to-device command. `afterReply` runs once the reply is on the wire (reboot uses it). */
 export type CommandHandler = (request: Envelope, session: DeviceSession) => Promise<CommandOutcome & { afterReply?: () => void }>;
+
+/** Handles command `K` with its request's data as the command map decodes it (WIRE-2). */
+export type TypedHandler<K extends number> = (data: RequestOf<K>, request: Envelope, session: DeviceSession) => Promise<CommandOutcome & { afterReply?: () => void }>;
+
+/**
+ * The handler of `msgId` for a session's map: the request's data is decoded once, here at the device's
+ * edge, and a request whose data the map refuses is answered with result 2 (WIRE-3) without the handler.
+ */
+export function typed<K extends number>(msgId: K, handler: TypedHandler<K>): [K, CommandHandler] {
+  return [
+    msgId,
+    (request, session) => {
+      const read = decodeRequest(msgId, request.data);
+      return read === undefined ? Promise.resolve({ result: Result.MessageError, data: { message: MALFORMED_REQUEST } }) : handler(read.data, request, session);
+    },
+  ];
+}
 
 export interface DeviceSessionOptions {
   /** Device socket URL without query, e.g. ws://127.0.0.1:8080/device/websocket. */

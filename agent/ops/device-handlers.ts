@@ -18,7 +18,7 @@ import {
   type RuntimeInfoReply,
   type SystemInfoReply,
 } from '../../protocol/index.ts';
-import type { CommandHandler, CommandOutcome, DeviceSession } from '../device-session.ts';
+import { type CommandHandler, type CommandOutcome, type DeviceSession, typed, type TypedHandler } from '../device-session.ts';
 import type { FileStore } from './file-store.ts';
 import { PathEscapeError, validName } from './file-store.ts';
 import type { ShellProvider } from './shell.ts';
@@ -82,8 +82,6 @@ export const DEVICE_OPS_COMMANDS: readonly number[] = [
 const ok = (data?: unknown): CommandOutcome => ({ result: Result.Success, data });
 const fail = (message: string): CommandOutcome => ({ result: Result.Fail, data: { message } });
 const bad = (message: string): CommandOutcome => ({ result: Result.MessageError, data: { message } });
-const record = (data: unknown): Record<string, unknown> => (typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const UPLOAD_WAIT_MS = 10 * 60_000;
 const MAX_LOG_BYTES = 4 * 1024 * 1024;
 /** Progress replies while a transfer runs keep the gateway's per-command timeout from expiring. */
@@ -100,18 +98,16 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
   const jobs = new FlowJobs<CommandOutcome>();
 
   const linuxRefuses = (msgId: number) => refusedOnSystem(msgId, backend.systemType);
-  const guarded = (msgId: number, handler: CommandHandler): [number, CommandHandler] => [
-    msgId,
-    async (req, session) => {
+  // Each handler gets its request's data decoded by the command map (typed(): result 2 when malformed).
+  const guarded = <K extends number>(msgId: K, handler: TypedHandler<K>): [number, CommandHandler] => typed(msgId, async (data, req, session) => {
       if (linuxRefuses(msgId)) return fail(LINUX_CANNOT);
       try {
-        return await handler(req, session);
+        return await handler(data, req, session);
       } catch (err) {
         if (err instanceof PathEscapeError) return bad(err.message);
         return fail(err instanceof Error ? err.message : String(err));
       }
-    },
-  ];
+    });
 
   // Sends a file to the console on the request's flow, telling it first what is coming. A console that
   // lost its socket asks again on the flow: it hears the offer again and the transfer re-begins (XFER-4).
@@ -124,26 +120,24 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
   const handlers = new Map<number, CommandHandler>([
     guarded(Command.BaseInfo, async () => ok(await backend.baseInfo())),
     guarded(Command.SystemInfo, async () => ok(await backend.systemInfo())),
-    guarded(Command.RuntimeQuery, async (req) => {
-      const limit = Number(record(req.data).limit ?? 200);
+    guarded(Command.RuntimeQuery, async (d) => {
+      const limit = d.limit ?? 200;
       return ok(await backend.runtime(Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : 200));
     }),
-    guarded(Command.Shell, shells.handle),
-    guarded(Command.FileList, async (req) => {
-      const p = str(record(req.data).path) ?? '';
+    guarded(Command.Shell, (_d, req, session) => shells.handle(req, session)),
+    guarded(Command.FileList, async (d) => {
+      const p = d.path;
       const entry = await backend.files.stat(p);
       if (!entry) return fail(`No such folder: ${p}`);
       if (entry.type !== 'folder') return fail(`Not a folder: ${p}`);
       return ok({ path: p, entries: await backend.files.list(p) });
     }),
-    guarded(Command.FileUpload, async (req, session) => {
-      const d = record(req.data);
+    guarded(Command.FileUpload, async (d, req, session) => {
       const flowId = req.flowId;
-      const dir = str(d.path) ?? '';
-      const name = str(d.name);
-      const size = d.size;
+      const dir = d.path;
+      const { name, size } = d;
       if (!flowId) return bad('flowId is required');
-      if (!name || typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return bad('name and size are required');
+      if (!name) return bad('name and size are required');
       const folder = await backend.files.stat(dir);
       if (!folder || folder.type !== 'folder') return fail(`No such folder: ${dir}`);
       // Check the name before any byte travels, with the same rule the store writes by (PathEscapeError
@@ -176,22 +170,21 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
         }
       });
     }),
-    guarded(Command.FileDownload, async (req, session) => {
-      const p = str(record(req.data).path) ?? '';
+    guarded(Command.FileDownload, async (d, req, session) => {
+      const p = d.path;
       const entry = await backend.files.stat(p);
       if (!entry) return fail(`No such file: ${p}`);
       if (entry.type === 'folder') return fail(FOLDER_NOT_DOWNLOADABLE);
       return offerFile(req, session, async () => ({ name: entry.name, mime: 'application/octet-stream', bytes: await backend.files.read(p) }));
     }),
-    guarded(Command.FileDelete, async (req) => {
-      const paths = record(req.data).paths;
-      if (!Array.isArray(paths) || paths.length === 0 || !paths.every((p) => typeof p === 'string')) return bad('paths must be a non-empty list of paths');
+    guarded(Command.FileDelete, async ({ paths }) => {
+      if (paths.length === 0) return bad('paths must be a non-empty list of paths');
       if (paths.length > MAX_DELETE) return bad(`At most ${MAX_DELETE} files per delete`);
       // A path leaving the file root refuses the whole request (result 2, DOPS-5) before anything is deleted.
-      for (const p of paths as string[]) await backend.files.stat(p);
+      for (const p of paths) await backend.files.stat(p);
       const deleted: string[] = [];
       const failed: { path: string; message: string }[] = [];
-      for (const p of paths as string[]) {
+      for (const p of paths) {
         try {
           await backend.files.remove(p);
           deleted.push(p);
@@ -204,52 +197,46 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       const message = failed.slice(0, 3).map((f) => `${f.path}: ${f.message}`).join('; ') + (failed.length > 3 ? `; and ${failed.length - 3} more` : '');
       return { result: Result.Fail, data: { message, deleted, failed } };
     }),
-    guarded(Command.Screenshot, async (req, session) => {
+    guarded(Command.Screenshot, async (_d, req, session) => {
       return offerFile(req, session, async () => {
         const png = await backend.screenshot(screenshotMaxWidth(req.data));
         if (!png) throw new Error('This device cannot take screenshots (set AGENT_SCREENSHOT_CMD)');
         return { name: `screenshot-${Date.now()}.png`, mime: 'image/png', bytes: png };
       });
     }),
-    guarded(Command.GrabLog, async (req, session) => {
-      const asked = Number(record(req.data).maxBytes ?? 256 * 1024);
+    guarded(Command.GrabLog, async (d, req, session) => {
+      const asked = d.maxBytes ?? 256 * 1024;
       const maxBytes = Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_LOG_BYTES) : 256 * 1024;
       return offerFile(req, session, () => backend.logTail(maxBytes));
     }),
-    guarded(Command.PushText, async (req) => {
-      const d = record(req.data);
-      const text = str(d.text);
+    guarded(Command.PushText, async (d) => {
+      const text = d.text;
       if (!text || text.length > 2000) return bad('text is required (at most 2000 characters)');
-      return ok({ message: await backend.pushText(str(d.title) ?? '', text) });
+      return ok({ message: await backend.pushText(d.title ?? '', text) });
     }),
     guarded(Command.FactoryReset, async () => ok({ message: await backend.factoryReset() })),
-    guarded(Command.ClearData, async (req) => ok({ message: await backend.clear('data', str(record(req.data).packageName)) })),
-    guarded(Command.ClearCache, async (req) => ok({ message: await backend.clear('cache', str(record(req.data).packageName)) })),
-    guarded(Command.Whitelist, async (req) => {
-      const d = record(req.data);
-      const action = d.action === 'set' || d.action === 'cancel' || d.action === 'get' ? d.action : undefined;
-      const packages = Array.isArray(d.packages) ? d.packages.filter((p): p is string => typeof p === 'string' && /^[A-Za-z0-9_.]{1,128}$/.test(p)) : [];
-      if (!action) return bad("action must be 'set', 'cancel' or 'get'");
+    guarded(Command.ClearData, async (d) => ok({ message: await backend.clear('data', d.packageName) })),
+    guarded(Command.ClearCache, async (d) => ok({ message: await backend.clear('cache', d.packageName) })),
+    guarded(Command.Whitelist, async (d) => {
+      const action = d.action;
+      const packages = (d.packages ?? []).filter((p) => /^[A-Za-z0-9_.]{1,128}$/.test(p));
       if (action === 'set' && packages.length === 0) return bad('packages are required');
       return ok({ packages: await backend.whitelist(action, packages) });
     }),
-    guarded(Command.Daemon, async (req) => {
-      const d = record(req.data);
-      const pkg = str(d.packageName);
+    guarded(Command.Daemon, async (d) => {
+      const pkg = d.packageName;
       if (!pkg) return bad('packageName is required');
-      return ok({ message: await backend.daemon(pkg, d.enabled !== false) });
+      return ok({ message: await backend.daemon(pkg, d.enabled) });
     }),
-    guarded(Command.ChangeSshConfig, async (req) => {
-      const d = record(req.data);
-      const port = d.port === undefined ? undefined : Number(d.port);
-      if (typeof d.enabled !== 'boolean') return bad('enabled is required');
+    guarded(Command.ChangeSshConfig, async (d) => {
+      const port = d.port;
       if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) return bad('port must be 1-65535');
       return ok(await backend.sshConfig(d.enabled, port));
     }),
     guarded(Command.OtaList, async () => ok(await backend.otaList())),
     guarded(Command.AppList, async () => ok(await backend.appList())),
-    guarded(Command.Uninstall, async (req) => {
-      const pkg = str(record(req.data).packageName);
+    guarded(Command.Uninstall, async (d) => {
+      const pkg = d.packageName;
       if (!pkg) return bad('packageName is required');
       return ok({ message: await backend.uninstall(pkg) });
     }),

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Result } from '../../protocol/index.ts';
+import { Command, decodeRequest, Result } from '../../protocol/index.ts';
 import type { CommandHandler } from '../device-session.ts';
 import { linuxBaseInfo } from '../linux-info.ts';
 import type { DeviceBackend } from './device-handlers.ts';
@@ -128,8 +128,7 @@ export function linuxBackend(cfg: LinuxBackendConfig): DeviceBackend {
  */
 export function linuxUninstallHandler(backend: DeviceBackend): CommandHandler {
   return async (req) => {
-    const data = req.data as { packageName?: unknown } | undefined;
-    const pkg = typeof data?.packageName === 'string' ? data.packageName : '';
+    const pkg = decodeRequest(Command.Uninstall, req.data)?.data.packageName ?? '';
     if (!PACKAGE_NAME.test(pkg)) return { result: Result.MessageError, data: { message: 'packageName must be a package name' } };
     try {
       return { result: Result.Success, data: { message: await backend.uninstall(pkg) } };

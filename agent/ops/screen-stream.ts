@@ -5,6 +5,7 @@ import {
   type Clock,
   ChunkFlag,
   Command,
+  decodeRequest,
   MAX_CHUNK_PAYLOAD,
   NO_CAMERA_MESSAGE,
   MAX_CONTROL_TEXT,
@@ -215,7 +216,7 @@ export function screenStreamHandlers(cfg: ScreenStreamConfig, clock: Clock): { h
   };
   const stop: CommandHandler = async (req) => {
     if (!cfg.cmd) return unsupported;
-    const flowId = (req.data as { flowId?: unknown } | undefined)?.flowId ?? req.flowId;
+    const flowId = decodeRequest(Command.StopStream, req.data)?.data.flowId ?? req.flowId;
     if (typeof flowId !== 'string') return { result: Result.MessageError, data: { message: 'flowId is required' } };
     streams.get(flowId)?.stop();
     streams.delete(flowId);

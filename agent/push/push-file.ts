@@ -196,8 +196,7 @@ export async function downloadVerified(
   if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status}`);
   const hash = createHash('sha256');
   let received = 0;
-  // Node's web streams are async iterable; the DOM-free lib typing of `fetch` does not say so.
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of res.body) {
     hash.update(chunk);
     received += chunk.length;
     if (received > req.size) throw new Error('download is larger than announced');

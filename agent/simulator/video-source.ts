@@ -3,6 +3,7 @@ import {
   type Clock,
   ChunkFlag,
   Command,
+  decodeRequest,
   NO_CAMERA_MESSAGE,
   parseRemoteControl,
   controlPoint,
@@ -235,7 +236,7 @@ export function streamHandlers(clock: Clock, support: () => Promise<StreamSuppor
     };
   };
   const stop: CommandHandler = async (req) => {
-    const flowId = (req.data as { flowId?: unknown } | undefined)?.flowId ?? req.flowId;
+    const flowId = decodeRequest(Command.StopStream, req.data)?.data.flowId ?? req.flowId;
     if (typeof flowId !== 'string') return { result: Result.MessageError, data: { message: 'flowId is required' } };
     end(flowId);
     return { result: Result.Success };

@@ -2,6 +2,7 @@ import type { Observable, Subscription } from 'rxjs';
 import {
   type Clock,
   Command,
+  decodeReply,
   type Envelope,
   type LocationUpload,
   MAX_PROCESS_NAME,
@@ -106,8 +107,9 @@ export function runtimeUploadOf(sample: RuntimeInfoReply, cores: number, maxProc
 export function withRuntimeUpload(handler: CommandHandler, cores: number): CommandHandler {
   return async (req, session) => {
     const outcome = await handler(req, session);
-    if (outcome.result !== Result.Success) return outcome;
-    const sample = outcome.data as RuntimeInfoReply;
+    // The handler's own answer, read as a console would read it: only a sample the map accepts is uploaded.
+    const sample = outcome.result === Result.Success ? decodeReply(Command.RuntimeQuery, outcome.data)?.data : undefined;
+    if (sample === undefined) return outcome;
     return {
       ...outcome,
       afterReply: () => {
