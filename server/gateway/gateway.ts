@@ -124,6 +124,9 @@ export class Gateway {
       return row && { orgId: row.org_id, online: row.online_state === OnlineState.Online };
     },
     recorder: () => this.recordings,
+    // A console's start of watching is one timeline entry of the device, with its recording when made.
+    watched: (e) => this.timeline.record({ ...e, source: 'console', msgId: Command.StartStream }),
+    now: () => this.#deps.clock.now(),
   });
   /** Consoles watching devices, told the outcome of every command sent to them. */
   readonly #watchers: DeviceWatchers;

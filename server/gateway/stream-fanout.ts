@@ -163,6 +163,23 @@ export interface StreamFanoutDeps {
   readonly lagBytes?: number;
   /** Records a console's watching per its organisation's policy (issue 22); none: live view is not recorded. */
   readonly recorder?: () => LiveRecorder | undefined;
+  /** Hears each console's start of watching with its outcome and recording (the device's timeline). */
+  readonly watched?: (e: WatchEvent) => void;
+  /** Wall clock for the timeline's times (Date.now by default). */
+  readonly now?: () => number;
+}
+
+/** A console started (or failed to start) watching a device's stream. */
+export interface WatchEvent {
+  readonly orgId: number;
+  readonly sn: string;
+  readonly account: string;
+  readonly data: unknown;
+  readonly result: ResultCode;
+  readonly reply: unknown;
+  readonly at: number;
+  readonly durationMs: number;
+  readonly recordingId: string | null;
 }
 
 /** What the fan-out needs of the recordings. */
@@ -299,16 +316,16 @@ export class StreamFanout {
         const here = this.#deps.orgOf(sn);
         if (here !== undefined) {
           if (!console.scope.has(here)) return answer(Result.Fail, { message: Message.PermissionDenied });
-          return void settle(this.#join(console, this.#stream(sn, quality, camera), audio, here));
+          return void settle(this.#joinNoted(console, this.#stream(sn, quality, camera), audio, here, env.data));
         }
         const cluster = this.#cluster;
         if (!row.online || !cluster) return answer(Result.DeviceOffline);
-        void settle(this.#join(console, this.#mirror(cluster, sn, quality, camera), audio, row.orgId));
+        void settle(this.#joinNoted(console, this.#mirror(cluster, sn, quality, camera), audio, row.orgId, env.data));
       }, () => answer(Result.Fail));
       return;
     }
     if (!console.scope.has(orgId)) return answer(Result.Fail, { message: Message.PermissionDenied });
-    void settle(this.#join(console, this.#stream(sn, quality, camera), audio, orgId));
+    void settle(this.#joinNoted(console, this.#stream(sn, quality, camera), audio, orgId, env.data));
   }
 
   /** The stream of a device held here, started on the device when new. */
@@ -362,6 +379,16 @@ export class StreamFanout {
     });
     cluster.bus.publish(StreamSubject.control, { op: 'watch', sn, quality, camera, node: cluster.nodeId });
     return created;
+  }
+
+  /** Joins, then tells the `watched` hook the outcome and the recording it started. */
+  async #joinNoted(console: StreamConsole, stream: LiveStream, audio: boolean, orgId: number, data: unknown): Promise<Envelope> {
+    const now = this.#deps.now ?? Date.now;
+    const at = now();
+    const reply = await this.#join(console, stream, audio, orgId);
+    const recordingId = stream.viewers.get(console)?.recording?.id ?? null;
+    this.#deps.watched?.({ orgId, sn: stream.sn, account: console.account ?? '', data, result: reply.result ?? Result.Fail, reply: reply.data, at, durationMs: now() - at, recordingId });
+    return reply;
   }
 
   async #join(console: StreamConsole, stream: LiveStream, audio: boolean, orgId: number): Promise<Envelope> {

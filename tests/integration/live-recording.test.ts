@@ -7,7 +7,7 @@ import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import type { Page } from '../../protocol/api/devices.ts';
-import type { RecordingDetail, RecordingView } from '../../protocol/api/timeline.ts';
+import type { RecordingDetail, RecordingView, TimelineEntry } from '../../protocol/api/timeline.ts';
 import { ChunkFlag, Command, type ProtocolEngine, Result, type StartStreamReply } from '../../protocol/index.ts';
 import { client, type Client, createOrg } from '../support/console-api.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
@@ -89,6 +89,11 @@ describe('live-view recordings', () => {
     // A second download is the same file, exported once.
     const again = new Uint8Array(await (await fetch(`${ts.server.url}/recording/${rec?.id ?? ''}/download`, { headers: { 'X-Token': token } })).arrayBuffer());
     expect(Buffer.from(again).equals(Buffer.from(mp4))).toBe(true);
+
+    // The device's timeline holds the console's start of watching, linked to the recording.
+    await expect
+      .poll(async () => (await admin.ok<Page<TimelineEntry>>('POST', '/device/timeline', { sn, pageNum: 1, pageSize: 100 })).list.filter((e) => e.recordingId === rec?.id && e.msgId === Command.StartStream).length, { timeout: 5_000 })
+      .toBe(1);
 
     // Who watched and when: each fetch is a view, a player's later range of the same file is not another.
     const replayed = await fetch(`${ts.server.url}/recording/${rec?.id ?? ''}/download?purpose=replay`, { headers: { 'X-Token': token } });
