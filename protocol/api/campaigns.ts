@@ -55,6 +55,12 @@ export const PushStartBody = Type.Object(
      */
     deviceGroupId: Type.Optional(Id),
     confirmModelMismatch: Type.Optional(Type.Boolean()),
+    /**
+     * The target picker's "mismatch asks confirmation to continue": false answers a report of the devices
+     * the content cannot go to (PushSkipReport) when there are any; true skips them and pushes to the rest.
+     * Absent: the older refusals (another system type) and model confirmation.
+     */
+    skipMismatched: Type.Optional(Type.Boolean()),
     maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
     offlineWindowMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 60 * 24 * 30 })),
     stageSize: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CAMPAIGN_DEVICES })),
@@ -154,7 +160,20 @@ export interface PushStarted {
   readonly approval?: ApprovalView;
 }
 
-export type PushStartReply = PushModelConfirm | PushStarted;
+/** Why a device is skipped: another system type than the content's, another model than the firmware's, MCU firmware on an Apollo model. */
+export type PushSkipReason = 'systemType' | 'model' | 'apollo';
+
+/** /push/start's answer with `skipMismatched: false` when some devices cannot take the content: resend with `skipMismatched: true`. */
+export interface PushSkipReport {
+  readonly confirm: 'skip';
+  /** The first 100 of them, with why. */
+  readonly skipped: readonly { readonly sn: string; readonly model: string; readonly systemType: string; readonly reason: PushSkipReason }[];
+  readonly skippedCount: number;
+  /** How many devices the push would reach. */
+  readonly pushable: number;
+}
+
+export type PushStartReply = PushModelConfirm | PushSkipReport | PushStarted;
 
 /** Where one device's push stands: the columns the push log, the stream and the runner share. */
 export interface PushState {

@@ -472,4 +472,5 @@ export const en = {
   'field.filters': 'Filters',
   'field.deviceGroupId': 'Device group',
   'field.values': 'Values',
+  'field.skipMismatched': 'Skip devices the content does not fit',
 } as const;

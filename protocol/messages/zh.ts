@@ -452,4 +452,5 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'field.filters': '筛选条件',
   'field.deviceGroupId': '设备分组',
   'field.values': '字段值',
+  'field.skipMismatched': '跳过不适用的设备',
 };

@@ -5,7 +5,7 @@ import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import * as c from '../../protocol/api/campaigns.ts';
-import type { PushKind, PushStartReply } from '../../protocol/api/campaigns.ts';
+import type { PushKind, PushSkipReason, PushStartReply } from '../../protocol/api/campaigns.ts';
 import { campaignWait, type Clock, Command, DownloadState, englishOf, FirmwareType, InstallResult, msg, nextOpening, parseWindow, type PlainMessageKey, PushResult, windowProblem } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { LiveCallers } from '../accounts/live-callers.ts';
@@ -176,7 +176,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (sns.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
       q = q.where('sn', 'in', sns);
     }
-    const devices = await q.orderBy('id').limit(MAX_CAMPAIGN_DEVICES + 1).execute();
+    let devices = await q.orderBy('id').limit(MAX_CAMPAIGN_DEVICES + 1).execute();
     // Stages follow the order the devices were chosen in (a query's order is the devices' age).
     if (!query && body.sns) {
       const rank = new Map((body.sns ?? []).map((sn, i) => [sn, i]));
@@ -186,6 +186,27 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     if (devices.length > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, 'push.tooManyDevices');
     // Checks before start (devices-and-commerce section 5).
     const systemType = item.system_type;
+    if (body.skipMismatched !== undefined) {
+      // The picker's report: which devices the content cannot go to and why; confirmed, the rest are pushed.
+      const reasonOf = (d: { model: string; system_type: string }): PushSkipReason | undefined =>
+        systemType && d.system_type !== systemType
+          ? 'systemType'
+          : item.kind === 'firmware' && item.item_type === FirmwareType.Mcu && /apollo/i.test(d.model)
+            ? 'apollo'
+            : item.kind === 'firmware' && item.model && d.model !== item.model
+              ? 'model'
+              : undefined;
+      const skipped = devices.flatMap((d) => {
+        const reason = reasonOf(d);
+        return reason ? [{ sn: d.sn, model: d.model, systemType: d.system_type, reason }] : [];
+      });
+      if (skipped.length > 0) {
+        if (!body.skipMismatched) return ok<PushStartReply>({ confirm: 'skip', skipped: skipped.slice(0, 100), skippedCount: skipped.length, pushable: devices.length - skipped.length });
+        const out = new Set(skipped.map((d) => d.sn));
+        devices = devices.filter((d) => !out.has(d.sn));
+        if (devices.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
+      }
+    }
     if (systemType && devices.some((d) => d.system_type !== systemType)) {
       throw new ApiError(ApiCode.BadRequest, systemType === 'android' ? 'push.systemTypeLinux' : 'push.systemType');
     }

@@ -44,6 +44,8 @@ describe('content upload and push in Chromium', () => {
 
     await page.locator('tr[data-content="p10-241020.img"]').getByTestId('content-push').click();
     await page.waitForURL(/\/user\/content-push\/index\?kind=firmware&contentId=\d+/);
+    // Typed serials (the target picker's default is picking from the device list).
+    await page.getByTestId('push-mode-sns').click();
     await page.getByTestId('push-sns').fill(devices.map((d) => d.sn).join(','));
     await page.getByTestId('push-start').click();
     await page.getByTestId('push-success-count').getByText(String(DEVICES), { exact: true }).waitFor({ timeout: 60_000 });
@@ -93,6 +95,7 @@ describe('content upload and push in Chromium', () => {
 
     await row.getByTestId('content-push').click();
     await page.waitForURL(/\/user\/content-push\/index\?kind=app&contentId=\d+/);
+    await page.getByTestId('push-mode-sns').click();
     await page.getByTestId('push-sns').fill(fleet.map((d) => d.sn).join('\n'));
     await page.getByTestId('push-start').click();
     await page.getByTestId('push-success-count').getByText('50', { exact: true }).waitFor({ timeout: 60_000 });

@@ -1,18 +1,21 @@
-import { Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
 import { type Campaign, type CampaignEvent, type ContentArea, type ContentItem, contentApi, type CouponInfo, followPushes, KIND_OF_AREA, type PushLogRow, type PushStreamStatus, type TargetEvent } from '../../api/content.ts';
 import { formatAmount } from '../../api/commerce.ts';
-import { cleanFilter, type Page } from '../../api/devices.ts';
+import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { PayPanel } from '../commerce/PayDataPage.tsx';
-import { type PushQuery, PushQueryFields } from './PushQueryFields.tsx';
+import { EMPTY_SELECTION, PushTargetPicker, type PushTargetState, SkipReportDialog, targetRequest } from './PushTargetPicker.tsx';
+import type { PushSkipReport } from '../../../protocol/api/campaigns.ts';
+import { notifications } from '../../layout/toast.ts';
+import { TOAST_MS } from '../../api/request.ts';
 import { DEFAULT_SCHEDULE, ScheduleFields, scheduleRequest, ScheduleState, type ScheduleValue } from './ScheduleFields.tsx';
 
 const KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
@@ -144,10 +147,10 @@ export function PushPage() {
   const [kind, setKind] = useState<string>(params.get('kind') ?? 'firmware');
   const [contentId, setContentId] = useState<string | null>(params.get('contentId'));
   const [items, setItems] = useState<ContentItem[]>([]);
-  const [sns, setSns] = useState(params.get('sns')?.split(',').join('\n') ?? '');
-  const [byQuery, setByQuery] = useState(false);
-  const [query, setQuery] = useState<PushQuery>({});
+  const linked = params.get('sns')?.split(',').join('\n') ?? '';
+  const [target, setTarget] = useState<PushTargetState>({ mode: linked ? 'sns' : 'pick', query: {}, selection: EMPTY_SELECTION, sns: linked, groupId: undefined });
   const [mismatch, setMismatch] = useState<number>();
+  const [skipReport, setSkipReport] = useState<PushSkipReport>();
   const [stageSize, setStageSize] = useState<number | string>(0);
   const [successPercent, setSuccessPercent] = useState<number | string>(100);
   const [errorPercent, setErrorPercent] = useState<number | string>(100);
@@ -185,25 +188,29 @@ export function PushPage() {
     contentApi.list(AREA_OF_KIND[kind] ?? 'img', { pageNum: 1, pageSize: 100 }).then((p) => setItems(p.list.filter((i) => i.type !== 'folder')), () => undefined);
   }, [kind]);
 
-  const start = async (confirmModelMismatch = false) => {
+  const start = async (confirmModelMismatch = false, skipMismatched = false) => {
     setMismatch(undefined);
+    setSkipReport(undefined);
     const scheduled = scheduleRequest(schedule);
     setScheduleError(scheduled.ok ? undefined : scheduled.message);
     if (!scheduled.ok) return;
-    const list = sns.split(/[\s,，]+/).map((s) => s.trim()).filter(Boolean);
+    const chosen = targetRequest(target);
+    if (!chosen) return notifications.show({ color: 'red', message: t('groups.picker.nothing'), autoClose: TOAST_MS });
     const res = await contentApi
       .startPush({
         kind,
         contentId: Number(contentId),
-        ...(byQuery ? { byQuery: true, query: cleanFilter(query) } : { sns: list }),
+        ...chosen,
         confirmModelMismatch,
+        // The picker asks before skipping: devices the content does not fit are reported, then left out.
+        skipMismatched,
         ...(Number(stageSize) > 0 ? { stageSize: Number(stageSize), successPercent: Number(successPercent), errorPercent: Number(errorPercent) } : {}),
         requireApproval,
         ...scheduled.fields,
       })
       .catch(() => undefined);
     if (!res) return;
-    if ('confirm' in res) return setMismatch(res.mismatchCount);
+    if ('confirm' in res) return res.confirm === 'skip' ? setSkipReport(res) : setMismatch(res.mismatchCount);
     await refresh(res.campaign.id);
     navigate(`/content-push/index?campaignId=${res.campaign.id}`, { replace: true });
   };
@@ -216,11 +223,10 @@ export function PushPage() {
         {t('content.pushTitle')}
       </Title>
       {!campaign && (
-        <Stack maw={560}>
+        <Stack maw={900}>
           <Select label={t('content.operationType')} data={KINDS.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))} value={kind} onChange={(v) => (setKind(v ?? 'firmware'), setContentId(null))} />
           <Select label={t('content.content')} data={items.map((i) => ({ value: String(i.id), label: `${i.name} ${i.version || i.versionName}`.trim() }))} value={contentId} onChange={setContentId} data-testid="push-content" searchable />
-          <Checkbox label={t('content.byQuery')} checked={byQuery} onChange={(e) => setByQuery(e.currentTarget.checked)} />
-          {byQuery ? <PushQueryFields value={query} onChange={setQuery} /> : <Textarea label={t('content.devices')} autosize minRows={3} value={sns} onChange={(e) => setSns(e.currentTarget.value)} data-testid="push-sns" />}
+          <PushTargetPicker value={target} onChange={setTarget} />
           <Group grow>
             <NumberInput label={t('content.stageSize')} min={0} value={stageSize} onChange={setStageSize} />
             <NumberInput label={t('content.successPercent')} min={1} max={100} value={successPercent} onChange={setSuccessPercent} disabled={!Number(stageSize)} />
@@ -282,6 +288,7 @@ export function PushPage() {
         </Stack>
       )}
       <ConfirmDialog opened={mismatch !== undefined} title={t('content.pushTitle')} message={t('content.modelMismatch', { count: mismatch ?? 0 })} onConfirm={() => void start(true)} onCancel={() => setMismatch(undefined)} />
+      <SkipReportDialog report={skipReport} onConfirm={() => void start(true, true)} onCancel={() => setSkipReport(undefined)} />
     </>
   );
 }

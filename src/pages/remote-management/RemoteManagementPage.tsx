@@ -268,7 +268,7 @@ export function RemoteManagementPage() {
     setPushAsk(undefined);
     const reply = await contentApi.startPush({ kind: ask.plan.kind, contentId: ask.plan.contentId, ...ask.target, confirmModelMismatch }).catch(() => undefined);
     if (!reply) return;
-    if ('confirm' in reply) return setPushAsk({ ...ask, model: reply.mismatchCount });
+    if ('confirm' in reply) return reply.confirm === 'model' ? setPushAsk({ ...ask, model: reply.mismatchCount }) : undefined;
     follow(ask.plan, reply);
   };
 
