@@ -106,4 +106,28 @@ describe('push target picker', () => {
       await page.context().close();
     });
   }
+  // Screenshots of the picker for review (SHOTS_DIR=<folder>): each language at 1366x768 and 1600x900.
+  it.runIf(!!process.env.SHOTS_DIR)('screenshots of the picker', { timeout: 120_000 }, async () => {
+    const dir = process.env.SHOTS_DIR ?? '';
+    for (const language of ['en', 'zh'] as const) {
+      for (const [width, height] of [[1366, 768], [1600, 900]] as const) {
+        const page = await openPush(language);
+        await page.setViewportSize({ width, height });
+        const table = page.getByTestId('push-picker-table');
+        for (const sn of ['PK011', 'PK009', 'PK005']) await table.locator(`tr[data-sn="${sn}"]`).getByRole('checkbox').check();
+        await page.screenshot({ path: `${dir}/picker-${language}-${width}x${height}.png`, fullPage: true });
+        await page.getByTestId('push-start').click();
+        await page.getByTestId('push-skip-report').waitFor();
+        await page.screenshot({ path: `${dir}/skip-report-${language}-${width}x${height}.png` });
+        await page.getByTestId('push-skip-report').getByRole('button').first().click();
+        await page.getByTestId('push-skip-report').waitFor({ state: 'detached' });
+        await page.getByTestId('push-mode-group').click();
+        await page.getByTestId('push-group').click();
+        await page.getByRole('option').first().click();
+        await page.getByTestId('push-group-members').waitFor();
+        await page.screenshot({ path: `${dir}/group-${language}-${width}x${height}.png` });
+        await page.context().close();
+      }
+    }
+  });
 });
