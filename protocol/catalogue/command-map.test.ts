@@ -26,7 +26,8 @@ const msgIdArb = fc.constantFrom(...mapped);
 const hostile = fc.oneof(fc.anything(), fc.jsonValue(), fc.constant(JSON.parse('{"__proto__":{"polluted":1},"op":"open"}')));
 
 const text = fc.string({ maxLength: 40 });
-const num = fc.double({ noNaN: true, noDefaultInfinity: true });
+// -0 is left out: JSON carries it as 0, so a round trip through the JSON codec could not give it back.
+const num = fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => (Object.is(v, -0) ? 0 : v));
 const shellRequest: fc.Arbitrary<ShellRequest> = fc.oneof(
   fc.record({ op: fc.constant('open' as const), cols: num, rows: num, raw: fc.boolean(), since: fc.nat() }, { requiredKeys: ['op'] }),
   fc.record({ op: fc.constant('write' as const), data: text }),
