@@ -1,4 +1,4 @@
-import type { DeviceCommandBody, DeviceCommandReply, GroupControlBody, GroupControlReply, PendingCommand, PendingCommands, WhitelistCancelBody, WhitelistCancelReply } from '../../protocol/api/device-ops.ts';
+import type { DeviceBulkCommandBody, DeviceBulkCommandReply, DeviceCommandBody, DeviceCommandReply, GroupControlBody, GroupControlReply, PendingCommand, PendingCommands, WhitelistCancelBody, WhitelistCancelReply } from '../../protocol/api/device-ops.ts';
 import type { RemoteControlRequest } from '../../protocol/index.ts';
 import { request } from './request.ts';
 
@@ -32,5 +32,8 @@ export const deviceOpsApi = {
   /** One live-control input mirrored to every device of a group; each device's outcome (the wall's group control). */
   groupControl: (sns: readonly string[], input: RemoteControlRequest) =>
     request<GroupControlReply>({ method: 'POST', url: '/device-ops/group-control', data: { sns: [...sns], input } satisfies GroupControlBody }),
+  /** One command to many devices over REST (it waits as one four-eyes request when over the organisation's threshold). */
+  bulk: (sns: readonly string[], msgId: number, data: unknown) =>
+    request<DeviceBulkCommandReply>({ method: 'POST', url: '/device-ops/bulk', data: { sns: [...sns], msgId, data } satisfies DeviceBulkCommandBody }),
   pending: (sn: string) => request<PendingCommands>({ method: 'GET', url: '/device-ops/pending', params: { sn }, silent: true }),
 };

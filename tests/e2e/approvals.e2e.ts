@@ -66,6 +66,19 @@ describe('approvals page in Chromium', () => {
     }, { timeout: 15_000 }).toContain('1 of 1 succeeded');
   });
 
+  it('en: a bulk clear data from remote management is sent for approval, not run device by device', async () => {
+    await signInAs(adminToken, 'en');
+    const { page } = cp;
+    await page.goto(`${cp.ts.server.url}/user/remote-management/index`);
+    await page.getByTestId('control-type').getByText('By query').click();
+    await page.getByTestId('remote-targets').getByText('1 devices match the query').waitFor();
+    await page.getByTestId('bulk-clear').click();
+    await page.getByTestId('confirm-bulk').click();
+    await page.getByText(/^Sent for approval \(request \d+, devices: 1\): it runs once another account approves it$/).waitFor();
+    expect(await page.getByTestId('bulk-summary').count()).toBe(0);
+    await page.screenshot({ path: '/work/notes/shots/approvals/remote-bulk-sent-en-1600.png' });
+  });
+
   it('zh: the approver rejects a clear data with a reason; the requester sees it rejected', async () => {
     const id = await request(Command.ClearData);
     await signInAs(approverToken, 'zh');

@@ -7,7 +7,7 @@ import { simulatedBackend } from '../../agent/simulator/simulated-backend.ts';
 import { simulatedStreams } from '../../agent/simulator/video-source.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
 import { startTestFleet } from '../support/fleet.ts';
-import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
 const FLEET_SIZE = 100;
 const shots = path.resolve('test-results');
@@ -22,7 +22,9 @@ describe('fleet views in Chromium: live list, bulk reboot, live view', () => {
     requireConsoleBuild();
     ts = await startTestServer('sqlite');
     fleet = await startTestFleet(ts, { count: FLEET_SIZE, rebootDownMs: 1_000 });
-    const { token } = await loginAsAdmin(ts);
+    const { token, orgId } = await loginAsAdmin(ts);
+    // The bulk run of 100 devices itself is this test's subject: no four-eyes size here (approvals.e2e.ts).
+    await api(ts.server.url, 'POST', '/approval/policy', { token, body: { orgId, wipes: true, bulkOver: 0, campaignOver: 100, ttlMinutes: 1440 } });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, locale: 'en-US' });
     await context.addCookies([{ name: 'Admin-Token', value: token, url: ts.server.url }]);

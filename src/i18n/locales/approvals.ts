@@ -31,6 +31,7 @@ export const approvalsEn = {
   badge: '{{count}} waiting for your approval',
   ownRequest: 'Your request',
   waiting: 'Waiting for approval',
+  sentForApproval: 'Sent for approval (request {{id}}, devices: {{count}}): it runs once another account approves it',
 };
 
 export const approvalsZh: typeof approvalsEn = {
@@ -65,4 +66,5 @@ export const approvalsZh: typeof approvalsEn = {
   badge: '{{count}} 项等待您审批',
   ownRequest: '本人申请',
   waiting: '等待审批',
+  sentForApproval: '已提交审批（申请 {{id}}，{{count}} 台设备）：另一账号审批通过后执行',
 };

@@ -19,6 +19,9 @@ import { MessageDialog } from '../device-management/DeviceDialogs.tsx';
 import { useDeviceRows } from '../device-management/device-rows.ts';
 import { useOnlineState } from '../../devices/hooks.ts';
 import { BulkRun, linuxAmong, parsePackages } from './bulk-run.ts';
+import { approvalApi } from '../../api/approvals.ts';
+import { deviceOpsApi } from '../../api/device-ops.ts';
+import { MAX_BULK_SNS } from '../../../protocol/api/device-ops.ts';
 import { type PushOutcome, type PushPlan, PushRun, type RunResults, useRunResults } from './push-run.ts';
 
 const ROW = 36;
@@ -243,6 +246,25 @@ export function RemoteManagementPage() {
 
   const execute = (action: ActionName, sns: readonly string[], data?: unknown) => {
     const msgId = ACTIONS[action].msgId;
+    const orgId = session.user?.orgId;
+    // Over the organisation's four-eyes threshold, or a wipe it wants approved (issue 23): the command goes
+    // to the server as bulk requests (500 devices each) that wait for a second account, not device by device.
+    void (orgId === undefined ? Promise.resolve(undefined) : approvalApi.policy(orgId).catch(() => undefined)).then((policy) => {
+      const waits = policy !== undefined && ((policy.wipes && wipesDevice(msgId)) || (policy.bulkOver > 0 && sns.length > policy.bulkOver));
+      if (!waits) return runBulk(msgId, sns, data);
+      for (let i = 0; i < sns.length; i += MAX_BULK_SNS) {
+        const part = sns.slice(i, i + MAX_BULK_SNS);
+        deviceOpsApi.bulk(part, msgId, data ?? {}).then(
+          (reply) => {
+            if (reply.approval) notifications.show({ color: 'blue', message: t('approvals.sentForApproval', { id: reply.approval.id, count: part.length }), autoClose: TOAST_MS });
+          },
+          () => undefined,
+        );
+      }
+    });
+  };
+
+  const runBulk = (msgId: number, sns: readonly string[], data?: unknown) => {
     // Linux devices are refused before sending when the command is one they cannot do (bulk-run.ts).
     void linuxAmong(msgId, filter, deviceApi.select)
       .catch(() => new Set<string>())
