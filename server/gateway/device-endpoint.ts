@@ -8,6 +8,7 @@ import {
   Correlator,
   type Clock,
   type Envelope,
+  isRecord,
   isReply,
   type PendingHandlers,
   peekChunkFlowId,
@@ -84,8 +85,8 @@ export async function admitDevice(db: Db, devices: DeviceRepository, creds: Devi
 }
 
 function parseInfo(data: unknown): DeviceInfo | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const d = data as Record<string, unknown>;
+  if (!isRecord(data)) return undefined;
+  const d = data;
   const str = (v: unknown, max = 128) => (typeof v === 'string' && v.length <= max ? v : undefined);
   const systemType = d.systemType === 'linux' ? 'linux' : d.systemType === 'android' ? 'android' : undefined;
   const model = str(d.model);

@@ -115,6 +115,8 @@ export async function request<T>(config: RequestConfig): Promise<T> {
     if (!config.silent) toast(message);
     throw new RequestError(message, response.status);
   }
+  // A REST answer, not wire message data: T is the route's contract type (protocol/api), which the server's
+  // schema serialises; the REST side of issue 17 owns validating it.
   if (SUCCESS_CODES.has(env.code) || env.success === true) return env.data as T;
   const message = serverMessage(env);
   if (env.code === LOGIN_EXPIRED_CODE) {
