@@ -118,7 +118,8 @@ describe('push target picker', () => {
         await page.screenshot({ path: `${dir}/picker-${language}-${width}x${height}.png`, fullPage: true });
         await page.getByTestId('push-start').click();
         await page.getByTestId('push-skip-report').waitFor();
-        await page.screenshot({ path: `${dir}/skip-report-${language}-${width}x${height}.png` });
+        await page.getByTestId('push-skip-confirm').waitFor({ state: 'visible' });
+        await page.screenshot({ path: `${dir}/skip-report-${language}-${width}x${height}.png`, animations: 'disabled' });
         await page.getByTestId('push-skip-report').getByRole('button').first().click();
         await page.getByTestId('push-skip-report').waitFor({ state: 'detached' });
         await page.getByTestId('push-mode-group').click();
