@@ -1,4 +1,5 @@
 import type { Envelope } from '../envelope.ts';
+import { isMessageKey, type MessageKey, type MessageParam, type MessageParams } from '../messages/format.ts';
 import { Command, type CommandId } from './commands.ts';
 import {
   array,
@@ -155,6 +156,11 @@ export interface DeviceCommandOutcomeEvent {
 /** A refusal's data: the reason (always, PROTOCOL.md result codes) and, for a live view, a reason code. */
 export interface FailureData {
   readonly message?: string;
+  /** The message's catalogue key and parameters (errors as keys): the console words it in its language. */
+  readonly key?: MessageKey;
+  readonly params?: MessageParams;
+  /** Result 7 (awaiting approval): the approval request the command waits in (four-eyes, issue 23). */
+  readonly approvalId?: number;
   /** A code the console words in its own language (StreamRefusal). */
   readonly reason?: string;
   /** 65604 file delete that deleted nothing: the per-path outcome beside the message. */
@@ -190,8 +196,23 @@ const support: Decoder<Readonly<Record<SupportFlag, boolean>>> = (v) => {
 };
 
 const failedPaths = array(object<{ readonly path: string; readonly message: string }>({ path: text, message: text }));
+/** A message's parameters: values shown as they are, or a nested message by key (a field label). */
+function messageParams(v: unknown): MessageParams | undefined {
+  if (!isRecord(v)) return undefined;
+  const out: Record<string, MessageParam> = {};
+  for (const [name, p] of Object.entries(v)) {
+    if (typeof p === 'string' || typeof p === 'number') out[name] = p;
+    else if (isRecord(p) && isMessageKey(p.key)) out[name] = { key: p.key };
+    else return undefined;
+  }
+  return out;
+}
+
+const messageKey: Decoder<MessageKey> = (v) => (isMessageKey(v) ? v : Invalid);
+const messageParamsOf: Decoder<MessageParams> = (v) => messageParams(v) ?? Invalid;
+
 export const failureData: Decoder<FailureData> = orEmpty(
-  object<FailureData>({ message: optional(text), reason: optional(text), deleted: optional(array(text)), failed: optional(failedPaths) }),
+  object<FailureData>({ message: optional(text), key: optional(messageKey), params: optional(messageParamsOf), approvalId: optional(integer(1)), reason: optional(text), deleted: optional(array(text)), failed: optional(failedPaths) }),
 );
 const done = object<DoneReply>({ message: text });
 const fileEntry = object<FileEntry>({ name: text, type: oneOf('file', 'folder'), size: bytes, mtime: number() });
@@ -471,8 +492,14 @@ export function decodeFailure(data: unknown): FailureData {
   const reason = decode(text, data.reason);
   const deleted = decode(array(text), data.deleted);
   const failed = decode(failedPaths, data.failed);
+  const key = isMessageKey(data.key) ? data.key : undefined;
+  const params = messageParams(data.params);
+  const approvalId = decode(integer(1), data.approvalId);
   return {
+    ...(approvalId === undefined ? {} : { approvalId }),
     ...(message === undefined ? {} : { message }),
+    ...(key === undefined ? {} : { key }),
+    ...(key === undefined || params === undefined ? {} : { params }),
     ...(reason === undefined ? {} : { reason }),
     ...(deleted === undefined ? {} : { deleted }),
     ...(failed === undefined ? {} : { failed }),

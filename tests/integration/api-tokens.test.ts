@@ -6,6 +6,7 @@ import type { OperationLogEntry } from '../../protocol/api/reports.ts';
 import { client, type Client, createAccount, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { replyDataFor } from '../support/device-replies.ts';
 
 // Issue 23: API tokens, accepted as `Authorization: Bearer` on REST and on the console socket, holding only
 // their own keys that the account still holds, refused once revoked or expired, audited as the token.
@@ -40,7 +41,7 @@ async function rawDevice(ts: TestServer, sn: string): Promise<{ ws: WebSocket; g
       if (env.msgId === Command.DeviceLogin) return resolve();
       if (env.result !== undefined || env.msgId === Command.Heartbeat) return;
       got.push(env.msgId);
-      ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: 0, data: {} }));
+      ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: 0, data: replyDataFor(env.msgId) }));
     });
   });
   ws.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'login', data: { model: 'raw', systemType: 'android' } }));

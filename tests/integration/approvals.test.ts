@@ -18,6 +18,7 @@ import { buyCoupons } from '../support/coupons.ts';
 import { dbTargets } from '../support/databases.ts';
 import { uploadFirmware } from '../support/firmware.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, type TestServer } from '../support/server.ts';
+import { replyDataFor } from '../support/device-replies.ts';
 
 /** A device speaking JSON by hand: it records every command it is sent and answers each with result 0. */
 class RawDevice {
@@ -43,7 +44,7 @@ class RawDevice {
       if (i >= 0) device.#waiters.splice(i, 1)[0]?.resolve(env);
       if (env.result !== undefined || env.msgId === Command.Heartbeat) return;
       device.got.push(env);
-      device.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: {} });
+      device.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: replyDataFor(env.msgId) });
     });
     const login = device.next((e) => e.msgId === Command.DeviceLogin && e.cid === 'login');
     device.send({ msgId: Command.DeviceLogin, cid: 'login', data: { model: 'raw', systemType: 'android' } });

@@ -13,6 +13,7 @@ import { client, type Client, createOrg, createRole, wipesWithoutApproval } from
 import { freshPgSchema } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { adminLoginAt, loginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
+import { replyDataFor } from '../support/device-replies.ts';
 
 // A device moved to another organisation (/device/allocate) belongs to that organisation at once, in every
 // process of a cluster: the old one's consoles can no longer command, watch or hear it, its held commands
@@ -74,7 +75,7 @@ class RawDevice {
       if (i >= 0) this.#waiters.splice(i, 1)[0]?.resolve(env);
       if (env.result !== undefined || env.msgId === Command.Heartbeat) return;
       this.got.push(env);
-      if (!this.manual.has(env.msgId)) this.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: {} });
+      if (!this.manual.has(env.msgId)) this.send({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: replyDataFor(env.msgId) });
     });
     const login = this.next((e) => e.msgId === Command.DeviceLogin && e.cid === 'login');
     this.send({ msgId: Command.DeviceLogin, cid: 'login', data: { model: 'raw', systemType: 'android' } });
@@ -392,7 +393,7 @@ describe('command limits over HTTP (/device-ops/command), as on console sockets'
     const device = await enrol(unique('LIM-CLR-'), T.enrollKey);
     const body = { sn: device.sn, msgId: Command.ClearData, data: { packageName: 'com.example.app' } };
     const replies = await Promise.all(Array.from({ length: 10 }, () => T.c.call<{ delivered: boolean; result: number }>('POST', '/device-ops/command', body)));
-    expect(replies.filter((r) => r.code === 20000).map((r) => r.data)).toEqual([{ delivered: true, result: Result.Success, data: {} }]);
+    expect(replies.filter((r) => r.code === 20000).map((r) => r.data)).toEqual([{ delivered: true, result: Result.Success, data: replyDataFor(Command.ClearData) }]);
     for (const r of replies.filter((x) => x.code !== 20000)) expect(r).toMatchObject(TOO_FREQUENT_HTTP);
     expect(device.msgIds).toEqual([Command.ClearData]);
     clock.advance(1_000);

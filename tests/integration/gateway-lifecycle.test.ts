@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CloseCode, Command, type Envelope, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
 import { api, loginAsAdmin, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
+import { replyDataFor } from '../support/device-replies.ts';
 
 // Issue 5: revocable device secrets, results reaching every console that watches a device, and a
 // graceful shutdown that lets commands in flight finish and leaves every device recorded offline.
@@ -25,7 +26,7 @@ async function rawDevice(ts: TestServer, sn: string, creds: string, answerAfterM
   expect(reply.result).toBe(Result.Success);
   ws.on('message', (d: Buffer) => {
     const env = JSON.parse(d.toString()) as Envelope;
-    if (env.cid && env.msgId >= 65536) setTimeout(() => ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: {} })), answerAfterMs);
+    if (env.cid && env.msgId >= 65536) setTimeout(() => ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: Result.Success, data: replyDataFor(env.msgId) })), answerAfterMs);
   });
   return { ws, secret: (reply.data as { secret?: string }).secret ?? '' };
 }

@@ -15,6 +15,7 @@ import { freshPgSchema } from '../support/databases.ts';
 import { startFleetAt } from '../support/fleet.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { adminLoginAt, loginAt, startWorkerNode, type WorkerNode } from '../support/worker-node.ts';
+import { replyDataFor } from '../support/device-replies.ts';
 
 // Open console sockets check every command against the session's rights as they are now: a change to the
 // role, the account, the organisation tree or the session reaches sockets already open (console-rights.ts).
@@ -42,7 +43,7 @@ async function rawDevice(deviceSocketUrl: string, sn: string, enrollKey: string)
       if (env.msgId === Command.DeviceLogin) return resolve();
       if (env.result !== undefined || env.msgId === Command.Heartbeat) return;
       got.push(env.msgId);
-      ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: 0, data: {} }));
+      ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: 0, data: replyDataFor(env.msgId) }));
     });
   });
   ws.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'login', data: { model: 'raw', systemType: 'android' } }));

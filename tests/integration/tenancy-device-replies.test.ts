@@ -11,6 +11,7 @@ import { clusterServicesAvailable, startClusterNode, TEST_NATS_URL } from '../su
 import { client, createOrg, createRole, wipesWithoutApproval } from '../support/console-api.ts';
 import { freshPgSchema } from '../support/databases.ts';
 import { loginAs, loginAsAdmin, type ServerOf, startTestServer, type TestServer } from '../support/server.ts';
+import { replyDataFor } from '../support/device-replies.ts';
 
 /** A device socket the test drives by hand (JSON), with every envelope it received kept for waiting on. */
 class RawDevice {
@@ -161,7 +162,7 @@ describe('a device cannot answer or feed what was sent to another organisation\'
     forgeReplies(intruder, Command.BaseInfo, guesses(sent.cid as string));
     await intruder.synced();
     expect(state.settled).toBe(false);
-    victim.send({ msgId: Command.BaseInfo, cid: sent.cid, result: Result.Success, data: { model: 'REAL' } });
+    victim.send({ msgId: Command.BaseInfo, cid: sent.cid, result: Result.Success, data: replyDataFor(Command.BaseInfo, { model: 'REAL' }) });
     expect(await reply).toMatchObject({ result: Result.Success, data: { model: 'REAL' } });
   });
 
@@ -283,7 +284,7 @@ describe.skipIf(!available)('across nodes: a forwarded command takes a reply onl
     await marker;
     expect(state.settled).toBe(false);
 
-    victim.send({ msgId: Command.BaseInfo, cid: sent.cid, result: Result.Success, data: { model: 'REAL' } });
+    victim.send({ msgId: Command.BaseInfo, cid: sent.cid, result: Result.Success, data: replyDataFor(Command.BaseInfo, { model: 'REAL' }) });
     expect(await reply).toMatchObject({ result: Result.Success, data: { model: 'REAL' } });
   });
 });

@@ -82,6 +82,7 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import { Command, type Envelope, ProtocolEngine, Result } from '../../protocol/index.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { loginAsAdmin } from '../support/server.ts';
+import { replyDataFor } from '../support/device-replies.ts';
 
 /**
  * The same property over the console socket: for arbitrary trees, a console of organisation X can command
@@ -118,7 +119,7 @@ describe('tenancy property over console sockets', () => {
       ws.on('message', (d: Buffer) => {
         const env = JSON.parse(d.toString()) as Envelope;
         if (env.msgId === Command.DeviceLogin) return resolve();
-        if (env.result === undefined && env.msgId !== Command.Heartbeat) ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: 0, data: {} }));
+        if (env.result === undefined && env.msgId !== Command.Heartbeat) ws.send(JSON.stringify({ msgId: env.msgId, cid: env.cid, result: 0, data: replyDataFor(env.msgId) }));
       });
       ws.once('open', () => ws.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'login', data: { model: 'raw', systemType: 'android' } })));
     });
