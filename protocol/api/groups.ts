@@ -2,7 +2,7 @@
 // console hold. A dynamic group is a device query with a name, evaluated whenever it is used (a bulk
 // command, a push, a campaign's late joiners); a saved view is the device list's filters, columns and sort.
 import { type Static, Type } from 'typebox';
-import { DEVICE_SORT_FIELDS, DeviceSelectBody, type DeviceView } from './devices.ts';
+import { DEVICE_SORT_FIELDS, DeviceSelectBody, type DeviceView, type Page } from './devices.ts';
 import { Id, OneOf, PagingProperties } from './common.ts';
 
 /** Longest name of a group or a view. */
@@ -59,11 +59,8 @@ export interface GroupView {
   readonly updateTime: number;
 }
 
-/** Answer of /device-group/members. */
-export interface GroupMembers {
-  readonly total: number;
-  readonly list: readonly DeviceView[];
-}
+/** Answer of /device-group/members: a page of the device list's rows. */
+export type GroupMembers = Page<DeviceView>;
 
 // ---- saved views ------------------------------------------------------------------------------------------
 

@@ -105,8 +105,5 @@ export interface RecordingDetail {
   readonly views: readonly RecordingWatch[];
 }
 
-/** POST /recording/policy-of's answer. */
-export interface RecordingPolicyView {
-  readonly orgId: number;
-  readonly policy: 'off' | 'on' | 'required';
-}
+/** POST /recording/policy-of's answer: the same fields as the policy a caller sets. */
+export type RecordingPolicyView = RecordingPolicyBody;
