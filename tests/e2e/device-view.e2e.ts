@@ -200,7 +200,8 @@ describe('device view in Chromium: runtime, shell, file transfer, screenshot', (
       const el = document.querySelector('[data-testid="screenshot-image"]') as HTMLImageElement | null;
       return el !== null && el.complete && el.naturalWidth > 0;
     });
-    expect(await img.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight])).toEqual([180, 320]);
+    // The simulated phone's 9:16 screen, shot at the simulator's 360 px width (agent/simulator/simulated-backend.ts).
+    expect(await img.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight])).toEqual([360, 640]);
     await page.screenshot({ path: path.join(shots, 'device-view-screenshot.png') });
   });
 
