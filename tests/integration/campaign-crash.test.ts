@@ -72,7 +72,12 @@ describe('a push campaign when the server is killed mid-dispatch', () => {
     devices.forEach((d) => d.start());
     await Promise.all(devices.map((d) => d.waitLoggedIn()));
 
-    let { token } = await adminLoginAt(node.url);
+    const admin = await adminLoginAt(node.url);
+    let { token } = admin;
+    // The campaign itself is this test's subject: its organisation's four-eyes size is turned off (200 devices
+    // would otherwise wait for a second account's approval, issue 23).
+    const policy = await api(node.url, 'POST', '/approval/policy', { token, body: { orgId: admin.org.id, wipes: true, bulkOver: 20, campaignOver: 0, ttlMinutes: 1440 } });
+    expect(policy.code).toBe(20000);
     const contentId = await uploadFirmware(node.url, token);
     expect((await buyCoupons(node.url, token, token, 250)).balance).toBe(250);
     const started = await api<{ campaign: { id: number } }>(node.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: devices.map((d) => d.sn) } });
