@@ -5,11 +5,11 @@ import { AddressSource, type Clock, englishOf, GroupAddressState, ImportType, ru
 import type { CarrierProvider } from '../carrier/carrier.ts';
 import { ADDRESS_APPLY_MS } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
-import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { checkAddress } from '../../protocol/index.ts';
+import { DirectionGroupRepository } from './group-repository.ts';
 import { PRESET_ADDRESSES } from './seed-inventory.ts';
 
 /** Custom (user-defined) addresses a group may hold (devices-and-commerce section 5). */
@@ -34,18 +34,14 @@ const presetSet: ReadonlySet<string> = new Set(PRESET_ADDRESSES.map((p) => p.add
 
 /** Directional groups and their target addresses (devices-and-commerce sections 3-5). */
 export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps): void {
-  const { db, clock, carrier } = deps;
+  const { clock, carrier } = deps;
+  const groups = new DirectionGroupRepository(deps.db);
 
   /** Pending address changes the carrier has applied by now: adding ones become added, removing ones go. */
-  const settle = async (groupIds: readonly number[]) => {
-    if (groupIds.length === 0) return;
-    const now = clock.now();
-    await db.updateTable('direction_addresses').set({ state: GroupAddressState.Added }).where('group_id', 'in', groupIds).where('state', '=', GroupAddressState.Adding).where('effective_at', '<=', now).execute();
-    await db.deleteFrom('direction_addresses').where('group_id', 'in', groupIds).where('state', '=', GroupAddressState.Removing).where('effective_at', '<=', now).execute();
-  };
+  const settle = (groupIds: readonly number[]) => groups.settle(groupIds, clock.now());
 
   const groupInScope = async (id: number, scope: ReadonlySet<number>) => {
-    const group = await db.selectFrom('direction_groups').selectAll().where('id', '=', id).executeTakeFirst();
+    const group = await groups.find(id);
     if (!group || !scope.has(group.org_id)) throw new ApiError(ApiCode.NotFound, 'cardGroup.notFound');
     return group;
   };
@@ -62,17 +58,10 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
       const scope = [...callerOf(req).scope];
       const pageNum = Number(req.query.pageNum ?? '1');
       const pageSize = Number(req.query.pageSize ?? '10');
-      let q = db.selectFrom('direction_groups').where('org_id', 'in', scope);
-      const name = req.query.name?.trim();
-      if (name) q = q.where(containsIgnoringCase('name', name));
-      const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+      const { total, rows } = await groups.page(scope, req.query.name?.trim(), pageNum, pageSize);
       const ids = rows.map((r) => r.id);
       await settle(ids);
-      const addressCounts = ids.length
-        ? await db.selectFrom('direction_addresses').select(['group_id', 'source', (eb) => eb.fn.countAll<number>().as('n')]).where('group_id', 'in', ids).groupBy(['group_id', 'source']).execute()
-        : [];
-      const cardCounts = ids.length ? await db.selectFrom('sim_cards').select(['group_id', (eb) => eb.fn.countAll<number>().as('n')]).where('group_id', 'in', ids).groupBy('group_id').execute() : [];
+      const { addresses: addressCounts, cards: cardCounts } = await groups.counts(ids);
       const list = rows.map((g) => ({
         id: g.id,
         orgId: g.org_id,
@@ -91,8 +80,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     const caller = callerOf(req);
     const name = cleanText(req.body.name, 'field.name', true);
     const remark = cleanText(req.body.remark, 'field.remark', false);
-    const row = await db.insertInto('direction_groups').values({ org_id: caller.orgId, name, remark, created_at: clock.now() }).returning('id').executeTakeFirstOrThrow();
-    return ok({ id: row.id });
+    return ok({ id: await groups.create({ orgId: caller.orgId, name, remark, createdAt: clock.now() }) });
   });
 
   api.post('/linkCard/updateDirectionGroup', { config: groupKey, schema: { body: c.GroupBody } }, async (req) => {
@@ -100,22 +88,21 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     const group = await groupInScope(req.body.id ?? 0, caller.scope);
     const name = cleanText(req.body.name, 'field.name', true);
     const remark = cleanText(req.body.remark, 'field.remark', false);
-    await db.updateTable('direction_groups').set({ name, remark }).where('id', '=', group.id).execute();
+    await groups.update(group.id, name, remark);
     return ok(null);
   });
 
   api.delete('/linkCard/delDirectionGroup', { config: groupKey, schema: { body: c.CardIdBody } }, async (req) => {
     const group = await groupInScope(req.body.id, callerOf(req).scope);
-    const card = await db.selectFrom('sim_cards').select('id').where('group_id', '=', group.id).executeTakeFirst();
-    if (card) throw new ApiError(ApiCode.BadRequest, 'cardGroup.hasCards');
-    await db.deleteFrom('direction_groups').where('id', '=', group.id).execute();
+    if (await groups.hasCards(group.id)) throw new ApiError(ApiCode.BadRequest, 'cardGroup.hasCards');
+    await groups.delete(group.id);
     return ok(null);
   });
 
   api.get('/linkCard/listDirectionalAddress', { config: addressKey, schema: { querystring: c.AddressListQuery } }, async (req) => {
     const group = await groupInScope(Number(req.query.groupId), callerOf(req).scope);
     await settle([group.id]);
-    const rows = await db.selectFrom('direction_addresses').selectAll().where('group_id', '=', group.id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    const rows = await groups.addresses(group.id);
     return ok({
       group: { id: group.id, name: group.name, remark: group.remark },
       maxCustom: MAX_CUSTOM_ADDRESSES,
@@ -145,44 +132,40 @@ export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps):
     // A preset cloud-provider address is the carrier's own (aliyun_defined) and not one of the 10 custom ones.
     const source = req.body.addressType === 'domain' && presetSet.has(address) ? AddressSource.AliyunDefined : AddressSource.UserDefined;
     await settle([group.id]);
-    const existing = await db.selectFrom('direction_addresses').select(['address', 'source', 'state']).where('group_id', '=', group.id).execute();
+    const existing = await groups.addressKeys(group.id);
     if (existing.some((e) => e.address === address && e.state !== GroupAddressState.AddFailed)) throw new ApiError(ApiCode.BadRequest, 'cardGroup.duplicate');
     const custom = existing.filter((e) => e.source === AddressSource.UserDefined && e.state !== GroupAddressState.AddFailed).length;
     if (source === AddressSource.UserDefined && custom >= MAX_CUSTOM_ADDRESSES) throw new ApiError(ApiCode.BadRequest, 'cardGroup.tooMany');
     const { effectiveAt } = await carrier.submitAddress({ groupId: group.id, address, op: 'add' });
-    const row = await db
-      .insertInto('direction_addresses')
-      .values({
-        group_id: group.id,
-        address,
-        address_type: req.body.addressType,
-        description,
-        source,
-        import_type: req.body.importType ?? ImportType.New,
-        state: GroupAddressState.Adding,
-        effective_at: effectiveAt,
-        created_at: clock.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return ok({ id: row.id, state: GroupAddressState.Adding, effectiveAt });
+    const id = await groups.addAddress({
+      group_id: group.id,
+      address,
+      address_type: req.body.addressType,
+      description,
+      source,
+      import_type: req.body.importType ?? ImportType.New,
+      state: GroupAddressState.Adding,
+      effective_at: effectiveAt,
+      created_at: clock.now(),
+    });
+    return ok({ id, state: GroupAddressState.Adding, effectiveAt });
   });
 
   api.delete('/linkCard/delDirectionalAddress', { config: addressKey, schema: { body: c.CardIdBody } }, async (req) => {
-    const row = await db.selectFrom('direction_addresses').selectAll().where('id', '=', req.body.id).executeTakeFirst();
+    const row = await groups.findAddress(req.body.id);
     if (!row) throw new ApiError(ApiCode.NotFound, 'cardGroup.addressNotFound');
     const group = await groupInScope(row.group_id, callerOf(req).scope);
     await settle([group.id]);
     // A failed add never reached the carrier: it goes at once. Pending changes must settle first.
     if (row.state === GroupAddressState.AddFailed) {
-      await db.deleteFrom('direction_addresses').where('id', '=', row.id).execute();
+      await groups.deleteAddress(row.id);
       return ok(null);
     }
-    const current = await db.selectFrom('direction_addresses').select('state').where('id', '=', row.id).executeTakeFirst();
-    if (!current) return ok(null);
-    if (current.state !== GroupAddressState.Added && current.state !== GroupAddressState.DeleteFailed) throw new ApiError(ApiCode.BadRequest, 'cardGroup.addressBusy');
+    const current = await groups.addressState(row.id);
+    if (current === undefined) return ok(null);
+    if (current !== GroupAddressState.Added && current !== GroupAddressState.DeleteFailed) throw new ApiError(ApiCode.BadRequest, 'cardGroup.addressBusy');
     const { effectiveAt } = await carrier.submitAddress({ groupId: group.id, address: row.address, op: 'remove' });
-    await db.updateTable('direction_addresses').set({ state: GroupAddressState.Removing, effective_at: effectiveAt }).where('id', '=', row.id).execute();
+    await groups.markRemoving(row.id, effectiveAt);
     return ok(null);
   });
 }
