@@ -49,14 +49,23 @@ export interface ApprovalPolicy {
   readonly ttlMinutes: number;
 }
 
+/** The bounds of each threshold, as the server checks them and the console's policy form says them. */
+export const APPROVAL_POLICY_LIMITS = {
+  bulkOver: { min: 0, max: 100_000 },
+  campaignOver: { min: 0, max: 1_000_000 },
+  /** Five minutes to thirty days. */
+  ttlMinutes: { min: 5, max: 30 * 1440 },
+} as const;
+const within = (l: { readonly min: number; readonly max: number }) => Type.Integer({ minimum: l.min, maximum: l.max });
+
 /** POST /approval/policy: set an organisation's thresholds (the organisation key, an organisation in scope). */
 export const ApprovalPolicyBody = Type.Object(
   {
     orgId: Type.Integer({ minimum: 1 }),
     wipes: Type.Boolean(),
-    bulkOver: Type.Integer({ minimum: 0, maximum: 100_000 }),
-    campaignOver: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-    ttlMinutes: Type.Integer({ minimum: 5, maximum: 30 * 1440 }),
+    bulkOver: within(APPROVAL_POLICY_LIMITS.bulkOver),
+    campaignOver: within(APPROVAL_POLICY_LIMITS.campaignOver),
+    ttlMinutes: within(APPROVAL_POLICY_LIMITS.ttlMinutes),
   },
   { additionalProperties: false },
 );

@@ -12,5 +12,6 @@ export const approvalApi = {
   approve: (id: number) => request<ApprovalView>({ method: 'POST', url: `/approval/${id}/approve` }),
   reject: (id: number, reason: string) => request<ApprovalView>({ method: 'POST', url: `/approval/${id}/reject`, data: (reason ? { reason } : {}) satisfies ApprovalRejectBody }),
   policy: (orgId: number) => request<ApprovalPolicy>({ method: 'GET', url: `/approval/policy/${orgId}`, silent: true }),
-  setPolicy: (body: ApprovalPolicyBody) => request<null>({ method: 'POST', url: '/approval/policy', data: body }),
+  /** Silent: the policy form shows its failures itself. */
+  setPolicy: (body: ApprovalPolicyBody) => request<null>({ method: 'POST', url: '/approval/policy', data: body, silent: true }),
 };

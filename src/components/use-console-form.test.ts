@@ -21,6 +21,10 @@ describe('form pattern rules and server errors', () => {
     expect(rules.email()('not an email', {})).toEqual({ key: 'kit.form.email' });
     expect(rules.phone()('13800138000', {})).toBeUndefined();
     expect(rules.phone()('12345', {})).toEqual({ key: 'kit.form.phone' });
+    const minutes = rules.integer(5, 100);
+    expect(minutes('5', {})).toBeUndefined();
+    expect(minutes(' 100 ', {})).toBeUndefined();
+    for (const bad of ['', '4', '101', '7.5', '-6', '1e2', 'ten']) expect(minutes(bad, {})).toEqual({ key: 'kit.form.integer', params: { min: 5, max: 100 } });
   });
 
   it('maps a server failure onto the field its parameters name, or by its key', () => {

@@ -23,6 +23,13 @@ export const rules = {
   email: (): Rule => (v) => (v.trim() && !isEmail(v.trim()) ? { key: 'kit.form.email' } : undefined),
   /** An optional mainland mobile number (11 digits starting 1): empty passes. */
   phone: (): Rule => (v) => (v.trim() && !isPhone(v.trim()) ? { key: 'kit.form.phone' } : undefined),
+  /** A whole number from `min` to `max`, digits only (empty fails too). */
+  integer:
+    (min: number, max: number): Rule =>
+    (v) => {
+      const text = v.trim();
+      return /^\d{1,9}$/.test(text) && Number(text) >= min && Number(text) <= max ? undefined : { key: 'kit.form.integer', params: { min, max } };
+    },
   /** Adapts a rule answering a bare i18n key (the login rules of src/validation). */
   key:
     (check: (v: string) => string | undefined): Rule =>

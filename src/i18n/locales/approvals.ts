@@ -32,6 +32,19 @@ export const approvalsEn = {
   ownRequest: 'Your request',
   waiting: 'Waiting for approval',
   sentForApproval: 'Sent for approval (request {{id}}, devices: {{count}}): it runs once another account approves it',
+  policy: {
+    title: 'Approval policy of {{name}}',
+    help: 'Which actions of this organisation wait for a second account. A size of 0 means never.',
+    readOnly: 'Which actions of this organisation wait for a second account. Accounts with organisation management change it.',
+    wipes: 'Factory reset and clear data need approval',
+    bulkOver: 'Bulk commands to more devices than',
+    campaignOver: 'Pushes to more devices than',
+    zeroNever: '0: never wait',
+    ttlMinutes: 'Requests expire after (minutes)',
+    ttlHint: '5 to 43200 (30 days)',
+    save: 'Save policy',
+    saved: 'Approval policy saved',
+  },
 };
 
 export const approvalsZh: typeof approvalsEn = {
@@ -67,4 +80,17 @@ export const approvalsZh: typeof approvalsEn = {
   ownRequest: '本人申请',
   waiting: '等待审批',
   sentForApproval: '已提交审批（申请 {{id}}，{{count}} 台设备）：另一账号审批通过后执行',
+  policy: {
+    title: '{{name}} 的审批策略',
+    help: '本组织哪些操作需另一账号审批。数量填 0 表示从不需要审批。',
+    readOnly: '本组织哪些操作需另一账号审批。由拥有组织管理权限的账号修改。',
+    wipes: '恢复出厂和清除数据需审批',
+    bulkOver: '批量命令设备数超过',
+    campaignOver: '推送设备数超过',
+    zeroNever: '0：从不需要审批',
+    ttlMinutes: '申请过期时间（分钟）',
+    ttlHint: '5 到 43200（30 天）',
+    save: '保存策略',
+    saved: '审批策略已保存',
+  },
 };

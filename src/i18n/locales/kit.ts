@@ -22,6 +22,7 @@ export const kitEn = {
     noChinese: 'Chinese characters are not allowed',
     email: 'Enter a valid email address',
     phone: 'Please enter a correct 11-digit mobile phone number',
+    integer: 'Enter a whole number from {{min}} to {{max}}',
   },
 };
 
@@ -48,5 +49,6 @@ export const kitZh: typeof kitEn = {
     noChinese: '不能包含中文字符',
     email: '请输入有效的邮箱地址',
     phone: '请输入正确的 11 位手机号码',
+    integer: '请输入 {{min}} 到 {{max}} 之间的整数',
   },
 };

@@ -10,6 +10,7 @@ import { type DataColumn, DataTable, type ListQuery } from '../../components/Dat
 import { formatDateTime } from '../../format/date.ts';
 import { notifications } from '../../layout/toast.ts';
 import { approvalCount, refreshApprovalCount } from '../../state/approval-count.ts';
+import { ApprovalPolicyForm } from './ApprovalPolicyForm.tsx';
 
 const STATE_COLOR: Readonly<Record<ApprovalState, string>> = { pending: 'orange', approved: 'green', rejected: 'red', expired: 'gray' };
 const commandNames = new Map<number, string>(Object.entries(Command).map(([name, id]) => [id, name]));
@@ -126,6 +127,7 @@ export function ApprovalsPage() {
       <Text size="sm" c="dimmed" mb="md">
         {t('approvals.intro')}
       </Text>
+      <ApprovalPolicyForm />
       <Group mb="sm" align="center">
         <SegmentedControl
           value={state}
