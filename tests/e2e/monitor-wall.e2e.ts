@@ -84,4 +84,22 @@ describe('monitor centre in Chromium: the device wall and group control', () => 
     const panel = await page.getByTestId('group-panel').innerText();
     expect(panel).not.toMatch(/Applied|Group control|Back|Home|Type/);
   });
+
+  // Screenshots of the wall under group control for review (SHOTS_DIR=<folder>): each language at 1366x768 and 1600x900.
+  it.runIf(!!process.env.SHOTS_DIR)('screenshots of the wall in group control', { timeout: 120_000 }, async () => {
+    const dir = process.env.SHOTS_DIR ?? '';
+    for (const language of ['en', 'zh'] as const) {
+      await cp.signInAsAdmin();
+      await cp.page.context().addCookies([{ name: 'language', value: language, url: cp.ts.server.url }]);
+      for (const [width, height] of [[1366, 768], [1600, 900]] as const) {
+        await cp.page.setViewportSize({ width, height });
+        const page = await enterGroup();
+        await tapAll();
+        await page.evaluate(() => document.fonts.ready);
+        await page.screenshot({ path: `${dir}/wall-group-${language}-${width}x${height}.png` });
+        await page.getByTestId('group-exit').click();
+        await expect.poll(() => page.getByTestId('monitor-wall').locator('[data-grouped="true"]').count()).toBe(0);
+      }
+    }
+  });
 });
