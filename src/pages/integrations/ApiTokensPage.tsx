@@ -1,5 +1,5 @@
-import { Alert, Badge, Button, Code, CopyButton, Group, Modal, MultiSelect, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { Alert, Badge, Button, Code, CopyButton, Group, Modal, MultiSelect, NumberInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { permissionCatalogue } from '../../../protocol/index.ts';
@@ -7,12 +7,20 @@ import type { ApiTokenView } from '../../../protocol/api/integrations.ts';
 import { apiTokenApi } from '../../api/integrations.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage, type SortValues } from '../../components/local-page.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { notifications } from '../../layout/toast.ts';
 import { session } from '../../state/session.ts';
 import { formatDateTime } from '../reports/format.ts';
 
 const DAY_MS = 86_400_000;
+const SORT_BY: SortValues<ApiTokenView> = {
+  name: (token) => token.name.toLowerCase(),
+  createdAt: (token) => token.createdAt,
+  expiresAt: (token) => token.expiresAt,
+  lastUsedAt: (token) => token.lastUsedAt,
+};
 
 function stateOf(token: ApiTokenView, now: number): 'active' | 'revoked' | 'expired' {
   if (token.revokedAt !== null) return 'revoked';
@@ -24,10 +32,9 @@ function stateOf(token: ApiTokenView, now: number): 'active' | 'revoked' | 'expi
 export function ApiTokensPage() {
   const { t } = useTranslation();
   const snap = useSnapshot(session);
-  const [tokens, setTokens] = useState<ApiTokenView[] | undefined>();
   /** When the list was read: what "expired" is judged against. */
   const [now, setNow] = useState(0);
-  const [error, setError] = useState<string | undefined>();
+  const [reload, setReload] = useState(0);
   const [name, setName] = useState('');
   const [keys, setKeys] = useState<string[]>([]);
   const [days, setDays] = useState<number | string>('');
@@ -35,23 +42,46 @@ export function ApiTokensPage() {
   const [created, setCreated] = useState<string | undefined>();
   const [revoking, setRevoking] = useState<ApiTokenView | undefined>();
 
-  const load = useCallback(() => {
-    apiTokenApi.list().then(
-      (list) => {
-        setTokens(list);
-        setNow(Date.now());
-        setError(undefined);
-      },
-      (err: unknown) => setError(err instanceof Error ? err.message : String(err)),
-    );
+  // The server answers the caller's tokens whole; the table pages and sorts them here.
+  const load = useCallback(async (q: ListQuery) => {
+    const list = await apiTokenApi.list();
+    setNow(Date.now());
+    return localPage(list, q, SORT_BY);
   }, []);
-  useEffect(load, [load]);
+  const refresh = () => setReload((n) => n + 1);
 
   const held = new Set(snap.permissions);
   const label = (key: string) => {
     const entry = permissionCatalogue.find((e) => e.key === key);
     return entry ? `${currentLanguage === 'zh' ? entry.zh : entry.en} (${key})` : key;
   };
+  const columns: DataColumn<ApiTokenView>[] = [
+    { key: 'name', title: t('integrations.tokens.name'), fixed: true, sortable: true, render: (token) => token.name },
+    { key: 'keys', title: t('integrations.tokens.keys'), render: (token) => <Text size="xs">{token.keys.map(label).join(', ')}</Text> },
+    { key: 'createdAt', title: t('integrations.tokens.created'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (token) => formatDateTime(token.createdAt) },
+    {
+      key: 'expiresAt',
+      title: t('integrations.tokens.expires'),
+      sortable: true,
+      style: { whiteSpace: 'nowrap' },
+      render: (token) => (token.expiresAt === null ? t('integrations.tokens.never') : formatDateTime(token.expiresAt)),
+    },
+    {
+      key: 'lastUsedAt',
+      title: t('integrations.tokens.lastUsed'),
+      sortable: true,
+      style: { whiteSpace: 'nowrap' },
+      render: (token) => (token.lastUsedAt === null ? t('integrations.tokens.notUsed') : formatDateTime(token.lastUsedAt)),
+    },
+    {
+      key: 'state',
+      title: t('integrations.tokens.state'),
+      render: (token) => {
+        const state = stateOf(token, now);
+        return <Badge color={state === 'active' ? 'green' : 'gray'}>{t(`integrations.tokens.${state}`)}</Badge>;
+      },
+    },
+  ];
   const options = permissionCatalogue.filter((e) => held.has(e.key)).map((e) => ({ value: e.key, label: label(e.key) }));
 
   const create = async () => {
@@ -65,7 +95,7 @@ export function ApiTokensPage() {
       setName('');
       setKeys([]);
       setDays('');
-      load();
+      refresh();
     } catch {
       // request() has shown the server's message.
     }
@@ -78,7 +108,7 @@ export function ApiTokensPage() {
     try {
       await apiTokenApi.revoke(token.id);
       notifications.show({ color: 'green', message: t('integrations.tokens.revokedDone'), autoClose: TOAST_MS });
-      load();
+      refresh();
     } catch {
       // shown by request()
     }
@@ -124,50 +154,23 @@ export function ApiTokensPage() {
           </Button>
         </Group>
       </Stack>
-      {error && <Alert color="red">{t('integrations.loadFailed', { message: error })}</Alert>}
-      {!error && tokens === undefined && <Text c="dimmed">{t('integrations.loading')}</Text>}
-      {tokens?.length === 0 && <Text c="dimmed">{t('integrations.tokens.empty')}</Text>}
-      {tokens && tokens.length > 0 && (
-        <Table highlightOnHover data-testid="token-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('integrations.tokens.name')}</Table.Th>
-              <Table.Th>{t('integrations.tokens.keys')}</Table.Th>
-              <Table.Th>{t('integrations.tokens.created')}</Table.Th>
-              <Table.Th>{t('integrations.tokens.expires')}</Table.Th>
-              <Table.Th>{t('integrations.tokens.lastUsed')}</Table.Th>
-              <Table.Th>{t('integrations.tokens.state')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.map((token) => {
-              const state = stateOf(token, now);
-              return (
-                <Table.Tr key={token.id}>
-                  <Table.Td>{token.name}</Table.Td>
-                  <Table.Td>
-                    <Text size="xs">{token.keys.map(label).join(', ')}</Text>
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(token.createdAt)}</Table.Td>
-                  <Table.Td>{token.expiresAt === null ? t('integrations.tokens.never') : formatDateTime(token.expiresAt)}</Table.Td>
-                  <Table.Td>{token.lastUsedAt === null ? t('integrations.tokens.notUsed') : formatDateTime(token.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={state === 'active' ? 'green' : 'gray'}>{t(`integrations.tokens.${state}`)}</Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {state === 'active' && (
-                      <Button size="xs" color="red" variant="light" onClick={() => setRevoking(token)}>
-                        {t('integrations.tokens.revoke')}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable<ApiTokenView, number>
+        id="api-tokens"
+        testId="token-table"
+        columns={columns}
+        rowKey={(token) => token.id}
+        load={load}
+        reload={reload}
+        defaultSort="createdAt"
+        emptyText={t('integrations.tokens.empty')}
+        actions={(token) =>
+          stateOf(token, now) === 'active' && (
+            <Button size="compact-xs" color="red" variant="light" onClick={() => setRevoking(token)}>
+              {t('integrations.tokens.revoke')}
+            </Button>
+          )
+        }
+      />
       <Modal opened={created !== undefined} onClose={() => setCreated(undefined)} title={t('integrations.tokens.createdTitle')} centered size="lg">
         <Alert color="yellow" mb="sm">
           {t('integrations.tokens.createdHint')}

@@ -1,13 +1,23 @@
-import { Alert, Badge, Button, Checkbox, Group, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { Badge, Button, Checkbox, Group, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WEBHOOK_EVENTS, type WebhookDeliveryView, type WebhookEvent, type WebhookView } from '../../../protocol/api/integrations.ts';
 import { webhookApi } from '../../api/integrations.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage, type SortValues } from '../../components/local-page.ts';
 import { notifications } from '../../layout/toast.ts';
 import { formatDateTime } from '../reports/format.ts';
 
+const HOOK_SORT: SortValues<WebhookView> = { url: (h) => h.url, createdAt: (h) => h.createdAt };
+const DELIVERY_SORT: SortValues<WebhookDeliveryView> = {
+  createdAt: (d) => d.createdAt,
+  event: (d) => d.event,
+  status: (d) => d.status,
+  attempts: (d) => d.attempts,
+  latency: (d) => d.latencyMs,
+};
 const STATUS_COLOR = { pending: 'yellow', delivered: 'green', failed: 'red' } as const;
 
 function httpUrl(text: string): boolean {
@@ -22,9 +32,10 @@ function httpUrl(text: string): boolean {
 /** The organisation's webhooks and their delivery log (webhook_manage, issue 23). */
 export function WebhooksPage() {
   const { t } = useTranslation();
-  const [hooks, setHooks] = useState<WebhookView[] | undefined>();
-  const [deliveries, setDeliveries] = useState<WebhookDeliveryView[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  /** The hooks as last loaded: the delivery filter offers them. */
+  const [hooks, setHooks] = useState<readonly WebhookView[]>([]);
+  const [hooksReload, setHooksReload] = useState(0);
+  const [deliveriesReload, setDeliveriesReload] = useState(0);
   const [filter, setFilter] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
@@ -32,21 +43,45 @@ export function WebhooksPage() {
   const [formError, setFormError] = useState<string | undefined>();
   const [removing, setRemoving] = useState<WebhookView | undefined>();
 
-  const failed = (err: unknown) => setError(err instanceof Error ? err.message : String(err));
-  const loadHooks = useCallback(() => {
-    webhookApi.list().then((list) => {
-      setHooks(list);
-      setError(undefined);
-    }, failed);
+  // The server answers both lists whole; the tables page and sort them here.
+  const loadHooks = useCallback(async (q: ListQuery) => {
+    const list = await webhookApi.list();
+    setHooks(list);
+    return localPage(list, q, HOOK_SORT);
   }, []);
-  const loadDeliveries = useCallback(() => {
-    webhookApi.deliveries(filter === null ? undefined : Number(filter)).then(setDeliveries, failed);
-  }, [filter]);
-  useEffect(loadHooks, [loadHooks]);
-  useEffect(loadDeliveries, [loadDeliveries]);
+  const loadDeliveries = useCallback(
+    async (q: ListQuery) => localPage(await webhookApi.deliveries(filter === null ? undefined : Number(filter)), q, DELIVERY_SORT),
+    [filter],
+  );
+  const refreshHooks = () => setHooksReload((n) => n + 1);
+  const refreshDeliveries = () => setDeliveriesReload((n) => n + 1);
 
   const toast = (message: string) => notifications.show({ color: 'green', message, autoClose: TOAST_MS });
   const eventName = (e: string) => ((WEBHOOK_EVENTS as readonly string[]).includes(e) ? t(`integrations.hooks.eventName.${e.replace('.', '_')}`) : e);
+
+  const hookColumns: DataColumn<WebhookView>[] = [
+    { key: 'url', title: t('integrations.hooks.url'), fixed: true, sortable: true, render: (hook) => hook.url },
+    { key: 'events', title: t('integrations.hooks.events'), render: (hook) => <Text size="xs">{hook.events.map(eventName).join(', ')}</Text> },
+    { key: 'createdAt', title: t('integrations.tokens.created'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (hook) => formatDateTime(hook.createdAt) },
+  ];
+  const deliveryColumns: DataColumn<WebhookDeliveryView>[] = [
+    { key: 'createdAt', title: t('integrations.hooks.time'), fixed: true, sortable: true, style: { whiteSpace: 'nowrap' }, render: (d) => formatDateTime(d.createdAt) },
+    { key: 'event', title: t('integrations.hooks.event'), sortable: true, render: (d) => eventName(d.event) },
+    {
+      key: 'status',
+      title: t('integrations.hooks.status'),
+      sortable: true,
+      render: (d) => (
+        <Badge color={STATUS_COLOR[d.status]} title={d.error || undefined}>
+          {t(`integrations.hooks.statusName.${d.status}`)}
+        </Badge>
+      ),
+    },
+    { key: 'attempts', title: t('integrations.hooks.attempts'), sortable: true, render: (d) => d.attempts },
+    { key: 'statusCode', title: t('integrations.hooks.statusCode'), render: (d) => d.statusCode ?? (d.error || '-') },
+    { key: 'latency', title: t('integrations.hooks.latency'), sortable: true, render: (d) => (d.latencyMs === null ? '-' : `${d.latencyMs} ms`) },
+    { key: 'nextAttempt', title: t('integrations.hooks.nextAttempt'), style: { whiteSpace: 'nowrap' }, render: (d) => (d.status === 'pending' ? formatDateTime(d.nextAttemptAt) : '-') },
+  ];
 
   const add = async () => {
     if (!httpUrl(url)) return setFormError(t('integrations.hooks.urlRequired'));
@@ -58,7 +93,7 @@ export function WebhooksPage() {
       setUrl('');
       setSecret('');
       toast(t('integrations.hooks.added'));
-      loadHooks();
+      refreshHooks();
     } catch {
       // request() has shown the server's message.
     }
@@ -72,8 +107,8 @@ export function WebhooksPage() {
       await webhookApi.remove(hook.id);
       toast(t('integrations.hooks.removed'));
       if (filter === String(hook.id)) setFilter(null);
-      loadHooks();
-      loadDeliveries();
+      refreshHooks();
+      refreshDeliveries();
     } catch {
       // shown by request()
     }
@@ -83,7 +118,7 @@ export function WebhooksPage() {
     try {
       await webhookApi.redeliver(id);
       toast(t('integrations.hooks.redelivered'));
-      loadDeliveries();
+      refreshDeliveries();
     } catch {
       // shown by request()
     }
@@ -118,91 +153,52 @@ export function WebhooksPage() {
           </Button>
         </Group>
       </Stack>
-      {error && <Alert color="red">{t('integrations.loadFailed', { message: error })}</Alert>}
-      {!error && hooks === undefined && <Text c="dimmed">{t('integrations.loading')}</Text>}
-      {hooks?.length === 0 && <Text c="dimmed">{t('integrations.hooks.empty')}</Text>}
-      {hooks && hooks.length > 0 && (
-        <Table highlightOnHover mb="lg" data-testid="hook-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('integrations.hooks.url')}</Table.Th>
-              <Table.Th>{t('integrations.hooks.events')}</Table.Th>
-              <Table.Th>{t('integrations.tokens.created')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {hooks.map((hook) => (
-              <Table.Tr key={hook.id}>
-                <Table.Td>{hook.url}</Table.Td>
-                <Table.Td>
-                  <Text size="xs">{hook.events.map(eventName).join(', ')}</Text>
-                </Table.Td>
-                <Table.Td>{formatDateTime(hook.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Button size="xs" color="red" variant="light" onClick={() => setRemoving(hook)}>
-                    {t('integrations.hooks.remove')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable<WebhookView, number>
+        id="webhooks"
+        testId="hook-table"
+        columns={hookColumns}
+        rowKey={(hook) => hook.id}
+        load={loadHooks}
+        reload={hooksReload}
+        defaultSort="createdAt"
+        emptyText={t('integrations.hooks.empty')}
+        actions={(hook) => (
+          <Button size="compact-xs" color="red" variant="light" onClick={() => setRemoving(hook)}>
+            {t('integrations.hooks.remove')}
+          </Button>
+        )}
+      />
       <Group justify="space-between" mb="xs">
         <Title order={4}>{t('integrations.hooks.deliveries')}</Title>
         <Group>
           <Select
-            data={[{ value: '', label: t('integrations.hooks.allHooks') }, ...(hooks ?? []).map((h) => ({ value: String(h.id), label: h.url }))]}
+            data={[{ value: '', label: t('integrations.hooks.allHooks') }, ...hooks.map((h) => ({ value: String(h.id), label: h.url }))]}
             value={filter ?? ''}
             onChange={(v) => setFilter(v ? v : null)}
             w={260}
             allowDeselect={false}
           />
-          <Button variant="default" onClick={loadDeliveries}>
+          <Button variant="default" onClick={refreshDeliveries}>
             {t('integrations.hooks.refresh')}
           </Button>
         </Group>
       </Group>
-      {deliveries?.length === 0 && <Text c="dimmed">{t('integrations.hooks.noDeliveries')}</Text>}
-      {deliveries && deliveries.length > 0 && (
-        <Table highlightOnHover data-testid="delivery-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('integrations.hooks.time')}</Table.Th>
-              <Table.Th>{t('integrations.hooks.event')}</Table.Th>
-              <Table.Th>{t('integrations.hooks.status')}</Table.Th>
-              <Table.Th>{t('integrations.hooks.attempts')}</Table.Th>
-              <Table.Th>{t('integrations.hooks.statusCode')}</Table.Th>
-              <Table.Th>{t('integrations.hooks.latency')}</Table.Th>
-              <Table.Th>{t('integrations.hooks.nextAttempt')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {deliveries.map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td>{formatDateTime(d.createdAt)}</Table.Td>
-                <Table.Td>{eventName(d.event)}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLOR[d.status]} title={d.error || undefined}>
-                    {t(`integrations.hooks.statusName.${d.status}`)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{d.attempts}</Table.Td>
-                <Table.Td>{d.statusCode ?? (d.error || '-')}</Table.Td>
-                <Table.Td>{d.latencyMs === null ? '-' : `${d.latencyMs} ms`}</Table.Td>
-                <Table.Td>{d.status === 'pending' ? formatDateTime(d.nextAttemptAt) : '-'}</Table.Td>
-                <Table.Td>
-                  <Button size="xs" variant="light" onClick={() => void redeliver(d.id)}>
-                    {t('integrations.hooks.redeliver')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable<WebhookDeliveryView, number>
+        id="webhook-deliveries"
+        testId="delivery-table"
+        columns={deliveryColumns}
+        rowKey={(d) => d.id}
+        load={loadDeliveries}
+        filterKey={filter ?? ''}
+        reload={deliveriesReload}
+        defaultSort="createdAt"
+        emptyText={t('integrations.hooks.noDeliveries')}
+        actions={(d) => (
+          <Button size="compact-xs" variant="light" onClick={() => void redeliver(d.id)}>
+            {t('integrations.hooks.redeliver')}
+          </Button>
+        )}
+      />
       <ConfirmDialog
         opened={removing !== undefined}
         title={t('integrations.hooks.remove')}
