@@ -12,16 +12,35 @@ export const MAX_FIELD_OPTIONS = 50;
 /** Longest value of a field. */
 export const MAX_FIELD_VALUE = 128;
 
+const Sn = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' });
+
+/** POST /device-field/list: the fields of the caller's organisations, or with `sn` those that apply to that device. */
+export const DeviceFieldListBody = Type.Object({ sn: Type.Optional(Sn) }, { additionalProperties: false });
+export type DeviceFieldListBody = Static<typeof DeviceFieldListBody>;
+
+/** A select field's options. */
+const Options = Type.Array(Type.String({ minLength: 1, maxLength: MAX_FIELD_VALUE }), { maxItems: MAX_FIELD_OPTIONS, uniqueItems: true });
+
 /** POST /device-field/add. */
 export const DeviceFieldAddBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 64 }),
     type: OneOf(DEVICE_FIELD_TYPES),
-    options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_FIELD_VALUE }), { maxItems: MAX_FIELD_OPTIONS, uniqueItems: true })),
+    options: Type.Optional(Options),
   },
   { additionalProperties: false },
 );
 export type DeviceFieldAddBody = Static<typeof DeviceFieldAddBody>;
+
+/**
+ * POST /device-field/update: a new name and, for a select field, its options when given (devices holding
+ * an option no longer offered lose that value). The type does not change.
+ */
+export const DeviceFieldUpdateBody = Type.Object(
+  { id: Id, name: Type.String({ minLength: 1, maxLength: 64 }), options: Type.Optional(Options) },
+  { additionalProperties: false },
+);
+export type DeviceFieldUpdateBody = Static<typeof DeviceFieldUpdateBody>;
 
 /** DELETE /device-field/{id}. */
 export const DeviceFieldIdPath = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) });
@@ -31,7 +50,7 @@ export const DeviceFieldValue = Type.Object({ id: Id, value: Type.String({ maxLe
 
 /** POST /device-field/set: a device's values of some fields. */
 export const DeviceFieldSetBody = Type.Object(
-  { sn: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }), values: Type.Array(DeviceFieldValue, { minItems: 1, maxItems: MAX_DEVICE_FIELDS }) },
+  { sn: Sn, values: Type.Array(DeviceFieldValue, { minItems: 1, maxItems: MAX_DEVICE_FIELDS }) },
   { additionalProperties: false },
 );
 export type DeviceFieldSetBody = Static<typeof DeviceFieldSetBody>;

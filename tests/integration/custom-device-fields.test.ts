@@ -64,12 +64,35 @@ describe.each(targets)('custom device fields on $name', (target) => {
     expect((await list(admin, { sn: 'CF000' }))[0]?.fields).toEqual({ [site.id]: 'Berlin North', [tier.id]: 'gold' });
   });
 
+  it.runIf(target.available)('renames a field and replaces a choice field\'s options: devices holding a dropped option lose it, the type stays', async () => {
+    const fields = await admin.ok<DeviceFieldView[]>('POST', '/device-field/list');
+    const tier = fields.find((f) => f.name === 'Tier');
+    const floor = fields.find((f) => f.name === 'Floor');
+    if (!tier || !floor) throw new Error('fields of the first test are missing');
+    expect((await admin.call('POST', '/device-field/update', { id: tier.id, name: 'Site' })).message).toBe('A custom field with this name already exists');
+    expect((await admin.call('POST', '/device-field/update', { id: tier.id, name: 'Tier', options: [] })).message).toBe('A choice field needs at least one option');
+    const renamed = await admin.ok<DeviceFieldView>('POST', '/device-field/update', { id: tier.id, name: 'Service tier', options: ['gold', 'bronze'] });
+    expect(renamed).toEqual({ ...tier, name: 'Service tier', options: ['gold', 'bronze'] });
+    // CF001 held 'silver', which is gone; CF000 keeps 'gold'.
+    const rows = await list(admin, {});
+    expect(rows.map((d) => d.fields?.[String(tier.id)])).toEqual(['gold', undefined, undefined]);
+    // A number field keeps its type and takes no options; the same name again is no clash with itself.
+    expect(await admin.ok<DeviceFieldView>('POST', '/device-field/update', { id: floor.id, name: 'Floor', options: ['x'] })).toEqual({ ...floor, options: [] });
+    expect((await branch.call('POST', '/device-field/update', { id: tier.id, name: 'Mine now' })).message).toBe('The custom field does not exist');
+  });
+
   it.runIf(target.available)('fields are the organisation\'s: a child organisation neither sees nor sets the parent\'s; keys gate definition and values', async () => {
     const own = await branch.ok<DeviceFieldView>('POST', '/device-field/add', { name: 'Shelf', type: 'text' });
     const rootFields = await admin.ok<DeviceFieldView[]>('POST', '/device-field/list');
     const branchFields = await branch.ok<DeviceFieldView[]>('POST', '/device-field/list');
     expect(branchFields.map((f) => f.name)).toEqual(['Shelf']);
     expect(rootFields.map((f) => f.name)).toContain('Shelf');
+    // For one device: the fields of its organisation and those above it, within the caller's.
+    const forDevice = async (c: Client, sn: string) => (await c.ok<DeviceFieldView[]>('POST', '/device-field/list', { sn })).map((f) => f.name);
+    expect(await forDevice(admin, 'CF000')).not.toContain('Shelf');
+    expect(await forDevice(admin, 'CF002')).toContain('Shelf');
+    expect(await forDevice(branch, 'CF002')).toEqual(['Shelf']);
+    expect((await branch.call('POST', '/device-field/list', { sn: 'CF000' })).code).not.toBe(20000);
     const site = rootFields.find((f) => f.name === 'Site');
     expect((await branch.call('POST', '/device-field/set', { sn: 'CF002', values: [{ id: site?.id ?? 0, value: 'x' }] })).message).toBe('The custom field does not exist');
     expect((await branch.call('DELETE', `/device-field/${site?.id ?? 0}`)).message).toBe('The custom field does not exist');
