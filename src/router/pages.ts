@@ -58,6 +58,7 @@ export const builtPages: Readonly<Record<string, ComponentType>> = {
   ...lazyArea(() => import('../pages/content/content-pages.ts').then((m) => m.contentPages), AREA_PATHS.content),
   ...lazyArea(() => import('../pages/reports/report-pages.ts').then((m) => m.reportPages), AREA_PATHS.reports),
   '/device-management/index': lazyPage(() => import('../pages/device-management/DeviceManagementPage.tsx').then((m) => m.DeviceManagementPage)),
+  '/device-field/index': lazyPage(() => import('../pages/device-fields/DeviceFieldsPage.tsx').then((m) => m.DeviceFieldsPage)),
   '/device-view/index': lazyPage(() => import('../pages/device-view/DeviceViewPage.tsx').then((m) => m.DeviceViewPage)),
   '/device-view/webssh': lazyPage(() => import('../pages/device-webssh/DeviceWebsshPage.tsx').then((m) => m.DeviceWebsshPage)),
   '/device-view/recording': lazyPage(() => import('../pages/recording-replay/RecordingReplayPage.tsx').then((m) => m.RecordingReplayPage)),

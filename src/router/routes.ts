@@ -95,6 +95,8 @@ export const shellRoutes: readonly ShellRoute[] = [
   r('/logo-management/index', 'logoManagement', ['logo_list']),
   r('/background-manage/index', 'backgroundManage', ['wallpaper_list']),
   r('/device-management/index', 'deviceManagement', ['device_list']),
+  // Ours (issue 23): the organisation's custom device fields (columns and filters of the device list).
+  r('/device-field/index', 'deviceFields', ['device_field']),
   r('/device-view/index', 'deviceView', ['device_list'], hidden),
   r('/device-view/webssh', 'deviceWebssh', ['device_list'], hidden),
   r('/device-view/recording', 'recordingReplay', ['recording_list'], hidden),

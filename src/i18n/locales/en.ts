@@ -19,6 +19,7 @@ export const en = {
   route: {
     login: 'Login',
     dashboard: 'Dashboard',
+    deviceFields: 'Custom device fields',
     deviceManagement: 'Device management',
     notFound: 'Page not found',
     unauthorized: 'No permission',

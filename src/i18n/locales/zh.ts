@@ -21,6 +21,7 @@ export const zh: Messages = {
   route: {
     login: '登录',
     dashboard: '首页',
+    deviceFields: '自定义字段',
     deviceManagement: '设备管理',
     notFound: '页面不存在',
     unauthorized: '无权限',

@@ -20,6 +20,8 @@ import { deviceViewHref } from '../device-view/tab-access.ts';
 import { type EditTarget, DeviceEditDialog, MessageDialog } from './DeviceDialogs.tsx';
 import { ACTIONS_WIDTH, cellStyle, CHECK_WIDTH, COLUMNS, type DeviceColumn, DeviceRow, type LiveDevice, ROW_HEIGHT, type RowAction, rowColumns, rowStyle, SN_WIDTH } from './DeviceRow.tsx';
 import { SavedViewsBar } from './SavedViewsBar.tsx';
+import { type DeviceFieldView, deviceFieldApi } from '../../api/device-fields.ts';
+import { FieldFilter, fieldColumns, type FieldCondition } from './field-columns.tsx';
 import type { SavedViewState } from '../../api/groups.ts';
 import type { DeviceListFilter } from '../../../protocol/api/devices.ts';
 import { refusedBeforeSending, sendCommand } from '../../devices/commands.ts';
@@ -45,6 +47,12 @@ function textFilters(text: Readonly<Record<DeviceTextFilter, string>>): Partial<
   return Object.fromEntries(DEVICE_TEXT_FILTERS.map((k) => [k, text[k].trim()]).filter(([, v]) => v !== ''));
 }
 
+/** The list filter of a custom field condition: none until a value is chosen or typed. */
+function fieldFilter(cond: FieldCondition | undefined): Pick<DeviceListFilter, 'fields'> {
+  const value = cond?.value.trim() ?? '';
+  return cond && value ? { fields: [{ id: cond.id, value }] } : {};
+}
+
 /**
  * Device management (/device-management/index): the whole fleet in one virtualised list, filtered and
  * sorted on the server, with online state live from the gateway and the device actions of section 6.
@@ -64,17 +72,24 @@ export function DeviceManagementPage() {
   useEffect(() => {
     orgApi.list(1, 100).then((p) => setOrgs(p.list), () => undefined);
   }, []);
+  // The caller's custom fields (issue 23): optional columns after the built-in ones, and one filter.
+  const [fields, setFields] = useState<readonly DeviceFieldView[]>([]);
+  useEffect(() => {
+    deviceFieldApi.list().then(setFields, () => undefined);
+  }, []);
+  const [fieldCond, setFieldCond] = useState<FieldCondition>();
+  const [debouncedCond] = useDebouncedValue(fieldCond, 300);
   const [sort, setSort] = useState<{ field: DeviceSortField; order: 'asc' | 'desc' }>({ field: 'id', order: 'desc' });
   // Columns the user hid (a saved view keeps the visible ones).
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const allColumns = COLUMNS;
+  const allColumns = useMemo(() => [...COLUMNS, ...fieldColumns(fields)], [fields]);
   const visible = useMemo(() => allColumns.filter((c) => !hidden.has(c.key)), [allColumns, hidden]);
   const rowCols = useMemo(() => rowColumns(visible), [visible]);
   const TABLE_WIDTH = tableWidth(visible);
   const columnTitle = useCallback((c: DeviceColumn) => c.title ?? t(`fleet.col.${c.key}`), [t]);
   const currentView: SavedViewState = useMemo(
-    () => ({ filters: { ...textFilters(text), ...choice } as DeviceListFilter, columns: visible.map((c) => c.key), sortField: sort.field, sortOrder: sort.order }),
-    [text, choice, visible, sort],
+    () => ({ filters: { ...textFilters(text), ...choice, ...fieldFilter(fieldCond) } as DeviceListFilter, columns: visible.map((c) => c.key), sortField: sort.field, sortOrder: sort.order }),
+    [text, choice, fieldCond, visible, sort],
   );
   const loadView = useCallback(
     (v: SavedViewState) => {
@@ -82,6 +97,8 @@ export function DeviceManagementPage() {
       setText(Object.fromEntries(DEVICE_TEXT_FILTERS.map((k) => [k, typeof f[k] === 'string' ? f[k] : ''])) as Record<DeviceTextFilter, string>);
       const { orgId, onlineState, deviceState, systemType, country, networkType, batteryMax } = v.filters;
       setChoice(Object.fromEntries(Object.entries({ orgId, onlineState, deviceState, systemType, country, networkType, batteryMax }).filter(([, x]) => x !== undefined)));
+      const cond = v.filters.fields?.[0];
+      setFieldCond(cond ? { id: cond.id, value: cond.value } : undefined);
       setSort({ field: v.sortField ?? 'id', order: v.sortOrder ?? 'desc' });
       const shown = new Set(v.columns);
       setHidden(new Set(allColumns.filter((c) => !shown.has(c.key)).map((c) => c.key)));
@@ -92,10 +109,11 @@ export function DeviceManagementPage() {
     () => ({
       ...textFilters(debounced),
       ...choice,
+      ...fieldFilter(debouncedCond),
       sortField: sort.field,
       sortOrder: sort.order,
     }),
-    [debounced, choice, sort],
+    [debounced, choice, debouncedCond, sort],
   );
   const rows = useDeviceRows(query);
   const total = rows.total ?? 0;
@@ -262,7 +280,8 @@ export function DeviceManagementPage() {
           value={choice.batteryMax ?? ''}
           onChange={(v) => setChoice((c) => ({ ...c, batteryMax: typeof v === 'number' ? Math.max(0, Math.min(100, Math.round(v))) : undefined }))}
         />
-        <Button variant="default" onClick={() => (setText(NO_TEXT), setChoice({}))}>
+        {fields.length > 0 && <FieldFilter fields={fields} value={fieldCond} onChange={setFieldCond} />}
+        <Button variant="default" onClick={() => (setText(NO_TEXT), setChoice({}), setFieldCond(undefined))}>
           {t('fleet.filter.reset')}
         </Button>
       </Group>

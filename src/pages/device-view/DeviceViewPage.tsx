@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Group, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { DeviceActivity } from './activity/DeviceActivity.tsx';
+import { DeviceFieldsSection } from './fields/DeviceFieldsSection.tsx';
 import { Link, useLocation, useSearch } from 'wouter';
 import { labelOf, OnlineState, onlineStateLabels } from '../../../protocol/index.ts';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -33,7 +34,7 @@ export function DeviceViewPage() {
   const { sn, tab: requested } = useDeviceQuery();
   const [, navigate] = useLocation();
   const can = useCan();
-  const { device, online } = useDeviceRow(sn);
+  const { device, online, reload } = useDeviceRow(sn);
   const tabs = visibleTabs(can, device?.systemType);
   const tab = chooseTab(requested, tabs);
   const setTab = (next: Tab) => navigate(deviceViewHref(sn, next), { replace: true });
@@ -70,6 +71,7 @@ export function DeviceViewPage() {
           {t('deviceView.offline')}
         </Alert>
       )}
+      {device && <DeviceFieldsSection sn={sn} values={device.fields ?? {}} canEdit={can('device_remark')} onSaved={reload} />}
       <DeviceActivity sn={sn} />
       {tab === undefined && (
         <Alert color="orange" data-testid="device-no-tabs">
