@@ -94,7 +94,7 @@ export const groupsZh: typeof groupsEn = {
     editTitle: '编辑自定义字段',
     name: '字段名称',
     type: '类型',
-    types: { text: '文本', number: '数字', select: '选项' },
+    types: { text: '文本', number: '数字', select: '单选' },
     options: '选项',
     optionsHint: '输入选项后按回车',
     optionsNeeded: '选项类字段至少需要一个选项',
