@@ -2,16 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import * as c from '../../protocol/api/commerce.ts';
-import type { Selectable } from 'kysely';
 import { type Clock, englishOf, msg, OrderDemandState, ruleMessageKey } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
-import type { OrderDemandTable } from '../db/schema.ts';
-import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { checkIdentity } from '../../protocol/index.ts';
+import { DemandRepository, type DemandRow } from './demand-repository.ts';
+import { platformOrgId } from './order-repository.ts';
 
 export const DemandMessage = englishOf({
   NotFound: 'demand.notFound',
@@ -83,7 +82,7 @@ function cleanFields(fields: readonly FormField[], today: number): FormField[] {
   });
 }
 
-function view(r: Selectable<OrderDemandTable>) {
+function view(r: DemandRow) {
   return {
     id: r.id,
     number: r.number,
@@ -111,19 +110,17 @@ function view(r: Selectable<OrderDemandTable>) {
 /** Order demands (order-requirements_list, /order-demand/index) and the public /order-demand-detail view. */
 export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps;
+  const demands = new DemandRepository(db);
   const config = { permission: 'order-requirements_list' };
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const numberOf = (now: number) => `OD${new Date(now + 8 * 3_600_000).toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(3).toString('hex').toUpperCase()}`;
   const inScope = async (id: number, caller: Caller) => {
-    const row = await db.selectFrom('order_demands').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await demands.find(id);
     if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'demand.notFound');
     return row;
   };
-  const isStaff = async (caller: Caller) => {
-    const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
-    return caller.orgId === root?.id;
-  };
+  const isStaff = async (caller: Caller) => caller.orgId === (await platformOrgId(db));
   const valuesOf = (b: DemandBody) => {
     const fittings = b.fittings.map((f) => {
       const sku = f.sku.trim();
@@ -145,22 +142,13 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
   };
   const insert = async (caller: Caller, values: ReturnType<typeof valuesOf>, state: number, extra: { parent_number?: string; additional_quantity?: number } = {}) => {
     const now = clock.now();
-    const row = await db
-      .insertInto('order_demands')
-      .values({ ...values, ...extra, number: numberOf(now), org_id: caller.orgId, state, share_token: randomBytes(16).toString('base64url'), created_by: caller.account, created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await demands.insert({ ...values, ...extra, number: numberOf(now), org_id: caller.orgId, state, share_token: randomBytes(16).toString('base64url'), created_by: caller.account, created_at: now, updated_at: now });
     return view(row);
   };
   /** Moves a demand between states only as DEMAND_TRANSITIONS allows, atomically. */
   const move = async (id: number, action: keyof typeof DEMAND_TARGET, set: { reject_reason?: string } = {}) => {
-    const done = await db
-      .updateTable('order_demands')
-      .set({ state: DEMAND_TARGET[action], updated_at: clock.now(), ...set })
-      .where('id', '=', id)
-      .where('state', 'in', [...DEMAND_TRANSITIONS[action]])
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
+    const done = await demands.updateIfIn(id, DEMAND_TRANSITIONS[action], { state: DEMAND_TARGET[action], updated_at: clock.now(), ...set });
+    if (!done) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
   };
 
   api.get(
@@ -168,14 +156,10 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     { config, schema: { querystring: c.DemandListQuery } },
     async (req) => {
       const q = req.query;
-      let query = db.selectFrom('order_demands').where('org_id', 'in', [...callerOf(req).scope]);
-      if (q.number?.trim()) query = query.where(containsIgnoringCase('number', q.number.trim()));
-      if (q.customer?.trim()) query = query.where(containsIgnoringCase('customer', q.customer.trim()));
-      if (q.state !== undefined) query = query.where('state', '=', Number(q.state));
+      const filter = { number: q.number?.trim(), customer: q.customer?.trim(), state: q.state === undefined ? undefined : Number(q.state) };
       const pageNum = Number(q.pageNum ?? '1');
       const pageSize = Number(q.pageSize ?? '10');
-      const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+      const { total, rows } = await demands.page([...callerOf(req).scope], filter, pageNum, pageSize);
       return ok({ total, list: rows.map(view) });
     },
   );
@@ -192,20 +176,14 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     const row = await inScope(req.body.id ?? 0, callerOf(req));
     if (!allowed('update', row.state)) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     const values = valuesOf(req.body);
-    const done = await db
-      .updateTable('order_demands')
-      .set({ ...values, state: req.body.submit ? OrderDemandState.NotApproved : OrderDemandState.TempStore, updated_at: clock.now() })
-      .where('id', '=', row.id)
-      .where('state', 'in', [...DEMAND_TRANSITIONS.update])
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
+    const done = await demands.updateIfIn(row.id, DEMAND_TRANSITIONS.update, { ...values, state: req.body.submit ? OrderDemandState.NotApproved : OrderDemandState.TempStore, updated_at: clock.now() });
+    if (!done) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     return ok(null);
   });
 
   api.delete('/order-requirements/delete', { config, schema: { body: c.DemandIdBody } }, async (req) => {
     const row = await inScope(req.body.id, callerOf(req));
-    const done = await db.deleteFrom('order_demands').where('id', '=', row.id).where('state', 'in', [...DEMAND_TRANSITIONS.delete]).executeTakeFirst();
-    if (Number(done.numDeletedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
+    if (!(await demands.deleteIfIn(row.id, DEMAND_TRANSITIONS.delete))) throw new ApiError(ApiCode.BadRequest, 'demand.transition');
     return ok(null);
   });
 
@@ -254,7 +232,7 @@ export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock
     '/order-demand-detail/view',
     { config: { public: true }, schema: { querystring: c.DemandViewQuery } },
     async (req) => {
-      const row = await db.selectFrom('order_demands').selectAll().where('number', '=', req.query.number).executeTakeFirst();
+      const row = await demands.findByNumber(req.query.number);
       if (!row || row.share_token !== req.query.token) throw new ApiError(ApiCode.NotFound, 'demand.notFound');
       const { shareToken: _token, orgId: _org, ...open } = view(row);
       return ok(open);
