@@ -18,7 +18,7 @@ import type { Insertable } from 'kysely';
 import type { SimCardTable } from '../db/schema.ts';
 import { CARD_TYPES, CERTIFICATIONS, GB, MB, TRAFFIC_VALIDITY_MS } from './card-codes.ts';
 import { DAY_MS } from '../carrier/simulated-carrier.ts';
-import { seedTruePoint } from '../commerce/truepoint-routes.ts';
+import { seedTruePoint } from '../commerce/truepoint-repository.ts';
 
 /** The preset cloud-provider directional addresses (devices-and-commerce section 9: "a preset list of three"). */
 export const PRESET_ADDRESSES = [
