@@ -1,21 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import * as c from '../../protocol/api/commerce.ts';
-import type { Kysely } from 'kysely';
 import { type Clock, englishOf, LicenceStatus, licenceStatusLabels } from '../../protocol/index.ts';
 import { requestLanguage } from '../http/language.ts';
 import { toCsv } from '../reports/export.ts';
 import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
-import { containsIgnoringCase } from '../db/text-search.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { hotAction } from '../http/rate-limit.ts';
+import { LICENCE_VALIDITY_MS, LicenceRepository, type LicenceRow } from './licence-repository.ts';
+import { platformOrgId } from './order-repository.ts';
 
-/** Licence validity: the spec's only option, 3 years (devices-and-commerce section 9). */
-export const LICENCE_VALIDITY_MS = 3 * 365 * 86_400_000;
+export { LICENCE_VALIDITY_MS };
+
 /** Most codes one generate call makes (the contract's bound). */
 export const MAX_GENERATE = c.MAX_GENERATE;
 
@@ -27,8 +25,7 @@ export const LicenceMessage = englishOf({
   Sn: 'licence.sn',
 });
 
-// Crockford base32 without I, L, O, U: 16 characters carry 80 random bits, far beyond guessing.
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+// Crockford base32 without I, L, O, U (licence-repository.ts makes the codes).
 const CODE = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
 
 /** yyyy-MM-dd HH:mm:ss in China time (UTC+8), the spec's date-time format for exports. */
@@ -36,38 +33,15 @@ function chinaDateTime(ms: number): string {
   return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** A fresh activation code, XXXX-XXXX-XXXX-XXXX. */
-export function newLicenceCode(): string {
-  const bytes = randomBytes(16);
-  let s = '';
-  for (let i = 0; i < 16; i++) s += ALPHABET[(bytes[i] as number) % 32];
-  return s.match(/.{4}/g)?.join('-') ?? s;
-}
-
-/** Makes `count` unused codes for an organisation (generation by staff, or a paid iso_bus_activation_code order). */
-export async function generateLicences(db: Kysely<Database>, orgId: number, count: number, label: string, now: number, orderNo: string | null): Promise<string[]> {
-  const codes = Array.from({ length: count }, newLicenceCode);
-  await db
-    .insertInto('licences')
-    .values(codes.map((code) => ({ org_id: orgId, code, label, status: LicenceStatus.Unused, validity_ms: LICENCE_VALIDITY_MS, order_no: orderNo, operated_at: now, created_at: now })))
-    .execute();
-  return codes;
-}
-
 /** ISOBUS licence codes (devices-and-commerce: iso-bus_list, /license-manage/index and the public /isobus-activate). */
 export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps;
+  const licences = new LicenceRepository(db);
   const config = { permission: 'iso-bus_list' };
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  const filtered = (scope: number[], q: c.LicenceListQuery) => {
-    let query = db.selectFrom('licences').where('org_id', 'in', scope);
-    if (q.status !== undefined) query = query.where('status', '=', Number(q.status));
-    if (q.label?.trim()) query = query.where(containsIgnoringCase('label', q.label.trim()));
-    if (q.code?.trim()) query = query.where(containsIgnoringCase('code', q.code.trim()));
-    return query;
-  };
-  const view = (r: { id: number; code: string; label: string; status: number; device_sn: string; operated_at: number; expire_time: number | null; created_at: number; validity_ms: number }) => ({
+  const filterOf = (q: c.LicenceListQuery) => ({ status: q.status === undefined ? undefined : Number(q.status), label: q.label?.trim(), code: q.code?.trim() });
+  const view = (r: LicenceRow) => ({
     id: r.id,
     code: r.code,
     label: r.label,
@@ -81,18 +55,16 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
 
   api.get('/iso-bus/list', { config, schema: { querystring: c.LicenceListQuery } }, async (req) => {
     const q = req.query;
-    const query = filtered([...callerOf(req).scope], q);
     const pageNum = Number(q.pageNum ?? '1');
     const pageSize = Number(q.pageSize ?? '10');
-    const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+    const { total, rows } = await licences.page([...callerOf(req).scope], filterOf(q), pageNum, pageSize);
     return ok({ total, list: rows.map(view) });
   });
 
   // The whole filtered set as CSV (a spreadsheet opens it), newest first: headers in the caller's language,
   // status labels rather than codes, and the spec's date formats in China time (issue 20).
   api.get('/iso-bus/export', { config, schema: { querystring: c.LicenceListQuery } }, async (req, reply) => {
-    const rows = await filtered([...callerOf(req).scope], req.query).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100_000).execute();
+    const rows = await licences.all([...callerOf(req).scope], filterOf(req.query), 100_000);
     const lang = requestLanguage(req);
     const h = (en: string, zh: string) => (lang === 'zh' ? zh : en);
     type Row = (typeof rows)[number];
@@ -120,11 +92,10 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     },
     async (req) => {
       const caller = callerOf(req);
-      const root = await db.selectFrom('organisations').select('id').where('parent_id', 'is', null).orderBy('id').executeTakeFirst();
-      if (caller.orgId !== root?.id) throw new ApiError(ApiCode.Forbidden, 'licence.staffOnly');
+      if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'licence.staffOnly');
       const orgId = req.body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
-      const codes = await generateLicences(db, orgId, req.body.count, cleanText(req.body.label, 'field.label', false), clock.now(), null);
+      const codes = await licences.generate(orgId, req.body.count, cleanText(req.body.label, 'field.label', false), clock.now());
       return ok({ codes });
     },
   );
@@ -138,10 +109,10 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
     async (req) => {
       const caller = callerOf(req);
       const label = cleanText(req.body.label, 'field.label', true);
-      const rows = await db.selectFrom('licences').select(['id', 'org_id', 'status']).where('id', 'in', req.body.ids).execute();
+      const rows = await licences.owners(req.body.ids);
       if (rows.length !== new Set(req.body.ids).size || rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.NotFound, 'licence.invalid');
       if (rows.some((r) => r.status !== LicenceStatus.Unused)) throw new ApiError(ApiCode.BadRequest, 'licence.notUnused');
-      await db.updateTable('licences').set({ status: LicenceStatus.Distributed, label, operated_at: clock.now() }).where('id', 'in', req.body.ids).where('status', '=', LicenceStatus.Unused).execute();
+      await licences.distribute(req.body.ids, label, clock.now());
       return ok(null);
     },
   );
@@ -159,15 +130,9 @@ export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; cloc
       if (!sn) throw new ApiError(ApiCode.BadRequest, 'licence.sn');
       if (!CODE.test(code)) throw new ApiError(ApiCode.BadRequest, 'licence.invalid');
       const now = clock.now();
-      const row = await db.selectFrom('licences').selectAll().where('code', '=', code).executeTakeFirst();
+      const row = await licences.findByCode(code);
       if (!row) throw new ApiError(ApiCode.BadRequest, 'licence.invalid');
-      const done = await db
-        .updateTable('licences')
-        .set({ status: LicenceStatus.Used, device_sn: sn, operated_at: now, expire_time: now + row.validity_ms })
-        .where('id', '=', row.id)
-        .where('status', '<>', LicenceStatus.Used)
-        .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'licence.used');
+      if (!(await licences.activate(row, sn, now))) throw new ApiError(ApiCode.BadRequest, 'licence.used');
       return ok({ code, sn, expireTime: now + row.validity_ms });
     },
   );

@@ -8,15 +8,12 @@ import { callerOf } from '../http/guard.ts';
 import { cleanText } from '../http/validation.ts';
 import { formatAmount, lineTotal, parseAmount, Price } from './money.ts';
 import { checkPhone } from '../../protocol/index.ts';
-import { creditRecharge } from '../campaigns/coupons.ts';
-import { generateLicences } from './licence-routes.ts';
 import { newOrderNo } from './order-no.ts';
-import { deliver, invoiceView, type Line, listOrders, platformOrgId } from './order-repository.ts';
+import { invoiceView, type Line, monthRange, OrderRepository } from './order-repository.ts';
 import type { PaymentProvider } from './payment.ts';
 import { SandboxPayment } from './payment.ts';
 import * as c from '../../protocol/api/commerce.ts';
-import { CARD_PURCHASE_FAMILY, deliverPurchasedCards, type ShippingState } from '../cards/purchase.ts';
-import { emitWebhook } from '../webhooks/emit.ts';
+import type { ShippingState } from '../cards/purchase.ts';
 import { INVOICE_FIELDS, INVOICE_NO, invoiceFieldProblem, type OrderInvoice } from '../../protocol/api/invoices.ts';
 
 export const OrderMessage = englishOf({
@@ -78,12 +75,7 @@ export interface OrderRouteDeps {
   readonly payment: PaymentProvider | undefined;
 }
 
-
-/** Start and end (epoch ms) of a month in China time, from "YYYY-MM". */
-export function monthRange(month: string): { start: number; end: number } {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return { start: Date.UTC(y, m - 1, 1) - CHINA_OFFSET_MS, end: Date.UTC(y, m, 1) - CHINA_OFFSET_MS };
-}
+export { monthRange };
 
 function positive(n: number | undefined): number {
   if (n === undefined || !Number.isSafeInteger(n) || n <= 0 || n > 100_000) throw new ApiError(ApiCode.BadRequest, 'order.positiveInteger');
@@ -92,68 +84,28 @@ function positive(n: number | undefined): number {
 
 /** Orders, bills and payment (devices-and-commerce sections 3, 4 and 9); paths in docs/DECISIONS.md. */
 export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
-  const { db, clock, payment } = deps;
+  const { clock, payment } = deps;
+  const orders = new OrderRepository(deps.db);
   // Requests typed from the contract's schemas (protocol/api/commerce.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  /** Valid link cards of an organisation in a month: activated before its end, not expired before its start, not closed. */
-  /**
-   * The cards a month's function fee is due for: link cards activated before the month ends, valid into it and
-   * not cancelled; juxin cards the same, not cancelled at the carrier.
-   */
-  const validCards = (orgId: number, month: string, family: 'link' | 'juxin' = 'link') => {
-    const { start, end } = monthRange(month);
-    const q = db
-      .selectFrom('sim_cards')
-      .where('org_id', '=', orgId)
-      .where('family', '=', family)
-      .where('activated_at', 'is not', null)
-      .where('activated_at', '<', end)
-      .where('expire_time', '>', start);
-    return family === 'link' ? q.where('card_status', '<>', 50) : q.where('juxin_status', '<>', JuxinCardStatus.Cancelled);
-  };
-
   const orderInScope = async (orderNo: string, caller: Caller) => {
-    const row = await db.selectFrom('commerce_orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+    const row = await orders.findByNo(orderNo);
     if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.NotFound, 'order.notFound');
     return row;
   };
 
   /** Platform staff holding the payment-admin key: the only ones who may say a sandbox trade was paid. */
-  const mayCompleteSandbox = async (caller: Caller) => caller.permissions.has(PAYMENT_ADMIN_PERMISSION) && caller.orgId === (await platformOrgId(db));
+  const mayCompleteSandbox = async (caller: Caller) => caller.permissions.has(PAYMENT_ADMIN_PERMISSION) && caller.orgId === (await orders.platformOrgId());
 
   /** Marks an order paid and delivers what it bought, once: a second settlement of the same order does nothing. */
-  const settle = async (orderNo: string, method: string, realAmount: number, by: string, tradeNo?: string) =>
-    db.transaction().execute(async (trx) => {
-      const now = clock.now();
-      const done = await trx
-        .updateTable('commerce_orders')
-        .set({ trade_state: PaymentState.Success, pay_method: method, real_amount: realAmount, paid_at: now, offline_pending: 0, confirmed_by: by, ...(tradeNo ? { trade_no: tradeNo } : {}) })
-        .where('order_no', '=', orderNo)
-        .where('trade_state', '=', PaymentState.NotPay)
-        .returningAll()
-        .executeTakeFirst();
-      if (!done) return false;
-      const lines = JSON.parse(done.lines) as Line[];
-      if (done.type === 'iso_bus_activation_code') await generateLicences(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, now, done.order_no);
-      // Push coupons are credited here and nowhere else: buying them only opens the order (campaigns/coupons.ts).
-      else if (done.type === 'push_ticket') await creditRecharge(trx, done.org_id, lines[0]?.quantity ?? 0, done.order_no, done.amount, now);
-      else if (CARD_PURCHASE_FAMILY[done.type] && done.logistics) {
-        // A card purchase delivers: the cards join the buyer's inventory now, and the order waits to ship.
-        const logistics = JSON.parse(done.logistics) as Record<string, unknown>;
-        const iccids = await deliverPurchasedCards(trx, done.org_id, done.type, lines[0]?.quantity ?? 0, String(logistics.simType ?? ''), now);
-        await trx.updateTable('commerce_orders').set({ logistics: JSON.stringify({ ...logistics, shipping: 'to_ship', iccids }) }).where('id', '=', done.id).execute();
-      } else await deliver(trx, done.type, lines, now);
-      // The transaction's last step; once per order, as the conditional update above is (issue 23 webhooks).
-      emitWebhook(db, done.org_id, 'order.paid', { orderNo: done.order_no, type: done.type, amount: done.amount, method });
-      return true;
-    });
+  const settle = (orderNo: string, method: string, realAmount: number, by: string, tradeNo?: string) => orders.settle({ orderNo, method, realAmount, by, tradeNo, now: clock.now() });
 
   api.get('/link-card-order/list', { config: { permission: 'link-card-order_list' }, schema: { querystring: c.OrderListQuery } }, async (req) =>
-    ok(await listOrders(db, callerOf(req), req.query, undefined)),
+    ok(await orders.list(callerOf(req), req.query, undefined)),
   );
   api.get('/link-card-bill/list', { config: { permission: 'link-card-bill_list' }, schema: { querystring: c.OrderListQuery } }, async (req) =>
-    ok(await listOrders(db, callerOf(req), req.query, BILL_TYPES)),
+    ok(await orders.list(callerOf(req), req.query, BILL_TYPES)),
   );
 
   api.get('/link-card-bill/monthly', { config: { permission: 'link-card-bill_detail-list' }, schema: { querystring: c.MonthlyQuery } }, async (req) => {
@@ -162,18 +114,12 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     const today = new Date(now + CHINA_OFFSET_MS);
     const year = Number(req.query.year ?? today.getUTCFullYear());
     const last = year < today.getUTCFullYear() ? 12 : year === today.getUTCFullYear() ? today.getUTCMonth() + 1 : 0;
-    const orders = await db
-      .selectFrom('commerce_orders')
-      .select(['order_no', 'bill_month', 'trade_state'])
-      .where('org_id', '=', caller.orgId)
-      .where('type', '=', 'monthly_function_fee')
-      .where('trade_state', '<>', PaymentState.Closed)
-      .execute();
+    const billed = await orders.monthlyFeeOrders(caller.orgId);
     const list = [];
     for (let m = last; m >= 1; m--) {
       const month = `${year}-${String(m).padStart(2, '0')}`;
-      const n = Number((await validCards(caller.orgId, month).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const order = orders.find((o) => o.bill_month === month);
+      const n = await orders.validCardCount(caller.orgId, month);
+      const order = billed.find((o) => o.bill_month === month);
       list.push({ month, cardCount: n, unitPrice: Price.monthlyFeePerCard, amount: lineTotal(n, Price.monthlyFeePerCard), orderNo: order?.order_no ?? '', tradeState: order?.trade_state ?? '' });
     }
     return ok({ year, list });
@@ -186,9 +132,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       const caller = callerOf(req);
       const pageNum = Number(req.query.pageNum ?? '1');
       const pageSize = Number(req.query.pageSize ?? '10');
-      const q = validCards(caller.orgId, req.query.month);
-      const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await q.select(['iccid', 'msisdn', 'carrier', 'card_status', 'activated_at', 'expire_time']).orderBy('iccid').limit(pageSize).offset((pageNum - 1) * pageSize).execute();
+      const { total, rows } = await orders.validCardPage(caller.orgId, req.query.month, pageNum, pageSize);
       return ok({
         total,
         list: rows.map((r) => ({ iccid: r.iccid, msisdn: r.msisdn, carrier: r.carrier, cardStatus: r.card_status, activatedAt: r.activated_at, expireTime: r.expire_time, fee: Price.monthlyFeePerCard })),
@@ -208,7 +152,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       if (!b.cards?.length) throw new ApiError(ApiCode.BadRequest, 'order.noCards');
       const family = b.type === 'flow' ? 'link' : 'juxin';
       const iccids = [...new Set(b.cards.map((c) => c.iccid))];
-      const found = await db.selectFrom('sim_cards').select(['iccid', 'family', 'org_id', 'juxin_status']).where('iccid', 'in', iccids).execute();
+      const found = await orders.cardsByIccid(iccids);
       for (const c of b.cards) {
         const card = found.find((f) => f.iccid === c.iccid);
         if (!card || !caller.scope.has(card.org_id)) throw new ApiError(ApiCode.NotFound, 'order.cardNotFound');
@@ -224,10 +168,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     } else if (b.type === 'monthly_function_fee' || b.type === 'zxj_monthly_function_fee') {
       if (!b.month) throw new ApiError(ApiCode.BadRequest, 'common.required');
       if (monthRange(b.month).start > now) throw new ApiError(ApiCode.BadRequest, 'order.futureMonth');
-      const open = await db.selectFrom('commerce_orders').select('id').where('org_id', '=', caller.orgId).where('type', '=', b.type).where('bill_month', '=', b.month).where('trade_state', '<>', PaymentState.Closed).executeTakeFirst();
-      if (open) throw new ApiError(ApiCode.BadRequest, 'order.alreadyBilled');
+      if (await orders.hasOpenBill(caller.orgId, b.type, b.month)) throw new ApiError(ApiCode.BadRequest, 'order.alreadyBilled');
       const family = b.type === 'monthly_function_fee' ? 'link' : 'juxin';
-      const n = Number((await validCards(caller.orgId, b.month, family).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const n = await orders.validCardCount(caller.orgId, b.month, family);
       if (n === 0) throw new ApiError(ApiCode.BadRequest, 'order.noValidCards');
       lines = [{ item: b.month, quantity: n, unit: 'portion', unitPrice: Price.monthlyFeePerCard, total: lineTotal(n, Price.monthlyFeePerCard) }];
       billMonth = b.month;
@@ -248,10 +191,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     }
     const amount = lines.reduce((sum, l) => sum + l.total, 0);
     const orderNo = newOrderNo(now);
-    await db
-      .insertInto('commerce_orders')
-      .values({ order_no: orderNo, org_id: caller.orgId, account: caller.account, type: b.type, trade_state: PaymentState.NotPay, amount, lines: JSON.stringify(lines), logistics, bill_month: billMonth, created_at: now })
-      .execute();
+    await orders.insert({ order_no: orderNo, org_id: caller.orgId, account: caller.account, type: b.type, trade_state: PaymentState.NotPay, amount, lines: JSON.stringify(lines), logistics, bill_month: billMonth, created_at: now });
     return ok({ orderNo, amount, amountText: formatAmount(amount), lines });
   });
 
@@ -263,12 +203,12 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
       const transfer = parseAmount(req.body.transferAmount ?? '');
       if (transfer === undefined) throw new ApiError(ApiCode.BadRequest, 'order.amount');
       if (transfer !== order.amount) throw new ApiError(ApiCode.BadRequest, 'order.transferMismatch');
-      await db.updateTable('commerce_orders').set({ pay_method: 'offline', offline_pending: 1, real_amount: transfer }).where('id', '=', order.id).execute();
+      await orders.markOfflinePending(order.id, transfer);
       return ok({ payMethod: 'offline', bank: COMPANY_BANK, amountText: formatAmount(order.amount) });
     }
     if (!payment) throw new ApiError(ApiCode.BadRequest, 'order.noOnlinePayment');
     const trade = await payment.openTrade({ orderNo: order.order_no, amount: order.amount, subject: order.type });
-    await db.updateTable('commerce_orders').set({ pay_method: 'alipay', trade_no: trade.tradeNo, offline_pending: 0 }).where('id', '=', order.id).execute();
+    await orders.markAlipay(order.id, trade.tradeNo);
     return ok({ payMethod: 'alipay', tradeNo: trade.tradeNo, payUrl: trade.payUrl, sandbox: payment.sandbox });
   });
 
@@ -278,14 +218,14 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     const caller = callerOf(req);
     const sandbox = payment?.sandbox === true;
     // staff: platform staff confirm transfers and issue invoices; the console shows them those buttons.
-    return ok({ online: payment !== undefined, sandbox, canSettle: sandbox && (await mayCompleteSandbox(caller)), staff: caller.orgId === (await platformOrgId(db)) });
+    return ok({ online: payment !== undefined, sandbox, canSettle: sandbox && (await mayCompleteSandbox(caller)), staff: caller.orgId === (await orders.platformOrgId()) });
   });
 
   // What the payment service calls when a trade is paid; trusted only through the provider's signature.
   api.post('/payment/notify', { config: { public: true }, schema: { body: c.NotifyBody } }, async (req, reply) => {
     const paid = payment?.verifyNotification(req.body);
     if (!paid) return reply.type('text/plain').send('failure');
-    const order = await db.selectFrom('commerce_orders').select(['amount', 'trade_no']).where('order_no', '=', paid.orderNo).executeTakeFirst();
+    const order = await orders.paymentOf(paid.orderNo);
     if (!order || order.trade_no !== paid.tradeNo || order.amount !== paid.amount) return reply.type('text/plain').send('failure');
     await settle(paid.orderNo, 'alipay', paid.amount, '', paid.tradeNo);
     return reply.type('text/plain').send('success');
@@ -305,19 +245,13 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
 
   api.post('/pay-data/close', { config: { permission: 'session' }, schema: { body: c.OrderNoBody } }, async (req) => {
     const order = await orderInScope(req.body.orderNo, callerOf(req));
-    const closed = await db
-      .updateTable('commerce_orders')
-      .set({ trade_state: PaymentState.Closed, closed_at: clock.now(), offline_pending: 0 })
-      .where('id', '=', order.id)
-      .where('trade_state', '=', PaymentState.NotPay)
-      .executeTakeFirst();
-    if (Number(closed.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.notPayable');
+    if (!(await orders.close(order.id, clock.now()))) throw new ApiError(ApiCode.BadRequest, 'order.notPayable');
     return ok(null);
   });
 
   api.post('/link-card-order/confirmOffline', { config: { permission: 'link-card-order_list' }, schema: { body: c.OrderNoBody } }, async (req) => {
     const caller = callerOf(req);
-    if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.staffOnly');
+    if (caller.orgId !== (await orders.platformOrgId())) throw new ApiError(ApiCode.Forbidden, 'order.staffOnly');
     const order = await orderInScope(req.body.orderNo, caller);
     if (order.trade_state !== PaymentState.NotPay || order.offline_pending !== 1) throw new ApiError(ApiCode.BadRequest, 'order.notOffline');
     await settle(order.order_no, 'offline', order.real_amount, caller.account);
@@ -338,10 +272,10 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     if (problems.includes('bankAccount')) throw new ApiError(ApiCode.BadRequest, 'order.bankAccount');
     if (problems.includes('telephone')) throw new ApiError(ApiCode.BadRequest, 'order.invoiceTelephone');
     const invoice = { type: b.type, ...Object.fromEntries(fields.map((f) => [f, given[f]])), state: 'requested', requestedAt: clock.now() };
-    const orders = await db.selectFrom('commerce_orders').select(['id', 'org_id', 'trade_state', 'invoiced']).where('order_no', 'in', b.orderNos).execute();
-    if (orders.length !== new Set(b.orderNos).size || orders.some((o) => !caller.scope.has(o.org_id))) throw new ApiError(ApiCode.NotFound, 'order.notFound');
-    if (orders.some((o) => o.trade_state !== PaymentState.Success || o.invoiced === 1)) throw new ApiError(ApiCode.BadRequest, 'order.notInvoiceable');
-    await db.updateTable('commerce_orders').set({ invoiced: 1, invoice: JSON.stringify(invoice) }).where('id', 'in', orders.map((o) => o.id)).where('invoiced', '=', 0).execute();
+    const chosen = await orders.invoiceCandidates(b.orderNos);
+    if (chosen.length !== new Set(b.orderNos).size || chosen.some((o) => !caller.scope.has(o.org_id))) throw new ApiError(ApiCode.NotFound, 'order.notFound');
+    if (chosen.some((o) => o.trade_state !== PaymentState.Success || o.invoiced === 1)) throw new ApiError(ApiCode.BadRequest, 'order.notInvoiceable');
+    await orders.requestInvoice(chosen.map((o) => o.id), JSON.stringify(invoice));
     return ok(null);
   });
 
@@ -352,8 +286,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     const logistics = order.logistics ? (JSON.parse(order.logistics) as Record<string, unknown>) : undefined;
     if (!logistics || logistics.shipping !== from) throw new ApiError(ApiCode.BadRequest, 'order.shippingStep');
     const next = JSON.stringify({ ...logistics, shipping: to, ...extra });
-    const done = await db.updateTable('commerce_orders').set({ logistics: next }).where('id', '=', order.id).where('logistics', '=', order.logistics ?? '').executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.shippingStep');
+    if (!(await orders.replaceLogistics(order.id, order.logistics, next))) throw new ApiError(ApiCode.BadRequest, 'order.shippingStep');
     return ok(JSON.parse(next) as unknown);
   };
   api.post(
@@ -361,7 +294,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
     { config: { permission: 'link-card-order_list' }, schema: { body: c.ShipBody } },
     async (req) => {
       const caller = callerOf(req);
-      if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.shipStaffOnly');
+      if (caller.orgId !== (await orders.platformOrgId())) throw new ApiError(ApiCode.Forbidden, 'order.shipStaffOnly');
       const trackingNo = req.body.trackingNo.trim();
       if (!/^[A-Za-z0-9-]{6,40}$/.test(trackingNo)) throw new ApiError(ApiCode.BadRequest, 'order.trackingNo');
       return shippingStep(req.body.orderNo, caller, 'to_ship', 'shipped', { trackingNo, shippedAt: clock.now() });
@@ -375,15 +308,14 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps):
   // what the order was paid. The buyer's header and tax fields stay as requested, viewable afterwards.
   api.post('/link-card-order/issueInvoice', { config: { permission: 'link-card-order_list' }, schema: { body: c.IssueInvoiceBody } }, async (req) => {
     const caller = callerOf(req);
-    if (caller.orgId !== (await platformOrgId(db))) throw new ApiError(ApiCode.Forbidden, 'order.invoiceStaffOnly');
+    if (caller.orgId !== (await orders.platformOrgId())) throw new ApiError(ApiCode.Forbidden, 'order.invoiceStaffOnly');
     const number = req.body.invoiceNo.trim();
     if (!INVOICE_NO.test(number)) throw new ApiError(ApiCode.BadRequest, 'order.invoiceNo');
     const order = await orderInScope(req.body.orderNo, caller);
     const current = invoiceView(order.invoice);
     if (!current || current.state !== 'requested') throw new ApiError(ApiCode.BadRequest, 'order.invoiceNotRequested');
     const issued: OrderInvoice = { ...current, state: 'issued', number, issuedAt: clock.now(), amount: order.real_amount };
-    const done = await db.updateTable('commerce_orders').set({ invoice: JSON.stringify(issued) }).where('id', '=', order.id).where('invoice', '=', order.invoice ?? '').executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'order.invoiceNotRequested');
+    if (!(await orders.replaceInvoice(order.id, order.invoice, JSON.stringify(issued)))) throw new ApiError(ApiCode.BadRequest, 'order.invoiceNotRequested');
     return ok(issued);
   });
 }
