@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Updateable } from 'kysely';
 import * as c from '../../protocol/api/content.ts';
 import { type Clock, CustomFirmwareOrderState as S, type CustomFirmwareOrderStateCode, englishOf } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
@@ -8,7 +9,9 @@ import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf } from '../http/validation.ts';
 import { pageWindow } from '../http/paging.ts';
+import type { CustomFirmwareOrderTable } from './tables.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
+import { CustomOrderRepository, type CustomOrderRow } from './custom-order-repository.ts';
 
 /** Who may take a step: the ordering customer, or platform staff (an account of the root organisation). */
 type Actor = 'customer' | 'platform';
@@ -38,12 +41,7 @@ export const OrderMessage = englishOf({
   ReasonRequired: 'customOrder.reasonRequired',
 });
 
-async function isPlatform(db: Db, caller: Caller): Promise<boolean> {
-  const org = await db.selectFrom('organisations').select('parent_id').where('id', '=', caller.orgId).executeTakeFirst();
-  return org?.parent_id === null;
-}
-
-function view(r: { id: number; order_no: string; org_id: number; title: string; description: string; state: number; amount_cents: number; actual_amount_cents: number; deadline: number | null; attachment_id: number | null; attachment_description: string; assessment: string; refuse_reason: string; created_at: number; updated_at: number }): c.CustomOrderView {
+function view(r: CustomOrderRow): c.CustomOrderView {
   return {
     id: r.id,
     orderNo: r.order_no,
@@ -65,7 +63,9 @@ function view(r: { id: number; order_no: string; org_id: number; title: string; 
 
 /** Custom firmware orders: apply with an optional attachment, view, and the state steps above. */
 export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; uploads: UploadService }): void {
-  const { db, clock, uploads } = deps;
+  const { clock, uploads } = deps;
+  const orders = new CustomOrderRepository(deps.db);
+  const isPlatform = (caller: Caller) => orders.isPlatformOrg(caller.orgId);
   // Requests typed from the contract's schemas (protocol/api/content.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -73,18 +73,13 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
     '/custom-made-img/list',
     { config: { permission: 'custom-made-img_list' }, schema: { body: c.CustomOrderListBody } },
     async (req) => {
-      let q = db.selectFrom('custom_firmware_orders').where('org_id', 'in', [...callerOf(req).scope]);
-      if (req.body.state !== undefined) q = q.where('state', '=', req.body.state);
-      const [{ total }, rows] = await Promise.all([
-        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
-      ]);
-      return ok({ total: Number(total), list: rows.map(view) });
+      const { total, rows } = await orders.page([...callerOf(req).scope], req.body.state, pageWindow(req.body));
+      return ok({ total, list: rows.map(view) });
     },
   );
 
   api.get('/custom-made-img/detail/:id', { config: { permission: 'custom-made-img_list' }, schema: { params: c.CustomOrderPath } }, async (req) => {
-    const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', idOf(req.params.id)).executeTakeFirst();
+    const row = await orders.find(idOf(req.params.id));
     if (!row) throw new ApiError(ApiCode.NotFound, 'customOrder.gone');
     if (!callerOf(req).scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return ok(view(row));
@@ -102,30 +97,21 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
       let attachmentId: number | null = null;
       if (req.body.attachmentUploadId) {
         const file = await uploads.take(req.body.attachmentUploadId, caller, ['attachment']);
-        const row = await db
-          .insertInto('content_items')
-          .values({ kind: 'attachment', org_id: caller.orgId, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        attachmentId = row.id;
+        attachmentId = await orders.addAttachment({ kind: 'attachment', org_id: caller.orgId, account_id: caller.accountId, parent_id: null, name: file.fileName, file_name: file.fileName, size: file.size, sha256: file.sha256, created_at: now, updated_at: now });
       }
-      const row = await db
-        .insertInto('custom_firmware_orders')
-        .values({
-          order_no: `CM${now}${caller.orgId}${Math.floor(Math.random() * 1e4).toString().padStart(4, '0')}`,
-          org_id: caller.orgId,
-          account_id: caller.accountId,
-          title: cleanText(req.body.title, 'field.title', true),
-          description: cleanText(req.body.description, 'field.description', false),
-          state: S.Pending,
-          deadline: req.body.deadline ?? null,
-          attachment_id: attachmentId,
-          attachment_description: cleanText(req.body.attachmentDescription, 'field.attachmentDescription', false),
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await orders.insert({
+        order_no: `CM${now}${caller.orgId}${Math.floor(Math.random() * 1e4).toString().padStart(4, '0')}`,
+        org_id: caller.orgId,
+        account_id: caller.accountId,
+        title: cleanText(req.body.title, 'field.title', true),
+        description: cleanText(req.body.description, 'field.description', false),
+        state: S.Pending,
+        deadline: req.body.deadline ?? null,
+        attachment_id: attachmentId,
+        attachment_description: cleanText(req.body.attachmentDescription, 'field.attachmentDescription', false),
+        created_at: now,
+        updated_at: now,
+      });
       return ok(view(row));
     },
   );
@@ -135,15 +121,15 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
     { config: { permission: 'custom-made-img_list' }, schema: { body: c.CustomOrderStepBody } },
     async (req) => {
       const caller = callerOf(req);
-      const row = await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', req.body.id).executeTakeFirst();
+      const row = await orders.find(req.body.id);
       if (!row) throw new ApiError(ApiCode.NotFound, 'customOrder.gone');
       if (!caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       const step = ORDER_TRANSITIONS[req.body.action];
-      const platform = await isPlatform(db, caller);
+      const platform = await isPlatform(caller);
       if (step.by === 'platform' && !platform) throw new ApiError(ApiCode.Forbidden, 'customOrder.platformOnly');
       if (step.by === 'customer' && (!caller.permissions.has('custom-made-img_apply') || (row.org_id !== caller.orgId && !platform))) throw new ApiError(ApiCode.Forbidden, 'customOrder.customerOnly');
       if (!(step.from as readonly number[]).includes(row.state)) throw new ApiError(ApiCode.BadRequest, 'customOrder.notAllowed');
-      const set: Record<string, string | number> = { state: step.to, updated_at: clock.now() };
+      const set: Updateable<CustomFirmwareOrderTable> = { state: step.to, updated_at: clock.now() };
       if (req.body.action === 'quote') {
         if (req.body.amount === undefined) throw new ApiError(ApiCode.BadRequest, 'customOrder.amountRequired');
         set.amount_cents = Math.round(req.body.amount * 100);
@@ -156,9 +142,9 @@ export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; 
       }
       if (req.body.action === 'confirmPayment') set.actual_amount_cents = row.amount_cents;
       // The state in the WHERE makes two racing steps on one order take effect once.
-      const r = await db.updateTable('custom_firmware_orders').set(set).where('id', '=', row.id).where('state', '=', row.state).executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'customOrder.notAllowed');
-      return ok(view(await db.selectFrom('custom_firmware_orders').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()));
+      const after = await orders.step(row.id, row.state, set);
+      if (!after) throw new ApiError(ApiCode.BadRequest, 'customOrder.notAllowed');
+      return ok(view(after));
     },
   );
 }

@@ -12,7 +12,8 @@ import { cleanText, idOf } from '../http/validation.ts';
 import type { UploadKindCode } from '../uploads/upload-kinds.ts';
 import type { UploadService } from '../uploads/upload-service.ts';
 import { readApk } from './apk.ts';
-import { ContentArea, type ContentAreaName, type ContentRow, itemInScope, toItemView, validFirmwareVersion } from './items.ts';
+import { ContentArea, type ContentAreaName, itemInScope, toItemView, validFirmwareVersion } from './items.ts';
+import { ContentRepository } from './repository.ts';
 
 export interface ContentRouteDeps {
   readonly db: Db;
@@ -50,13 +51,11 @@ function firmwareColumns(body: Omit<FirmwareFields, 'id'>) {
 /** Firmware, apps, files, logos and wallpapers: list, add from a finished upload, edit, delete, download. */
 export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDeps): void {
   const { db, clock, uploads } = deps;
+  const items = new ContentRepository(db);
   // Requests typed from the contract's schemas (protocol/api/content.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  const insert = async (values: Parameters<ReturnType<Db['insertInto']>['values']>[0]) => {
-    const row = await db.insertInto('content_items').values(values as never).returningAll().executeTakeFirstOrThrow();
-    return toItemView(row as ContentRow);
-  };
+  const insert = async (values: Parameters<ContentRepository['insert']>[0]) => toItemView(await items.insert(values));
 
   const stored = async (caller: Caller, uploadId: string, kinds: readonly UploadKindCode[]) => uploads.take(uploadId, caller, kinds);
 
@@ -66,53 +65,29 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     api.post(`/${area}/list`, { config: { permission: listKey }, schema: { body: c.ContentListBody } }, async (req) => {
       const caller = callerOf(req);
       const scope = [...caller.scope];
-      const { pageNum = 1, pageSize = 10 } = req.body;
-      let q = db.selectFrom('content_items as c').where('c.kind', '=', kind).where('c.org_id', 'in', scope);
-      if (req.body.orgId) q = q.where('c.org_id', '=', req.body.orgId);
-      if (req.body.name) q = q.where('c.name', 'like', `%${req.body.name.replace(/[%_\\]/g, '')}%`);
-      if (req.body.type) q = q.where('c.item_type', '=', req.body.type);
-      if (area === 'file') q = req.body.parentId ? q.where('c.parent_id', '=', req.body.parentId) : q.where('c.parent_id', 'is', null);
-      // Apps list their newest version per package; older ones are the history.
-      if (area === 'app') {
-        q = q.where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('content_items as n')
-                .select('n.id')
-                .where('n.kind', '=', 'app')
-                .whereRef('n.org_id', '=', 'c.org_id')
-                .whereRef('n.package_name', '=', 'c.package_name')
-                .whereRef('n.version_code', '>', 'c.version_code'),
-            ),
-          ),
-        );
-      }
-      const [{ total }, rows] = await Promise.all([
-        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll('c').orderBy('c.item_type', area === 'file' ? 'desc' : 'asc').orderBy('c.id', 'desc').limit(pageSize).offset((pageNum - 1) * pageSize).execute(),
-      ]);
-      return ok({ total: Number(total), list: rows.map(toItemView) });
+      const { pageNum = 1, pageSize = 10, orgId, name, type, parentId } = req.body;
+      const { total, rows } = await items.page(kind, scope, { orgId, name, type, parentId }, pageNum, pageSize);
+      return ok({ total, list: rows.map(toItemView) });
     });
 
     api.delete(`/${area}/delete`, { config: { permission: editKey }, schema: { body: c.ContentIdsBody } }, async (req) => {
       const caller = callerOf(req);
       const ids = [...new Set(req.body.ids)];
       if (ids.length > MAX_DELETE) throw new ApiError(ApiCode.BadRequest, 'content.tooManyDeletes');
-      const rows = await db.selectFrom('content_items').selectAll().where('kind', '=', kind).where('id', 'in', ids).execute();
+      const rows = await items.byIds(kind, ids);
       if (rows.some((r) => !caller.scope.has(r.org_id))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       // A folder takes its contents with it.
       const doomed = new Map(rows.map((r) => [r.id, r]));
       for (let frontier = rows.filter((r) => r.item_type === FileType.Folder).map((r) => r.id); frontier.length > 0; ) {
-        const children = await db.selectFrom('content_items').selectAll().where('kind', '=', kind).where('parent_id', 'in', frontier).execute();
+        const children = await items.children(kind, frontier);
         frontier = children.filter((c) => !doomed.has(c.id)).map((c) => c.id);
         for (const c of children) doomed.set(c.id, c);
       }
       if (doomed.size === 0) return ok({ deleted: 0 });
-      await db.deleteFrom('content_items').where('id', 'in', [...doomed.keys()]).execute();
+      await items.deleteIds([...doomed.keys()]);
       const hashes = new Set([...doomed.values()].map((r) => r.sha256).filter(Boolean));
       for (const sha of hashes) {
-        const still = await db.selectFrom('content_items').select('id').where('sha256', '=', sha).executeTakeFirst();
-        if (!still) await uploads.drop(sha);
+        if (!(await items.blobInUse(sha))) await uploads.drop(sha);
       }
       return ok({ deleted: doomed.size });
     });
@@ -152,7 +127,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     async (req) => {
       const row = await itemInScope(db, callerOf(req), 'firmware', req.body.id);
       const columns = firmwareColumns(req.body);
-      await db.updateTable('content_items').set({ ...columns, ...(req.body.source ? { source: req.body.source } : {}), updated_at: clock.now() }).where('id', '=', row.id).execute();
+      await items.update(row.id, { ...columns, ...(req.body.source ? { source: req.body.source } : {}), updated_at: clock.now() });
       return ok(toItemView(await itemInScope(db, callerOf(req), 'firmware', row.id)));
     },
   );
@@ -162,8 +137,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
     const file = await stored(caller, uploadId, ['app']);
     const apk = await readApk(uploads.blobPath(file.sha256));
     if (!apk) {
-      const other = await db.selectFrom('content_items').select('id').where('sha256', '=', file.sha256).executeTakeFirst();
-      if (!other) await uploads.drop(file.sha256);
+      if (!(await items.blobInUse(file.sha256))) await uploads.drop(file.sha256);
       throw new ApiError(ApiCode.BadRequest, 'content.notAnApk');
     }
     return { file, apk };
@@ -197,8 +171,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
       const current = await itemInScope(db, caller, 'app', req.body.id);
       const { file, apk } = await appFromUpload(caller, req.body.uploadId);
       if (apk.packageName !== current.package_name) throw new ApiError(ApiCode.BadRequest, 'content.otherPackage');
-      const newest = await db.selectFrom('content_items').select((eb) => eb.fn.max('version_code').as('v')).where('kind', '=', 'app').where('org_id', '=', current.org_id).where('package_name', '=', current.package_name).executeTakeFirstOrThrow();
-      if (apk.versionCode <= Number(newest.v)) throw new ApiError(ApiCode.BadRequest, 'content.olderVersion');
+      if (apk.versionCode <= (await items.newestVersionCode(current.org_id, current.package_name))) throw new ApiError(ApiCode.BadRequest, 'content.olderVersion');
       const now = clock.now();
       return ok(
         await insert({
@@ -212,7 +185,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
 
   api.get('/app/history/:id', { config: { permission: 'app_list' }, schema: { params: c.ContentPath } }, async (req) => {
     const row = await itemInScope(db, callerOf(req), 'app', idOf(req.params.id));
-    const rows = await db.selectFrom('content_items').selectAll().where('kind', '=', 'app').where('org_id', '=', row.org_id).where('package_name', '=', row.package_name).orderBy('version_code', 'desc').execute();
+    const rows = await items.history(row.org_id, row.package_name);
     return ok(rows.map(toItemView));
   });
 
@@ -287,7 +260,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDe
         const caller = callerOf(req);
         const row = await itemInScope(db, caller, kind, req.body.id);
         const name = req.body.name === undefined ? row.name : cleanText(req.body.name, 'field.name', true);
-        await db.updateTable('content_items').set({ name, remark: cleanText(req.body.remark ?? row.remark, 'field.remark', false), updated_at: clock.now() }).where('id', '=', row.id).execute();
+        await items.update(row.id, { name, remark: cleanText(req.body.remark ?? row.remark, 'field.remark', false), updated_at: clock.now() });
         return ok(toItemView(await itemInScope(db, caller, kind, row.id)));
       },
     );
