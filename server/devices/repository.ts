@@ -313,6 +313,28 @@ export class DeviceRepository {
     return rows.map((r) => ({ sn: r.sn, orgId: r.org_id }));
   }
 
+  /** The organisation of a device; undefined for an unknown serial. */
+  async orgOf(sn: string): Promise<number | undefined> {
+    return (await this.#db.selectFrom('devices').select('org_id').where('sn', '=', sn).executeTakeFirst())?.org_id;
+  }
+
+  /** Where a device is: its organisation and system type; undefined for an unknown serial. */
+  placeOf(sn: string): Promise<{ sn: string; org_id: number; system_type: DeviceRow['system_type'] } | undefined> {
+    return this.#db.selectFrom('devices').select(['sn', 'org_id', 'system_type']).where('sn', '=', sn).executeTakeFirst();
+  }
+
+  /** The organisations of the known devices among `sns` (in no order). */
+  orgsOf(sns: readonly string[]): Promise<{ sn: string; org_id: number }[]> {
+    return this.#db.selectFrom('devices').select(['sn', 'org_id']).where('sn', 'in', [...sns]).execute();
+  }
+
+  /** Android devices with their organisation: of `scope`, or of every organisation when undefined. */
+  android(scope: ReadonlySet<number> | undefined): Promise<{ sn: string; org_id: number }[]> {
+    let query = this.#db.selectFrom('devices').select(['sn', 'org_id']).where('system_type', '=', 'android');
+    if (scope) query = query.where('org_id', 'in', [...scope]);
+    return query.execute();
+  }
+
   /** Sets fields of the named devices; returns how many rows changed. */
   async update(sns: readonly string[], set: { remark?: string; org_id?: number; country?: string }): Promise<number> {
     if (sns.length === 0) return 0;

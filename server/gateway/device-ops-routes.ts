@@ -10,6 +10,7 @@ import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
 import { PersistentCommands } from './persistent-commands.ts';
+import { DeviceRepository } from '../devices/repository.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import { replyMessage } from '../timeline/summary.ts';
@@ -74,6 +75,7 @@ const targetsOf = (row: ApprovalRow): string[] => JSON.parse(row.targets) as str
  */
 export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRouteDeps): PersistentCommands {
   const held = new PersistentCommands(deps.db, deps.gateway, deps.clock, deps.log);
+  const devices = new DeviceRepository(deps.db);
   // Consoles watching the device's organisation hear how each held command ended.
   held.onFinished((row) => deps.gateway.toConsoles(row.org_id, { msgId: Command.HeldCommandDone, sn: row.sn, data: heldView(row) }));
   // The expiry sweep's timer and bus subscription end with the server, before the database closes.
@@ -85,8 +87,8 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
   // bulk: each device), so their outcomes reach the timeline, watchers and webhooks as any command's do.
   const runOne = async (sn: string, msgId: number, data: unknown, by: string, source: TimelineSource) => {
     const reply = await deps.gateway.command(sn, msgId, data, { by, source });
-    const row = await deps.db.selectFrom('devices').select('org_id').where('sn', '=', sn).executeTakeFirst();
-    if (row) emitWebhook(deps.db, row.org_id, 'command.result', { sn, msgId, result: reply.result ?? null, by });
+    const orgId = await devices.orgOf(sn);
+    if (orgId !== undefined) emitWebhook(deps.db, orgId, 'command.result', { sn, msgId, result: reply.result ?? null, by });
     return { sn, result: reply.result ?? null, message: replyMessage(reply.data) };
   };
   deps.approvals?.onExecute('command', async (row) => {
@@ -94,8 +96,9 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
     const [sn = ''] = targetsOf(row);
     const source = row.source as TimelineSource;
     if (ttlSeconds === undefined) return { list: [await runOne(sn, row.msg_id, data, row.requester, source)] };
-    const device = await deps.db.selectFrom('devices').select('org_id').where('sn', '=', sn).executeTakeFirstOrThrow();
-    const outcome = await held.submit({ sn, orgId: device.org_id, msgId: row.msg_id, data, ttlMs: ttlSeconds * 1000, accountId: row.requester_id, by: row.requester, source });
+    const orgId = await devices.orgOf(sn);
+    if (orgId === undefined) throw new Error(`approved command to an unknown device ${sn}`);
+    const outcome = await held.submit({ sn, orgId, msgId: row.msg_id, data, ttlMs: ttlSeconds * 1000, accountId: row.requester_id, by: row.requester, source });
     return outcome.delivered ? { list: [{ sn, result: outcome.reply.result ?? null, message: replyMessage(outcome.reply.data) }] } : { held: heldView(outcome.held) };
   });
   deps.approvals?.onExecute('bulk', async (row) => {
@@ -108,14 +111,14 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
 
   // The device's organisation when the caller may reach it; the same refusal for unknown devices.
   const deviceInScope = async (caller: Caller, sn: string) => {
-    const row = await deps.db.selectFrom('devices').select(['sn', 'org_id', 'system_type']).where('sn', '=', sn).executeTakeFirst();
+    const row = await devices.placeOf(sn);
     if (!row || !caller.scope.has(row.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return row;
   };
 
   // Every serial in the caller's scope, in the order asked, or one refusal that does not say which is not.
   const devicesInScope = async (caller: Caller, sns: readonly string[]) => {
-    const rows = await deps.db.selectFrom('devices').select(['sn', 'org_id']).where('sn', 'in', [...sns]).execute();
+    const rows = await devices.orgsOf(sns);
     const bySn = new Map(rows.map((r) => [r.sn, r]));
     return sns.map((sn) => {
       const row = bySn.get(sn);
@@ -218,14 +221,12 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       const caller = callerOf(req);
       // Cancellation reaches every Android device of the caller's organisation tree (devices-and-commerce
       // section 5); Linux devices have no whitelist. Offline devices get it when they return.
-      let query = deps.db.selectFrom('devices').select(['sn', 'org_id']).where('system_type', '=', 'android');
-      if (!caller.scopeCoversAll) query = query.where('org_id', 'in', [...caller.scope]);
-      const devices = await query.execute();
+      const android = await devices.android(caller.scopeCoversAll ? undefined : caller.scope);
       let delivered = 0;
       let waiting = 0;
-      for (let i = 0; i < devices.length; i += FAN_OUT) {
+      for (let i = 0; i < android.length; i += FAN_OUT) {
         const outcomes = await Promise.all(
-          devices.slice(i, i + FAN_OUT).map((d) =>
+          android.slice(i, i + FAN_OUT).map((d) =>
             held.submit({ sn: d.sn, orgId: d.org_id, msgId: Command.Whitelist, data: { action: 'cancel', packages: req.body.packages ?? [] }, ttlMs: WHITELIST_CANCEL_TTL_MS, accountId: caller.accountId }),
           ),
         );
@@ -234,7 +235,7 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
           else waiting++;
         }
       }
-      return ok({ devices: devices.length, delivered, held: waiting });
+      return ok({ devices: android.length, delivered, held: waiting });
     },
   );
 
