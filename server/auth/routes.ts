@@ -5,7 +5,7 @@ import { type AccountDetail, type CaptchaView, type LoginAnswer, LoginBody } fro
 import { formatMessage, msg, permissionCatalogue } from '../../protocol/index.ts';
 import { ACCOUNT_PATTERN } from '../accounts/account-name.ts';
 import { loadCaller } from '../accounts/caller.ts';
-import { checkAccountPassword, loginCredentials } from '../accounts/repository.ts';
+import { accountOrg, checkAccountPassword, loginCredentials } from '../accounts/repository.ts';
 import { isFrozen } from '../accounts/org-scope.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
@@ -22,9 +22,10 @@ import { loginSecondFactor } from '../totp/routes.ts';
 /** Ours: the spec shows freeze and unfreeze actions but no message for a frozen login. */
 export const ORG_FROZEN = formatMessage('en', 'auth.orgFrozen');
 
+/** Whether the account's organisation, or one above it, is frozen (false for an unknown account). */
 export async function accountFrozen(db: Db, accountId: number): Promise<boolean> {
-  const row = await db.selectFrom('accounts').select('org_id').where('id', '=', accountId).executeTakeFirst();
-  return row !== undefined && (await isFrozen(db, row.org_id));
+  const orgId = await accountOrg(db, accountId);
+  return orgId !== undefined && (await isFrozen(db, orgId));
 }
 
 /**
