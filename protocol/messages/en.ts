@@ -181,6 +181,7 @@ export const en = {
   'approval.gone': 'The request does not exist',
   'approval.requesterLostRights': 'The requester no longer holds the rights for this action',
   'approval.useApprovals': 'This push waits for four-eyes approval: decide it on the Approvals page',
+  'push.addOverApproval': 'Adding these devices makes the push {{total}} devices, over the {{limit}} your organisation pushes without approval: start a new push for them instead (it waits for approval)',
   'push.unknownKind': 'Unknown content kind',
   'coupon.minRecharge': 'Push coupon recharge minimum {{min}}',
   'coupon.notEnough': 'Not enough push coupons',

@@ -167,6 +167,7 @@ export const zh: { readonly [K in keyof typeof en]: string } = {
   'approval.gone': '该申请不存在',
   'approval.requesterLostRights': '申请人已不再拥有该操作的权限',
   'approval.useApprovals': '该推送需四眼审批：请在“待审批”页面处理',
+  'push.addOverApproval': '添加这些设备后推送共 {{total}} 台，超过本组织无需审批的 {{limit}} 台：请为这些设备另建推送（需审批）',
   'push.unknownKind': '未知的内容类型',
   'coupon.minRecharge': '推送券最少充值 {{min}}',
   'coupon.notEnough': '推送券不足',

@@ -347,6 +347,12 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const campaignScope = (await currentOrgTree(db)).scopeOf(c.org_id);
       const fresh = await db.selectFrom('devices').select(['sn', 'system_type']).where('org_id', 'in', [...campaignScope]).where('sn', 'in', [...new Set(req.body.sns)].filter((sn) => !known.has(sn))).execute();
       if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, 'push.systemType');
+      // Four-eyes (issue 23): a push may not grow past its organisation's campaign size by additions, which
+      // would run devices nobody approved. Refused, not held: the devices go in a new push, which waits.
+      const total = Number(c.total) + fresh.length;
+      if (fresh.length > 0 && deps.approvals && (await deps.approvals.campaignNeedsApproval(c.org_id, total))) {
+        throw new ApiError(ApiCode.BadRequest, msg('push.addOverApproval', { total, limit: (await deps.approvals.policy(c.org_id)).campaignOver }));
+      }
       if (c.kind === 'firmware' && fresh.length > 0) {
         const open = await db.selectFrom('push_targets').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).executeTakeFirstOrThrow();
         const coupons = await couponInfo(db, c.org_id);

@@ -226,6 +226,30 @@ for (const target of targets) {
       await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 100, ttlMinutes: 60 });
     });
 
+    it('adding devices to a running push cannot take it over the campaign size: refused with its key, within it added', async () => {
+      const login = await loginAsAdmin(ts);
+      await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 5, ttlMinutes: 60 });
+      const contentId = await uploadFirmware(ts.server.url, login.token);
+      await buyCoupons(ts.server.url, login.token, login.token, 50);
+      const started = await admin.ok<PushStarted>('POST', '/push/start', { kind: 'firmware', contentId, sns: BULK.slice(0, 3), confirmModelMismatch: true });
+      expect(started.campaign.state).toBe('running');
+      const id = started.campaign.id;
+      // 3 + 3 = 6 > 5: refused, nothing added.
+      const refused = await admin.call('POST', '/push/add-devices', { id, sns: BULK.slice(3, 6) });
+      expect(refused).toMatchObject({ code: 40001, key: 'push.addOverApproval', params: { total: 6, limit: 5 } });
+      expect(refused.message).toBe('Adding these devices makes the push 6 devices, over the 5 your organisation pushes without approval: start a new push for them instead (it waits for approval)');
+      expect((await admin.ok<CampaignView>('GET', `/push/campaign/${id}`)).total).toBe(3);
+      // Serials already in the push do not count twice: 3 known + 2 new = 5, at the size, added.
+      expect(await admin.ok<{ added: number }>('POST', '/push/add-devices', { id, sns: [...BULK.slice(0, 3), ...BULK.slice(3, 5)] })).toEqual({ added: 2 });
+      expect((await admin.ok<CampaignView>('GET', `/push/campaign/${id}`)).total).toBe(5);
+      expect(await admin.call('POST', '/push/add-devices', { id, sns: [BULK[5] ?? ''] })).toMatchObject({ key: 'push.addOverApproval', params: { total: 6, limit: 5 } });
+      // A size of 0 never waits, so nothing is refused either.
+      await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 0, ttlMinutes: 60 });
+      expect(await admin.ok<{ added: number }>('POST', '/push/add-devices', { id, sns: [BULK[5] ?? ''] })).toEqual({ added: 1 });
+      await admin.ok('POST', '/push/cancel', { id });
+      await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 100, ttlMinutes: 60 });
+    });
+
     it('a request not decided in time expires', async () => {
       const reply = await admin.ok<DeviceCommandReply>('POST', '/device-ops/command', { sn: SN, msgId: Command.ClearData });
       const id = reply.approval?.id ?? 0;
