@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { createVirtualDevice } from '../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../agent/ws-transport.ts';
 import { OnlineState, systemClock } from '../protocol/index.ts';
-import { Subject } from '../server/bus/bus.ts';
+import { BUS_SUBJECTS, Subject } from '../server/bus/subjects.ts';
 import { NatsBus } from '../server/bus/nats-bus.ts';
 import { launchChromium } from '../tests/support/browser.ts';
 import { loginAsAdmin, startTestServer } from '../tests/support/server.ts';
@@ -77,7 +77,7 @@ export async function runUiBench(): Promise<BenchRow[]> {
   process.env.CONSOLE_DIR = build.dir;
   const prefix = `uibench${process.pid}`;
   const ts = await startTestServer('sqlite', { NATS_URL, NATS_PREFIX: prefix });
-  const sim = await NatsBus.connect(NATS_URL, 'ui-bench-simulated-node', prefix);
+  const sim = await NatsBus.connect(NATS_URL, 'ui-bench-simulated-node', prefix, BUS_SUBJECTS);
   const browser = await launchChromium();
   try {
     const login = await loginAsAdmin(ts);

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from './bus/bus.ts';
 import { InProcessBus } from './bus/in-process-bus.ts';
 import { NatsBus } from './bus/nats-bus.ts';
+import { BUS_SUBJECTS } from './bus/subjects.ts';
 import { seed, type SeedResult } from './seed.ts';
 import { seedCardInventory } from './cards/seed-inventory.ts';
 
@@ -104,7 +105,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
   const devices = new DeviceRepository(db);
   const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);
   const bus: Bus =
-    opts.worker?.bus ?? (config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, log) : new InProcessBus());
+    opts.worker?.bus ?? (config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, BUS_SUBJECTS, log) : new InProcessBus(BUS_SUBJECTS, log));
   const sessions = new SessionStore(db, clock, config.sessionTtlMs);
   const captcha = new CaptchaStore(clock, bus);
   const gateway = new Gateway({

@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../../protocol/index.ts';
 import type { Session, SessionStore } from '../auth/sessions.ts';
-import { type Bus, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { Subject } from '../bus/subjects.ts';
 import type { Db } from '../db/database.ts';
 import { touches } from '../gateway/console-rights.ts';
 import { type LoadedCaller, loadCaller } from './caller.ts';
@@ -143,7 +144,7 @@ export class LiveCallers {
     this.#stop.push(
       () => deps.sessions.events.off('ended', onEnded),
       // This node's own endings come back too when the bus is shared; ending twice is a no-op.
-      deps.bus.subscribe(Subject.sessionEnded, (m) => this.#endSession(String(m.tokenHash), 'session ended')),
+      deps.bus.subscribe(Subject.sessionEnded, (m) => this.#endSession(m.tokenHash, 'session ended')),
       deps.rights.listen((change) => this.#changed(change)),
     );
   }

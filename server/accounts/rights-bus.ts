@@ -1,17 +1,7 @@
-import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { type RightsChange, type RightsChanged, Subject } from '../bus/subjects.ts';
 
-/**
- * What changed about who may do what: accounts (role or organisation moved, removed), roles (their
- * permission lists), organisations (created below, frozen, unfrozen, moved, deleted, their login's role).
- * A receiver reloads every caller the change may touch; touching too many is harmless, too few is not.
- */
-export interface RightsChange {
-  readonly accounts?: readonly number[];
-  readonly roles?: readonly number[];
-  /** A caller is touched when one of these is in its scope or on its path to the root. */
-  readonly orgs?: readonly number[];
-  readonly all?: boolean;
-}
+export type { RightsChange };
 
 /** What writers of roles, accounts and organisations are given: call it after the change is committed. */
 export interface RightsNotifier {
@@ -24,22 +14,21 @@ export const noRightsNotifier: RightsNotifier = { changed: async () => undefined
 /** How long a change waits for the bus to carry it back before the writer carries on regardless. */
 const ECHO_WAIT_MS = 1_000;
 
-const ids = (value: unknown): number[] | undefined =>
-  Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number' && Number.isInteger(v)) : undefined;
-
-/** Reads a change off the bus, keeping only well-formed fields. */
-export function rightsChangeOf(m: BusMessage): RightsChange {
-  return { accounts: ids(m.accounts), roles: ids(m.roles), orgs: ids(m.orgs), all: m.all === true };
+// Only the fields given: msgpack and IPC both carry them, and an absent field stays absent.
+function rightsMessage(node: string, seq: number, change: RightsChange): RightsChanged {
+  return {
+    node,
+    seq,
+    ...(change.accounts ? { accounts: [...change.accounts] } : {}),
+    ...(change.roles ? { roles: [...change.roles] } : {}),
+    ...(change.orgs ? { orgs: [...change.orgs] } : {}),
+    ...(change.all ? { all: true } : {}),
+  };
 }
 
-// Only the fields given: msgpack and IPC both carry them, and an absent field stays absent.
-function rightsMessage(node: string, seq: number, change: RightsChange): BusMessage {
-  const m: BusMessage = { node, seq };
-  if (change.accounts) m.accounts = [...change.accounts];
-  if (change.roles) m.roles = [...change.roles];
-  if (change.orgs) m.orgs = [...change.orgs];
-  if (change.all) m.all = true;
-  return m;
+/** The change a bus message tells, without who published it. */
+function changeOf({ accounts, roles, orgs, all }: RightsChanged): RightsChange {
+  return { accounts, roles, orgs, all: all === true };
 }
 
 /**
@@ -61,8 +50,8 @@ export class RightsBus implements RightsNotifier {
     this.#bus = bus;
     this.#nodeId = nodeId;
     this.#unsubscribe = bus.subscribe(Subject.rightsChanged, (m) => {
-      if (m.node === nodeId) return this.#echoes.get(Number(m.seq))?.();
-      const change = rightsChangeOf(m);
+      if (m.node === nodeId) return this.#echoes.get(m.seq)?.();
+      const change = changeOf(m);
       for (const listener of this.#listeners) listener(change);
     });
   }

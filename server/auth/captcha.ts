@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Captcha } from 'captcha.gif';
 import type { Clock } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
+import { Subject } from '../bus/subjects.ts';
 
 export const CAPTCHA_TTL_MS = 5 * 60_000;
 /**
@@ -14,9 +15,6 @@ export const MAX_OPEN_PER_ADDRESS = 10;
  * dropping expired ones), new images are refused rather than anyone's open challenge being dropped.
  */
 export const MAX_OPEN_CHALLENGES = 50_000;
-/** Bus subjects of challenges shared between processes (see the constructor). */
-const CAPTCHA_ISSUED = 'captcha.issued';
-const CAPTCHA_SPENT = 'captcha.spent';
 
 /**
  * The image: a GIF from captcha.gif (a TypeScript port of brokestream's C captcha, no native code). Each
@@ -81,12 +79,10 @@ export class CaptchaStore {
     this.#maxOpen = limits.maxOpen ?? MAX_OPEN_CHALLENGES;
     this.#perAddress = limits.perAddress ?? MAX_OPEN_PER_ADDRESS;
     this.#bus = bus?.shared ? bus : undefined;
-    this.#bus?.subscribe(CAPTCHA_ISSUED, (m) => {
-      const { id, mac, expiresAt, owner } = m;
-      if (typeof id !== 'string' || typeof mac !== 'string' || typeof expiresAt !== 'number' || typeof owner !== 'string' || this.#open.has(id)) return;
-      this.#remember(id, { answerMac: Buffer.from(mac, 'base64url'), expiresAt, owner });
+    this.#bus?.subscribe(Subject.captchaIssued, ({ id, mac, expiresAt, owner }) => {
+      if (!this.#open.has(id)) this.#remember(id, { answerMac: Buffer.from(mac, 'base64url'), expiresAt, owner });
     });
-    this.#bus?.subscribe(CAPTCHA_SPENT, (m) => this.#forget(String(m.id)));
+    this.#bus?.subscribe(Subject.captchaSpent, (m) => this.#forget(m.id));
   }
 
   /** Drops expired challenges from the front (the oldest); the map is in opening order. */
@@ -134,7 +130,7 @@ export class CaptchaStore {
     const entry: OpenChallenge = { answerMac: macOf(key, lookup, token), expiresAt: this.#clock.now() + CAPTCHA_TTL_MS, owner };
     if (!this.#remember(lookup, entry)) return undefined;
     this.#answers?.set(lookup, token);
-    this.#bus?.publish(CAPTCHA_ISSUED, { id: lookup, mac: entry.answerMac.toString('base64url'), expiresAt: entry.expiresAt, owner });
+    this.#bus?.publish(Subject.captchaIssued, { id: lookup, mac: entry.answerMac.toString('base64url'), expiresAt: entry.expiresAt, owner });
     return { id: `${lookup}.${key.toString('base64url')}`, gif: buffer };
   }
 
@@ -144,7 +140,7 @@ export class CaptchaStore {
     const entry = parsed && this.#open.get(parsed.lookup);
     if (!parsed || !entry) return false;
     this.#forget(parsed.lookup);
-    this.#bus?.publish(CAPTCHA_SPENT, { id: parsed.lookup });
+    this.#bus?.publish(Subject.captchaSpent, { id: parsed.lookup });
     const mac = macOf(parsed.key, parsed.lookup, answer);
     return entry.expiresAt > this.#clock.now() && mac.length === entry.answerMac.length && timingSafeEqual(entry.answerMac, mac);
   }

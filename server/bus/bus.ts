@@ -1,16 +1,19 @@
-/** A message between server nodes: plain data, encoded with msgpack on the wire. */
-export type BusMessage = Record<string, unknown>;
+import type { BusMap, BusSubject } from './subjects.ts';
 
 /**
- * Publish/subscribe between server nodes. One node uses the in-process bus; several nodes share NATS.
- * Subjects are exact names (no wildcards), so both implementations behave the same.
+ * Publish/subscribe between server processes, typed by subject: a message published on a subject of kind
+ * `K` is an `M[K]`, and a handler of that subject is given one. One node uses the in-process bus; the
+ * worker processes of a node share the IPC bus; several nodes share NATS. The IPC and NATS buses decode
+ * every message arriving from another process with its subject's decoder (server/bus/subjects.ts) before
+ * a handler sees it, so handlers read typed data and never coerce. Subjects are exact names (no
+ * wildcards), so every implementation behaves the same.
  */
-export interface Bus {
-  /** True when other nodes may be listening (NATS); false for the in-process bus. */
+export interface Bus<M = BusMap> {
+  /** True when other processes may be listening (IPC, NATS); false for the in-process bus. */
   readonly shared: boolean;
-  publish(subject: string, message: BusMessage): void;
+  publish<K extends keyof M & string>(subject: BusSubject<K>, message: M[K]): void;
   /** Returns the function that ends the subscription. */
-  subscribe(subject: string, handler: (message: BusMessage) => void): () => void;
+  subscribe<K extends keyof M & string>(subject: BusSubject<K>, handler: (message: M[K]) => void): () => void;
   close(): Promise<void>;
   /**
    * False while a shared bus cannot reach the other nodes (messages then stay on this node); absent on a
@@ -21,25 +24,9 @@ export interface Bus {
   onReconnect?(listener: () => void): () => void;
 }
 
-/** Subjects; a NATS bus puts its cluster's prefix before each, so clusters can share a NATS server. */
-export const Subject = {
-  /** Commands for a device, published by the node a console is on, heard by the node holding the device. */
-  deviceCommand: (sn: string) => `device.${sn}.cmd`,
-  /** Replies to a node's forwarded commands. */
-  nodeReplies: (nodeId: string) => `node.${nodeId}.reply`,
-  presence: 'presence',
-  sessionEnded: 'session.ended',
-  /** Roles, accounts or organisations changed: consoles reload the rights they cached (server/accounts/rights-bus.ts). */
-  rightsChanged: 'rights.changed',
-  /** Every node's beat (`{node}`), and its goodbye (`{node, leaving: true}`) on a graceful shutdown. */
-  nodeAlive: 'node.alive',
-  /** Outcomes of commands to a device, for consoles on other nodes that watch it. */
-  deviceOutcome: (sn: string) => `device.${sn}.outcome`,
-  /** A device's secret was revoked: the node holding it closes its socket. */
-  deviceRevoked: 'device.revoked',
-  /**
-   * Devices moved to another organisation (`{node, seq, sns, orgId}`): the process holding one closes its
-   * socket, and every process's consoles outside the new organisation let go of their watches and flows.
-   */
-  deviceMoved: 'device.moved',
-} as const;
+/** What a bus says about messages it drops and connections it loses; the server gives it its logger. */
+export interface BusLog {
+  warn(obj: object, msg: string): void;
+}
+
+export const consoleBusLog: BusLog = { warn: (obj, msg) => console.warn(msg, obj) };

@@ -1,25 +1,26 @@
-import type { Bus, BusMessage } from './bus.ts';
+import { type Bus, type BusLog, consoleBusLog } from './bus.ts';
+import { SubjectHandlers } from './handlers.ts';
+import type { BusMap, BusSubject, SubjectDecoders } from './subjects.ts';
 
-/** The bus of a single node: delivery is synchronous and local. */
-export class InProcessBus implements Bus {
+/**
+ * The bus of a single node: delivery is synchronous and local. Messages go through their subject's
+ * decoder as on the shared buses, so a handler gets its own copy, of the same shape wherever it runs.
+ */
+export class InProcessBus<M = BusMap> implements Bus<M> {
   readonly shared = false;
-  readonly #handlers = new Map<string, Set<(message: BusMessage) => void>>();
+  readonly #handlers: SubjectHandlers<M>;
 
-  publish(subject: string, message: BusMessage): void {
-    for (const handler of this.#handlers.get(subject) ?? []) handler(message);
+  constructor(subjects: SubjectDecoders<M>, log: BusLog = consoleBusLog) {
+    this.#handlers = new SubjectHandlers(subjects, log);
   }
 
-  subscribe(subject: string, handler: (message: BusMessage) => void): () => void {
-    let set = this.#handlers.get(subject);
-    if (!set) {
-      set = new Set();
-      this.#handlers.set(subject, set);
-    }
-    set.add(handler);
-    return () => {
-      set.delete(handler);
-      if (set.size === 0) this.#handlers.delete(subject);
-    };
+  publish<K extends keyof M & string>(subject: BusSubject<K>, message: M[K]): void {
+    this.#handlers.deliver(subject.name, message);
+  }
+
+  subscribe<K extends keyof M & string>(subject: BusSubject<K>, handler: (message: M[K]) => void): () => void {
+    this.#handlers.add(subject, handler);
+    return () => void this.#handlers.remove(subject, handler);
   }
 
   async close(): Promise<void> {

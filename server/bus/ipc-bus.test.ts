@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { type BusMessage, Subject } from './bus.ts';
+import { decoders as d, Invalid } from '../../protocol/index.ts';
 import { BusRelay, type BusIpcMessage, IpcBus, type IpcPort } from './ipc-bus.ts';
+import { BUS_SUBJECTS, type BusSubject, Subject, type SubjectDecoders } from './subjects.ts';
+
+/** A map of the test's own: the bus is generic over its subjects, and decodes by the map it is given. */
+interface TestMap {
+  readonly a: { readonly v: number };
+  readonly flow: { readonly chunk: Uint8Array };
+  readonly x: object;
+}
+const TEST_SUBJECTS: SubjectDecoders<TestMap> = {
+  a: d.object<{ readonly v: number }>({ v: d.integer() }),
+  flow: d.object<{ readonly chunk: Uint8Array }>({ chunk: (v) => (v instanceof Uint8Array ? v : Invalid) }),
+  x: d.object<object>({}),
+};
+const on = <K extends keyof TestMap & string>(kind: K, name: string = kind): BusSubject<K> => ({ kind, name });
 
 /** An in-memory IPC channel: both ends deliver synchronously, as a test wants, and count what passes. */
 function channel(): { worker: IpcPort; primary: IpcPort; toPrimary: BusIpcMessage[] } {
@@ -22,26 +36,36 @@ function channel(): { worker: IpcPort; primary: IpcPort; toPrimary: BusIpcMessag
 }
 
 function node(workers: number) {
-  const relay = new BusRelay();
+  const relay = new BusRelay(TEST_SUBJECTS);
   const channels = Array.from({ length: workers }, () => channel());
   for (const c of channels) relay.join(c.primary);
-  return { relay, channels, buses: channels.map((c) => new IpcBus(c.worker)) };
+  return { relay, channels, buses: channels.map((c) => new IpcBus(c.worker, TEST_SUBJECTS)) };
+}
+
+/** A node whose buses carry the server's own subjects. */
+function serverNode(workers: number) {
+  const refused: string[] = [];
+  const log = { warn: (_: object, msg: string) => void refused.push(msg) };
+  const relay = new BusRelay(BUS_SUBJECTS, log);
+  const channels = Array.from({ length: workers }, () => channel());
+  for (const c of channels) relay.join(c.primary);
+  return { relay, channels, refused, buses: channels.map((c) => new IpcBus(c.worker, BUS_SUBJECTS, log)) };
 }
 
 describe('IpcBus and BusRelay (the bus of one node with worker processes)', () => {
   it('delivers a message to every worker subscribed to its subject, the publisher included, and to no other', () => {
     const { buses } = node(3);
     const heard: string[][] = [[], [], []];
-    buses[0]?.subscribe('a', (m) => heard[0]?.push(String(m.v)));
-    buses[1]?.subscribe('a', (m) => heard[1]?.push(String(m.v)));
-    buses[2]?.subscribe('b', (m) => heard[2]?.push(String(m.v)));
-    buses[0]?.publish('a', { v: 1 });
-    buses[2]?.publish('a', { v: 2 });
+    buses[0]?.subscribe(on('a'), (m) => heard[0]?.push(String(m.v)));
+    buses[1]?.subscribe(on('a'), (m) => heard[1]?.push(String(m.v)));
+    buses[2]?.subscribe(on('a', 'b'), (m) => heard[2]?.push(String(m.v)));
+    buses[0]?.publish(on('a'), { v: 1 });
+    buses[2]?.publish(on('a'), { v: 2 });
     expect(heard).toEqual([['1', '2'], ['1', '2'], []]);
   });
 
   it('tells the primary about a subject once per worker, and forgets it with the last handler', () => {
-    const { relay, channels, buses } = node(1);
+    const { relay, channels, buses } = serverNode(1);
     const bus = buses[0];
     if (!bus) throw new Error('no bus');
     const off1 = bus.subscribe(Subject.deviceCommand('SN1'), () => undefined);
@@ -57,35 +81,48 @@ describe('IpcBus and BusRelay (the bus of one node with worker processes)', () =
 
   it('carries binary data as it is (flow chunks)', () => {
     const { buses } = node(2);
-    const got: BusMessage[] = [];
-    buses[1]?.subscribe('flow', (m) => got.push(m));
-    buses[0]?.publish('flow', { chunk: new Uint8Array([1, 2, 3]) });
+    const got: { readonly chunk: Uint8Array }[] = [];
+    buses[1]?.subscribe(on('flow'), (m) => got.push(m));
+    buses[0]?.publish(on('flow'), { chunk: new Uint8Array([1, 2, 3]) });
     expect(got[0]?.chunk).toEqual(new Uint8Array([1, 2, 3]));
   });
 
   it('drops a worker that left with all its subscriptions', () => {
     const { relay, channels, buses } = node(2);
     const heard: number[] = [];
-    buses[0]?.subscribe('x', () => heard.push(0));
-    buses[0]?.subscribe('y', () => heard.push(0));
-    buses[1]?.subscribe('x', () => heard.push(1));
+    buses[0]?.subscribe(on('x'), () => heard.push(0));
+    buses[0]?.subscribe(on('x', 'y'), () => heard.push(0));
+    buses[1]?.subscribe(on('x'), () => heard.push(1));
     const gone = channels[0];
     if (!gone) throw new Error('no channel');
     relay.leave(gone.primary);
     expect(relay.subjectCount).toBe(1);
-    buses[1]?.publish('x', {});
+    buses[1]?.publish(on('x'), {});
     expect(heard).toEqual([1]);
   });
 
   it("lets the primary hear and publish on the node's bus", () => {
-    const { relay, buses } = node(1);
-    const atPrimary: unknown[] = [];
-    const atWorker: unknown[] = [];
+    const { relay, buses, refused } = serverNode(1);
+    const atPrimary: string[] = [];
+    const atWorker: string[] = [];
     relay.bus.subscribe(Subject.presence, (m) => atPrimary.push(m.sn));
     buses[0]?.subscribe(Subject.presence, (m) => atWorker.push(m.sn));
-    buses[0]?.publish(Subject.presence, { sn: 'A' });
-    relay.bus.publish(Subject.presence, { sn: 'B' });
+    const news = (sn: string) => ({ node: 'w1', sn, orgId: 1, online: true, time: 1 });
+    buses[0]?.publish(Subject.presence, news('A'));
+    relay.bus.publish(Subject.presence, news('B'));
     expect(atPrimary).toEqual(['A', 'B']);
     expect(atWorker).toEqual(['A', 'B']);
+    expect(refused).toEqual([]);
+  });
+
+  it('decodes what another process sends by the subject\'s decoder, and drops what it refuses', () => {
+    const { channels, buses, refused } = serverNode(2);
+    const heard: string[] = [];
+    buses[1]?.subscribe(Subject.presence, (m) => heard.push(m.sn));
+    // A process of another build (or a bug) publishes presence without its organisation, then a good one.
+    channels[0]?.worker.send({ dcc: 'bus.pub', subject: Subject.presence.name, message: { node: 'w1', sn: 'BAD', online: true, time: 1 } });
+    channels[0]?.worker.send({ dcc: 'bus.pub', subject: Subject.presence.name, message: { node: 'w1', sn: 'GOOD', orgId: 3, online: true, time: 1, extra: 'dropped' } });
+    expect(heard).toEqual(['GOOD']);
+    expect(refused).toEqual(['malformed bus message dropped']);
   });
 });

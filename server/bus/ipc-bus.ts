@@ -1,16 +1,19 @@
-import type { Bus, BusMessage } from './bus.ts';
+import { type Bus, type BusLog, consoleBusLog } from './bus.ts';
+import { SubjectHandlers } from './handlers.ts';
+import type { BusMap, BusSubject, SubjectDecoders } from './subjects.ts';
 
 /**
  * Bus traffic between the worker processes of one node and their primary, over Node's IPC channel
- * (advanced serialization, so binary chunks in flow messages pass as they are). Plain data only.
+ * (advanced serialization, so binary chunks in flow messages pass as they are). Plain data only; the
+ * receiving process decodes each message by its subject's decoder (what crosses a process is untrusted).
  */
 export type BusIpcMessage =
   | { readonly dcc: 'bus.sub'; readonly subject: string }
   | { readonly dcc: 'bus.unsub'; readonly subject: string }
   /** Worker to primary: publish to every subscriber of the node, the publisher included (as NATS does). */
-  | { readonly dcc: 'bus.pub'; readonly subject: string; readonly message: BusMessage }
+  | { readonly dcc: 'bus.pub'; readonly subject: string; readonly message: unknown }
   /** Primary to worker: a message on a subject this worker subscribed to. */
-  | { readonly dcc: 'bus.deliver'; readonly subject: string; readonly message: BusMessage };
+  | { readonly dcc: 'bus.deliver'; readonly subject: string; readonly message: unknown };
 
 const KINDS: ReadonlySet<unknown> = new Set(['bus.sub', 'bus.unsub', 'bus.pub', 'bus.deliver']);
 
@@ -43,79 +46,41 @@ export function primaryPort(proc: NodeJS.Process = process): IpcPort {
   };
 }
 
-type Handler = (message: BusMessage) => void;
-
-/** Handlers by exact subject, shared by the worker's bus and the primary's relay. */
-class HandlerTable {
-  readonly #handlers = new Map<string, Set<Handler>>();
-
-  /** Adds a handler; true when it is the subject's first. */
-  add(subject: string, handler: Handler): boolean {
-    const set = this.#handlers.get(subject);
-    if (set) {
-      set.add(handler);
-      return false;
-    }
-    this.#handlers.set(subject, new Set([handler]));
-    return true;
-  }
-
-  /** Removes a handler; true when the subject has none left. */
-  remove(subject: string, handler: Handler): boolean {
-    const set = this.#handlers.get(subject);
-    if (!set?.delete(handler)) return false;
-    if (set.size > 0) return false;
-    this.#handlers.delete(subject);
-    return true;
-  }
-
-  deliver(subject: string, message: BusMessage): void {
-    for (const handler of this.#handlers.get(subject) ?? []) handler(message);
-  }
-
-  subjects(): IterableIterator<string> {
-    return this.#handlers.keys();
-  }
-
-  clear(): void {
-    this.#handlers.clear();
-  }
-}
-
 /**
  * The bus of a worker process in a node of several (GATEWAY_WORKERS > 1, no NATS): every message goes
  * through the node's primary, which relays it to the workers subscribed to its subject. The primary
  * learns a subject when the worker's first handler for it arrives and forgets it with the last.
  */
-export class IpcBus implements Bus {
+export class IpcBus<M = BusMap> implements Bus<M> {
   readonly shared = true;
   readonly #port: IpcPort;
-  readonly #handlers = new HandlerTable();
+  readonly #handlers: SubjectHandlers<M>;
   readonly #stopListening: () => void;
 
-  constructor(port: IpcPort) {
+  constructor(port: IpcPort, subjects: SubjectDecoders<M>, log: BusLog = consoleBusLog) {
     this.#port = port;
+    this.#handlers = new SubjectHandlers(subjects, log);
     this.#stopListening = port.listen((m) => {
       if (isBusIpcMessage(m) && m.dcc === 'bus.deliver') this.#handlers.deliver(m.subject, m.message);
     });
   }
 
-  publish(subject: string, message: BusMessage): void {
-    this.#port.send({ dcc: 'bus.pub', subject, message });
+  publish<K extends keyof M & string>(subject: BusSubject<K>, message: M[K]): void {
+    this.#port.send({ dcc: 'bus.pub', subject: subject.name, message });
   }
 
-  subscribe(subject: string, handler: (message: BusMessage) => void): () => void {
-    if (this.#handlers.add(subject, handler)) this.#port.send({ dcc: 'bus.sub', subject });
+  subscribe<K extends keyof M & string>(subject: BusSubject<K>, handler: (message: M[K]) => void): () => void {
+    if (this.#handlers.add(subject, handler)) this.#port.send({ dcc: 'bus.sub', subject: subject.name });
     let subscribed = true;
     return () => {
       if (!subscribed) return;
       subscribed = false;
-      if (this.#handlers.remove(subject, handler)) this.#port.send({ dcc: 'bus.unsub', subject });
+      if (this.#handlers.remove(subject, handler)) this.#port.send({ dcc: 'bus.unsub', subject: subject.name });
     };
   }
 
   async close(): Promise<void> {
-    for (const subject of [...this.#handlers.subjects()]) this.#port.send({ dcc: 'bus.unsub', subject });
+    for (const subject of [...this.#handlers.names()]) this.#port.send({ dcc: 'bus.unsub', subject });
     this.#handlers.clear();
     this.#stopListening();
   }
@@ -125,22 +90,29 @@ export class IpcBus implements Bus {
  * The primary's side of a node's IPC bus: relays each message published by a worker (or by the primary
  * itself, through {@link BusRelay.bus}) to every worker subscribed to its subject, the publisher included.
  */
-export class BusRelay {
+export class BusRelay<M = BusMap> {
   /** Workers subscribed, by subject. */
   readonly #members = new Map<string, Set<IpcPort>>();
-  readonly #local = new HandlerTable();
+  readonly #local: SubjectHandlers<M>;
   readonly #joined = new Map<IpcPort, () => void>();
 
   /** The primary's own view of the node's bus (it hears and publishes like a worker). */
-  readonly bus: Bus = {
-    shared: true,
-    publish: (subject, message) => this.#relay(subject, message),
-    subscribe: (subject, handler) => {
-      this.#local.add(subject, handler);
-      return () => void this.#local.remove(subject, handler);
-    },
-    close: async () => this.#local.clear(),
-  };
+  readonly bus: Bus<M>;
+
+  /** `subjects` decode what the primary's own handlers hear (workers decode what is relayed to them). */
+  constructor(subjects: SubjectDecoders<M>, log: BusLog = consoleBusLog) {
+    const local = new SubjectHandlers(subjects, log);
+    this.#local = local;
+    this.bus = {
+      shared: true,
+      publish: (subject, message) => this.#relay(subject.name, message),
+      subscribe: (subject, handler) => {
+        local.add(subject, handler);
+        return () => void local.remove(subject, handler);
+      },
+      close: async () => local.clear(),
+    };
+  }
 
   /** Starts relaying for one worker's channel. */
   join(port: IpcPort): void {
@@ -180,7 +152,7 @@ export class BusRelay {
     if (set.size === 0) this.#members.delete(subject);
   }
 
-  #relay(subject: string, message: BusMessage): void {
+  #relay(subject: string, message: unknown): void {
     for (const port of this.#members.get(subject) ?? []) port.send({ dcc: 'bus.deliver', subject, message });
     this.#local.deliver(subject, message);
   }

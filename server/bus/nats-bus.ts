@@ -1,46 +1,44 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import type { Bus, BusMessage } from './bus.ts';
+import { type Bus, type BusLog, consoleBusLog } from './bus.ts';
+import { type RawHandler, SubjectHandlers } from './handlers.ts';
+import type { BusMap, BusSubject, SubjectDecoders } from './subjects.ts';
 
 const packr = new Packr({ useRecords: false, mapsAsObjects: true });
-
-/** What the bus says about its connection; the server gives it its logger. */
-export interface BusLog {
-  warn(obj: object, msg: string): void;
-}
-
-const consoleLog: BusLog = { warn: (obj, msg) => console.warn(msg, obj) };
-
-type Handler = (message: BusMessage) => void;
 
 /**
  * The bus of a cluster: NATS core publish/subscribe, messages in msgpack. While NATS is unreachable
  * (restarting, the network cut) the node goes on alone: what it publishes reaches its own subscribers
  * only, as the in-process bus would, and the client reconnects by itself, with this node's
  * subscriptions, when NATS is back. Messages of that time do not reach the other nodes later either:
- * they would arrive stale (presence, command replies whose requesters gave up).
+ * they would arrive stale (presence, command replies whose requesters gave up). Every message, from
+ * NATS or delivered locally, is unpacked and decoded by its subject's decoder before a handler sees it.
  */
-export class NatsBus implements Bus {
+export class NatsBus<M = BusMap> implements Bus<M> {
   readonly shared = true;
   readonly #nc: NatsConnection;
   readonly #prefix: string;
   readonly #log: BusLog;
-  /** This node's handlers by full subject, for delivery while NATS is unreachable. */
-  readonly #local = new Map<string, Set<Handler>>();
+  /** This node's handlers (by subject name, without the prefix), for delivery while NATS is unreachable. */
+  readonly #local: SubjectHandlers<M>;
   #connected = true;
   readonly #reconnectListeners = new Set<() => void>();
 
-  private constructor(nc: NatsConnection, prefix: string, log: BusLog) {
+  private constructor(nc: NatsConnection, prefix: string, subjects: SubjectDecoders<M>, log: BusLog) {
     this.#nc = nc;
     this.#prefix = prefix;
     this.#log = log;
+    this.#local = new SubjectHandlers(subjects, log);
     void this.#watch();
   }
 
-  /** Connects to NATS at `url` (for example nats://127.0.0.1:4222); every subject gets `prefix.` before it. */
-  static async connect(url: string, name: string, prefix: string, log: BusLog = consoleLog): Promise<NatsBus> {
+  /**
+   * Connects to NATS at `url` (for example nats://127.0.0.1:4222); every subject gets `prefix.` before it,
+   * and `subjects` decode what arrives.
+   */
+  static async connect<M>(url: string, name: string, prefix: string, subjects: SubjectDecoders<M>, log: BusLog = consoleBusLog): Promise<NatsBus<M>> {
     if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new Error(`Invalid NATS subject prefix "${prefix}"`);
-    return new NatsBus(await connect({ servers: url, name, maxReconnectAttempts: -1 }), prefix, log);
+    return new NatsBus(await connect({ servers: url, name, maxReconnectAttempts: -1 }), prefix, subjects, log);
   }
 
   /** False while NATS is unreachable and messages stay on this node. */
@@ -67,10 +65,10 @@ export class NatsBus implements Bus {
     }
   }
 
-  publish(subject: string, message: BusMessage): void {
+  publish<K extends keyof M & string>(subject: BusSubject<K>, message: M[K]): void {
     // During shutdown sockets close after the bus has drained; their presence news has no audience.
     if (this.#nc.isClosed() || this.#nc.isDraining()) return;
-    const full = `${this.#prefix}.${subject}`;
+    const full = `${this.#prefix}.${subject.name}`;
     const bytes = packr.pack(message);
     if (this.#connected) {
       try {
@@ -78,20 +76,14 @@ export class NatsBus implements Bus {
         return;
       } catch (err) {
         // The client refuses while its buffer of unsent messages is full: the connection is as good as lost.
-        this.#log.warn({ err, subject }, 'NATS publish failed: delivered on this node only');
+        this.#log.warn({ err, subject: subject.name }, 'NATS publish failed: delivered on this node only');
       }
     }
     // A copy, as NATS would deliver it: a handler may keep or change what it is given.
-    this.#deliverLocally(full, bytes);
+    for (const run of this.#local.handlersOf(subject.name)) this.#run(run, bytes, full);
   }
 
-  #deliverLocally(full: string, bytes: Uint8Array): void {
-    const handlers = this.#local.get(full);
-    if (!handlers) return;
-    for (const handler of [...handlers]) this.#run(handler, bytes, full);
-  }
-
-  #run(handler: Handler, bytes: Uint8Array, full: string): void {
+  #run(handler: RawHandler, bytes: Uint8Array, full: string): void {
     let value: unknown;
     try {
       value = packr.unpack(bytes);
@@ -99,34 +91,27 @@ export class NatsBus implements Bus {
       this.#log.warn({ err, subject: full }, 'undecodable bus message dropped');
       return;
     }
-    if (typeof value !== 'object' || value === null) return;
     try {
-      handler(value as BusMessage);
+      handler(value);
     } catch (err) {
       // One subscriber's bug must not end the others' delivery, nor the NATS client's read loop.
       this.#log.warn({ err, subject: full }, 'bus subscriber failed');
     }
   }
 
-  subscribe(subject: string, handler: Handler): () => void {
-    const full = `${this.#prefix}.${subject}`;
-    let handlers = this.#local.get(full);
-    if (!handlers) {
-      handlers = new Set();
-      this.#local.set(full, handlers);
-    }
-    const set = handlers;
-    set.add(handler);
+  subscribe<K extends keyof M & string>(subject: BusSubject<K>, handler: (message: M[K]) => void): () => void {
+    const full = `${this.#prefix}.${subject.name}`;
+    this.#local.add(subject, handler);
+    const run = this.#local.wrap(subject, handler);
     // NATS keeps a subscription made while it reconnects, and makes it on the server once back.
     const sub = this.#nc.subscribe(full, {
       callback: (err, msg) => {
-        if (!err) this.#run(handler, msg.data, full);
+        if (!err) this.#run(run, msg.data, full);
       },
     });
     return () => {
       sub.unsubscribe();
-      set.delete(handler);
-      if (set.size === 0) this.#local.delete(full);
+      this.#local.remove(subject, handler);
     };
   }
 

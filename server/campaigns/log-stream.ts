@@ -5,7 +5,7 @@ import * as c from '../../protocol/api/campaigns.ts';
 import type { LiveCallers, LiveRequest } from '../accounts/live-callers.ts';
 import { ApiCode, ApiError } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import type { TargetUpdate } from './progress-bus.ts';
+import type { CampaignChange, TargetUpdate } from '../bus/subjects.ts';
 import type { CampaignRunner } from './runner.ts';
 
 /** The push log's key (devices-and-commerce section 2), which the live stream needs for as long as it is open. */
@@ -36,7 +36,7 @@ export function registerPushLogStream(app: FastifyInstance, deps: { readonly run
         if (only !== undefined && t.campaignId !== only) return;
         live?.whenCurrent((caller) => caller.scope.has(t.orgId) && send({ type: 'target', ...t }));
       };
-      const onCampaign = (c: { id: number; orgId: number; state: string }) => {
+      const onCampaign = (c: CampaignChange) => {
         if (only !== undefined && c.id !== only) return;
         live?.whenCurrent((caller) => caller.scope.has(c.orgId) && send({ type: 'campaign', ...c }));
       };

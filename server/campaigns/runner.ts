@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { chargeMany, chargeOnce } from './coupons.ts';
-import { CampaignSubject, parseProgressMessage, type TargetUpdate } from './progress-bus.ts';
+import { type CampaignChange, Subject, type TargetUpdate } from '../bus/subjects.ts';
 import { sqlTargetWriter, TargetWriter, type TargetWho, type WrittenTarget } from './target-writer.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
 
@@ -73,7 +73,7 @@ const keyOf = (campaignId: number, sn: string) => `${campaignId}\n${sn}`;
  * milliseconds instead of one per report, with each report acknowledged once it is committed.
  */
 export class CampaignRunner {
-  readonly events = mitt<{ target: TargetUpdate; campaign: { id: number; orgId: number; state: string } }>();
+  readonly events = mitt<{ target: TargetUpdate; campaign: CampaignChange }>();
   readonly #o: Required<Omit<RunnerOptions, 'log' | 'joiners'>> & Pick<RunnerOptions, 'log' | 'joiners'>;
   readonly #writer: TargetWriter;
   /** This runner's id on the bus, so it ignores its own progress coming back. */
@@ -110,11 +110,10 @@ export class CampaignRunner {
     const bus = this.#o.gateway.bus;
     if (bus.shared && !this.#unsubscribe) {
       // Progress written on another node, for the consoles following it here.
-      this.#unsubscribe = bus.subscribe(CampaignSubject.progress, (m) => {
-        const parsed = parseProgressMessage(m);
-        if (!parsed || parsed.node === this.#node) return;
-        for (const t of parsed.targets) this.events.emit('target', t);
-        for (const c of parsed.campaigns) this.events.emit('campaign', c);
+      this.#unsubscribe = bus.subscribe(Subject.campaignProgress, (m) => {
+        if (m.node === this.#node) return;
+        for (const t of m.targets) this.events.emit('target', t);
+        for (const c of m.campaigns) this.events.emit('campaign', c);
       });
     }
     this.#schedule(0);
@@ -137,14 +136,14 @@ export class CampaignRunner {
   }
 
   /** A campaign changed state (started, paused, cancelled, finished): consoles here and on other nodes hear it. */
-  announceCampaign(c: { id: number; orgId: number; state: string }): void {
+  announceCampaign(c: CampaignChange): void {
     this.events.emit('campaign', c);
     this.#publish([], [c]);
   }
 
-  #publish(targets: readonly TargetUpdate[], campaigns: readonly { id: number; orgId: number; state: string }[]): void {
+  #publish(targets: readonly TargetUpdate[], campaigns: readonly CampaignChange[]): void {
     const bus = this.#o.gateway.bus;
-    if (bus.shared) bus.publish(CampaignSubject.progress, { node: this.#node, targets, campaigns });
+    if (bus.shared) bus.publish(Subject.campaignProgress, { node: this.#node, targets, campaigns });
   }
 
   #schedule(ms: number): void {

@@ -1,9 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { type Clock, systemClock } from '../../protocol/index.ts';
-import { type Bus, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
 import { BusRelay, type IpcPort } from '../bus/ipc-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
+import { BUS_SUBJECTS, Subject } from '../bus/subjects.ts';
 import type { Config } from '../config.ts';
 import { DeviceRepository } from '../devices/repository.ts';
 import { DEVICE_SOCKET_PATH } from '../gateway/gateway.ts';
@@ -62,8 +63,8 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
 
   // Without NATS the primary is the node's bus; with it, the primary joins NATS only to follow presence
   // and to announce the devices of a dead worker.
-  const relay = new BusRelay();
-  const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}-primary`, config.natsPrefix) : relay.bus;
+  const relay = new BusRelay(BUS_SUBJECTS);
+  const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}-primary`, config.natsPrefix, BUS_SUBJECTS) : relay.bus;
   const ledger = new PresenceLedger();
   const unfollow = ledger.follow(bus);
   const collector = new MetricsCollector();

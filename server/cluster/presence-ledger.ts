@@ -1,4 +1,5 @@
-import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { type PresenceNews, Subject } from '../bus/subjects.ts';
 
 /** A device a worker held when it died, and when that login began. */
 export interface OrphanedDevice {
@@ -22,10 +23,9 @@ export class PresenceLedger {
     return bus.subscribe(Subject.presence, (m) => this.record(m));
   }
 
-  /** One presence message (`{node, sn, orgId, online, time}`, as the gateway publishes it). */
-  record(m: BusMessage): void {
-    if (typeof m.sn !== 'string' || typeof m.node !== 'string') return;
-    if (m.online === true) this.#holders.set(m.sn, { node: m.node, orgId: Number(m.orgId), since: Number(m.time) });
+  /** One presence message, as the gateway publishes it. */
+  record(m: PresenceNews): void {
+    if (m.online) this.#holders.set(m.sn, { node: m.node, orgId: m.orgId, since: m.time });
     else if (this.#holders.get(m.sn)?.node === m.node) this.#holders.delete(m.sn);
   }
 

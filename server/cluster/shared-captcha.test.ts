@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../protocol/index.ts';
 import { CaptchaStore, keepCaptchaAnswersForTests } from '../auth/captcha.ts';
-import type { BusMessage } from '../bus/bus.ts';
 import { BusRelay } from '../bus/ipc-bus.ts';
+import { BUS_SUBJECTS, type CaptchaIssued, Subject } from '../bus/subjects.ts';
 
 keepCaptchaAnswersForTests();
 
 describe('captcha challenges across the worker processes of a node', () => {
   it('are answered on another worker than the one that drew the image, once', () => {
     // The relay's own bus stands for two workers' buses: delivery is the same, only synchronous.
-    const bus = new BusRelay().bus;
+    const bus = new BusRelay(BUS_SUBJECTS).bus;
     const drew = new CaptchaStore(systemClock, bus);
     const answers = new CaptchaStore(systemClock, bus);
     const { id } = drew.issue('192.0.2.1') ?? { id: '' };
@@ -21,9 +21,9 @@ describe('captcha challenges across the worker processes of a node', () => {
   });
 
   it('cross the bus without their answers: only a hash keyed by what the client alone was given', () => {
-    const bus = new BusRelay().bus;
-    const heard: BusMessage[] = [];
-    bus.subscribe('captcha.issued', (m) => heard.push(m));
+    const bus = new BusRelay(BUS_SUBJECTS).bus;
+    const heard: CaptchaIssued[] = [];
+    bus.subscribe(Subject.captchaIssued, (m) => heard.push(m));
     const drew = new CaptchaStore(systemClock, bus);
     const answers = new CaptchaStore(systemClock, bus);
     const challenges = Array.from({ length: 20 }, (_, i) => drew.issue(`192.0.2.${i}`) ?? { id: '' });

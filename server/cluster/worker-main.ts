@@ -1,6 +1,7 @@
 import type { Bus } from '../bus/bus.ts';
 import { IpcBus, primaryPort } from '../bus/ipc-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
+import { BUS_SUBJECTS } from '../bus/subjects.ts';
 import { loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { WorkerMetricsClient } from './node-metrics.ts';
@@ -15,7 +16,7 @@ const enrollKey = process.env[WorkerEnv.enrollKey];
 if (!nodeId || !enrollKey || !process.send) throw new Error('worker-main.ts is started by the node primary (GATEWAY_WORKERS > 1)');
 
 const config = loadConfig();
-const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix) : new IpcBus(primaryPort());
+const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, BUS_SUBJECTS) : new IpcBus(primaryPort(), BUS_SUBJECTS);
 const server = await startServer(config, { logger: process.env.LOG_REQUESTS === '1' ? true : { level: 'warn' }, worker: { nodeId, bus, seeded: { enrollKey, generatedPassword: undefined } } });
 
 const cap = workerSocketCap();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
-import { type Bus, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
 import { InProcessBus } from '../bus/in-process-bus.ts';
+import { BUS_SUBJECTS, Subject } from '../bus/subjects.ts';
 import type { DeviceHolders, ReleasedDevice } from '../devices/device-holders.ts';
 import { ClusterMembership } from './cluster-membership.ts';
 
@@ -26,12 +27,12 @@ const flush = () => new Promise((r) => setImmediate(r));
 describe('cluster membership', () => {
   it('beats, hears the others, and releases the devices of a node silent for longer than the limit, once', async () => {
     const clock = new FakeClock(1_000);
-    const bus = new InProcessBus();
+    const bus = new InProcessBus(BUS_SUBJECTS);
     const { holders, calls } = recordingHolders();
     const released: string[] = [];
     const me = new ClusterMembership({ bus, nodeId: 'me', clock, holders, beatMs: 100, deadMs: 300, onReleased: (d) => released.push(...d.map((x) => x.sn)), log: { warn: () => undefined, info: () => undefined } });
     const beats: string[] = [];
-    bus.subscribe(Subject.nodeAlive, (m) => beats.push(String(m.node)));
+    bus.subscribe(Subject.nodeAlive, (m) => beats.push(m.node));
     me.start();
     expect(beats).toEqual(['me']);
     // Two other nodes beat; one of them stops.
@@ -56,7 +57,7 @@ describe('cluster membership', () => {
 
   it('forgets a node that says goodbye, without releasing its devices', async () => {
     const clock = new FakeClock(0);
-    const bus = new InProcessBus();
+    const bus = new InProcessBus(BUS_SUBJECTS);
     const { holders, calls } = recordingHolders();
     const me = new ClusterMembership({ bus, nodeId: 'me', clock, holders, beatMs: 100, deadMs: 300, onReleased: () => undefined, log: { warn: () => undefined, info: () => undefined } });
     me.start();
@@ -74,7 +75,7 @@ describe('cluster membership', () => {
   it('declares no node dead while its own bus is cut off, and gives every node a fresh window once it is back', async () => {
     const clock = new FakeClock(0);
     // A bus that can be cut off: while cut, this node hears nobody.
-    const inner = new InProcessBus();
+    const inner = new InProcessBus(BUS_SUBJECTS);
     let connected = true;
     const bus: Bus = {
       shared: true,

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../../protocol/index.ts';
-import { type Bus, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { Subject } from '../bus/subjects.ts';
 import { NODE_BEAT_MS, NODE_DEAD_MS, NodeLiveness } from '../cluster/node-liveness.ts';
 import type { DeviceHolders, ReleasedDevice } from '../devices/device-holders.ts';
 
@@ -49,10 +50,9 @@ export class ClusterMembership {
   start(): void {
     const { bus, nodeId, clock } = this.#deps;
     this.#unsubscribe = bus.subscribe(Subject.nodeAlive, (m) => {
-      const node = String(m.node);
-      if (node === nodeId) return;
-      if (m.leaving === true) this.#nodes.left(node);
-      else this.#nodes.heard(node, clock.now());
+      if (m.node === nodeId) return;
+      if (m.leaving === true) this.#nodes.left(m.node);
+      else this.#nodes.heard(m.node, clock.now());
     });
     this.#beat();
   }

@@ -1,15 +1,7 @@
 import { Command, type Envelope } from '../../protocol/index.ts';
-import { type Bus, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { type CommandOutcome, Subject } from '../bus/subjects.ts';
 import type { ConsoleLink } from './console-link.ts';
-
-/** A command's outcome as consoles watching its device hear it (command 196612). */
-export interface CommandOutcome {
-  readonly msgId: number;
-  readonly result: number;
-  /** Who sent it: an account name, or 'platform' for the server's own work (campaigns, held commands). */
-  readonly by: string;
-  readonly time: number;
-}
 
 /**
  * Consoles watching a device (a device view is open) hear the outcome of every command sent to it, by
@@ -38,7 +30,7 @@ export class DeviceWatchers {
           this.#busSubs.set(
             sn,
             this.#bus.subscribe(Subject.deviceOutcome(sn), (m) => {
-              if (m.node !== this.#nodeId) this.#deliver(sn, m.outcome as CommandOutcome, undefined);
+              if (m.node !== this.#nodeId) this.#deliver(sn, m.outcome, undefined);
             }),
           );
         }

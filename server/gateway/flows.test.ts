@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
+import { InProcessBus } from '../bus/in-process-bus.ts';
+import { BUS_SUBJECTS, type FlowToConsole, Subject } from '../bus/subjects.ts';
 import type { ConsoleLink } from './console-link.ts';
 import type { DeviceLink } from './device-link.ts';
 import { FLOW_GRACE_MS, FlowTable, MAX_FLOWS_PER_CONSOLE } from './flows.ts';
@@ -133,8 +135,10 @@ describe('only the device a flow joins may feed it', () => {
   it('across nodes: a stale route on the device\'s node does not reach the console that now holds the flow id', () => {
     // Node B once relayed flow sh-1 of device OLD (held there) to a console on node A; that console is
     // gone and node A has since given sh-1 to another console, for device NEW.
-    const published: { subject: string; message: Record<string, unknown> }[] = [];
-    const bus: Bus = { shared: true, publish: (subject, message) => void published.push({ subject, message }), subscribe: () => () => undefined, close: async () => undefined };
+    const inner = new InProcessBus(BUS_SUBJECTS);
+    const published: FlowToConsole[] = [];
+    inner.subscribe(Subject.flowToConsole('A'), (m) => published.push(m));
+    const bus: Bus = { shared: true, publish: (subject, message) => inner.publish(subject, message), subscribe: () => () => undefined, close: async () => undefined };
     const nodeB = new FlowTable(new Map<string, DeviceLink>(), bus);
     nodeB.bindRemote('sh-1', 'OLD', 'A');
     const nodeA = new FlowTable(new Map<string, DeviceLink>(), bus);
@@ -144,9 +148,8 @@ describe('only the device a flow joins may feed it', () => {
     // OLD's output on sh-1 travels to node A, which drops it: the flow there joins NEW.
     expect(nodeB.toConsole('sh-1', 'OLD', { env: output })).toBe(true);
     expect(published).toHaveLength(1);
-    nodeA.fromBusToConsole(published[0]?.message ?? {});
-    // A relayed message without the device (a node of the previous release) is dropped as well.
-    nodeA.fromBusToConsole({ flowId: 'sh-1', env: output });
+    expect(published[0]?.sn).toBe('OLD');
+    for (const m of published) nodeA.fromBusToConsole(m);
     expect(holder.got).toEqual([]);
 
     // NEW's own output, relayed by its node, arrives.

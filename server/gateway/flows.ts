@@ -1,6 +1,7 @@
 import type { Envelope } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
-import type { Bus, BusMessage } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { type FlowPayload, type FlowToConsole, type FlowToDevice, Subject } from '../bus/subjects.ts';
 import type { ConsoleLink } from './console-link.ts';
 import type { DeviceLink } from './device-link.ts';
 import type { Peer } from './peer.ts';
@@ -16,17 +17,6 @@ const MAX_REMOTE_FLOWS = 10_000;
 export const FLOW_GRACE_MS = 120_000;
 /** Flows held for consoles that went away, at most; past it the oldest is forgotten. */
 const MAX_DETACHED_FLOWS = 10_000;
-
-/** Bus subjects of flow traffic between nodes (the bus adds its cluster prefix). */
-export const FlowSubject = {
-  /** Console-to-device traffic, heard by the node holding the device. */
-  toDevice: (sn: string) => `device.${sn}.flow`,
-  /** Device-to-console traffic, heard by the node holding the console. */
-  toConsole: (nodeId: string) => `node.${nodeId}.flow`,
-} as const;
-
-/** What travels on a flow: a binary chunk frame (relayed unchanged) or an envelope. */
-export type FlowPayload = { readonly frame: Uint8Array } | { readonly env: Envelope };
 
 /**
  * Where a flow's two ends are: the console here (with its device here or on another node), the device
@@ -156,7 +146,7 @@ export class FlowTable {
     if (!route) return false;
     const link = this.#devices.get(route.sn);
     if (link) deliver(link.peer, p);
-    else if (this.#bus.shared) this.#bus.publish(FlowSubject.toDevice(route.sn), { flowId, ...p });
+    else if (this.#bus.shared) this.#bus.publish(Subject.flowToDevice(route.sn), { flowId: route.flowId, ...p });
     return true;
   }
 
@@ -172,19 +162,17 @@ export class FlowTable {
       }
     } else if (route.node !== undefined) {
       // The device goes with its traffic: the console's node looks the flow up by device (fromBusToConsole).
-      if (this.#bus.shared) this.#bus.publish(FlowSubject.toConsole(route.node), { flowId, sn, ...p });
+      if (this.#bus.shared) this.#bus.publish(Subject.flowToConsole(route.node), { flowId: route.flowId, sn, ...p });
     }
     // Detached: dropped. The device's transfer re-begins when the console asks again.
     return true;
   }
 
   /** Traffic another node relayed for a device held here. */
-  fromBusToDevice(sn: string, m: BusMessage): void {
-    const route = this.#routes.get(flowKey(sn, String(m.flowId)));
+  fromBusToDevice(sn: string, m: FlowToDevice): void {
+    const route = this.#routes.get(flowKey(sn, m.flowId));
     const link = this.#devices.get(sn);
-    if (!route || route.node === undefined || !link) return;
-    const p = payloadOf(m);
-    if (p) deliver(link.peer, p);
+    if (route?.node !== undefined && link) deliver(link.peer, m);
   }
 
   /**
@@ -192,12 +180,11 @@ export class FlowTable {
    * looked up by the device the message names. The device's node may hold an old route for a flowId this
    * node has since given to another console and device: that device's traffic finds no route here.
    */
-  fromBusToConsole(m: BusMessage): void {
-    const route = typeof m.sn === 'string' ? this.#routes.get(flowKey(m.sn, String(m.flowId))) : undefined;
-    const p = payloadOf(m);
-    if (route?.console && p && route.console.caller.permissions.has(route.permission)) {
-      deliver(route.console.peer, p);
-      if ('env' in p && typeof m.sn === 'string') this.onDeviceEnv?.(m.sn, p.env);
+  fromBusToConsole(m: FlowToConsole): void {
+    const route = this.#routes.get(flowKey(m.sn, m.flowId));
+    if (route?.console && route.console.caller.permissions.has(route.permission)) {
+      deliver(route.console.peer, m);
+      if ('env' in m) this.onDeviceEnv?.(m.sn, m.env);
     }
   }
 
@@ -254,10 +241,4 @@ export class FlowTable {
   get size(): number {
     return this.#routes.size;
   }
-}
-
-function payloadOf(m: BusMessage): FlowPayload | undefined {
-  if (m.frame instanceof Uint8Array) return { frame: m.frame };
-  if (typeof m.env === 'object' && m.env !== null && typeof (m.env as Envelope).msgId === 'number') return { env: m.env as Envelope };
-  return undefined;
 }

@@ -16,7 +16,8 @@ import {
   type ResultCode,
   chooseSubprotocol,
 } from '../../protocol/index.ts';
-import { type Bus, type BusMessage, Subject } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { type ForwardedCommand, Subject } from '../bus/subjects.ts';
 import { loadCaller } from '../accounts/caller.ts';
 import { RightsBus } from '../accounts/rights-bus.ts';
 import type { SessionStore } from '../auth/sessions.ts';
@@ -34,7 +35,7 @@ import { ConsoleRights } from './console-rights.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
 import type { DeviceLink } from './device-link.ts';
 import { DeviceAdmissionGate } from './device-admission.ts';
-import { FlowSubject, FlowTable } from './flows.ts';
+import { FlowTable } from './flows.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 import { StreamFanout } from './stream-fanout.ts';
 import { randomId } from './random-ids.ts';
@@ -219,39 +220,37 @@ export class Gateway {
       if (deps.bus.shared) deps.bus.publish(Subject.sessionEnded, { node: deps.nodeId, tokenHash });
     });
     this.#busSubs.push(
-      deps.bus.subscribe(Subject.sessionEnded, (m) => m.node !== deps.nodeId && this.#endSession(String(m.tokenHash))),
+      deps.bus.subscribe(Subject.sessionEnded, (m) => m.node !== deps.nodeId && this.#endSession(m.tokenHash)),
       deps.bus.subscribe(Subject.presence, (m) => {
         if (m.node === deps.nodeId) return;
-        const sn = String(m.sn);
+        const { sn } = m;
         // A device that logged in elsewhere is no longer here, whatever this node's socket still thinks
         // (its network dropped without a close): let go of it now rather than at the liveness sweep.
         const held = this.#devices.get(sn);
-        if (m.online === true) {
-          if (held?.loggedIn && held.onlineSince <= Number(m.time)) held.peer.ws.close(CloseCode.Replaced, 'logged in through another node');
+        if (m.online) {
+          if (held?.loggedIn && held.onlineSince <= m.time) held.peer.ws.close(CloseCode.Replaced, 'logged in through another node');
         } else if (held?.loggedIn) {
           // Another node took this one for dead (its beats were late) and marked a device offline that is
           // connected here: say it is online again instead of passing the mistake on.
           this.#reclaim(held);
           return;
         }
-        this.#presenceToConsoles(sn, Number(m.orgId), m.online === true, Number(m.time));
+        this.#presenceToConsoles(sn, m.orgId, m.online, m.time);
       }),
       deps.bus.subscribe(Subject.deviceRevoked, (m) => {
-        if (m.node !== deps.nodeId) this.#closeRevoked(String(m.sn));
+        if (m.node !== deps.nodeId) this.#closeRevoked(m.sn);
       }),
       deps.bus.subscribe(Subject.deviceMoved, (m) => {
-        if (m.node === deps.nodeId) return this.#moveEchoes.get(Number(m.seq))?.();
-        const orgId = Number(m.orgId);
-        if (!Array.isArray(m.sns) || !Number.isInteger(orgId)) return;
-        for (const sn of m.sns) if (typeof sn === 'string') this.#deviceMoved(sn, orgId);
+        if (m.node === deps.nodeId) return this.#moveEchoes.get(m.seq)?.();
+        for (const sn of m.sns) this.#deviceMoved(sn, m.orgId);
       }),
       // Cut off from the bus, this node may have been taken for dead and its devices marked offline by the
       // others, whose news it could not hear: once back, it says again that it holds them.
       deps.bus.onReconnect?.(() => this.#reclaimAll()) ?? (() => undefined),
-      deps.bus.subscribe(FlowSubject.toConsole(deps.nodeId), (m) => this.#flows.fromBusToConsole(m)),
+      deps.bus.subscribe(Subject.flowToConsole(deps.nodeId), (m) => this.#flows.fromBusToConsole(m)),
       deps.bus.subscribe(Subject.nodeReplies(deps.nodeId), (m) => {
         // A reply counts only for the device its command was forwarded to (#routeRemote registers the sn).
-        this.#remote.resolve({ msgId: Number(m.msgId), cid: String(m.cid), result: Number(m.result) as ResultCode, data: m.data }, String(m.sn));
+        this.#remote.resolve({ msgId: m.msgId, cid: m.cid, result: m.result, data: m.data }, m.sn);
       }),
       // Live view across nodes: the node holding a device fans its stream out to watching nodes (stream-fanout.ts).
       this.streams.joinCluster({ bus: deps.bus, nodeId: deps.nodeId }),
@@ -272,15 +271,15 @@ export class Gateway {
   }
 
   /** Runs a command another node forwarded for a device held here, and publishes its replies back. */
-  #serveRemote(link: DeviceLink, m: BusMessage): void {
+  #serveRemote(link: DeviceLink, m: ForwardedCommand): void {
     const reply = (result: ResultCode, data?: unknown) =>
-      this.#deps.bus.publish(Subject.nodeReplies(String(m.from)), { cid: m.cid, sn: link.sn, msgId: m.msgId, result, data });
+      this.#deps.bus.publish(Subject.nodeReplies(m.from), { cid: m.cid, sn: link.sn, msgId: m.msgId, result, data });
     if (!link.loggedIn) return reply(Result.DeviceNotLoggedIn);
-    const req: Envelope = { msgId: Number(m.msgId), flowId: typeof m.flowId === 'string' ? m.flowId : undefined, data: m.data };
+    const req: Envelope = { msgId: m.msgId, flowId: m.flowId, data: m.data };
     // Dangerous commands are spaced here, on the node holding the device, whichever node sent them.
     if (!this.#dangerous.allow(link.sn, req.msgId, req.data, this.#deps.clock.now())) return reply(Result.Fail, { message: Message.TooFrequent });
     // A flow opened from another node: the device's flow traffic goes back to that node's console.
-    if (req.flowId !== undefined) this.#flows.bindRemote(req.flowId, link.sn, String(m.from));
+    if (req.flowId !== undefined) this.#flows.bindRemote(req.flowId, link.sn, m.from);
     commandDevice(link, req, this.#deps.commandTimeoutMs ?? 30_000, {
       progress: (r) => reply(r.result ?? Result.Pushing, r.data),
       result: (r) => reply(r.result ?? Result.Fail, r.data),
@@ -622,7 +621,7 @@ export class Gateway {
       this.#deviceSubs.delete(link.sn);
       if (online) {
         const commands = bus.subscribe(Subject.deviceCommand(link.sn), (m) => this.#serveRemote(link, m));
-        const flows = bus.subscribe(FlowSubject.toDevice(link.sn), (m) => this.#flows.fromBusToDevice(link.sn, m));
+        const flows = bus.subscribe(Subject.flowToDevice(link.sn), (m) => this.#flows.fromBusToDevice(link.sn, m));
         this.#deviceSubs.set(link.sn, () => {
           commands();
           flows();

@@ -4,8 +4,9 @@ import { type Clock, type Envelope, Result, type TimerHandle } from '../../proto
 import { type Caller, loadCaller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
 import { commandPermissions } from './command-permissions.ts';
-import type { DeviceOperationRow, DeviceOperationState } from './device-operation-tables.ts';
+import type { DeviceOperationRow } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
+import { Subject } from '../bus/subjects.ts';
 import { MAX_HOLD_SECONDS } from '../../protocol/api/device-ops.ts';
 import { emitWebhook } from '../webhooks/emit.ts';
 
@@ -18,39 +19,6 @@ export const MAX_TTL_MS = MAX_HOLD_SECONDS * 1000;
  * It also keeps each timer far below the 24.8-day ceiling of a JavaScript timer.
  */
 export const EXPIRY_RECHECK_MS = 60_000;
-
-/** The held-commands area's own bus subject: an end reached on one node, for the consoles of the others. */
-export const HeldSubject = {
-  finished: 'device-ops.held.finished',
-} as const;
-
-const STATES: ReadonlySet<unknown> = new Set<DeviceOperationState>(['waiting', 'delivering', 'done', 'expired', 'cancelled']);
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
-const intOrNull = (v: unknown): v is number | null => v === null || isInt(v);
-const strOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
-
-/** A held command's row as another node published it; undefined when malformed (the consoles' filter runs on org_id). */
-function rowOf(v: unknown): DeviceOperationRow | undefined {
-  if (typeof v !== 'object' || v === null) return undefined;
-  const r = v as Record<string, unknown>;
-  if (!isInt(r.id) || typeof r.sn !== 'string' || !isInt(r.org_id) || !isInt(r.msg_id) || typeof r.data !== 'string' || !STATES.has(r.state)) return undefined;
-  if (!intOrNull(r.result) || !strOrNull(r.reply) || !intOrNull(r.account_id) || !isInt(r.created_at) || !isInt(r.expires_at) || !intOrNull(r.delivered_at) || !intOrNull(r.finished_at)) return undefined;
-  return {
-    id: r.id,
-    sn: r.sn,
-    org_id: r.org_id,
-    msg_id: r.msg_id,
-    data: r.data,
-    state: r.state as DeviceOperationState,
-    result: r.result,
-    reply: r.reply,
-    account_id: r.account_id,
-    created_at: r.created_at,
-    expires_at: r.expires_at,
-    delivered_at: r.delivered_at,
-    finished_at: r.finished_at,
-  };
-}
 
 /** A row with its numbers as numbers: PostgreSQL hands bigint columns back as strings. */
 function plainRow(row: DeviceOperationRow): DeviceOperationRow {
@@ -109,9 +77,8 @@ export class PersistentCommands {
     this.#log = log;
     gateway.onDeviceOnline((sn) => void this.deliver(sn));
     gateway.onDevicesMoved((sns, orgId) => this.cancelMoved(sns, orgId));
-    this.#unsubscribe = gateway.bus.subscribe(HeldSubject.finished, (m) => {
-      const row = m.node !== this.#node ? rowOf(m.row) : undefined;
-      if (row) this.#tell(row);
+    this.#unsubscribe = gateway.bus.subscribe(Subject.heldFinished, (m) => {
+      if (m.node !== this.#node) this.#tell(m.row);
     });
     // The first sweep reads the earliest expiry stored before this node started (and expires what is overdue).
     this.#arm(clock.now());
@@ -315,7 +282,7 @@ export class PersistentCommands {
 
   #emit(row: DeviceOperationRow): void {
     const plain = plainRow(row);
-    if (this.#gateway.bus.shared) this.#gateway.bus.publish(HeldSubject.finished, { node: this.#node, row: { ...plain } });
+    if (this.#gateway.bus.shared) this.#gateway.bus.publish(Subject.heldFinished, { node: this.#node, row: { ...plain } });
     this.#tell(plain);
   }
 

@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkFlag, Command, encodeChunk, type Envelope, Result } from '../../protocol/index.ts';
-import type { Bus, BusMessage } from '../bus/bus.ts';
-import { type FrameSink, STREAM_WATCH_EXPIRY_MS, StreamFanout, type StreamConsole, StreamSubject, streamKey } from './stream-fanout.ts';
+import type { Bus } from '../bus/bus.ts';
+import { SubjectHandlers } from '../bus/handlers.ts';
+import { BUS_SUBJECTS, type BusSubject, Subject } from '../bus/subjects.ts';
+import { type FrameSink, STREAM_WATCH_EXPIRY_MS, StreamFanout, type StreamConsole, streamKey } from './stream-fanout.ts';
 
-/** A bus shared by several nodes in one process; delivery waits for flush(), so tests choose the order. */
+/**
+ * A bus shared by several nodes in one process; delivery waits for flush(), so tests choose the order.
+ * Messages go through their subjects' decoders on delivery, as on NATS.
+ */
 class TestBus {
-  readonly #subs = new Map<string, ((m: BusMessage) => void)[]>();
-  readonly queue: { subject: string; message: BusMessage }[] = [];
+  readonly #subs = new SubjectHandlers(BUS_SUBJECTS, { warn: (obj, msg) => this.refused.push(msg) });
+  readonly queue: { subject: BusSubject; message: unknown }[] = [];
+  readonly refused: string[] = [];
   readonly node: Bus = {
     shared: true,
     publish: (subject, message) => void this.queue.push({ subject, message }),
     subscribe: (subject, handler) => {
-      this.#subs.set(subject, [...(this.#subs.get(subject) ?? []), handler]);
-      return () => this.#subs.set(subject, (this.#subs.get(subject) ?? []).filter((h) => h !== handler));
+      this.#subs.add(subject, handler);
+      return () => void this.#subs.remove(subject, handler);
     },
     close: async () => undefined,
   };
@@ -20,8 +26,10 @@ class TestBus {
     // Answers are published once promises settle: let them, then deliver until quiet.
     for (let round = 0; round < 10; round++) {
       await new Promise((r) => setImmediate(r));
-      for (const { subject, message } of this.queue.splice(0)) for (const h of this.#subs.get(subject) ?? []) h(message);
+      for (const { subject, message } of this.queue.splice(0)) this.#subs.deliver(subject.name, message);
     }
+    // Every message the fan-out published was one its subject's decoder accepts.
+    expect(this.refused).toEqual([]);
   }
 }
 
@@ -80,7 +88,7 @@ describe('LIVE-2 live view across nodes', () => {
 
     a.fromDevice('DEV1', frame(flowId, 0, true));
     a.fromDevice('DEV1', frame(flowId, 1, false));
-    expect(bus.queue.filter((q) => q.subject === StreamSubject.toNode('B'))).toHaveLength(2);
+    expect(bus.queue.filter((q) => q.subject.name === Subject.streamToNode('B').name)).toHaveLength(2);
     await bus.flush();
     expect(v1.sink.frames).toHaveLength(2);
     expect(v2.sink.frames).toHaveLength(2);
@@ -127,12 +135,12 @@ describe('LIVE-2 live view across nodes', () => {
     const flowId = ((await started).data as { flowId: string }).flowId;
     // Before the expiry A keeps sending to B.
     a.fromDevice('DEV1', frame(flowId, 0, true));
-    expect(bus.queue.splice(0).filter((q) => q.subject === StreamSubject.toNode('B'))).toHaveLength(1);
+    expect(bus.queue.splice(0).filter((q) => q.subject.name === Subject.streamToNode('B').name)).toHaveLength(1);
     // Node B goes away without a word: no keepalive reaches A.
     leaveB();
     advance(STREAM_WATCH_EXPIRY_MS + 1);
     a.fromDevice('DEV1', frame(flowId, 1, false));
-    expect(bus.queue.filter((q) => q.subject === StreamSubject.toNode('B'))).toHaveLength(0);
+    expect(bus.queue.filter((q) => q.subject.name === Subject.streamToNode('B').name)).toHaveLength(0);
     expect(a.streamCount).toBe(0);
     expect(deviceCommands.at(-1)?.msgId).toBe(Command.StopStream);
     stop();

@@ -12,7 +12,8 @@ import {
   type StreamCamera,
   type StreamQuality,
 } from '../../protocol/index.ts';
-import type { Bus, BusMessage } from '../bus/bus.ts';
+import type { Bus } from '../bus/bus.ts';
+import { type StreamControl, type StreamToNode, Subject } from '../bus/subjects.ts';
 import { Message } from '../http/envelope.ts';
 import type { LiveRecording, LiveRecordingStart } from '../recordings/recorder.ts';
 import type { ConsoleLink } from './console-link.ts';
@@ -127,14 +128,6 @@ export interface StreamConsole {
   readonly scope: ReadonlySet<number>;
   readonly sink: FrameSink;
 }
-
-/** Bus subjects of live view between nodes (the bus adds its cluster prefix). */
-export const StreamSubject = {
-  /** Watch and leave requests, heard by every node; only the node holding the device acts on them. */
-  control: 'stream.control',
-  /** A stream's start, frames and end, for the viewers on one node. */
-  toNode: (nodeId: string) => `node.${nodeId}.stream`,
-} as const;
 
 /** How long a node waits for the node holding a device to start its stream before answering result 5. */
 const REMOTE_START_MS = 10_000;
@@ -377,7 +370,7 @@ export class StreamFanout {
       created.flowId = data.flowId;
       this.#byFlow.set(data.flowId, created);
     });
-    cluster.bus.publish(StreamSubject.control, { op: 'watch', sn, quality, camera, node: cluster.nodeId });
+    cluster.bus.publish(Subject.streamControl, { op: 'watch', sn, quality, camera, node: cluster.nodeId });
     return created;
   }
 
@@ -435,7 +428,7 @@ export class StreamFanout {
     if (stream.viewers.size > 0 || stream.remotes.size > 0) return;
     this.#forget(stream);
     if (stream.mirror) {
-      this.#cluster?.bus.publish(StreamSubject.control, { op: 'leave', sn: stream.sn, quality: stream.quality, camera: stream.camera, node: this.#cluster.nodeId });
+      this.#cluster?.bus.publish(Subject.streamControl, { op: 'leave', sn: stream.sn, quality: stream.quality, camera: stream.camera, node: this.#cluster.nodeId });
       return;
     }
     void this.#deps.command(stream.sn, Command.StopStream, { flowId: stream.flowId }, { flowId: stream.flowId, timeoutMs: 10_000 });
@@ -455,13 +448,13 @@ export class StreamFanout {
     if (!cluster.bus.shared) return () => undefined;
     this.#cluster = cluster;
     const subs = [
-      cluster.bus.subscribe(StreamSubject.control, (m) => this.#fromControl(cluster, m)),
-      cluster.bus.subscribe(StreamSubject.toNode(cluster.nodeId), (m) => this.#fromHolder(m)),
+      cluster.bus.subscribe(Subject.streamControl, (m) => this.#fromControl(cluster, m)),
+      cluster.bus.subscribe(Subject.streamToNode(cluster.nodeId), (m) => this.#fromHolder(m)),
     ];
     // Mirrors with viewers say so again, so the holding node keeps sending (and stops when this node is gone).
     const keepalive = setInterval(() => {
       for (const stream of this.#byKey.values()) {
-        if (stream.mirror && stream.viewers.size > 0) cluster.bus.publish(StreamSubject.control, { op: 'watch', sn: stream.sn, quality: stream.quality, camera: stream.camera, node: cluster.nodeId });
+        if (stream.mirror && stream.viewers.size > 0) cluster.bus.publish(Subject.streamControl, { op: 'watch', sn: stream.sn, quality: stream.quality, camera: stream.camera, node: cluster.nodeId });
       }
     }, STREAM_WATCH_EVERY_MS);
     keepalive.unref?.();
@@ -473,12 +466,9 @@ export class StreamFanout {
   }
 
   /** Another node's watch or leave for a device held here (the message is ignored by every other node). */
-  #fromControl(cluster: StreamCluster, m: BusMessage): void {
-    const sn = typeof m.sn === 'string' ? m.sn : undefined;
-    const quality = m.quality === 'main' || m.quality === 'sub' ? m.quality : undefined;
-    const camera = cameraOf(m);
-    const node = typeof m.node === 'string' ? m.node : undefined;
-    if (!sn || !quality || !camera || !node || node === cluster.nodeId || this.#deps.orgOf(sn) === undefined) return;
+  #fromControl(cluster: StreamCluster, m: StreamControl): void {
+    const { sn, quality, camera, node } = m;
+    if (node === cluster.nodeId || this.#deps.orgOf(sn) === undefined) return;
     if (m.op === 'leave') {
       const stream = this.#byKey.get(streamKey(sn, quality, camera));
       if (!stream || stream.mirror) return;
@@ -486,7 +476,6 @@ export class StreamFanout {
       this.#stopIfUnwatched(stream);
       return;
     }
-    if (m.op !== 'watch') return;
     const stream = this.#stream(sn, quality, camera);
     const known = stream.remotes.has(node);
     stream.remotes.set(node, (cluster.now ?? Date.now)());
@@ -495,27 +484,25 @@ export class StreamFanout {
     void stream.started.then(
       (reply) => {
         if (reply.result !== Result.Success) stream.remotes.delete(node);
-        cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, camera, result: reply.result ?? Result.Fail, data: reply.data });
+        cluster.bus.publish(Subject.streamToNode(node), { op: 'started', sn, quality, camera, result: reply.result ?? Result.Fail, data: reply.data });
       },
-      () => cluster.bus.publish(StreamSubject.toNode(node), { op: 'started', sn, quality, camera, result: Result.Fail }),
+      () => cluster.bus.publish(Subject.streamToNode(node), { op: 'started', sn, quality, camera, result: Result.Fail }),
     );
   }
 
   /** The holding node's answer, frames and end of a stream this node mirrors. */
-  #fromHolder(m: BusMessage): void {
-    const sn = typeof m.sn === 'string' ? m.sn : '';
-    const camera = cameraOf(m);
-    if (!camera) return;
-    const key = streamKey(sn, m.quality === 'sub' ? 'sub' : 'main', camera);
+  #fromHolder(m: StreamToNode): void {
+    const { sn } = m;
+    const key = streamKey(sn, m.quality, m.camera);
     if (m.op === 'started') {
-      this.#pendingStarts.get(key)?.({ msgId: Command.StartStream, sn, result: Number(m.result) as ResultCode, data: m.data });
+      this.#pendingStarts.get(key)?.({ msgId: Command.StartStream, sn, result: m.result, data: m.data });
       return;
     }
     const stream = this.#byKey.get(key);
     if (!stream?.mirror) return;
-    if (m.op === 'frame' && m.frame instanceof Uint8Array) {
+    if (m.op === 'frame') {
       offerToAll(stream.viewers.values(), m.frame);
-    } else if (m.op === 'gone') {
+    } else {
       this.#forget(stream);
       this.#tellGone(stream);
     }
@@ -540,7 +527,7 @@ export class StreamFanout {
       if (stream.sn !== sn || stream.mirror) continue;
       this.#forget(stream);
       this.#tellGone(stream);
-      for (const node of stream.remotes.keys()) this.#cluster?.bus.publish(StreamSubject.toNode(node), { op: 'gone', sn, quality: stream.quality, camera: stream.camera });
+      for (const node of stream.remotes.keys()) this.#cluster?.bus.publish(Subject.streamToNode(node), { op: 'gone', sn, quality: stream.quality, camera: stream.camera });
     }
   }
 
@@ -562,7 +549,7 @@ export class StreamFanout {
     const now = (cluster.now ?? Date.now)();
     for (const [node, seen] of stream.remotes) {
       if (now - seen > STREAM_WATCH_EXPIRY_MS) stream.remotes.delete(node);
-      else cluster.bus.publish(StreamSubject.toNode(node), { op: 'frame', sn: stream.sn, quality: stream.quality, camera: stream.camera, frame, key });
+      else cluster.bus.publish(Subject.streamToNode(node), { op: 'frame', sn: stream.sn, quality: stream.quality, camera: stream.camera, frame, key });
     }
     this.#stopIfUnwatched(stream);
   }
@@ -575,10 +562,4 @@ export class StreamFanout {
  */
 export function streamKey(sn: string, quality: StreamQuality, camera: StreamCamera = 'screen'): string {
   return `${sn}\n${quality}\n${camera}`;
-}
-
-/** The camera of a bus message; the screen when absent (a node of the previous release); undefined when unknown. */
-function cameraOf(m: BusMessage): StreamCamera | undefined {
-  const camera = m.camera ?? 'screen';
-  return camera === 'screen' || camera === 'front' || camera === 'back' ? camera : undefined;
 }

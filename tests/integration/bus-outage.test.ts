@@ -4,8 +4,8 @@ import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import { Command, type ProtocolEngine, Result } from '../../protocol/index.ts';
-import type { BusMessage } from '../../server/bus/bus.ts';
 import { NatsBus } from '../../server/bus/nats-bus.ts';
+import { BUS_SUBJECTS, type BusSubject, type CaptchaSpent } from '../../server/bus/subjects.ts';
 import { startVirtualDevices } from '../support/fleet.ts';
 import { freePort, killNats, NATS_SERVER, startNats } from '../support/nats-server.ts';
 import { loginAsAdmin, openAdminConsole, startTestServer, type TestServer } from '../support/server.ts';
@@ -31,7 +31,7 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
     const url = `nats://127.0.0.1:${port}`;
     ts = await startTestServer('sqlite', { NATS_URL: url, NATS_PREFIX: prefix }, { logger: { level: 'warn', stream: { write: (line: string) => void logged.push(JSON.parse(line) as { msg: string }) } } });
     // Another node of the cluster, as far as the bus goes.
-    peer = await NatsBus.connect(url, 'outage-peer', prefix, { warn: () => undefined });
+    peer = await NatsBus.connect(url, 'outage-peer', prefix, BUS_SUBJECTS, { warn: () => undefined });
   });
 
   afterAll(async () => {
@@ -45,24 +45,26 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
   it('goes on alone while NATS is down, delivering its own bus messages, and rejoins when it is back', async () => {
     const bus = ts.server.gateway.bus;
     if (!(bus instanceof NatsBus)) throw new Error('the node is not on NATS');
-    const here: BusMessage[] = [];
-    const there: BusMessage[] = [];
-    bus.subscribe('outage.check', (m) => here.push(m));
-    peer.subscribe('outage.check', (m) => there.push(m));
+    // A subject name of the test's own (no area hears it), carrying a payload of the map.
+    const check: BusSubject<'captchaSpent'> = { kind: 'captchaSpent', name: 'outage.check' };
+    const here: CaptchaSpent[] = [];
+    const there: CaptchaSpent[] = [];
+    bus.subscribe(check, (m) => here.push(m));
+    peer.subscribe(check, (m) => there.push(m));
     // Both subscriptions are on the NATS server before anything is published.
     await Promise.all([bus.flush(), peer.flush()]);
 
     // Before: the node and its peer hear each other.
-    bus.publish('outage.check', { n: 1 });
-    await vi.waitFor(() => expect(there).toEqual([{ n: 1 }]));
-    expect(here).toEqual([{ n: 1 }]);
+    bus.publish(check, { id: '1' });
+    await vi.waitFor(() => expect(there).toEqual([{ id: '1' }]));
+    expect(here).toEqual([{ id: '1' }]);
 
     if (nats) await killNats(nats);
     await vi.waitFor(() => expect(logged.map((l) => l.msg)).toContain('NATS connection lost: bus messages stay on this node until it is back'), { timeout: 10_000 });
 
     // During: its own subscribers hear it at once; the peer cannot.
-    bus.publish('outage.check', { n: 2 });
-    expect(here).toEqual([{ n: 1 }, { n: 2 }]);
+    bus.publish(check, { id: '2' });
+    expect(here).toEqual([{ id: '1' }, { id: '2' }]);
     // A login, a device logging in and a command to it all work on this node alone.
     const { engine } = await openAdminConsole(ts.server);
     consoleEngine = engine;
@@ -76,20 +78,20 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
     await vi.waitFor(() => expect(logged.map((l) => l.msg)).toContain('NATS connection back: bus messages reach the cluster again'), { timeout: 15_000 });
     await vi.waitFor(
       async () => {
-        peer.publish('outage.check', { n: 3 });
+        peer.publish(check, { id: '3' });
         await peer.flush();
-        expect(here).toContainEqual({ n: 3 });
+        expect(here).toContainEqual({ id: '3' });
       },
       { timeout: 15_000, interval: 200 },
     );
-    bus.publish('outage.check', { n: 4 });
-    await vi.waitFor(() => expect(there).toContainEqual({ n: 4 }));
+    bus.publish(check, { id: '4' });
+    await vi.waitFor(() => expect(there).toContainEqual({ id: '4' }));
     // What the node said while alone stayed on the node.
-    expect(there).not.toContainEqual({ n: 2 });
+    expect(there).not.toContainEqual({ id: '2' });
   });
 
   it('closes without waiting for a NATS that is gone', async () => {
-    const lonely = await NatsBus.connect(`nats://127.0.0.1:${port}`, 'outage-lonely', prefix, { warn: () => undefined });
+    const lonely = await NatsBus.connect(`nats://127.0.0.1:${port}`, 'outage-lonely', prefix, BUS_SUBJECTS, { warn: () => undefined });
     const lost = new Promise<void>((resolve) => {
       const check = setInterval(() => {
         if (!lonely.connected) {

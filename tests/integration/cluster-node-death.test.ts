@@ -5,7 +5,7 @@ import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Fleet } from '../../agent/simulator/fleet.ts';
 import { Command, type Envelope, OnlineState, Result } from '../../protocol/index.ts';
-import { Subject } from '../../server/bus/bus.ts';
+import { Subject } from '../../server/bus/subjects.ts';
 import { loadConfig } from '../../server/config.ts';
 import { DeviceHolders } from '../../server/devices/device-holders.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';

@@ -3,8 +3,8 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../protocol/index.ts';
 import { CaptchaStore } from '../../server/auth/captcha.ts';
-import type { BusMessage } from '../../server/bus/bus.ts';
 import { NatsBus } from '../../server/bus/nats-bus.ts';
+import { BUS_SUBJECTS, type CaptchaIssued, Subject } from '../../server/bus/subjects.ts';
 import { HASH_QUEUE, HASH_SLOTS } from '../../server/auth/password.ts';
 import { CAPTCHA_IMAGES_PER_MINUTE, LOGIN_ATTEMPTS_PER_MINUTE } from '../../server/auth/routes.ts';
 import { Message } from '../../server/http/envelope.ts';
@@ -110,10 +110,10 @@ describe('captcha challenges between nodes', () => {
     if (!(await clusterServicesAvailable('captcha-over-NATS test'))) return ctx.skip();
     const prefix = `captcha${randomUUID().slice(0, 8)}`;
     const quiet = { warn: () => undefined };
-    const [busA, busB] = await Promise.all([NatsBus.connect(TEST_NATS_URL, 'captcha-a', prefix, quiet), NatsBus.connect(TEST_NATS_URL, 'captcha-b', prefix, quiet)]);
+    const [busA, busB] = await Promise.all([NatsBus.connect(TEST_NATS_URL, 'captcha-a', prefix, BUS_SUBJECTS, quiet), NatsBus.connect(TEST_NATS_URL, 'captcha-b', prefix, BUS_SUBJECTS, quiet)]);
     try {
-      const heard: BusMessage[] = [];
-      busB.subscribe('captcha.issued', (m) => heard.push(m));
+      const heard: CaptchaIssued[] = [];
+      busB.subscribe(Subject.captchaIssued, (m) => heard.push(m));
       const drew = new CaptchaStore(systemClock, busA);
       const answers = new CaptchaStore(systemClock, busB);
       const { id } = drew.issue('192.0.2.1') ?? { id: '' };
