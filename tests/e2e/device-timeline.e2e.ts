@@ -6,6 +6,7 @@ import { requireConsoleBuild } from '../support/browser.ts';
 import { consolePage } from '../support/console-page.ts';
 import { startTestFleet } from '../support/fleet.ts';
 import { api } from '../support/server.ts';
+import { shots } from '../support/shots.ts';
 
 // Issue 22: the device view's Timeline tab lists every command that reached the device, with who sent
 // it and by which route, and exports the period as CSV; in English and in Chinese.
@@ -38,7 +39,7 @@ describe('device view in Chromium: the device timeline tab', () => {
     await table.locator('tr[data-source="bulk"]').getByText('Bulk action').waitFor();
     await table.locator('tr[data-source="rest"]').getByText('REST call').waitFor();
     expect(await table.locator('tr[data-source="rest"]').innerText()).toContain('Send message');
-    await page.screenshot({ path: '/tmp/h9-timeline-en.png', fullPage: true });
+    await shots(page, 'timeline', 'en');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('timeline-export').click()]);
     const csv = fs.readFileSync(await download.path(), 'utf8');
     const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
@@ -55,6 +56,6 @@ describe('device view in Chromium: the device timeline tab', () => {
     await table.locator('tr[data-source="bulk"]').getByText('批量操作').waitFor();
     await page.getByTestId('tab-timeline').getByText('操作时间线').waitFor();
     expect(await table.innerText()).not.toMatch(/Bulk action|REST call|Send message|Success/);
-    await page.screenshot({ path: '/tmp/h9-timeline-zh.png', fullPage: true });
+    await shots(page, 'timeline', 'zh');
   });
 });

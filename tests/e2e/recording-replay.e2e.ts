@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from '../../agent/simulator/fleet.ts';
@@ -9,6 +8,7 @@ import { requireConsoleBuild } from '../support/browser.ts';
 import { consolePage } from '../support/console-page.ts';
 import { startTestFleet } from '../support/fleet.ts';
 import { api, loginAsAdmin, openConsole } from '../support/server.ts';
+import { shots } from '../support/shots.ts';
 
 // Issue 22: a recorded shell session is linked from the device's timeline and replays in the console.
 describe('device view in Chromium: a recorded shell session replays', () => {
@@ -51,25 +51,27 @@ describe('device view in Chromium: a recorded shell session replays', () => {
         return replay.count();
       }, { timeout: 15_000 })
       .toBe(1);
-    await page.getByTestId('timeline-table').screenshot({ path: '/tmp/h9-timeline-replay-link.png' });
+    await shots(page, 'replay-timeline-link');
     await replay.click();
     const player = page.getByTestId('recording-player');
     await player.locator('.ap-player').waitFor();
     // Play to the end: the session's output is drawn on the player's terminal.
     await player.locator('.ap-player').click();
     await expect.poll(() => player.innerText(), { timeout: 15_000 }).toContain('replayed on screen');
-    await page.screenshot({ path: '/tmp/h9-replay-en.png', fullPage: true });
+    await shots(page, 'replay-player');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('recording-download').click()]);
     expect(download.suggestedFilename()).toMatch(/\.cast$/);
 
-    // Search the session's output: the match is listed and a click jumps the player to it.
-    await page.getByTestId('recording-search').fill('replayed on');
+    // Search the session's output: the match is listed and a click jumps the player to it. The first match is in
+    // the typed command's echo, which may arrive a few characters at a time: the jump guarantees the match and
+    // what precedes it are drawn (so 'on screen' shows 'replayed on screen'), not what follows it.
+    await page.getByTestId('recording-search').fill('on screen');
     await expect.poll(() => page.getByTestId('recording-match').count()).toBeGreaterThanOrEqual(1);
     await page.getByTestId('recording-match').first().click();
     await expect.poll(() => player.innerText(), { timeout: 10_000 }).toContain('replayed on screen');
     // Who watched: the replay and the download.
     await expect.poll(() => page.getByTestId('recording-view').count()).toBeGreaterThanOrEqual(2);
-    await shots(page, 'shell');
+    await shots(page, 'replay-shell');
 
     await page.context().addCookies([{ name: 'language', value: 'zh', url: cp.ts.server.url }]);
     await page.reload();
@@ -77,7 +79,7 @@ describe('device view in Chromium: a recorded shell session replays', () => {
     await page.getByTestId('recording-download').getByText('下载 .cast').waitFor();
     await page.getByTestId('recording-search').fill('replayed on');
     await page.getByText(/匹配：\d+ 处/).waitFor();
-    await shots(page, 'shell', 'zh');
+    await shots(page, 'replay-shell', 'zh');
     await page.context().addCookies([{ name: 'language', value: 'en', url: cp.ts.server.url }]);
   });
 
@@ -110,12 +112,12 @@ describe('device view in Chromium: a recorded shell session replays', () => {
     expect(state.readyState).toBeGreaterThanOrEqual(2);
     await page.getByTestId('recording-download').getByText('Download .mp4').waitFor();
     await expect.poll(() => page.getByTestId('recording-view').count()).toBeGreaterThanOrEqual(1);
-    await shots(page, 'live');
+    await shots(page, 'replay-live');
     await page.context().addCookies([{ name: 'language', value: 'zh', url: cp.ts.server.url }]);
     await page.reload();
     await page.getByTestId('recording-download').getByText('下载 .mp4').waitFor();
     await page.getByText('谁查看过此录像').waitFor();
-    await shots(page, 'live', 'zh');
+    await shots(page, 'replay-live', 'zh');
   });
 });
 
@@ -158,7 +160,7 @@ describe('recordings list in Chromium', () => {
     const rows = table.locator('tbody tr[data-kind]');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
     expect(new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind'))))).toEqual(new Set(['shell', 'live']));
-    await shots(page, 'list');
+    await shots(page, 'replay-list');
 
     // Filter by kind: only the live-view recording.
     await page.getByTestId('recordings-kind').click();
@@ -197,19 +199,6 @@ describe('recordings list in Chromium', () => {
     await page.getByText('录像策略').first().waitFor();
     await table.getByText('实时画面').first().waitFor();
     await page.locator('nav, aside').getByText('会话录像').first().waitFor();
-    await shots(page, 'list', 'zh');
+    await shots(page, 'replay-list', 'zh');
   });
 });
-
-/** With SHOTS_DIR set: the page at 1366x768 and 1600x900, for a person to look at. */
-async function shots(page: import('playwright-core').Page, name: string, language = 'en'): Promise<void> {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  fs.mkdirSync(dir, { recursive: true });
-  const before = page.viewportSize();
-  for (const [width, height] of [[1366, 768], [1600, 900]] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: `${dir}/replay-${name}-${language}-${width}x${height}.png` });
-  }
-  if (before) await page.setViewportSize(before);
-}
