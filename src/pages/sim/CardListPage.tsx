@@ -1,15 +1,13 @@
-import { Anchor, Badge, Button, Group, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Progress, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { carrierLabels, comboTypeLabels, JuxinCardStatus, realStatusLabels } from '../../../protocol/index.ts';
 import { type Card, type CardFamily, type CardQuery, cardsApi, formatBytes } from '../../api/cards.ts';
-import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { carrierOf, comboOf, isRunning, isStopped, options, realStatusOf, reasonOf, statusLabels, statusOf } from './card-labels.ts';
 import { BindGroupDialog, isDirectional } from './BindGroupDialog.tsx';
@@ -31,26 +29,27 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
   const payPath = family === 'juxin' ? '/juxin-pay-data/index' : '/pay-data/index';
   const [draft, setDraft] = useState<Filters>(noFilters);
   const [filters, setFilters] = useState<Filters>(noFilters);
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
-  const [page, setPage] = useState<Page<Card>>();
+  const [reload, setReload] = useState(0);
+  const refresh = useCallback(() => setReload((n) => n + 1), []);
   const [confirm, setConfirm] = useState<{ card: Card; action: '00' | '01' }>();
   const [binding, setBinding] = useState<Card>();
 
-  const load = useCallback(() => {
-    const q: CardQuery = {
-      pageNum,
-      pageSize,
-      iccid: filters.iccid.trim(),
-      msisdn: filters.msisdn.trim(),
-      ...(filters.carrier ? { carrier: filters.carrier } : {}),
-      ...(filters.status ? { status: filters.status } : {}),
-      ...(filters.realStatus ? { realStatus: filters.realStatus } : {}),
-      ...(filters.comboType ? { comboType: filters.comboType } : {}),
-    };
-    cardsApi.list(family, q).then(setPage, () => undefined);
-  }, [family, filters, pageNum, pageSize]);
-  useEffect(load, [load]);
+  const load = useCallback(
+    (list: ListQuery) => {
+      const q: CardQuery = {
+        pageNum: list.pageNum,
+        pageSize: list.pageSize,
+        iccid: filters.iccid.trim(),
+        msisdn: filters.msisdn.trim(),
+        ...(filters.carrier ? { carrier: filters.carrier } : {}),
+        ...(filters.status ? { status: filters.status } : {}),
+        ...(filters.realStatus ? { realStatus: filters.realStatus } : {}),
+        ...(filters.comboType ? { comboType: filters.comboType } : {}),
+      };
+      return cardsApi.list(family, q);
+    },
+    [family, filters],
+  );
 
   const act = async () => {
     if (!confirm) return;
@@ -59,11 +58,55 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
     await cardsApi.changeStatus(family, card.iccid, action).then(
       () => {
         notifications.show({ color: 'green', message: t('cards.done'), autoClose: TOAST_MS });
-        load();
+        refresh();
       },
       () => undefined,
     );
   };
+
+  const columns: DataColumn<Card>[] = [
+    {
+      key: 'iccid',
+      title: t('cards.iccid'),
+      fixed: true,
+      render: (card) => (
+        <Anchor component={Link} href={`/sim-card-management/sim-card-view?iccid=${card.iccid}`} size="sm">
+          {card.iccid}
+        </Anchor>
+      ),
+    },
+    { key: 'msisdn', title: t('cards.msisdn'), render: (card) => card.msisdn },
+    { key: 'carrier', title: t('cards.carrier'), render: (card) => carrierOf(card) },
+    {
+      key: 'status',
+      title: t('cards.status'),
+      render: (card) => (
+        <Badge variant="light" color={isRunning(card) ? 'green' : isStopped(card) ? 'red' : 'gray'} data-testid="card-status" title={reasonOf(card.statusReason)}>
+          {statusOf(card)}
+        </Badge>
+      ),
+    },
+    ...(family === 'link'
+      ? [
+          { key: 'realStatus', title: t('cards.realStatus'), render: (card: Card) => realStatusOf(card) },
+          { key: 'comboType', title: t('cards.comboType'), render: (card: Card) => comboOf(card) },
+        ]
+      : []),
+    {
+      key: 'usage',
+      title: t('cards.usage'),
+      style: { minWidth: 150 },
+      render: (card) => (
+        <>
+          <Text size="xs">
+            {formatBytes(card.usedBytes)} / {formatBytes(card.quotaBytes)}
+          </Text>
+          <Progress size="xs" value={card.quotaBytes ? Math.min(100, (100 * card.usedBytes) / card.quotaBytes) : 0} />
+        </>
+      ),
+    },
+    { key: 'expiry', title: t('cards.expiry'), style: { whiteSpace: 'nowrap' }, render: (card) => formatDateTime(card.expireTime).slice(0, 10) },
+  ];
 
   const select = (key: 'carrier' | 'status' | 'realStatus' | 'comboType', placeholder: string, data: { value: string; label: string }[]) => (
     <Select
@@ -87,10 +130,10 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
         {select('status', t('cards.status'), options(statusLabels[family]))}
         {family === 'link' && select('realStatus', t('cards.realStatus'), options(realStatusLabels))}
         {family === 'link' && select('comboType', t('cards.comboType'), options(comboTypeLabels))}
-        <Button onClick={() => (setPageNum(1), setFilters(draft))} data-testid="card-search">
+        <Button onClick={() => setFilters(draft)} data-testid="card-search">
           {t('cards.search')}
         </Button>
-        <Button variant="default" onClick={() => (setDraft(noFilters), setFilters(noFilters), setPageNum(1))}>
+        <Button variant="default" onClick={() => (setDraft(noFilters), setFilters(noFilters))}>
           {t('cards.reset')}
         </Button>
         {family !== 'spring' && (
@@ -104,82 +147,44 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
           {t('cards.dailyNote')}
         </Text>
       )}
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('cards.iccid')}</Table.Th>
-            <Table.Th>{t('cards.msisdn')}</Table.Th>
-            <Table.Th>{t('cards.carrier')}</Table.Th>
-            <Table.Th>{t('cards.status')}</Table.Th>
-            {family === 'link' && <Table.Th>{t('cards.realStatus')}</Table.Th>}
-            {family === 'link' && <Table.Th>{t('cards.comboType')}</Table.Th>}
-            <Table.Th>{t('cards.usage')}</Table.Th>
-            <Table.Th>{t('cards.expiry')}</Table.Th>
-            <Table.Th>{t('cards.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((card) => (
-            <Table.Tr key={card.id} data-iccid={card.iccid}>
-              <Table.Td>
-                <Anchor component={Link} href={`/sim-card-management/sim-card-view?iccid=${card.iccid}`} size="sm">
-                  {card.iccid}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>{card.msisdn}</Table.Td>
-              <Table.Td>{carrierOf(card)}</Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={isRunning(card) ? 'green' : isStopped(card) ? 'red' : 'gray'} data-testid="card-status" title={reasonOf(card.statusReason)}>
-                  {statusOf(card)}
-                </Badge>
-              </Table.Td>
-              {family === 'link' && <Table.Td>{realStatusOf(card)}</Table.Td>}
-              {family === 'link' && <Table.Td>{comboOf(card)}</Table.Td>}
-              <Table.Td miw={150}>
-                <Text size="xs">
-                  {formatBytes(card.usedBytes)} / {formatBytes(card.quotaBytes)}
-                </Text>
-                <Progress size="xs" value={card.quotaBytes ? Math.min(100, (100 * card.usedBytes) / card.quotaBytes) : 0} />
-              </Table.Td>
-              <Table.Td>{formatDateTime(card.expireTime).slice(0, 10)}</Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  {isRunning(card) && (
-                    <Button size="compact-xs" color="red" variant="light" disabled={card.actionsLeftToday === 0} title={card.actionsLeftToday === 0 ? t('cards.noActionsLeft') : undefined} onClick={() => setConfirm({ card, action: '01' })} data-testid="card-stop">
-                      {t('cards.stop')}
-                    </Button>
-                  )}
-                  {isStopped(card) && (
-                    <Button size="compact-xs" variant="light" disabled={card.actionsLeftToday === 0} title={card.actionsLeftToday === 0 ? t('cards.noActionsLeft') : undefined} onClick={() => setConfirm({ card, action: '00' })} data-testid="card-restart">
-                      {t('cards.restart')}
-                    </Button>
-                  )}
-                  {family === 'link' && isDirectional(card.comboType) && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => setBinding(card)} data-testid="card-bind-group">
-                      {t('cards.bindGroup')}
-                    </Button>
-                  )}
-                  {family !== 'spring' && !(family === 'juxin' && card.juxinStatus === JuxinCardStatus.Cancelled) && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => navigate(`${payPath}?iccid=${card.iccid}`)}>
-                      {t(family === 'juxin' ? 'cards.commerce.renew' : 'cards.commerce.topUp')}
-                    </Button>
-                  )}
-                  {card.actionsLeftToday !== null && (
-                    <Text size="xs" c="dimmed">
-                      {t('cards.actionsLeft', { count: card.actionsLeftToday })}
-                    </Text>
-                  )}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter
-        shown={page?.list.length}
-        total={page?.total}
+      <DataTable<Card, number>
+        id={`cards-${family}`}
+        columns={columns}
+        rowKey={(card) => card.id}
+        rowProps={(card) => ({ 'data-iccid': card.iccid })}
+        load={load}
+        filterKey={JSON.stringify(filters)}
+        reload={reload}
         emptyText={t('cards.empty')}
-        {...paging.footer}
+        actions={(card) => (
+          <>
+            {isRunning(card) && (
+              <Button size="compact-xs" color="red" variant="light" disabled={card.actionsLeftToday === 0} title={card.actionsLeftToday === 0 ? t('cards.noActionsLeft') : undefined} onClick={() => setConfirm({ card, action: '01' })} data-testid="card-stop">
+                {t('cards.stop')}
+              </Button>
+            )}
+            {isStopped(card) && (
+              <Button size="compact-xs" variant="light" disabled={card.actionsLeftToday === 0} title={card.actionsLeftToday === 0 ? t('cards.noActionsLeft') : undefined} onClick={() => setConfirm({ card, action: '00' })} data-testid="card-restart">
+                {t('cards.restart')}
+              </Button>
+            )}
+            {family === 'link' && isDirectional(card.comboType) && (
+              <Button size="compact-xs" variant="subtle" onClick={() => setBinding(card)} data-testid="card-bind-group">
+                {t('cards.bindGroup')}
+              </Button>
+            )}
+            {family !== 'spring' && !(family === 'juxin' && card.juxinStatus === JuxinCardStatus.Cancelled) && (
+              <Button size="compact-xs" variant="subtle" onClick={() => navigate(`${payPath}?iccid=${card.iccid}`)}>
+                {t(family === 'juxin' ? 'cards.commerce.renew' : 'cards.commerce.topUp')}
+              </Button>
+            )}
+            {card.actionsLeftToday !== null && (
+              <Text size="xs" c="dimmed">
+                {t('cards.actionsLeft', { count: card.actionsLeftToday })}
+              </Text>
+            )}
+          </>
+        )}
       />
       <ConfirmDialog
         opened={confirm !== undefined}
@@ -190,7 +195,7 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
         danger={confirm?.action === '01'}
         confirmTestId="card-confirm"
       />
-      {binding && <BindGroupDialog iccid={binding.iccid} groupId={binding.groupId} onClose={() => setBinding(undefined)} onBound={load} />}
+      {binding && <BindGroupDialog iccid={binding.iccid} groupId={binding.groupId} onClose={() => setBinding(undefined)} onBound={refresh} />}
     </Stack>
   );
 }
