@@ -42,8 +42,10 @@ export const Phone = Type.String({ maxLength: 32, pattern: '^[0-9+() -]*$' });
 export const Id = Type.Integer({ minimum: 1 });
 /** A short user-typed text: a name, a title. */
 export const Text = Type.String({ maxLength: MAX_TEXT });
+/** The longest remark-like text. */
+export const MAX_LONG_TEXT = 512;
 /** A longer user-typed text: a remark. */
-export const LongText = Type.String({ maxLength: 512 });
+export const LongText = Type.String({ maxLength: MAX_LONG_TEXT });
 /** Epoch milliseconds, or null for none. */
 export const EpochMs = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
 

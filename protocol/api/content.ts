@@ -136,11 +136,14 @@ export type CustomOrderListBody = Static<typeof CustomOrderListBody>;
 /** GET /custom-made-img/detail/:id. */
 export const CustomOrderPath = IdPath;
 
+/** The longest description of a custom firmware order. */
+export const MAX_ORDER_DESCRIPTION = 2000;
+
 /** POST /custom-made-img/apply. */
 export const ApplyCustomOrderBody = Type.Object(
   {
     title: Text,
-    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    description: Type.Optional(Type.String({ maxLength: MAX_ORDER_DESCRIPTION })),
     deadline: Type.Optional(EpochMs),
     attachmentUploadId: Type.Optional(Type.String({ maxLength: 256 })),
     attachmentDescription: Type.Optional(LongText),

@@ -84,7 +84,8 @@ export const ORDER_ACTIONS_FROM: Readonly<Record<number, readonly OrderAction[]>
 export const customOrderApi = {
   list: (pageNum: number, pageSize: number) => request<Page<CustomOrder>>({ method: 'POST', url: '/custom-made-img/list', data: { pageNum, pageSize } }),
   apply: (body: ApplyCustomOrderBody) =>
-    request<CustomOrder>({ method: 'POST', url: '/custom-made-img/apply', data: body }),
+    // Silent: the apply form shows a failure on its field or as its toast.
+    request<CustomOrder>({ method: 'POST', url: '/custom-made-img/apply', data: body, silent: true }),
   step: (id: number, action: OrderAction, extra: { amount?: number; assessment?: string; refuseReason?: string } = {}) =>
     request<CustomOrder>({ method: 'POST', url: '/custom-made-img/transition', data: { id, action, ...extra } }),
 };

@@ -74,6 +74,7 @@ export const authoringEn = {
   },
   library: {
     search: 'Filter documents',
+    title: 'Title',
     open: 'Read',
     reader: 'Reader view',
     back: 'Back to the library',
@@ -159,6 +160,7 @@ export const authoringZh: typeof authoringEn = {
   },
   library: {
     search: '筛选文档',
+    title: '标题',
     open: '阅读',
     reader: '阅读视图',
     back: '返回文档库',

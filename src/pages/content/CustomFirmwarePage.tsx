@@ -1,42 +1,59 @@
-import { Badge, Button, FileInput, Group, Modal, NumberInput, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { Badge, Button, FileInput, Group, Modal, NumberInput, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFirmwareOrderStateLabels, labelOf } from '../../../protocol/index.ts';
+import { MAX_LONG_TEXT, MAX_TEXT } from '../../../protocol/api/common.ts';
+import { MAX_ORDER_DESCRIPTION } from '../../../protocol/api/content.ts';
 import { type CustomOrder, customOrderApi, ORDER_ACTIONS_FROM, type OrderAction, uploadFile } from '../../api/content.ts';
-import type { Page } from '../../api/devices.ts';
-import { ListFooter } from '../../components/ListFooter.tsx';
+import { TOAST_MS } from '../../api/request.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
+import { notifications } from '../../layout/toast.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { useCan } from '../../state/permissions.ts';
+
+type Values = { title: string; description: string; attachmentDescription: string };
 
 /** Custom firmware orders (/firmware-customize/index): apply with an attachment, view, and the allowed steps. */
 export function CustomFirmwarePage() {
   const { t } = useTranslation();
   const can = useCan();
-  const [pageNum, setPageNum] = useState(1);
-  const [page, setPage] = useState<Page<CustomOrder>>();
+  const [reload, setReload] = useState(0);
   const [applying, setApplying] = useState(false);
-  const [form, setForm] = useState({ title: '', description: '', attachmentDescription: '' });
+  const { form, field, onSubmit, submitting } = useConsoleForm<Values>({
+    initialValues: { title: '', description: '', attachmentDescription: '' },
+    rules: {
+      title: [rules.required(), rules.maxLength(MAX_TEXT), rules.noEmoji()],
+      description: [rules.maxLength(MAX_ORDER_DESCRIPTION)],
+      attachmentDescription: [rules.maxLength(MAX_LONG_TEXT)],
+    },
+  });
   const [file, setFile] = useState<File | null>(null);
-  const [error, setError] = useState('');
   const [stepping, setStepping] = useState<{ order: CustomOrder; action: OrderAction }>();
   const [amount, setAmount] = useState<number | string>('');
   const [text, setText] = useState('');
-  const load = useCallback(() => {
-    customOrderApi.list(pageNum, 10).then(setPage, () => undefined);
-  }, [pageNum]);
-  useEffect(load, [load]);
+  const load = useCallback((q: ListQuery) => customOrderApi.list(q.pageNum, q.pageSize), []);
+  const refresh = () => setReload((n) => n + 1);
+  const open = () => {
+    form.reset();
+    setFile(null);
+    setApplying(true);
+  };
 
-  const apply = async () => {
-    if (!form.title.trim()) return setError(t('content.required'));
-    try {
-      const attachmentUploadId = file ? await uploadFile(file, 'attachment', () => undefined).done : undefined;
-      await customOrderApi.apply({ ...form, ...(attachmentUploadId ? { attachmentUploadId } : {}) });
-      setApplying(false);
-      load();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : t('content.uploadFailed'));
+  const apply = async (values: Values) => {
+    let attachmentUploadId: string | undefined;
+    if (file) {
+      try {
+        attachmentUploadId = await uploadFile(file, 'attachment', () => undefined).done;
+      } catch {
+        notifications.show({ color: 'red', message: t('content.uploadFailed'), autoClose: TOAST_MS });
+        return;
+      }
     }
+    await customOrderApi.apply({ ...values, title: values.title.trim(), ...(attachmentUploadId ? { attachmentUploadId } : {}) });
+    setApplying(false);
+    refresh();
   };
   const step = async () => {
     if (!stepping) return;
@@ -44,68 +61,56 @@ export function CustomFirmwarePage() {
     const extra = action === 'quote' ? { amount: Number(amount), assessment: text } : action === 'refuse' ? { refuseReason: text } : {};
     await customOrderApi.step(order.id, action, extra).catch(() => undefined);
     setStepping(undefined);
-    load();
+    refresh();
   };
+  const columns: DataColumn<CustomOrder>[] = [
+    { key: 'orderNo', title: t('content.order.orderNo'), fixed: true, render: (o) => o.orderNo },
+    { key: 'title', title: t('content.order.title'), render: (o) => o.title },
+    { key: 'time', title: t('content.order.time'), style: { whiteSpace: 'nowrap' }, render: (o) => formatDateTime(o.time) },
+    { key: 'state', title: t('content.state'), render: (o) => <Badge variant="light">{labelOf(customFirmwareOrderStateLabels, o.state as 0)?.[currentLanguage]}</Badge> },
+    { key: 'amount', title: t('content.order.amount'), render: (o) => o.amount || '' },
+    { key: 'assessment', title: t('content.order.assessment'), render: (o) => o.assessment },
+    { key: 'refuseReason', title: t('content.order.refuseReason'), render: (o) => o.refuseReason },
+  ];
   return (
     <>
       <Title order={3} mb="md">
         {t('route.firmwareCustomize')}
       </Title>
       {can('custom-made-img_apply') && (
-        <Button mb="md" onClick={() => (setApplying(true), setError(''))}>
+        <Button mb="md" onClick={open}>
           {t('content.order.apply')}
         </Button>
       )}
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('content.order.orderNo')}</Table.Th>
-            <Table.Th>{t('content.order.title')}</Table.Th>
-            <Table.Th>{t('content.order.time')}</Table.Th>
-            <Table.Th>{t('content.state')}</Table.Th>
-            <Table.Th>{t('content.order.amount')}</Table.Th>
-            <Table.Th>{t('content.order.assessment')}</Table.Th>
-            <Table.Th>{t('content.order.refuseReason')}</Table.Th>
-            <Table.Th>{t('content.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((o) => (
-            <Table.Tr key={o.id}>
-              <Table.Td>{o.orderNo}</Table.Td>
-              <Table.Td>{o.title}</Table.Td>
-              <Table.Td>{formatDateTime(o.time)}</Table.Td>
-              <Table.Td>
-                <Badge variant="light">{labelOf(customFirmwareOrderStateLabels, o.state as 0)?.[currentLanguage]}</Badge>
-              </Table.Td>
-              <Table.Td>{o.amount || ''}</Table.Td>
-              <Table.Td>{o.assessment}</Table.Td>
-              <Table.Td>{o.refuseReason}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  {(ORDER_ACTIONS_FROM[o.state] ?? []).map((action) => (
-                    <Button key={action} size="compact-xs" variant="light" onClick={() => (setStepping({ order: o, action }), setText(''), setAmount(''))}>
-                      {t(`content.order.actions.${action}`)}
-                    </Button>
-                  ))}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={10} onPage={setPageNum} />
+      <DataTable<CustomOrder, number>
+        id="custom-firmware-orders"
+        columns={columns}
+        rowKey={(o) => o.id}
+        load={load}
+        reload={reload}
+        emptyText={t('content.empty')}
+        actions={(o) =>
+          (ORDER_ACTIONS_FROM[o.state] ?? []).map((action) => (
+            <Button key={action} size="compact-xs" variant="light" onClick={() => (setStepping({ order: o, action }), setText(''), setAmount(''))}>
+              {t(`content.order.actions.${action}`)}
+            </Button>
+          ))
+        }
+      />
       <Modal opened={applying} onClose={() => setApplying(false)} title={t('content.order.apply')} centered>
-        <Stack>
-          <TextInput label={t('content.order.title')} required value={form.title} onChange={(e) => setForm({ ...form, title: e.currentTarget.value })} />
-          <Textarea label={t('content.order.description')} value={form.description} onChange={(e) => setForm({ ...form, description: e.currentTarget.value })} />
-          <FileInput label={t('content.order.attachment')} value={file} onChange={setFile} clearable />
-          <TextInput label={t('content.order.attachmentDescription')} value={form.attachmentDescription} onChange={(e) => setForm({ ...form, attachmentDescription: e.currentTarget.value })} />
-          {error && <Text c="red">{error}</Text>}
-          <Group justify="flex-end">
-            <Button onClick={() => void apply()}>{t('content.save')}</Button>
-          </Group>
-        </Stack>
+        <form onSubmit={onSubmit(apply)} noValidate>
+          <Stack>
+            <TextInput label={t('content.order.title')} required {...field('title')} />
+            <Textarea label={t('content.order.description')} {...field('description')} />
+            <FileInput label={t('content.order.attachment')} value={file} onChange={setFile} clearable />
+            <TextInput label={t('content.order.attachmentDescription')} {...field('attachmentDescription')} />
+            <Group justify="flex-end">
+              <Button type="submit" loading={submitting}>
+                {t('content.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
       </Modal>
       <Modal opened={stepping !== undefined} onClose={() => setStepping(undefined)} title={stepping ? t(`content.order.actions.${stepping.action}`) : ''} centered>
         <Stack>

@@ -1,9 +1,11 @@
-import { ActionIcon, Button, Grid, Group, Modal, NavLink, Paper, SegmentedControl, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Grid, Group, Modal, NavLink, Paper, SegmentedControl, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CategoryAuthoringNode, DocumentFormat, DocumentSummary } from '../../../protocol/api/documents.ts';
 import { type DocumentInput, documentApi } from '../../api/documents.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage, type SortValues } from '../../components/local-page.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../../format/date.ts';
@@ -20,6 +22,7 @@ type DocumentDraft = Omit<DocumentInput, 'id'> & { id?: number };
 
 type Pending = { kind: 'category'; id: number; name: string } | { kind: 'document'; id: number; title: string };
 
+const SORT_BY: SortValues<DocumentSummary> = { title: (d) => d.title.toLowerCase(), updateTime: (d) => d.updateTime };
 const nameOf = (c: { nameZh: string; nameEn: string }) => (currentLanguage === 'zh' ? c.nameZh || c.nameEn : c.nameEn || c.nameZh);
 
 /** Document authoring: the two-level category tree and the documents of a subcategory, in Chinese and English. */
@@ -27,7 +30,7 @@ export function DocumentAdminPage() {
   const { t } = useTranslation();
   const [tree, setTree] = useState<CategoryAuthoringNode[]>([]);
   const [selected, setSelected] = useState<number>();
-  const [docs, setDocs] = useState<DocumentSummary[]>([]);
+  const [docsReload, setDocsReload] = useState(0);
   const [category, setCategory] = useState<CategoryDraft>();
   const [doc, setDoc] = useState<DocumentDraft>();
   const [error, setError] = useState<string>();
@@ -37,11 +40,13 @@ export function DocumentAdminPage() {
     documentApi.manageTree().then(setTree, () => undefined);
   }, []);
   useEffect(loadTree, [loadTree]);
-  const loadDocs = useCallback(() => {
-    if (selected === undefined) return;
-    documentApi.list(selected).then(setDocs, () => undefined);
-  }, [selected]);
-  useEffect(loadDocs, [loadDocs]);
+  // A subcategory's documents come whole; the table sorts and pages them here.
+  const loadDocs = useCallback(async (q: ListQuery) => localPage(selected === undefined ? [] : await documentApi.list(selected), q, SORT_BY), [selected]);
+  const refreshDocs = () => setDocsReload((n) => n + 1);
+  const columns: DataColumn<DocumentSummary>[] = [
+    { key: 'title', title: t('authoring.library.title'), fixed: true, sortable: true, render: (d) => d.title },
+    { key: 'updateTime', title: t('authoring.document.updated'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (d) => formatDateTime(d.updateTime) },
+  ];
 
   const saved = () => notifications.show({ color: 'green', message: t('authoring.document.saved'), autoClose: TOAST_MS });
 
@@ -72,7 +77,7 @@ export function DocumentAdminPage() {
       await documentApi.saveDocument({ ...doc, titleZh: doc.titleZh.trim(), titleEn: doc.titleEn.trim() });
       setDoc(undefined);
       saved();
-      loadDocs();
+      refreshDocs();
     } catch {
       // The client has shown the server's message.
     }
@@ -88,7 +93,7 @@ export function DocumentAdminPage() {
         loadTree();
       }, () => undefined);
     } else {
-      documentApi.deleteDocument(target.id).then(loadDocs, () => undefined);
+      documentApi.deleteDocument(target.id).then(refreshDocs, () => undefined);
     }
   };
 
@@ -169,38 +174,34 @@ export function DocumentAdminPage() {
               <Text size="sm" c="dimmed">
                 {t('authoring.document.chooseCategory')}
               </Text>
-            ) : docs.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('authoring.document.noDocuments')}
-              </Text>
             ) : (
-              <Table>
-                <Table.Tbody>
-                  {docs.map((d) => (
-                    <Table.Tr key={d.id} data-document={d.id}>
-                      <Table.Td>{d.title}</Table.Td>
-                      <Table.Td>{formatDateTime(d.updateTime)}</Table.Td>
-                      <Table.Td>
-                        {/* The server refuses changes to documents the caller's organisation does not own; none are offered. */}
-                        {d.editable ? (
-                          <Group gap="xs" justify="flex-end">
-                            <Button size="xs" variant="subtle" onClick={() => void editDocument(d.id)}>
-                              {t('authoring.document.edit')}
-                            </Button>
-                            <Button size="xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'document', id: d.id, title: d.title })}>
-                              {t('authoring.document.delete')}
-                            </Button>
-                          </Group>
-                        ) : (
-                          <Text size="xs" c="dimmed" ta="right" data-testid="document-read-only">
-                            {t('authoring.document.readOnly')}
-                          </Text>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <DataTable<DocumentSummary, number>
+                id="document-admin"
+                columns={columns}
+                rowKey={(d) => d.id}
+                rowProps={(d) => ({ 'data-document': String(d.id) })}
+                load={loadDocs}
+                filterKey={String(selected)}
+                reload={docsReload}
+                emptyText={t('authoring.document.noDocuments')}
+                actions={(d) =>
+                  // The server refuses changes to documents the caller's organisation does not own; none are offered.
+                  d.editable ? (
+                    <>
+                      <Button size="compact-xs" variant="subtle" onClick={() => void editDocument(d.id)}>
+                        {t('authoring.document.edit')}
+                      </Button>
+                      <Button size="compact-xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'document', id: d.id, title: d.title })}>
+                        {t('authoring.document.delete')}
+                      </Button>
+                    </>
+                  ) : (
+                    <Text size="xs" c="dimmed" data-testid="document-read-only">
+                      {t('authoring.document.readOnly')}
+                    </Text>
+                  )
+                }
+              />
             )}
           </Paper>
         </Grid.Col>
