@@ -111,7 +111,7 @@ describe('device actions in Chromium: permission-gated list actions and tabs, ta
     await admin.goto(`${ts.server.url}/user/device-management/index`);
     await admin.getByTestId('device-total').getByText(`${SNS.length} devices`).waitFor();
     await admin.getByTestId('filter-imei').fill('9990012');
-    await admin.getByTestId('device-total').getByText('1 devices').waitFor();
+    await admin.getByTestId('device-total').getByText('1 device', { exact: true }).waitFor();
     expect(await admin.locator('tbody tr[data-sn]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-sn')))).toEqual([SNS[1]]);
     await admin.getByTestId('filter-imei').fill('no-such-imei');
     await admin.getByTestId('device-total').getByText('0 devices').waitFor();

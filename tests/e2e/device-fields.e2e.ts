@@ -9,7 +9,7 @@ import { loginAsAdmin, startTestServer, type TestServer } from '../support/serve
 const SNS = Array.from({ length: 6 }, (_, k) => `DF${String(k).padStart(3, '0')}`);
 
 const TEXT = {
-  en: { total: (n: number) => `${n} devices`, choice: 'Choice', add: 'Add field' },
+  en: { total: (n: number) => (n === 1 ? '1 device' : `${n} devices`), choice: 'Choice', add: 'Add field' },
   zh: { total: (n: number) => `共 ${n} 台设备`, choice: '单选', add: '新增字段' },
 } as const;
 
@@ -135,6 +135,12 @@ describe('custom device fields in the console', () => {
         // Scrolled to the end, where the field columns are.
         await list.getByTestId('device-scroll').evaluate((el) => (el.scrollLeft = el.scrollWidth));
         await list.screenshot({ path: `${dir}/list-columns-${lang}-${size}.png` });
+        await list.getByTestId('filter-field').click();
+        await list.getByRole('option', { name: 'Tier en', exact: true }).click();
+        await list.getByTestId('filter-field-value').click();
+        await list.getByRole('option', { name: 'gold', exact: true }).click();
+        await list.getByTestId('device-total').getByText(TEXT[lang].total(1)).waitFor();
+        await list.screenshot({ path: `${dir}/list-filtered-${lang}-${size}.png` });
         await list.context().close();
 
         const view = await open(lang, '/device-view/index?sn=DF001', viewport);

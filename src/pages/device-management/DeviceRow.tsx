@@ -272,8 +272,8 @@ export const COLUMNS: readonly DeviceColumn[] = [
   { key: 'gnssModel', sort: 'gnssModel', width: 110 },
   { key: 'lteModel', sort: 'lteModel', width: 110 },
   { key: 'hardwareId', sort: 'hardwareId', width: 130 },
-  { key: 'terminalVersion', sort: 'terminalVersion', width: 130 },
+  { key: 'terminalVersion', sort: 'terminalVersion', width: 150 },
   { key: 'storage', width: 150 },
-  { key: 'supportFlags', width: 110 },
+  { key: 'supportFlags', width: 130 },
   { key: 'remark', sort: 'remark', width: 180 },
 ];
