@@ -49,6 +49,8 @@ export interface StartOptions {
   readonly logger?: boolean | { readonly level?: string; readonly stream?: { write(line: string): void } };
   /** Set in a worker process: the database is migrated and seeded already, and the bus is given. */
   readonly worker?: WorkerRole;
+  /** SQLite held in memory instead of the file under DATA_DIR (built-only test nodes; see DatabaseTarget.inMemory). */
+  readonly sqliteInMemory?: boolean;
 }
 
 /**
@@ -56,8 +58,8 @@ export interface StartOptions {
  * NATS) marking every device offline, since no device is connected to this node yet. In a cluster other
  * nodes hold devices, so their online flags stay as they are. Returns the open database.
  */
-export async function prepareNode(config: Config, clock: Clock, pgSchema?: string, log?: DatabaseLog): Promise<{ db: Db; seeded: SeedResult }> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: pgSchema ?? config.databaseSchema, log });
+export async function prepareNode(config: Config, clock: Clock, pgSchema?: string, log?: DatabaseLog, inMemory = false): Promise<{ db: Db; seeded: SeedResult }> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: pgSchema ?? config.databaseSchema, log, inMemory });
   const seeded = await seed(db, clock, config.adminPassword);
   await seedCardInventory(db, clock);
   if (!config.natsUrl) await new DeviceRepository(db).markAllOffline(clock.now());
@@ -101,7 +103,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
   };
   const { db, seeded } = opts.worker
     ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema ?? config.databaseSchema, migrate: false, log }), seeded: opts.worker.seeded }
-    : await prepareNode(config, clock, opts.pgSchema, log);
+    : await prepareNode(config, clock, opts.pgSchema, log, opts.sqliteInMemory === true);
   const devices = new DeviceRepository(db);
   const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);
   const bus: Bus =

@@ -19,6 +19,11 @@ export interface DatabaseTarget {
   /** PostgreSQL schema to use (tests isolate themselves this way). */
   readonly pgSchema?: string | undefined;
   /**
+   * SQLite only: the database lives in memory, on the one connection, and ends with it; nothing is written
+   * under dataDir. For nodes built without listening (REST tests through `app.inject()`), never a real node.
+   */
+  readonly inMemory?: boolean;
+  /**
    * False in the worker processes of a node: the primary has migrated already, and several processes
    * racing for the migration lock at start-up would only wait on each other.
    */
@@ -74,6 +79,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   let db: Db;
   if (target.databaseUrl) {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool({ ...target, databaseUrl: target.databaseUrl }) }) });
+  } else if (target.inMemory) {
+    db = new Kysely<Database>({ dialect: nodeSqliteDialect(':memory:') });
   } else {
     fs.mkdirSync(target.dataDir, { recursive: true });
     db = new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(target.dataDir, 'control-center.sqlite')) });

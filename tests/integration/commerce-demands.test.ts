@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowed, DEMAND_TRANSITIONS, DemandMessage } from '../../server/commerce/demand-routes.ts';
 import { type Client, client, createOrg } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { api, loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, injectTestServer, loginAs, loginAsAdmin, type TestServer } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -34,12 +36,17 @@ for (const target of targets) {
     let customer: Client;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       admin = client(ts, (await loginAsAdmin(ts)).token);
       await createOrg(admin, { name: 'Maker', account: 'maker', password: 'Maker_pw1' });
       customer = client(ts, (await loginAs(ts, 'maker', 'Maker_pw1')).token);
     });
     afterAll(async () => ts?.stop());
+
+    it('runs without a socket, through app.inject(); SQLite held in memory, PostgreSQL in its own schema: no database file', () => {
+      expect(ts.server.url).toMatch(/^inject:\/\//);
+      expect(fs.existsSync(path.join(ts.config.dataDir, 'control-center.sqlite'))).toBe(false);
+    });
 
     const form = {
       name: 'Rugged tablet batch',

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SavedView } from '../../protocol/api/groups.ts';
 import { type Client, client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { injectTestServer, loginAs, loginAsAdmin, type TestServer } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -15,7 +17,7 @@ describe.each(targets)('saved device-list views on $name', (target) => {
 
   beforeAll(async () => {
     if (!target.available) return;
-    ts = await startTestServer(target.name);
+    ts = await injectTestServer(target.name);
     const login = await loginAsAdmin(ts);
     admin = client(ts, login.token);
     const roleId = await createRole(admin, 'View users', ['device_list']);
@@ -25,6 +27,11 @@ describe.each(targets)('saved device-list views on $name', (target) => {
     branch = client(ts, (await loginAs(ts, 'viewbranch', 'Branch_pw1')).token);
   }, 60_000);
   afterAll(async () => ts?.stop());
+
+  it.runIf(target.available)('runs without a socket, through app.inject(); SQLite held in memory, PostgreSQL in its own schema: no database file', () => {
+    expect(ts.server.url).toMatch(/^inject:\/\//);
+    expect(fs.existsSync(path.join(ts.config.dataDir, 'control-center.sqlite'))).toBe(false);
+  });
 
   const state = { filters: { model: 'P10', onlineState: 1 }, columns: ['model', 'onlineState', 'battery'], sortField: 'battery', sortOrder: 'asc' };
   const names = async (c: Client) => (await c.ok<SavedView[]>('POST', '/saved-view/list')).map((v) => v.name);

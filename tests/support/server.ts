@@ -33,13 +33,14 @@ let injectedCount = 0;
 /**
  * A server built but not listening, for REST-only tests: every helper here (api, client, loginAs) reaches
  * it through Fastify's `inject()`, without a socket. Its `url` is an `inject://` name, not an address.
+ * SQLite is held in memory (nothing of the database is written to disk); PostgreSQL gets a fresh schema.
  */
 export function injectTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer(db, env, {}, false);
+  return startTestServer(db, env, { sqliteInMemory: db === 'sqlite' }, false);
 }
 
 /** Starts a server on a free port with a throwaway database (SQLite in a temp dir, or a fresh PostgreSQL schema). */
-export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}, start: Pick<StartOptions, 'logger'> = {}, listen = true): Promise<TestServer> {
+export async function startTestServer(db: 'sqlite' | 'postgres' = 'sqlite', env: Record<string, string> = {}, start: Pick<StartOptions, 'logger' | 'sqliteInMemory'> = {}, listen = true): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dcc-test-'));
   const pgSchema = db === 'postgres' ? await freshPgSchema() : undefined;
   const config = loadConfig({
