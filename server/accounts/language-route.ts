@@ -11,7 +11,7 @@ import { setAccountLanguage } from './repository.ts';
 export const modifyLanguageBody = ModifyLanguageBody;
 
 /** POST /common/modify-language: stores the caller's language; /home/getAccountDetail returns it as languageType. */
-export function registerLanguageRoute(app: FastifyInstance, db: Db): void {
+export async function languageRoute(app: FastifyInstance, { db }: { readonly db: Db }): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/common/modify-language',
     { config: { permission: 'session', ...hotAction }, schema: { body: ModifyLanguageBody } },

@@ -27,7 +27,7 @@ function loginCaller(caller: Caller): Caller {
  * once and stored as SHA-256. They are accepted as `Authorization: Bearer` wherever a session is
  * (server/http/guard.ts, the console socket), resolved by SessionStore.byDigest.
  */
-export function registerApiTokenRoutes(app: FastifyInstance, deps: ApiTokenRouteDeps): void {
+export async function apiTokenRoutes(app: FastifyInstance, deps: ApiTokenRouteDeps): Promise<void> {
   const tokens = new ApiTokenRepository(deps.db);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

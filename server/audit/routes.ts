@@ -18,7 +18,7 @@ export const OPERATION_LOG_PERMISSION = 'report_operation_log';
  * Entries with no organisation (failed logins, refused sessions) are shown to the admin role only.
  * `account` matches a part of the name; `path` is the exact route pattern; times are inclusive epoch ms.
  */
-export function registerOperationLogRoutes(app: FastifyInstance, deps: { db: Db }): void {
+export async function operationLogRoutes(app: FastifyInstance, deps: { db: Db }): Promise<void> {
   const log = new OperationLogRepository(deps.db);
   // Requests typed from the contract's schemas (protocol/api/audit.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -28,7 +28,7 @@ export function dailyLimited(family: CardFamilyCode, carrier: string): boolean {
 }
 
 /** Paths are ours in the style of platform-core section 7, named after their permission keys (docs/DECISIONS.md). */
-export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): void {
+export async function cardRoutes(app: FastifyInstance, deps: CardRouteDeps): Promise<void> {
   const { clock, carrier } = deps;
   const cards = new CardRepository(deps.db);
   // Requests typed from the contract's schemas (protocol/api/cards.ts) through the type provider.

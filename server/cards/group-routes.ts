@@ -33,7 +33,7 @@ export interface GroupRouteDeps {
 const presetSet: ReadonlySet<string> = new Set(PRESET_ADDRESSES.map((p) => p.address));
 
 /** Directional groups and their target addresses (devices-and-commerce sections 3-5). */
-export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps): void {
+export async function directionGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps): Promise<void> {
   const { clock, carrier } = deps;
   const groups = new DirectionGroupRepository(deps.db);
 

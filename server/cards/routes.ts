@@ -3,24 +3,25 @@ import type { Clock } from '../../protocol/index.ts';
 import type { CarrierProvider } from '../carrier/carrier.ts';
 import { SimulatedCarrier } from '../carrier/simulated-carrier.ts';
 import type { Db } from '../db/database.ts';
-import { registerCardRoutes } from './card-routes.ts';
-import { registerGroupRoutes } from './group-routes.ts';
-import { registerDemandRoutes } from '../commerce/demand-routes.ts';
-import { registerLicenceRoutes } from '../commerce/licence-routes.ts';
-import { registerOrderRoutes } from '../commerce/order-routes.ts';
+import { cardRoutes } from './card-routes.ts';
+import { directionGroupRoutes } from './group-routes.ts';
+import { demandRoutes } from '../commerce/demand-routes.ts';
+import { licenceRoutes } from '../commerce/licence-routes.ts';
+import { orderRoutes } from '../commerce/order-routes.ts';
 import { SandboxPayment } from '../commerce/payment.ts';
-import { registerTruePointRoutes } from '../commerce/truepoint-routes.ts';
+import { truePointRoutes } from '../commerce/truepoint-routes.ts';
 
 /**
- * Card, directional-group, order and bill calls; the carrier defaults to the simulated one. Online payment is
+ * Card, directional-group, order and bill calls, a route plugin of route plugins (each area encapsulated); the carrier defaults to the simulated one. Online payment is
  * the sandbox only when asked for (PAYMENT_SANDBOX=on): otherwise there is none, and orders are paid offline.
  */
-export function registerSimRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; carrier?: CarrierProvider; paymentSandbox: boolean }): void {
+export async function simRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; carrier?: CarrierProvider; paymentSandbox: boolean }): Promise<void> {
   const carrier = deps.carrier ?? new SimulatedCarrier(deps.clock);
-  registerCardRoutes(app, { db: deps.db, clock: deps.clock, carrier });
-  registerGroupRoutes(app, { db: deps.db, clock: deps.clock, carrier });
-  registerOrderRoutes(app, { db: deps.db, clock: deps.clock, payment: deps.paymentSandbox ? new SandboxPayment() : undefined });
-  registerLicenceRoutes(app, { db: deps.db, clock: deps.clock });
-  registerDemandRoutes(app, { db: deps.db, clock: deps.clock });
-  registerTruePointRoutes(app, { db: deps.db, clock: deps.clock });
+  const { db, clock } = deps;
+  await app.register(cardRoutes, { db, clock, carrier });
+  await app.register(directionGroupRoutes, { db, clock, carrier });
+  await app.register(orderRoutes, { db, clock, payment: deps.paymentSandbox ? new SandboxPayment() : undefined });
+  await app.register(licenceRoutes, { db, clock });
+  await app.register(demandRoutes, { db, clock });
+  await app.register(truePointRoutes, { db, clock });
 }

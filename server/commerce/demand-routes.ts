@@ -108,7 +108,7 @@ function view(r: DemandRow) {
 }
 
 /** Order demands (order-requirements_list, /order-demand/index) and the public /order-demand-detail view. */
-export function registerDemandRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+export async function demandRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): Promise<void> {
   const { db, clock } = deps;
   const demands = new DemandRepository(db);
   const config = { permission: 'order-requirements_list' };

@@ -34,7 +34,7 @@ function chinaDateTime(ms: number): string {
 }
 
 /** ISOBUS licence codes (devices-and-commerce: iso-bus_list, /license-manage/index and the public /isobus-activate). */
-export function registerLicenceRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+export async function licenceRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): Promise<void> {
   const { db, clock } = deps;
   const licences = new LicenceRepository(db);
   const config = { permission: 'iso-bus_list' };

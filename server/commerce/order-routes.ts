@@ -83,7 +83,7 @@ function positive(n: number | undefined): number {
 }
 
 /** Orders, bills and payment (devices-and-commerce sections 3, 4 and 9); paths in docs/DECISIONS.md. */
-export function registerOrderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
+export async function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): Promise<void> {
   const { clock, payment } = deps;
   const orders = new OrderRepository(deps.db);
   // Requests typed from the contract's schemas (protocol/api/commerce.ts) through the type provider.

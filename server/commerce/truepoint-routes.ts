@@ -27,7 +27,7 @@ export const ACCOUNT_NO = /^[A-Za-z0-9_-]{4,32}$/;
 export const INSTANCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** True-point accounts and equipment (hidden pages with no key listed: any session, own scope). */
-export function registerTruePointRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+export async function truePointRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): Promise<void> {
   const { db, clock } = deps;
   const accounts = new TruePointRepository(db);
   const config = { permission: 'session' };

@@ -80,7 +80,7 @@ function ownerToEdit(audience: DocumentAudience, orgId: number | null): number {
 }
 
 /** Document library (platform-core section 7, /archives-*): reading in the caller's language, authoring under its own key. */
-export function registerDocumentRoutes(app: FastifyInstance, deps: DocumentRouteDeps): void {
+export async function documentRoutes(app: FastifyInstance, deps: DocumentRouteDeps): Promise<void> {
   const config = { permission: DOCUMENT_PERMISSION };
   const manage = { permission: DOCUMENT_MANAGE_PERMISSION, ...hotAction };
   const { clock } = deps;

@@ -24,7 +24,7 @@ export interface GroupRouteDeps {
  * Dynamic groups (issue 23): a named device query of an organisation, listed and used by the accounts of
  * that organisation and those above it. Members are evaluated each time, within the caller's organisations.
  */
-export function registerGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps): void {
+export async function deviceGroupRoutes(app: FastifyInstance, deps: GroupRouteDeps): Promise<void> {
   const { db, clock } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const groups = new GroupRepository(db);

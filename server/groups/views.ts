@@ -31,7 +31,7 @@ function viewOf(row: DeviceViewRow & { owner?: string | null }, caller: Caller):
  * private or shared with the accounts of its organisation and those above it; only its author changes or
  * deletes a view.
  */
-export function registerSavedViewRoutes(app: FastifyInstance, deps: { readonly db: Db; readonly clock: Clock }): void {
+export async function savedViewRoutes(app: FastifyInstance, deps: { readonly db: Db; readonly clock: Clock }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const views = new SavedViewRepository(deps.db);
 

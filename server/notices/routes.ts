@@ -54,7 +54,7 @@ export function sanitizeNotice(html: string): string {
 }
 
 /** Notices (platform-core section 7, /notice/*): each caller sees and changes only their own deliveries. */
-export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps): void {
+export async function noticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps): Promise<void> {
   const config = { permission: 'session' };
   const hot = { ...config, ...hotAction };
   const { clock, db } = deps;

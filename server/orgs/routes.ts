@@ -45,7 +45,7 @@ export interface OrgRouteDeps {
 }
 
 /** Organisation management (platform-core section 7, /org/*). */
-export function registerOrgRoutes(app: FastifyInstance, deps: OrgRouteDeps): void {
+export async function orgRoutes(app: FastifyInstance, deps: OrgRouteDeps): Promise<void> {
   const config = { permission: ORG_PERMISSION };
   const hot = { ...config, ...hotAction };
   const { orgs } = deps;

@@ -44,7 +44,7 @@ export interface PermitRouteDeps {
 }
 
 /** Roles, admin accounts and the own-password change (platform-core section 7, /permit/*). */
-export function registerPermitRoutes(app: FastifyInstance, deps: PermitRouteDeps): void {
+export async function permitRoutes(app: FastifyInstance, deps: PermitRouteDeps): Promise<void> {
   registerRoleRoutes(app, deps);
   registerAccountRoutes(app, deps);
 }

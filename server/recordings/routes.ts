@@ -16,7 +16,7 @@ export interface RecordingRouteDeps {
 }
 
 /** Recorded sessions (issue 22): list, download (.cast for a shell, .mp4 for live view) and each organisation's policy. */
-export function registerRecordingRoutes(app: FastifyInstance, deps: RecordingRouteDeps): void {
+export async function recordingRoutes(app: FastifyInstance, deps: RecordingRouteDeps): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post('/recording/list', { config: { permission: 'recording_list' }, schema: { body: c.RecordingListBody } }, async (req) => {

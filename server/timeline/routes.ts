@@ -17,7 +17,7 @@ export interface TimelineRouteDeps {
 }
 
 /** POST /device/timeline (issue 22): one device's commands, newest first, within the caller's organisations. */
-export function registerTimelineRoutes(app: FastifyInstance, deps: TimelineRouteDeps): void {
+export async function timelineRoutes(app: FastifyInstance, deps: TimelineRouteDeps): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post('/device/timeline', { config: { permission: TIMELINE_PERMISSION }, schema: { body: TimelineBody } }, async (req) => {
     const caller = callerOf(req);

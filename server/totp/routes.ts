@@ -20,7 +20,7 @@ function loginCaller(caller: Caller): Caller {
  * accounts (`/org/totp-policy`, with the organisation key), and an account of such an organisation holds no
  * key until it has set it up (server/accounts/caller.ts).
  */
-export function registerTotpRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; rights: RightsNotifier }): void {
+export async function totpRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; rights: RightsNotifier }): Promise<void> {
   const totp = new TotpRepository(deps.db);
   // Requests typed from the contract's schemas (protocol/api/auth.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -33,7 +33,7 @@ function inScope(caller: Caller, orgId: number | undefined): number {
  * Webhooks (issue 23): hooks belong to the caller's organisation; a caller manages the hooks of its
  * scope and sees their deliveries.
  */
-export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: Webhooks; clock: Clock }): void {
+export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webhooks; clock: Clock }): Promise<void> {
   const repo = deps.webhooks.repository;
   const config = { permission: WEBHOOK_PERMISSION };
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
