@@ -1,19 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { abnormalTypeLabel, type Clock, type Envelope, msg } from '../../protocol/index.ts';
+import { abnormalTypeLabel, type Clock, msg } from '../../protocol/index.ts';
 import { loadOrgTree, subtreeOf } from '../accounts/org-scope.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
-import type { DeviceOrigin } from '../gateway/device-endpoint.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
-import { TelemetryIngest, type TelemetrySettings } from '../telemetry/ingest.ts';
 import * as c from '../../protocol/api/reports.ts';
 import type { ExportFormat } from '../../protocol/api/reports.ts';
 import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from './export.ts';
 import { DAY_MS, HOUR_MS, isTimeZone, periodOf } from './periods.ts';
 import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
-import { UsageTracker } from './usage-tracker.ts';
 
 /** Permission keys of the report group (devices-and-commerce section 2) and the dashboard (platform-core). */
 export const ReportPermission = {
@@ -74,27 +71,16 @@ const header = (lang: string | undefined) => (en: string, zh: string) => (lang =
 export interface ReportDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly telemetry: TelemetrySettings;
-  readonly gateway: { onDeviceMessage(msgId: number, handler: (from: DeviceOrigin, env: Envelope) => Promise<unknown>): void };
 }
 
 /**
- * Telemetry ingestion (device messages 3, 4, 6, 8), platform usage tracking, and the report and dashboard
- * endpoints. Reports are GET calls: they change nothing, so the operation log does not record them.
+ * The report and dashboard endpoints, a route plugin over the telemetry plugin's `app.telemetry` and
+ * `app.usage` (server/telemetry/plugin.ts, registered before it). Reports are GET calls: they change
+ * nothing, so the operation log does not record them.
  */
-export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { telemetry: TelemetryIngest; usage: UsageTracker } {
+export async function reportRoutes(app: FastifyInstance, deps: ReportDeps): Promise<void> {
   const { db, clock } = deps;
-  const telemetry = new TelemetryIngest({ db, clock, settings: deps.telemetry, log: app.log });
-  telemetry.register(deps.gateway);
-  const usage = new UsageTracker(db, clock);
-  app.addHook('onResponse', async (req) => {
-    const c = req.caller;
-    if (c) usage.record({ tokenHash: c.session.tokenHash, accountId: c.accountId, account: c.account, orgId: c.orgId, time: clock.now() });
-  });
-  app.addHook('onClose', async () => {
-    await telemetry.stop();
-    await usage.flush().catch(() => undefined);
-  });
+  const { telemetry, usage } = app;
   // Query strings typed from the contract's schemas (protocol/api/reports.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const thresholds = () => ({ cpu: telemetry.settings.cpuThreshold, memory: telemetry.settings.memoryThreshold });
@@ -234,5 +220,4 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportDeps): { 
     return ok({ ...r, thresholds: thresholds() });
   });
 
-  return { telemetry, usage };
 }
