@@ -57,7 +57,7 @@ export interface AuthDeps {
 }
 
 /** Captcha, login, account detail and logout. */
-export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
+export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
   const { db, sessions, captcha } = deps;
   // Requests typed from the contract's schemas (protocol/api) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

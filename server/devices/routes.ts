@@ -24,7 +24,7 @@ const filterOf = (caller: Caller, body: c.DeviceListFilter): DeviceFilter => ({ 
  * Device list and the device edits of the list (devices-and-commerce section 6: view, remark, allocate,
  * set country). Paths are not shown by the spec; they follow /org/* (docs/DECISIONS.md).
  */
-export function registerDeviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps): void {
+export async function deviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps): Promise<void> {
   const { devices } = deps;
   // Request types come from the contract's schemas (protocol/api/devices.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

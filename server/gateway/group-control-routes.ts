@@ -26,7 +26,7 @@ function pointOf(data: unknown): c.GroupControlOutcome['at'] {
  * caller's organisation scope; a device that fails either is refused alone (result 1, permission denied)
  * and the others proceed. Each device commanded is one entry of its timeline (source 'group').
  */
-export function registerGroupControlRoutes(app: FastifyInstance, deps: GroupControlRouteDeps): void {
+export async function groupControlRoutes(app: FastifyInstance, deps: GroupControlRouteDeps): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // The live-control key, from the catalogue's one command -> key map.
   const permission = commandPermission(Command.RemoteControl);

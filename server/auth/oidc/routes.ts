@@ -51,7 +51,7 @@ function refuse(reply: FastifyReply, key: string): FastifyReply {
  * the browser to the provider; /callback turns the provider's answer into a console session (the same
  * `Admin-Token` cookie a password login sets) or back to the login page with the reason.
  */
-export function registerOidcRoutes(app: FastifyInstance, deps: OidcDeps): void {
+export async function oidcRoutes(app: FastifyInstance, deps: OidcDeps): Promise<void> {
   const login = deps.settings ? new OidcLogin(deps.settings, deps.db, deps.clock) : undefined;
 
   app.get('/login/oidc/config', { config: { public: true } }, async () => ok<SsoConfig>({ enabled: login !== undefined, name: login?.name ?? '' }));
