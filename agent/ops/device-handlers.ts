@@ -124,7 +124,7 @@ export function deviceHandlers(backend: DeviceBackend): { handlers: Map<number, 
       const limit = d.limit ?? 200;
       return ok(await backend.runtime(Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : 200));
     }),
-    guarded(Command.Shell, (_d, req, session) => shells.handle(req, session)),
+    guarded(Command.Shell, (d, req, session) => shells.handle(d, req.flowId, session)),
     guarded(Command.FileList, async (d) => {
       const p = d.path;
       const entry = await backend.files.stat(p);

@@ -1,4 +1,4 @@
-import { Command, type Envelope, Result, type ShellEndReason, type ShellOutput, type ShellRequest } from '../../protocol/index.ts';
+import { Command, Result, type ShellEndReason, type ShellOutput, type ShellRequest } from '../../protocol/index.ts';
 import type { CommandOutcome, DeviceSession } from '../device-session.ts';
 import type { ShellProvider, ShellSession, TerminalSink } from './shell.ts';
 
@@ -37,7 +37,8 @@ interface Entry {
 const ok = (data?: unknown): CommandOutcome => ({ result: Result.Success, data });
 const fail = (message: string): CommandOutcome => ({ result: Result.Fail, data: { message } });
 const bad = (message: string): CommandOutcome => ({ result: Result.MessageError, data: { message } });
-const dims = (v: unknown, dflt: number) => (Number.isInteger(v) && (v as number) > 0 && (v as number) < 1000 ? (v as number) : dflt);
+/** A terminal side: a whole number of cells in 1-999, else `dflt`. */
+const dims = (v: number | undefined, dflt: number) => (v !== undefined && Number.isInteger(v) && v > 0 && v < 1000 ? v : dflt);
 
 /**
  * The shell sessions of one device, one per flow (65563, PROTOCOL.md DOPS-2): opens and re-attaches them,
@@ -75,10 +76,9 @@ export class ShellSessions {
     if (interactive) this.#announceEnd(flowId, entry, 'closed');
   }
 
-  readonly handle = async (req: Envelope, device: FlowSender): Promise<CommandOutcome> => {
-    const flowId = req.flowId;
+  /** One 65563 request on flow `flowId`, its data decoded by the command map (typed() in device-session.ts). */
+  readonly handle = async (d: ShellRequest, flowId: string | undefined, device: FlowSender): Promise<CommandOutcome> => {
     if (!flowId) return bad('flowId is required');
-    const d = (typeof req.data === 'object' && req.data !== null ? req.data : {}) as Partial<ShellRequest> & Record<string, unknown>;
     const entry = this.#entries.get(flowId);
     if (entry) {
       entry.device = device;
@@ -90,14 +90,14 @@ export class ShellSessions {
       case 'write': {
         if (!entry?.session.interactive) return fail('No shell session on this flow; open one first');
         const data = d.data;
-        if (typeof data !== 'string' || data.length > MAX_WRITE_CHARS) return bad(`data must be a string of at most ${MAX_WRITE_CHARS} characters`);
+        if (data.length > MAX_WRITE_CHARS) return bad(`data must be a string of at most ${MAX_WRITE_CHARS} characters`);
         entry.session.write(data);
         return ok({});
       }
       case 'input': {
         if (!entry) return fail('No shell session on this flow; open one first');
         const line = d.line;
-        if (typeof line !== 'string' || line.length > MAX_LINE_CHARS) return bad(`line must be a string of at most ${MAX_LINE_CHARS} characters`);
+        if (line.length > MAX_LINE_CHARS) return bad(`line must be a string of at most ${MAX_LINE_CHARS} characters`);
         if (line.trim() === '') return bad('Shell command cannot be empty');
         entry.busy++;
         entry.cancelIdle?.();
@@ -117,12 +117,10 @@ export class ShellSessions {
       case 'close':
         this.#close(flowId);
         return ok({});
-      default:
-        return bad("op must be one of 'open', 'write', 'input', 'resize', 'close'");
     }
   };
 
-  #open(flowId: string, existing: Entry | undefined, device: FlowSender, d: Record<string, unknown>): CommandOutcome {
+  #open(flowId: string, existing: Entry | undefined, device: FlowSender, d: Extract<ShellRequest, { op: 'open' }>): CommandOutcome {
     let entry = existing;
     if (!entry) {
       if (this.#entries.size >= MAX_SHELL_SESSIONS) return fail('Too many shell sessions on this device; close one first');
@@ -138,7 +136,7 @@ export class ShellSessions {
       session.startTerminal(this.#sink(flowId, entry));
     }
     if (!session.interactive) return ok({ ...session.info, cwd: session.cwd() });
-    const since = typeof d.since === 'number' && Number.isInteger(d.since) && d.since >= 0 ? Math.min(d.since, entry.offset) : 0;
+    const since = d.since !== undefined && Number.isInteger(d.since) && d.since >= 0 ? Math.min(d.since, entry.offset) : 0;
     const held = entry.offset - entry.backlog.length;
     return ok({ ...session.info, cwd: session.cwd(), raw: true, offset: entry.offset, backlog: entry.backlog.slice(Math.max(0, since - held)) });
   }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Command, type Envelope, Result, type ShellEndReason, type ShellOpenReply, type ShellOutput } from '../../protocol/index.ts';
+import { Result, type ShellEndReason, type ShellOpenReply, type ShellOutput, type ShellRequest } from '../../protocol/index.ts';
 import { ShellSessions } from './shell-sessions.ts';
 import { LinuxShellProvider, type ShellSession, sessionMembers } from './shell.ts';
 
@@ -175,12 +175,12 @@ describe('shell sessions over a real pseudo-terminal', () => {
     let onSent: () => void = () => undefined;
     const device = { sendOnFlow: (_flow: string, _msgId: number, data?: unknown) => (sent.push(data as ShellOutput), onSent(), true) };
     const shells = new ShellSessions(new LinuxShellProvider({ allowed: true, cwd: tmp, timeoutMs: 1500 }));
-    const req = (data: unknown): Envelope => ({ msgId: Command.Shell, cid: '1', flowId: 'sh-idle', data });
-    const open = await shells.handle(req({ op: 'open', raw: true }), device);
+    const req = (data: ShellRequest): [ShellRequest, string] => [data, 'sh-idle'];
+    const open = await shells.handle(...req({ op: 'open', raw: true }), device);
     expect(open).toMatchObject({ result: Result.Success, data: { raw: true, cwd: fs.realpathSync(tmp) } });
     expect((open.data as ShellOpenReply).user).toBe(os.userInfo().username);
     // A background job (its own process group) and a foreground one: both belong to the session.
-    await shells.handle(req({ op: 'write', data: 'sleep 29.38 & sleep 29.39\r' }), device);
+    await shells.handle(...req({ op: 'write', data: 'sleep 29.38 & sleep 29.39\r' }), device);
     const background = await processWithArgs('sleep 29.38');
     const foreground = await processWithArgs('sleep 29.39');
     const sid = Number(fs.readFileSync(`/proc/${foreground}/stat`, 'utf8').split(') ')[1]?.split(' ')[3]);
@@ -193,6 +193,6 @@ describe('shell sessions over a real pseudo-terminal', () => {
     expect(shells.size).toBe(0);
     await expect.poll(() => [alive(background), alive(foreground)], { timeout: 5000 }).toEqual([false, false]);
     // The flow has no session any more.
-    expect(await shells.handle(req({ op: 'write', data: 'x' }), device)).toMatchObject({ result: Result.Fail });
+    expect(await shells.handle(...req({ op: 'write', data: 'x' }), device)).toMatchObject({ result: Result.Fail });
   });
 });
