@@ -266,7 +266,9 @@ const id = string(256, 1);
 const text = string();
 const time = number();
 const orgId = integer();
-const ids = array(integer(), 100_000);
+/** Bounds of lists between trusted peers: far above a real message (a move of a whole fleet), below a runaway. */
+const MANY = 1_000_000;
+const ids = array(integer(), MANY);
 const resultCode: Decoder<ResultCode> = oneOf(...Object.values(Result));
 const quality: Decoder<StreamQuality> = oneOf(...STREAM_QUALITIES);
 /** The screen when absent (the meaning before cameras were added). */
@@ -339,7 +341,7 @@ export const BUS_SUBJECTS: SubjectDecoders<BusMap> = {
   nodeAlive: object<NodeAlive>({ node: id, leaving: optional(boolean) }),
   deviceOutcome: object<DeviceOutcome>({ node: id, outcome: commandOutcome }),
   deviceRevoked: object<DeviceRevoked>({ node: id, sn: id }),
-  deviceMoved: object<DevicesMoved>({ node: id, seq: integer(0), sns: array(id), orgId }),
+  deviceMoved: object<DevicesMoved>({ node: id, seq: integer(0), sns: array(id, MANY), orgId }),
   flowToDevice: flowPayload(object<{ readonly flowId: string }>({ flowId: id })),
   flowToConsole: flowPayload(object<{ readonly flowId: string; readonly sn: string }>({ flowId: id, sn: id })),
   streamControl: object<StreamControl>({ op: oneOf('watch', 'leave'), node: id, ...streamKey }),
@@ -349,7 +351,7 @@ export const BUS_SUBJECTS: SubjectDecoders<BusMap> = {
     gone: object<Extract<StreamToNode, { op: 'gone' }>>({ op: oneOf('gone'), ...streamKey }),
   }),
   heldFinished: object<HeldFinished>({ node: id, row: heldRow }),
-  campaignProgress: object<CampaignProgress>({ node: id, targets: array(targetUpdate), campaigns: array(object<CampaignChange>({ id: integer(), orgId: integer(), state: string(64) })) }),
+  campaignProgress: object<CampaignProgress>({ node: id, targets: array(targetUpdate, MANY), campaigns: array(object<CampaignChange>({ id: integer(), orgId: integer(), state: string(64) }), MANY) }),
   captchaIssued: object<CaptchaIssued>({ id, mac: string(256), expiresAt: time, owner: string(256) }),
   captchaSpent: object<CaptchaSpent>({ id }),
 };
