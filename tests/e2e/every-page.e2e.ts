@@ -5,6 +5,7 @@ import { zh } from '../../src/i18n/locales/zh.ts';
 import { routeGroups, shellRoutes } from '../../src/router/routes.ts';
 import { launchChromium, requireConsoleBuild } from '../support/browser.ts';
 import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { shots } from '../support/shots.ts';
 
 /**
  * Every page of the sidebar, opened by the admin in zh and in en (platform-core section 2, issue 19): the page
@@ -142,6 +143,7 @@ describe('every sidebar page in Chromium, in zh and en', () => {
           expect(await page.getByTestId('table-error').count()).toBe(0);
           if (process.env['SWEEP_DUMP']) await page.evaluate(() => { (window as unknown as { __dump?: boolean }).__dump = true; });
           expect(await auditPage(page, lang)).toEqual([]);
+          await shots(page, `page${route.path.replace(/[/]+/g, '-')}`, lang);
           // The page's add/create dialog: its labels, and the errors of an empty submit, are in the same language.
           const opener = page.getByTestId('shell-page').getByRole('button', { name: ADD_BUTTON[lang] }).first();
           if (!INLINE_ADD.has(route.path) && (await opener.count()) > 0 && (await opener.isEnabled())) {
