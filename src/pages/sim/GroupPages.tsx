@@ -1,15 +1,14 @@
-import { Alert, Anchor, Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { addressSourceLabels, addressTypeLabels, groupAddressStateLabels, importTypeLabels } from '../../../protocol/index.ts';
 import { type AddressList, cardsApi, type DirectionAddress, type DirectionGroup } from '../../api/cards.ts';
-import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage } from '../../components/local-page.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { AddressMessage, checkAddress } from '../../../protocol/index.ts';
 import { label, options } from './card-labels.ts';
@@ -19,25 +18,29 @@ const saved = (message: string) => notifications.show({ color: 'green', message,
 /** Directional groups: list with address and card counts; add, edit, delete; open a group's addresses. */
 export function GroupManagementPage() {
   const { t } = useTranslation();
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
   const [name, setName] = useState('');
   const [query, setQuery] = useState('');
-  const [page, setPage] = useState<Page<DirectionGroup>>();
+  const [reload, setReload] = useState(0);
   const [edit, setEdit] = useState<{ id?: number; name: string; remark: string }>();
   const [nameError, setNameError] = useState<string>();
   const [remove, setRemove] = useState<DirectionGroup>();
 
-  const load = useCallback(() => {
-    cardsApi.groups(pageNum, pageSize, query || undefined).then(setPage, () => undefined);
-  }, [pageNum, pageSize, query]);
-  useEffect(load, [load]);
+  const load = useCallback((q: ListQuery) => cardsApi.groups(q.pageNum, q.pageSize, query || undefined), [query]);
+  const refresh = () => setReload((n) => n + 1);
+  const columns: DataColumn<DirectionGroup>[] = [
+    { key: 'name', title: t('cards.groups.name'), fixed: true, render: (g) => g.name },
+    { key: 'remark', title: t('cards.groups.remark'), render: (g) => g.remark },
+    { key: 'custom', title: t('cards.groups.custom'), render: (g) => `${g.customCount} / 10` },
+    { key: 'presets', title: t('cards.groups.presets'), render: (g) => g.presetCount },
+    { key: 'cards', title: t('cards.groups.cards'), render: (g) => g.cardCount },
+    { key: 'createdAt', title: t('cards.time'), style: { whiteSpace: 'nowrap' }, render: (g) => formatDateTime(g.createdAt) },
+  ];
 
   const save = async () => {
     if (!edit) return;
     if (!edit.name.trim()) return setNameError(t('cards.rule.required'));
     const call = edit.id ? cardsApi.updateGroup(edit.id, edit.name.trim(), edit.remark.trim()) : cardsApi.addGroup(edit.name.trim(), edit.remark.trim());
-    await call.then(() => (setEdit(undefined), saved(t('cards.groups.saved')), load()), () => undefined);
+    await call.then(() => (setEdit(undefined), saved(t('cards.groups.saved')), refresh()), () => undefined);
   };
 
   return (
@@ -45,54 +48,33 @@ export function GroupManagementPage() {
       <Title order={3}>{t('route.groupManagement')}</Title>
       <Group>
         <TextInput placeholder={t('cards.groups.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <Button onClick={() => (setPageNum(1), setQuery(name.trim()))}>{t('cards.search')}</Button>
+        <Button onClick={() => setQuery(name.trim())}>{t('cards.search')}</Button>
         <Button onClick={() => (setNameError(undefined), setEdit({ name: '', remark: '' }))} data-testid="group-add">
           {t('cards.groups.add')}
         </Button>
       </Group>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('cards.groups.name')}</Table.Th>
-            <Table.Th>{t('cards.groups.remark')}</Table.Th>
-            <Table.Th>{t('cards.groups.custom')}</Table.Th>
-            <Table.Th>{t('cards.groups.presets')}</Table.Th>
-            <Table.Th>{t('cards.groups.cards')}</Table.Th>
-            <Table.Th>{t('cards.time')}</Table.Th>
-            <Table.Th>{t('cards.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((g) => (
-            <Table.Tr key={g.id} data-group={g.name}>
-              <Table.Td>{g.name}</Table.Td>
-              <Table.Td>{g.remark}</Table.Td>
-              <Table.Td>{g.customCount} / 10</Table.Td>
-              <Table.Td>{g.presetCount}</Table.Td>
-              <Table.Td>{g.cardCount}</Table.Td>
-              <Table.Td>{formatDateTime(g.createdAt)}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  <Button size="compact-xs" variant="light" component={Link} href={`/custom-service/group-config?groupId=${g.id}`}>
-                    {t('cards.groups.config')}
-                  </Button>
-                  <Button size="compact-xs" variant="subtle" onClick={() => (setNameError(undefined), setEdit({ id: g.id, name: g.name, remark: g.remark }))}>
-                    {t('cards.groups.edit')}
-                  </Button>
-                  <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRemove(g)}>
-                    {t('cards.groups.delete')}
-                  </Button>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter
-        shown={page?.list.length}
-        total={page?.total}
+      <DataTable<DirectionGroup, number>
+        id="direction-groups"
+        columns={columns}
+        rowKey={(g) => g.id}
+        rowProps={(g) => ({ 'data-group': g.name })}
+        load={load}
+        filterKey={query}
+        reload={reload}
         emptyText={t('cards.groups.empty')}
-        {...paging.footer}
+        actions={(g) => (
+          <>
+            <Button size="compact-xs" variant="light" component={Link} href={`/custom-service/group-config?groupId=${g.id}`}>
+              {t('cards.groups.config')}
+            </Button>
+            <Button size="compact-xs" variant="subtle" onClick={() => (setNameError(undefined), setEdit({ id: g.id, name: g.name, remark: g.remark }))}>
+              {t('cards.groups.edit')}
+            </Button>
+            <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRemove(g)}>
+              {t('cards.groups.delete')}
+            </Button>
+          </>
+        )}
       />
       <Modal opened={edit !== undefined} onClose={() => setEdit(undefined)} title={t(edit?.id ? 'cards.groups.edit' : 'cards.groups.add')} centered>
         <form onSubmit={(e) => (e.preventDefault(), void save())}>
@@ -131,7 +113,7 @@ export function GroupManagementPage() {
         onConfirm={() => {
           const g = remove;
           setRemove(undefined);
-          if (g) void cardsApi.deleteGroup(g.id).then(() => (saved(t('cards.done')), load()), () => undefined);
+          if (g) void cardsApi.deleteGroup(g.id).then(() => (saved(t('cards.done')), refresh()), () => undefined);
         }}
         onCancel={() => setRemove(undefined)}
         danger
@@ -165,19 +147,43 @@ export function GroupConfigPage() {
   const [draft, setDraft] = useState<AddressDraft>();
   const [error, setError] = useState<string>();
   const [remove, setRemove] = useState<DirectionAddress>();
+  const [reload, setReload] = useState(0);
 
-  const load = useCallback(() => {
-    if (groupId > 0) cardsApi.addresses(groupId).then(setData, () => undefined);
-  }, [groupId]);
-  useEffect(load, [load]);
+  // A group's addresses come whole (at most 10 custom and the presets); the table pages them here.
+  const load = useCallback(
+    async (q: ListQuery) => {
+      if (groupId <= 0) return { total: 0, list: [] };
+      const answer = await cardsApi.addresses(groupId);
+      setData(answer);
+      return localPage(answer.list, q);
+    },
+    [groupId],
+  );
+  const refresh = useCallback(() => setReload((n) => n + 1), []);
+  const addressColumns: DataColumn<DirectionAddress>[] = [
+    { key: 'address', title: t('cards.address.address'), fixed: true, render: (a) => a.address },
+    { key: 'type', title: t('cards.address.type'), render: (a) => label(addressTypeLabels, a.addressType) },
+    { key: 'description', title: t('cards.address.description'), render: (a) => a.description },
+    { key: 'source', title: t('cards.address.source'), render: (a) => label(addressSourceLabels, a.source) },
+    { key: 'importType', title: t('cards.address.importType'), render: (a) => label(importTypeLabels, a.importType) },
+    {
+      key: 'state',
+      title: t('cards.address.state'),
+      render: (a) => (
+        <Badge variant="light" color={a.state === 500 ? 'green' : a.state === 100 || a.state === 200 ? 'blue' : 'red'} data-testid="address-state">
+          {label(groupAddressStateLabels, a.state)}
+        </Badge>
+      ),
+    },
+  ];
 
   // Pending addresses settle about 10 s after they were sent: look again when the next one is due.
   useEffect(() => {
     const due = data?.list.filter((a) => a.state === 100 || a.state === 200).map((a) => a.effectiveAt);
     if (!due?.length) return;
-    const timer = setTimeout(load, Math.max(1000, Math.min(...due) - Date.now() + 500));
+    const timer = setTimeout(refresh, Math.max(1000, Math.min(...due) - Date.now() + 500));
     return () => clearTimeout(timer);
-  }, [data, load]);
+  }, [data, refresh]);
 
   const submit = async (d: AddressDraft) => {
     const key = ruleKey(d.addressType, d.address);
@@ -185,7 +191,7 @@ export function GroupConfigPage() {
     if (key) return;
     await cardsApi
       .addAddress({ groupId, addressType: d.addressType, address: d.address.trim(), description: d.description.trim(), importType: d.importType })
-      .then(() => (setDraft(undefined), saved(t('cards.address.note')), load()), () => undefined);
+      .then(() => (setDraft(undefined), saved(t('cards.address.note')), refresh()), () => undefined);
   };
 
   const custom = data?.list.filter((a) => a.source === 'user_defined').length ?? 0;
@@ -220,47 +226,23 @@ export function GroupConfigPage() {
             </Button>
           ))}
       </Group>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('cards.address.address')}</Table.Th>
-            <Table.Th>{t('cards.address.type')}</Table.Th>
-            <Table.Th>{t('cards.address.description')}</Table.Th>
-            <Table.Th>{t('cards.address.source')}</Table.Th>
-            <Table.Th>{t('cards.address.importType')}</Table.Th>
-            <Table.Th>{t('cards.address.state')}</Table.Th>
-            <Table.Th>{t('cards.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data?.list.map((a) => (
-            <Table.Tr key={a.id} data-address={a.address}>
-              <Table.Td>{a.address}</Table.Td>
-              <Table.Td>{label(addressTypeLabels, a.addressType)}</Table.Td>
-              <Table.Td>{a.description}</Table.Td>
-              <Table.Td>{label(addressSourceLabels, a.source)}</Table.Td>
-              <Table.Td>{label(importTypeLabels, a.importType)}</Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={a.state === 500 ? 'green' : a.state === 100 || a.state === 200 ? 'blue' : 'red'} data-testid="address-state">
-                  {label(groupAddressStateLabels, a.state)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                {(a.state === 500 || a.state === 300 || a.state === 400) && (
-                  <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRemove(a)}>
-                    {t('cards.address.delete')}
-                  </Button>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      {data?.list.length === 0 && (
-        <Text ta="center" c="dimmed">
-          {t('cards.address.empty')}
-        </Text>
-      )}
+      <DataTable<DirectionAddress, number>
+        id="direction-addresses"
+        columns={addressColumns}
+        rowKey={(a) => a.id}
+        rowProps={(a) => ({ 'data-address': a.address })}
+        load={load}
+        filterKey={String(groupId)}
+        reload={reload}
+        emptyText={t('cards.address.empty')}
+        actions={(a) =>
+          (a.state === 500 || a.state === 300 || a.state === 400) && (
+            <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRemove(a)}>
+              {t('cards.address.delete')}
+            </Button>
+          )
+        }
+      />
       <Modal opened={draft !== undefined} onClose={() => setDraft(undefined)} title={t('cards.address.add')} centered>
         <form onSubmit={(e) => (e.preventDefault(), draft && void submit(draft))}>
           <Stack>
@@ -314,7 +296,7 @@ export function GroupConfigPage() {
         onConfirm={() => {
           const a = remove;
           setRemove(undefined);
-          if (a) void cardsApi.deleteAddress(a.id).then(load, () => undefined);
+          if (a) void cardsApi.deleteAddress(a.id).then(refresh, () => undefined);
         }}
         onCancel={() => setRemove(undefined)}
         danger

@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { type CardDetail, cardsApi, type DiagnosisReport, formatBytes } from '../../api/cards.ts';
 import { RequestError } from '../../api/request.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage, type SortValues } from '../../components/local-page.ts';
 import { BindGroupDialog, isDirectional } from './BindGroupDialog.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { carrierOf, comboOf, eventStatusOf, formFactorOf, realStatusOf, reasonOf, statusOf } from './card-labels.ts';
@@ -20,6 +22,10 @@ function Field({ label, value, testId }: { label: string; value: string; testId?
   );
 }
 
+/** A status change of the card, numbered in the order the server listed it (it has no id). */
+type NumberedEvent = CardDetail['events'][number] & { readonly n: number };
+const HISTORY_SORT: SortValues<NumberedEvent> = { at: (e) => e.at };
+
 /** One card's facts as the carrier last reported them, and its status history with reasons. */
 export function SimCardViewPage() {
   const { t } = useTranslation();
@@ -30,7 +36,17 @@ export function SimCardViewPage() {
     if (iccid) cardsApi.detail(iccid).then(setCard, () => undefined);
   }, [iccid]);
   useEffect(load, [load]);
+  // The history comes with the card; the table sorts and pages it here.
+  const loadHistory = useCallback(async (q: ListQuery) => localPage((card?.events ?? []).map((e, n) => ({ ...e, n })), q, HISTORY_SORT), [card]);
   if (!card) return <Text c="dimmed">{iccid ? '' : t('cards.notFound')}</Text>;
+  const family = card.family;
+  const historyColumns: DataColumn<NumberedEvent>[] = [
+    { key: 'at', title: t('cards.time'), fixed: true, sortable: true, style: { whiteSpace: 'nowrap' }, render: (e) => formatDateTime(e.at) },
+    { key: 'from', title: t('cards.from'), render: (e) => eventStatusOf(family, e.fromStatus) },
+    { key: 'to', title: t('cards.to'), render: (e) => eventStatusOf(family, e.toStatus) },
+    { key: 'reason', title: t('cards.reason'), render: (e) => reasonOf(e.reason) },
+    { key: 'by', title: t('cards.by'), render: (e) => e.account || t('cards.carrierSide') },
+  ];
   return (
     <Stack>
       <Group justify="space-between">
@@ -72,28 +88,13 @@ export function SimCardViewPage() {
         </SimpleGrid>
       </Panel>
       <Title order={4}>{t('cards.history')}</Title>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('cards.time')}</Table.Th>
-            <Table.Th>{t('cards.from')}</Table.Th>
-            <Table.Th>{t('cards.to')}</Table.Th>
-            <Table.Th>{t('cards.reason')}</Table.Th>
-            <Table.Th>{t('cards.by')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {card.events.map((e, i) => (
-            <Table.Tr key={i}>
-              <Table.Td>{formatDateTime(e.at)}</Table.Td>
-              <Table.Td>{eventStatusOf(card.family, e.fromStatus)}</Table.Td>
-              <Table.Td>{eventStatusOf(card.family, e.toStatus)}</Table.Td>
-              <Table.Td>{reasonOf(e.reason)}</Table.Td>
-              <Table.Td>{e.account || t('cards.carrierSide')}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable<NumberedEvent, number>
+        id="card-history"
+        columns={historyColumns}
+        rowKey={(e) => e.n}
+        load={loadHistory}
+        defaultSort="at"
+      />
     </Stack>
   );
 }
