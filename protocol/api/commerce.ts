@@ -216,8 +216,11 @@ export const GenerateLicencesBody = Type.Object(
 );
 export type GenerateLicencesBody = Static<typeof GenerateLicencesBody>;
 
+/** Most codes one /iso-bus/distribute call labels. */
+export const MAX_DISTRIBUTE = 1000;
+
 /** POST /iso-bus/distribute: labels codes for a customer. */
-export const DistributeLicencesBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 1000 }), label: Text }, { additionalProperties: false });
+export const DistributeLicencesBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: MAX_DISTRIBUTE }), label: Text }, { additionalProperties: false });
 export type DistributeLicencesBody = Static<typeof DistributeLicencesBody>;
 
 /** POST /isobus-activate/activate (a device). */

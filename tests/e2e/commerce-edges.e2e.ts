@@ -86,7 +86,7 @@ describe('commerce edges in Chromium', () => {
     await setLanguage('en');
   });
 
-  it('lets staff generate licence codes in the console, and exports them with translated headers, labels and dates', async () => {
+  it('lets staff generate licence codes in the console, exports them with translated headers, labels and dates, and distributes two chosen in the table', async () => {
     const { ts, page } = c;
     await c.signInAsAdmin();
     await setLanguage('en');
@@ -119,6 +119,19 @@ describe('commerce edges in Chromium', () => {
     expect(zhText.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('激活码,标签,状态,设备SN,有效期,到期日期,操作时间');
     expect(zhText).toContain(',Tractor batch,未使用,,3年,,');
     await setLanguage('en');
+
+    // Two codes chosen in the table are distributed to a customer; the third stays unused.
+    await page.reload();
+    await expect.poll(() => page.locator('tr[data-code]').count()).toBe(3);
+    const codes = await page.locator('tr[data-code]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code') ?? ''));
+    for (const code of codes.slice(0, 2)) await page.getByRole('checkbox', { name: code }).check();
+    await page.getByTestId('licence-distribute').click();
+    await page.getByLabel('Distribute 2 codes: label').fill('Harbour Farms');
+    await page.getByTestId('licence-distribute-confirm').click();
+    await page.getByText('2 codes distributed').waitFor();
+    for (const code of codes.slice(0, 2)) await page.locator(`tr[data-code="${code}"]`).getByText('Distributed').waitFor();
+    await page.locator(`tr[data-code="${codes[2]}"]`).getByText('Unused').waitFor();
+    await page.locator(`tr[data-code="${codes[2]}"]`).getByText('Tractor batch').waitFor();
   });
 
   it('renders each order-demand field type as its real input, checks them on blur and saves what they hold', { timeout: 60_000 }, async () => {

@@ -192,6 +192,8 @@ export const cardsEn = {
     required: 'This item cannot be empty!',
   },
   licence: {
+    noneUnused: 'None of the chosen codes is unused: only unused codes can be distributed',
+    distributed: '{{count}} codes distributed',
     code: 'Activation code',
     label: 'Label',
     status: 'Status',
@@ -519,6 +521,8 @@ export const cardsZh: typeof cardsEn = {
     required: '该项不能为空！',
   },
   licence: {
+    noneUnused: '所选激活码都不是未使用状态：只能分配未使用的激活码',
+    distributed: '已分配 {{count}} 个激活码',
     code: '激活码',
     label: '标签',
     status: '状态',

@@ -1,14 +1,14 @@
-import { Badge, Box, Button, Checkbox, Group, Modal, NumberInput, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { licenceStatusLabels } from '../../../protocol/index.ts';
+import { MAX_TEXT } from '../../../protocol/api/common.ts';
+import { MAX_DISTRIBUTE } from '../../../protocol/api/commerce.ts';
 import { commerceApi, type Licence, licenceApi } from '../../api/commerce.ts';
-import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery, type Selection } from '../../components/DataTable.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 
@@ -22,13 +22,12 @@ const queryOf = (f: { code: string; label: string; status: string | null }) => (
 export function LicenceManagePage() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
   const [draft, setDraft] = useState<{ code: string; label: string; status: string | null }>({ code: '', label: '', status: null });
   const [filters, setFilters] = useState(draft);
-  const [page, setPage] = useState<Page<Licence>>();
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const [distribute, setDistribute] = useState<string>();
+  const [reload, setReload] = useState(0);
+  const [distribute, setDistribute] = useState<{ selection: Selection<number>; clear: () => void; label: string }>();
+  /** Every code seen while paging: which of the chosen ones are unused (only those can be distributed). */
+  const seen = useRef(new Map<number, Licence>());
   const [buy, setBuy] = useState<number>();
   const [generating, setGenerating] = useState<{ count: number | string; label: string; error?: string }>();
   const [staff, setStaff] = useState(false);
@@ -43,15 +42,69 @@ export function LicenceManagePage() {
     void licenceApi.generate(Number(generating.count), generating.label.trim()).then((r) => {
       setGenerating(undefined);
       notifications.show({ color: 'green', message: t('cards.licence.generated', { count: r.codes.length }), autoClose: TOAST_MS });
-      load();
+      refresh();
     }, () => undefined);
   };
 
   const query = queryOf(filters);
-  const load = useCallback(() => {
-    licenceApi.list({ pageNum, pageSize, ...queryOf(filters) }).then((p) => (setPage(p), setSelected(new Set())), () => undefined);
-  }, [pageNum, pageSize, filters]);
-  useEffect(load, [load]);
+  const load = useCallback(
+    async (q: ListQuery) => {
+      const page = await licenceApi.list({ pageNum: q.pageNum, pageSize: q.pageSize, ...queryOf(filters) });
+      for (const l of page.list) seen.current.set(l.id, l);
+      return page;
+    },
+    [filters],
+  );
+  const refresh = () => setReload((n) => n + 1);
+
+  // The unused codes among the chosen: listed ones as last seen, or every unused code matching the filters.
+  const distributable = async (selection: Selection<number>): Promise<number[]> => {
+    if (!selection.allMatching) return selection.ids.filter((id) => seen.current.get(id)?.status === 0);
+    if (filters.status !== null && filters.status !== '0') return [];
+    const ids: number[] = [];
+    for (let pageNum = 1; ; pageNum++) {
+      const page = await licenceApi.list({ pageNum, pageSize: 100, ...queryOf({ ...filters, status: '0' }) });
+      ids.push(...page.list.map((l) => l.id));
+      if (page.list.length < 100 || ids.length >= page.total) return ids;
+    }
+  };
+  const distributeSelected = async () => {
+    if (!distribute) return;
+    const { selection, clear, label: to } = distribute;
+    const ids = await distributable(selection).catch(() => undefined);
+    if (!ids) return;
+    setDistribute(undefined);
+    if (ids.length === 0) {
+      notifications.show({ color: 'orange', message: t('cards.licence.noneUnused'), autoClose: TOAST_MS });
+      return;
+    }
+    try {
+      for (let i = 0; i < ids.length; i += MAX_DISTRIBUTE) await licenceApi.distribute(ids.slice(i, i + MAX_DISTRIBUTE), to);
+      notifications.show({ color: 'green', message: t('cards.licence.distributed', { count: ids.length }), autoClose: TOAST_MS });
+    } catch {
+      // request() has shown the server's message.
+    }
+    clear();
+    refresh();
+  };
+
+  const columns: DataColumn<Licence>[] = [
+    { key: 'code', title: t('cards.licence.code'), fixed: true, style: { fontFamily: 'monospace', whiteSpace: 'nowrap' }, render: (l) => l.code },
+    { key: 'label', title: t('cards.licence.label'), render: (l) => l.label },
+    {
+      key: 'status',
+      title: t('cards.licence.status'),
+      render: (l) => (
+        <Badge variant="light" color={l.status === 1 ? 'green' : l.status === 2 ? 'blue' : 'gray'}>
+          {label(licenceStatusLabels, l.status)}
+        </Badge>
+      ),
+    },
+    { key: 'deviceSn', title: t('cards.licence.deviceSn'), render: (l) => l.deviceSn },
+    { key: 'validity', title: t('cards.licence.validity'), render: (l) => t('cards.licence.years', { count: l.validityYears }) },
+    { key: 'expireTime', title: t('cards.licence.expireTime'), style: { whiteSpace: 'nowrap' }, render: (l) => formatDateTime(l.expireTime).slice(0, 10) },
+    { key: 'operatedAt', title: t('cards.licence.operatedAt'), style: { whiteSpace: 'nowrap' }, render: (l) => formatDateTime(l.operatedAt) },
+  ];
 
   const exportCsv = () =>
     void licenceApi.exportCsv(query).then((blob) => {
@@ -62,14 +115,6 @@ export function LicenceManagePage() {
       URL.revokeObjectURL(a.href);
     }, () => undefined);
 
-  const toggle = (id: number) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
   return (
     <Stack>
       <Title order={3}>{t('route.licenseManage')}</Title>
@@ -77,7 +122,7 @@ export function LicenceManagePage() {
         <TextInput placeholder={t('cards.licence.code')} value={draft.code} onChange={(e) => setDraft({ ...draft, code: e.currentTarget.value })} />
         <TextInput placeholder={t('cards.licence.label')} value={draft.label} onChange={(e) => setDraft({ ...draft, label: e.currentTarget.value })} />
         <Select w={150} placeholder={t('cards.licence.status')} data={options(licenceStatusLabels)} value={draft.status} onChange={(v) => setDraft({ ...draft, status: v })} clearable />
-        <Button onClick={() => (setPageNum(1), setFilters(draft))}>{t('cards.search')}</Button>
+        <Button onClick={() => setFilters(draft)}>{t('cards.search')}</Button>
         <Button variant="light" onClick={exportCsv}>
           {t('cards.licence.export')}
         </Button>
@@ -89,60 +134,35 @@ export function LicenceManagePage() {
         <Button variant="light" onClick={() => setBuy(1)}>
           {t('cards.licence.buy')}
         </Button>
-        <Button variant="default" disabled={selected.size === 0} onClick={() => setDistribute('')}>
-          {t('cards.licence.distribute')}
-        </Button>
       </Group>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th />
-            <Table.Th>{t('cards.licence.code')}</Table.Th>
-            <Table.Th>{t('cards.licence.label')}</Table.Th>
-            <Table.Th>{t('cards.licence.status')}</Table.Th>
-            <Table.Th>{t('cards.licence.deviceSn')}</Table.Th>
-            <Table.Th>{t('cards.licence.validity')}</Table.Th>
-            <Table.Th>{t('cards.licence.expireTime')}</Table.Th>
-            <Table.Th>{t('cards.licence.operatedAt')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((l) => (
-            <Table.Tr key={l.id} data-code={l.code}>
-              <Table.Td>{l.status === 0 && <Checkbox checked={selected.has(l.id)} onChange={() => toggle(l.id)} aria-label={l.code} />}</Table.Td>
-              <Table.Td ff="monospace">{l.code}</Table.Td>
-              <Table.Td>{l.label}</Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={l.status === 1 ? 'green' : l.status === 2 ? 'blue' : 'gray'}>
-                  {label(licenceStatusLabels, l.status)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{l.deviceSn}</Table.Td>
-              <Table.Td>{t('cards.licence.years', { count: l.validityYears })}</Table.Td>
-              <Table.Td>{formatDateTime(l.expireTime).slice(0, 10)}</Table.Td>
-              <Table.Td>{formatDateTime(l.operatedAt)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter
-        shown={page?.list.length}
-        total={page?.total}
+      <DataTable<Licence, number>
+        id="licences"
+        columns={columns}
+        rowKey={(l) => l.id}
+        rowProps={(l) => ({ 'data-code': l.code })}
+        rowLabel={(l) => l.code}
+        load={load}
+        filterKey={JSON.stringify(filters)}
+        reload={reload}
         emptyText={t('cards.licence.empty')}
-        {...paging.footer}
+        toolbar={(selection, clear) => (
+          <Button variant="default" size="xs" disabled={selection.count === 0} onClick={() => setDistribute({ selection, clear, label: '' })} data-testid="licence-distribute">
+            {t('cards.licence.distribute')}
+          </Button>
+        )}
       />
       <Modal opened={distribute !== undefined} onClose={() => setDistribute(undefined)} title={t('cards.licence.distribute')} centered>
         <Stack>
-          <TextInput label={t('cards.licence.distributeTo', { count: selected.size })} value={distribute ?? ''} onChange={(e) => setDistribute(e.currentTarget.value)} />
-          <Button
-            onClick={() =>
-              void licenceApi.distribute([...selected], distribute ?? '').then(() => {
-                setDistribute(undefined);
-                notifications.show({ color: 'green', message: t('cards.done'), autoClose: TOAST_MS });
-                load();
-              }, () => undefined)
-            }
-          >
+          <TextInput
+            label={t('cards.licence.distributeTo', { count: distribute?.selection.count ?? 0 })}
+            maxLength={MAX_TEXT}
+            value={distribute?.label ?? ''}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setDistribute((d) => d && { ...d, label: value });
+            }}
+          />
+          <Button onClick={() => void distributeSelected()} data-testid="licence-distribute-confirm">
             {t('device.confirm')}
           </Button>
         </Stack>

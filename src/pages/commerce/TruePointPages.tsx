@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, NumberInput, Select, Stack, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { useCallback, useEffect, useState } from 'react';
@@ -6,9 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { activationModeLabels, precisionLabels, truePointAccountStateLabels, truePointServiceStateLabels } from '../../../protocol/index.ts';
 import { commerceApi, type TruePointAccount, truePointApi, type TruePointEquipment } from '../../api/commerce.ts';
-import type { Page } from '../../api/devices.ts';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage } from '../../components/local-page.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 
@@ -27,14 +26,24 @@ const DEFAULT_DAYS: Readonly<Record<string, number>> = { yearly: 365, monthly: 3
 /** True-point service accounts: precision, charge, residual days, states; activate, enable, disable, lock. */
 export function TruePointAccountPage() {
   const { t } = useTranslation();
-  const paging = usePaging();
-  const { pageNum, pageSize } = paging;
-  const [page, setPage] = useState<Page<TruePointAccount>>();
-  const load = useCallback(() => {
-    truePointApi.accounts(pageNum, pageSize).then(setPage, () => undefined);
-  }, [pageNum, pageSize]);
-  useEffect(load, [load]);
-  const act = (call: Promise<unknown>) => void call.then(load, () => undefined);
+  const [reload, setReload] = useState(0);
+  const load = useCallback((q: ListQuery) => truePointApi.accounts(q.pageNum, q.pageSize), []);
+  const refresh = () => setReload((n) => n + 1);
+  const act = (call: Promise<unknown>) => void call.then(refresh, () => undefined);
+  const columns: DataColumn<TruePointAccount>[] = [
+    { key: 'accountNo', title: t('cards.truePoint.accountNo'), fixed: true, render: (a) => <Link href={`/true-point/equipment-manage?accountId=${a.id}`}>{a.accountNo}</Link> },
+    { key: 'password', title: t('cards.truePoint.password'), style: { fontFamily: 'monospace' }, render: (a) => a.password },
+    { key: 'instanceId', title: t('cards.truePoint.instanceId'), render: (a) => a.instanceId },
+    { key: 'precision', title: t('cards.truePoint.precision'), render: (a) => label(precisionLabels, a.precision) },
+    { key: 'chargeType', title: t('cards.truePoint.chargeType'), render: (a) => t(`cards.truePoint.charge.${a.chargeType}`) },
+    { key: 'duration', title: t('cards.truePoint.duration'), render: (a) => a.duration },
+    { key: 'residualDays', title: t('cards.truePoint.residualDays'), render: (a) => a.residualDays },
+    { key: 'serviceState', title: t('cards.truePoint.serviceState'), render: (a) => <Badge variant="light">{label(truePointServiceStateLabels, a.serviceState)}</Badge> },
+    { key: 'activationMode', title: t('cards.truePoint.activationMode'), render: (a) => label(activationModeLabels, a.activationMode) },
+    { key: 'accountState', title: t('cards.truePoint.accountState'), render: (a) => label(truePointAccountStateLabels, a.accountState) },
+    { key: 'times', title: t('cards.truePoint.times'), render: (a) => a.times },
+    { key: 'expiry', title: t('cards.expiry'), style: { whiteSpace: 'nowrap' }, render: (a) => formatDateTime(a.expireTime).slice(0, 10) },
+  ];
   const [staff, setStaff] = useState(false);
   useEffect(() => {
     commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
@@ -58,7 +67,7 @@ export function TruePointAccountPage() {
       .then((r) => {
         setCreating(undefined);
         notifications.show({ color: 'green', message: t('cards.truePoint.created', { accountNo: r.accountNo }), autoClose: TOAST_MS });
-        load();
+        refresh();
       }, () => undefined);
   };
   const field = (k: keyof NewAccountErrors) => ({
@@ -100,64 +109,38 @@ export function TruePointAccountPage() {
           </Stack>
         )}
       </Modal>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            {['accountNo', 'password', 'instanceId', 'precision', 'chargeType', 'duration', 'residualDays', 'serviceState', 'activationMode', 'accountState', 'times'].map((k) => (
-              <Table.Th key={k}>{t(`cards.truePoint.${k}`)}</Table.Th>
-            ))}
-            <Table.Th>{t('cards.expiry')}</Table.Th>
-            <Table.Th>{t('cards.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((a) => (
-            <Table.Tr key={a.id}>
-              <Table.Td>
-                <Link href={`/true-point/equipment-manage?accountId=${a.id}`}>{a.accountNo}</Link>
-              </Table.Td>
-              <Table.Td ff="monospace">{a.password}</Table.Td>
-              <Table.Td>{a.instanceId}</Table.Td>
-              <Table.Td>{label(precisionLabels, a.precision)}</Table.Td>
-              <Table.Td>{t(`cards.truePoint.charge.${a.chargeType}`)}</Table.Td>
-              <Table.Td>{a.duration}</Table.Td>
-              <Table.Td>{a.residualDays}</Table.Td>
-              <Table.Td>
-                <Badge variant="light">{label(truePointServiceStateLabels, a.serviceState)}</Badge>
-              </Table.Td>
-              <Table.Td>{label(activationModeLabels, a.activationMode)}</Table.Td>
-              <Table.Td>{label(truePointAccountStateLabels, a.accountState)}</Table.Td>
-              <Table.Td>{a.times}</Table.Td>
-              <Table.Td>{formatDateTime(a.expireTime).slice(0, 10)}</Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  {a.serviceState === 1 && a.accountState === 1 && (
-                    <Button size="compact-xs" variant="light" onClick={() => act(truePointApi.activate(a.id))}>
-                      {t('cards.truePoint.activate')}
-                    </Button>
-                  )}
-                  {a.accountState !== 1 && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => act(truePointApi.setState(a.id, 1))}>
-                      {t('cards.truePoint.enable')}
-                    </Button>
-                  )}
-                  {a.accountState === 1 && (
-                    <Button size="compact-xs" variant="subtle" color="orange" onClick={() => act(truePointApi.setState(a.id, 2))}>
-                      {t('cards.truePoint.disable')}
-                    </Button>
-                  )}
-                  {a.accountState !== 3 && (
-                    <Button size="compact-xs" variant="subtle" color="red" onClick={() => act(truePointApi.setState(a.id, 3))}>
-                      {t('cards.truePoint.lock')}
-                    </Button>
-                  )}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('cards.truePoint.empty')} {...paging.footer} />
+      <DataTable<TruePointAccount, number>
+        id="true-point-accounts"
+        columns={columns}
+        rowKey={(a) => a.id}
+        load={load}
+        reload={reload}
+        emptyText={t('cards.truePoint.empty')}
+        actions={(a) => (
+          <>
+            {a.serviceState === 1 && a.accountState === 1 && (
+              <Button size="compact-xs" variant="light" onClick={() => act(truePointApi.activate(a.id))}>
+                {t('cards.truePoint.activate')}
+              </Button>
+            )}
+            {a.accountState !== 1 && (
+              <Button size="compact-xs" variant="subtle" onClick={() => act(truePointApi.setState(a.id, 1))}>
+                {t('cards.truePoint.enable')}
+              </Button>
+            )}
+            {a.accountState === 1 && (
+              <Button size="compact-xs" variant="subtle" color="orange" onClick={() => act(truePointApi.setState(a.id, 2))}>
+                {t('cards.truePoint.disable')}
+              </Button>
+            )}
+            {a.accountState !== 3 && (
+              <Button size="compact-xs" variant="subtle" color="red" onClick={() => act(truePointApi.setState(a.id, 3))}>
+                {t('cards.truePoint.lock')}
+              </Button>
+            )}
+          </>
+        )}
+      />
     </Stack>
   );
 }
@@ -166,42 +149,33 @@ export function TruePointAccountPage() {
 export function TruePointEquipmentPage() {
   const { t } = useTranslation();
   const accountId = Number(new URLSearchParams(useSearch()).get('accountId') ?? '0') || undefined;
-  const [page, setPage] = useState<Page<TruePointEquipment>>();
-  const load = useCallback(() => {
-    truePointApi.equipment(accountId).then(setPage, () => undefined);
-  }, [accountId]);
-  useEffect(load, [load]);
+  const [reload, setReload] = useState(0);
+  // The server answers an account's equipment whole; the table pages it here.
+  const load = useCallback(async (q: ListQuery) => localPage((await truePointApi.equipment(accountId)).list, q), [accountId]);
+  const refresh = () => setReload((n) => n + 1);
+  const columns: DataColumn<TruePointEquipment>[] = [
+    { key: 'equipmentId', title: t('cards.truePoint.equipmentId'), fixed: true, render: (e) => e.equipmentId },
+    { key: 'accountNo', title: t('cards.truePoint.accountNo'), render: (e) => e.accountNo },
+    { key: 'status', title: t('cards.truePoint.serviceState'), render: (e) => label(truePointServiceStateLabels, e.status) },
+    { key: 'disableStatus', title: t('cards.truePoint.disableStatus'), render: (e) => label(truePointAccountStateLabels, e.disableStatus) },
+    { key: 'usedDays', title: t('cards.truePoint.usedDays'), render: (e) => e.usedDays },
+  ];
   return (
     <Stack>
       <Title order={3}>{t('route.truePointEquipment')}</Title>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('cards.truePoint.equipmentId')}</Table.Th>
-            <Table.Th>{t('cards.truePoint.accountNo')}</Table.Th>
-            <Table.Th>{t('cards.truePoint.serviceState')}</Table.Th>
-            <Table.Th>{t('cards.truePoint.disableStatus')}</Table.Th>
-            <Table.Th>{t('cards.truePoint.usedDays')}</Table.Th>
-            <Table.Th>{t('cards.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((e) => (
-            <Table.Tr key={e.id}>
-              <Table.Td>{e.equipmentId}</Table.Td>
-              <Table.Td>{e.accountNo}</Table.Td>
-              <Table.Td>{label(truePointServiceStateLabels, e.status)}</Table.Td>
-              <Table.Td>{label(truePointAccountStateLabels, e.disableStatus)}</Table.Td>
-              <Table.Td>{e.usedDays}</Table.Td>
-              <Table.Td>
-                <Button size="compact-xs" variant="subtle" onClick={() => void truePointApi.disable(e.id, e.disableStatus === 1).then(load, () => undefined)}>
-                  {t(e.disableStatus === 1 ? 'cards.truePoint.disable' : 'cards.truePoint.enable')}
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable<TruePointEquipment, number>
+        id="true-point-equipment"
+        columns={columns}
+        rowKey={(e) => e.id}
+        load={load}
+        filterKey={String(accountId ?? '')}
+        reload={reload}
+        actions={(e) => (
+          <Button size="compact-xs" variant="subtle" onClick={() => void truePointApi.disable(e.id, e.disableStatus === 1).then(refresh, () => undefined)}>
+            {t(e.disableStatus === 1 ? 'cards.truePoint.disable' : 'cards.truePoint.enable')}
+          </Button>
+        )}
+      />
     </Stack>
   );
 }
