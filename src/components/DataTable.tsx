@@ -56,8 +56,11 @@ interface Props<T, K extends string | number> {
   /** Sorted column when the user has chosen none; descending (platform-core section 9). */
   readonly defaultSort?: string;
   readonly actions?: (row: T) => React.ReactNode;
-  /** Offer row selection; the toolbar gets it (with select-all-matching across pages). */
-  readonly toolbar?: (selection: Selection<K>, clear: () => void) => React.ReactNode;
+  /**
+   * Offer row selection; the toolbar gets it (with select-all-matching across pages), a way to clear it and
+   * one to keep only some listed rows chosen (e.g. those a bounded action left).
+   */
+  readonly toolbar?: (selection: Selection<K>, clear: () => void, keepOnly: (ids: readonly K[]) => void) => React.ReactNode;
   readonly emptyText?: string;
   /** Extra attributes of a row (e.g. data-* for tests). */
   readonly rowProps?: (row: T) => Record<string, string>;
@@ -115,6 +118,10 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
 
   const clear = useCallback(() => {
     setSelected(new Set());
+    setAllMatching(false);
+  }, []);
+  const keepOnly = useCallback((ids: readonly K[]) => {
+    setSelected(new Set(ids));
     setAllMatching(false);
   }, []);
 
@@ -187,7 +194,7 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
   return (
     <Stack gap="xs" data-testid={props.testId}>
       <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Group gap="xs">{toolbar?.(selection, clear)}</Group>
+        <Group gap="xs">{toolbar?.(selection, clear, keepOnly)}</Group>
         <Group gap="xs" wrap="nowrap">
         {page && (
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="table-total">

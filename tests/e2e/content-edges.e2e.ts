@@ -171,10 +171,10 @@ describe('content and coupon edges in Chromium', () => {
     await page.locator('input.mantine-Select-input').last().click();
     await page.getByRole('option', { name: '100', exact: true }).click();
     await expect.poll(() => page.locator('tr[data-content]').count()).toBe(100);
-    await page.getByTestId('content-select-page').check();
+    await page.getByTestId('table-select-page').check();
     await page.getByRole('button', { name: '2', exact: true }).click();
     await expect.poll(() => page.locator('tr[data-content]').count()).toBe(5);
-    await page.getByTestId('content-select-page').check();
+    await page.getByTestId('table-select-page').check();
     await page.getByTestId('content-delete').getByText('(105)').waitFor();
     await page.getByTestId('content-delete').click();
     await page.getByText('the first 100 of the 105 selected are deleted').waitFor();

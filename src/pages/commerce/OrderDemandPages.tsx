@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Box, Button, Checkbox, FileInput, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Button, Checkbox, FileInput, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,11 +6,9 @@ import { useSearch } from 'wouter';
 import { demandKindLabels, formFieldTypeLabels, orderDemandStateLabels } from '../../../protocol/index.ts';
 import { type Demand, demandApi, type DemandField } from '../../api/commerce.ts';
 import { contentApi, uploadFile } from '../../api/content.ts';
-import type { Page } from '../../api/devices.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 import { checkIdentity, IDENTITY_RULES } from '../../../protocol/index.ts';
@@ -127,11 +125,9 @@ function draftOf(d: Demand): Draft {
 /** Order demands: list, add, edit, submit, delete, add same, add more, finish, and staff review. */
 export function OrderDemandPage() {
   const { t } = useTranslation();
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
   const [filter, setFilter] = useState<{ number: string; customer: string; state: string | null }>({ number: '', customer: '', state: null });
   const [applied, setApplied] = useState(filter);
-  const [page, setPage] = useState<Page<Demand>>();
+  const [reload, setReload] = useState(0);
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<Partial<Record<'name' | 'customer' | 'model' | 'quantity', string>>>({});
   const [fieldErrors, setFieldErrors] = useState<Record<number, string | undefined>>({});
@@ -140,16 +136,39 @@ export function OrderDemandPage() {
   const [reject, setReject] = useState<{ demand: Demand; reason: string }>();
   const [detail, setDetail] = useState<Demand>();
 
-  const load = useCallback(() => {
-    demandApi
-      .list({ pageNum, pageSize, ...(applied.number.trim() ? { number: applied.number.trim() } : {}), ...(applied.customer.trim() ? { customer: applied.customer.trim() } : {}), ...(applied.state ? { state: applied.state } : {}) })
-      .then(setPage, () => undefined);
-  }, [pageNum, pageSize, applied]);
-  useEffect(load, [load]);
+  const load = useCallback(
+    (q: ListQuery) =>
+      demandApi.list({
+        pageNum: q.pageNum,
+        pageSize: q.pageSize,
+        ...(applied.number.trim() ? { number: applied.number.trim() } : {}),
+        ...(applied.customer.trim() ? { customer: applied.customer.trim() } : {}),
+        ...(applied.state ? { state: applied.state } : {}),
+      }),
+    [applied],
+  );
   const done = () => {
     notifications.show({ color: 'green', message: t('cards.done'), autoClose: TOAST_MS });
-    load();
+    setReload((n) => n + 1);
   };
+  const columns: DataColumn<Demand>[] = [
+    { key: 'number', title: t('cards.demand.number'), fixed: true, style: { whiteSpace: 'nowrap' }, render: (d) => d.number },
+    { key: 'name', title: t('cards.demand.name'), render: (d) => d.name },
+    { key: 'customer', title: t('cards.demand.customer'), render: (d) => d.customer },
+    { key: 'kind', title: t('cards.demand.kind'), render: (d) => label(demandKindLabels, d.kind) },
+    { key: 'model', title: t('cards.demand.model'), render: (d) => d.model },
+    { key: 'quantity', title: t('cards.demand.quantity'), render: (d) => `${d.quantity}${d.parentNumber ? ` (+${d.additionalQuantity} → ${d.parentNumber})` : ''}` },
+    {
+      key: 'state',
+      title: t('cards.demand.state'),
+      render: (d) => (
+        <Badge variant="light" title={d.rejectReason} data-testid="demand-state">
+          {label(orderDemandStateLabels, d.state)}
+        </Badge>
+      ),
+    },
+    { key: 'createdAt', title: t('cards.time'), style: { whiteSpace: 'nowrap' }, render: (d) => formatDateTime(d.createdAt) },
+  ];
 
   const save = (submit: boolean) => {
     if (!draft) return;
@@ -204,91 +223,64 @@ export function OrderDemandPage() {
         <TextInput placeholder={t('cards.demand.number')} value={filter.number} onChange={(e) => setFilter({ ...filter, number: e.currentTarget.value })} />
         <TextInput placeholder={t('cards.demand.customer')} value={filter.customer} onChange={(e) => setFilter({ ...filter, customer: e.currentTarget.value })} />
         <Select w={160} placeholder={t('cards.demand.state')} data={options(orderDemandStateLabels)} value={filter.state} onChange={(v) => setFilter({ ...filter, state: v })} clearable />
-        <Button onClick={() => (setPageNum(1), setApplied(filter))}>{t('cards.search')}</Button>
+        <Button onClick={() => setApplied(filter)}>{t('cards.search')}</Button>
         <Button onClick={() => (setErrors({}), setFieldErrors({}), setDraft(emptyDraft))} data-testid="demand-add">
           {t('cards.demand.add')}
         </Button>
       </Group>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('cards.demand.number')}</Table.Th>
-            <Table.Th>{t('cards.demand.name')}</Table.Th>
-            <Table.Th>{t('cards.demand.customer')}</Table.Th>
-            <Table.Th>{t('cards.demand.kind')}</Table.Th>
-            <Table.Th>{t('cards.demand.model')}</Table.Th>
-            <Table.Th>{t('cards.demand.quantity')}</Table.Th>
-            <Table.Th>{t('cards.demand.state')}</Table.Th>
-            <Table.Th>{t('cards.time')}</Table.Th>
-            <Table.Th>{t('cards.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((d) => (
-            <Table.Tr key={d.id} data-demand={d.number}>
-              <Table.Td>{d.number}</Table.Td>
-              <Table.Td>{d.name}</Table.Td>
-              <Table.Td>{d.customer}</Table.Td>
-              <Table.Td>{label(demandKindLabels, d.kind)}</Table.Td>
-              <Table.Td>{d.model}</Table.Td>
-              <Table.Td>
-                {d.quantity}
-                {d.parentNumber && ` (+${d.additionalQuantity} → ${d.parentNumber})`}
-              </Table.Td>
-              <Table.Td>
-                <Badge variant="light" title={d.rejectReason} data-testid="demand-state">
-                  {label(orderDemandStateLabels, d.state)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{formatDateTime(d.createdAt)}</Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  <Button size="compact-xs" variant="subtle" onClick={() => setDetail(d)}>
-                    {t('cards.demand.detail')}
-                  </Button>
-                  {(d.state === 0 || d.state === 2) && (
-                    <>
-                      <Button size="compact-xs" variant="subtle" onClick={() => (setErrors({}), setFieldErrors({}), setDraft(draftOf(d)))}>
-                        {t('cards.demand.edit')}
-                      </Button>
-                      <Button size="compact-xs" variant="light" onClick={() => void demandApi.submit(d.id).then(done, () => undefined)}>
-                        {t('cards.demand.submit')}
-                      </Button>
-                      <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRemove(d)}>
-                        {t('cards.demand.delete')}
-                      </Button>
-                    </>
-                  )}
-                  {d.state === 1 && (
-                    <>
-                      <Button size="compact-xs" variant="light" color="green" onClick={() => void demandApi.review(d.id, true).then(done, () => undefined)}>
-                        {t('cards.demand.approve')}
-                      </Button>
-                      <Button size="compact-xs" variant="subtle" color="red" onClick={() => setReject({ demand: d, reason: '' })}>
-                        {t('cards.demand.reject')}
-                      </Button>
-                    </>
-                  )}
-                  {d.state === 3 && (
-                    <Button size="compact-xs" variant="light" onClick={() => void demandApi.finish(d.id).then(done, () => undefined)}>
-                      {t('cards.demand.finish')}
-                    </Button>
-                  )}
-                  {(d.state === 3 || d.state === 4) && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => setMore({ demand: d, quantity: 1 })}>
-                      {t('cards.demand.addMore')}
-                    </Button>
-                  )}
-                  <Button size="compact-xs" variant="subtle" onClick={() => void demandApi.addSame(d.id).then(done, () => undefined)}>
-                    {t('cards.demand.addSame')}
-                  </Button>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('cards.demand.empty')} {...paging.footer} />
+      <DataTable<Demand, number>
+        id="order-demands"
+        columns={columns}
+        rowKey={(d) => d.id}
+        rowProps={(d) => ({ 'data-demand': d.number })}
+        load={load}
+        filterKey={JSON.stringify(applied)}
+        reload={reload}
+        emptyText={t('cards.demand.empty')}
+        actions={(d) => (
+          <>
+            <Button size="compact-xs" variant="subtle" onClick={() => setDetail(d)}>
+              {t('cards.demand.detail')}
+            </Button>
+            {(d.state === 0 || d.state === 2) && (
+              <>
+                <Button size="compact-xs" variant="subtle" onClick={() => (setErrors({}), setFieldErrors({}), setDraft(draftOf(d)))}>
+                  {t('cards.demand.edit')}
+                </Button>
+                <Button size="compact-xs" variant="light" onClick={() => void demandApi.submit(d.id).then(done, () => undefined)}>
+                  {t('cards.demand.submit')}
+                </Button>
+                <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRemove(d)}>
+                  {t('cards.demand.delete')}
+                </Button>
+              </>
+            )}
+            {d.state === 1 && (
+              <>
+                <Button size="compact-xs" variant="light" color="green" onClick={() => void demandApi.review(d.id, true).then(done, () => undefined)}>
+                  {t('cards.demand.approve')}
+                </Button>
+                <Button size="compact-xs" variant="subtle" color="red" onClick={() => setReject({ demand: d, reason: '' })}>
+                  {t('cards.demand.reject')}
+                </Button>
+              </>
+            )}
+            {d.state === 3 && (
+              <Button size="compact-xs" variant="light" onClick={() => void demandApi.finish(d.id).then(done, () => undefined)}>
+                {t('cards.demand.finish')}
+              </Button>
+            )}
+            {(d.state === 3 || d.state === 4) && (
+              <Button size="compact-xs" variant="subtle" onClick={() => setMore({ demand: d, quantity: 1 })}>
+                {t('cards.demand.addMore')}
+              </Button>
+            )}
+            <Button size="compact-xs" variant="subtle" onClick={() => void demandApi.addSame(d.id).then(done, () => undefined)}>
+              {t('cards.demand.addSame')}
+            </Button>
+          </>
+        )}
+      />
 
       <Modal opened={draft !== undefined} onClose={() => setDraft(undefined)} title={t(draft?.id ? 'cards.demand.edit' : 'cards.demand.add')} size="xl" centered>
         {draft && (

@@ -1,15 +1,14 @@
-import { Button, Checkbox, FileInput, Group, Modal, Progress, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, FileInput, Group, Modal, Progress, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { firmwareVersionForm, validFirmwareVersion } from '../../../protocol/api/content.ts';
 import { appTypeLabels, firmwareSourceLabels, firmwareTypeLabels, labelOf, logoStateLabels, logoTypeLabels, systemTypeLabels, type EnumMember } from '../../../protocol/index.ts';
 import { type ContentArea, type ContentItem, contentApi, KIND_OF_AREA, type UploadHandle, type UploadKind, uploadFile, WIFI_CONFIRM_BYTES } from '../../api/content.ts';
-import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery, type Selection } from '../../components/DataTable.tsx';
+import { localPage, type SortValues } from '../../components/local-page.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { useCan } from '../../state/permissions.ts';
@@ -24,6 +23,8 @@ const KEYS: Readonly<Record<ContentArea, { list: string; edit: string; push: str
 const MAX_NAME = 128;
 /** Entries one delete removes at most (devices-and-commerce section 5). */
 const MAX_DELETE = 100;
+
+const HISTORY_SORT: SortValues<ContentItem> = { versionCode: (h) => h.versionCode, createTime: (h) => h.createTime };
 
 function label<V extends string | number>(members: readonly EnumMember<V>[], value: V): string {
   return labelOf(members, value)?.[currentLanguage] ?? String(value);
@@ -296,23 +297,21 @@ export function ContentPage({ area }: { area: ContentArea }) {
   const can = useCan();
   const [, navigate] = useLocation();
   const keys = KEYS[area];
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
   const [name, setName] = useState('');
   const [parent, setParent] = useState<ContentItem[]>([]);
-  const [page, setPage] = useState<Page<ContentItem>>();
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [reload, setReload] = useState(0);
   const [adding, setAdding] = useState(false);
   const [updating, setUpdating] = useState<ContentItem>();
   const [editing, setEditing] = useState<ContentItem>();
-  const [history, setHistory] = useState<ContentItem[]>();
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [historyOf, setHistoryOf] = useState<ContentItem>();
+  const [confirmDelete, setConfirmDelete] = useState<{ selection: Selection<number>; keepOnly: (ids: readonly number[]) => void }>();
   const parentId = parent.at(-1)?.id ?? null;
 
-  const load = useCallback(() => {
-    contentApi.list(area, { pageNum, pageSize, ...(name ? { name } : {}), ...(area === 'file' ? { parentId } : {}) }).then(setPage, () => undefined);
-  }, [area, pageNum, pageSize, name, parentId]);
-  useEffect(load, [load]);
+  const query = useCallback((pageNum: number, pageSize: number) => contentApi.list(area, { pageNum, pageSize, ...(name ? { name } : {}), ...(area === 'file' ? { parentId } : {}) }), [area, name, parentId]);
+  const load = useCallback((q: ListQuery) => query(q.pageNum, q.pageSize), [query]);
+  const refresh = useCallback(() => setReload((n) => n + 1), []);
+  // An app's versions come whole; the table sorts and pages them here.
+  const loadHistory = useCallback(async (q: ListQuery) => localPage(historyOf ? await contentApi.history(historyOf.id) : [], q, HISTORY_SORT), [historyOf]);
 
   const download = async (item: ContentItem) => {
     const blob = await contentApi.download(area, item.id).catch(() => undefined);
@@ -323,23 +322,78 @@ export function ContentPage({ area }: { area: ContentArea }) {
     a.click();
     URL.revokeObjectURL(a.href);
   };
+  // Every id matching the filters, newest first as listed (for a selection of all matching rows).
+  const allMatchingIds = async (): Promise<number[]> => {
+    const ids: number[] = [];
+    for (let pageNum = 1; ; pageNum++) {
+      const page = await query(pageNum, 100);
+      ids.push(...page.list.map((i) => i.id));
+      if (page.list.length < 100 || ids.length >= page.total) return ids;
+    }
+  };
   const remove = async () => {
-    setConfirmDelete(false);
+    const target = confirmDelete;
+    setConfirmDelete(undefined);
+    if (!target) return;
     // At most 100 per delete (devices-and-commerce section 5): the first 100 selected go (in the order they
     // were selected, across pages); the rest stay selected for another delete.
-    const all = [...selected];
-    const ids = all.slice(0, MAX_DELETE);
-    const done = await contentApi.remove(area, ids).catch(() => undefined);
+    const all = target.selection.allMatching ? await allMatchingIds().catch(() => undefined) : [...target.selection.ids];
+    if (!all) return;
+    const done = await contentApi.remove(area, all.slice(0, MAX_DELETE)).catch(() => undefined);
     if (done) notifications.show({ message: t('content.deletedCount', { count: done.deleted }) });
-    setSelected(new Set(done ? all.slice(MAX_DELETE) : all));
-    load();
+    target.keepOnly(done ? all.slice(MAX_DELETE) : all);
+    refresh();
   };
-  const toggle = (id: number) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const columns: DataColumn<ContentItem>[] = [
+    {
+      key: 'name',
+      title: t('content.name'),
+      fixed: true,
+      render: (item) =>
+        item.type === 'folder' ? (
+          <Button variant="subtle" size="compact-sm" onClick={() => setParent((p) => [...p, item])}>
+            {item.name}/
+          </Button>
+        ) : (
+          item.name
+        ),
+    },
+    ...(area === 'img'
+      ? [
+          { key: 'type', title: t('content.type'), render: (item: ContentItem) => label(firmwareTypeLabels, item.type as 'system') },
+          { key: 'version', title: t('content.version'), render: (item: ContentItem) => item.version },
+          { key: 'model', title: t('content.model'), render: (item: ContentItem) => [item.model, item.modelName].filter(Boolean).join(' / ') },
+          { key: 'source', title: t('content.source'), render: (item: ContentItem) => label(firmwareSourceLabels, item.source as 'custom') },
+          { key: 'systemType', title: t('content.systemType'), render: (item: ContentItem) => label(systemTypeLabels, item.systemType as 'android') },
+          { key: 'offlineInstall', title: t('content.offlineInstall'), render: (item: ContentItem) => t(item.offlineInstall ? 'content.yes' : 'content.no') },
+          { key: 'autoInstall', title: t('content.autoInstall'), render: (item: ContentItem) => t(item.autoInstall ? 'content.yes' : 'content.no') },
+        ]
+      : []),
+    ...(area === 'app'
+      ? [
+          { key: 'packageName', title: t('content.packageName'), render: (item: ContentItem) => item.packageName },
+          { key: 'versionName', title: t('content.versionName'), render: (item: ContentItem) => item.versionName },
+          { key: 'versionCode', title: t('content.versionCode'), render: (item: ContentItem) => item.versionCode },
+          { key: 'type', title: t('content.type'), render: (item: ContentItem) => label(appTypeLabels, item.type as 'system') },
+        ]
+      : []),
+    ...(area === 'logo'
+      ? [
+          { key: 'type', title: t('content.type'), render: (item: ContentItem) => label(logoTypeLabels, item.type as 'logo') },
+          { key: 'state', title: t('content.state'), render: (item: ContentItem) => label(logoStateLabels, item.state as 0) },
+        ]
+      : []),
+    ...(area === 'file' ? [{ key: 'type', title: t('content.type'), render: (item: ContentItem) => t(item.type === 'folder' ? 'content.folder' : 'content.file') }] : []),
+    { key: 'size', title: t('content.size'), style: { whiteSpace: 'nowrap' }, render: (item) => (item.type === 'folder' ? '-' : formatSize(item.size)) },
+    { key: 'remark', title: t('content.remark'), render: (item) => item.remark },
+    { key: 'createTime', title: t('content.createTime'), style: { whiteSpace: 'nowrap' }, render: (item) => formatDateTime(item.createTime) },
+  ];
+  const historyColumns: DataColumn<ContentItem>[] = [
+    { key: 'versionName', title: t('content.versionName'), fixed: true, render: (h) => h.versionName },
+    { key: 'versionCode', title: t('content.versionCode'), sortable: true, render: (h) => h.versionCode },
+    { key: 'size', title: t('content.size'), style: { whiteSpace: 'nowrap' }, render: (h) => formatSize(h.size) },
+    { key: 'createTime', title: t('content.createTime'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (h) => formatDateTime(h.createTime) },
+  ];
 
   return (
     <>
@@ -347,7 +401,7 @@ export function ContentPage({ area }: { area: ContentArea }) {
         {t(keys.title)}
       </Title>
       <Group mb="md">
-        <TextInput placeholder={t('content.name')} value={name} onChange={(e) => (setName(e.currentTarget.value), setPageNum(1))} />
+        <TextInput placeholder={t('content.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         {can(keys.edit) && (
           <Button onClick={() => setAdding(true)} data-testid="content-add">
             {t('content.add')}
@@ -358,7 +412,7 @@ export function ContentPage({ area }: { area: ContentArea }) {
             variant="light"
             onClick={() => {
               const folderName = window.prompt(t('content.newFolder'))?.trim();
-              if (folderName) void contentApi.folder(folderName, parentId).then(load, () => undefined);
+              if (folderName) void contentApi.folder(folderName, parentId).then(refresh, () => undefined);
             }}
           >
             {t('content.newFolder')}
@@ -369,155 +423,78 @@ export function ContentPage({ area }: { area: ContentArea }) {
             {t('content.up')} ({parent.map((p) => p.name).join(' / ')})
           </Button>
         )}
-        {can(keys.edit) && (
-          <Button color="red" variant="light" disabled={selected.size === 0} onClick={() => setConfirmDelete(true)} data-testid="content-delete">
-            {t('content.deleteSelected')}
-            {selected.size > 0 ? ` (${selected.size})` : ''}
-          </Button>
-        )}
       </Group>
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={40}>
-              <Checkbox
-                aria-label={t('content.selectPage')}
-                data-testid="content-select-page"
-                checked={!!page && page.list.length > 0 && page.list.every((i) => selected.has(i.id))}
-                indeterminate={!!page && page.list.some((i) => selected.has(i.id)) && !page.list.every((i) => selected.has(i.id))}
-                onChange={(e) => {
-                  const on = e.currentTarget.checked;
-                  setSelected((s) => {
-                    const next = new Set(s);
-                    for (const i of page?.list ?? []) {
-                      if (on) next.add(i.id);
-                      else next.delete(i.id);
-                    }
-                    return next;
-                  });
-                }}
-              />
-            </Table.Th>
-            <Table.Th>{t('content.name')}</Table.Th>
-            {area === 'img' && (
-              <>
-                <Table.Th>{t('content.type')}</Table.Th>
-                <Table.Th>{t('content.version')}</Table.Th>
-                <Table.Th>{t('content.model')}</Table.Th>
-                <Table.Th>{t('content.source')}</Table.Th>
-                <Table.Th>{t('content.systemType')}</Table.Th>
-                <Table.Th>{t('content.offlineInstall')}</Table.Th>
-                <Table.Th>{t('content.autoInstall')}</Table.Th>
-              </>
+      <DataTable<ContentItem, number>
+        id={`content-${area}`}
+        columns={columns}
+        rowKey={(item) => item.id}
+        rowProps={(item) => ({ 'data-content': item.name })}
+        rowLabel={(item) => item.name}
+        load={load}
+        filterKey={JSON.stringify([name, parentId])}
+        reload={reload}
+        emptyText={t('content.empty')}
+        toolbar={
+          can(keys.edit)
+            ? (selection, _clear, keepOnly) => (
+                <Button color="red" variant="light" size="xs" disabled={selection.count === 0} onClick={() => setConfirmDelete({ selection, keepOnly })} data-testid="content-delete">
+                  {t('content.deleteSelected')}
+                  {selection.count > 0 ? ` (${selection.count})` : ''}
+                </Button>
+              )
+            : undefined
+        }
+        actions={(item) => (
+          <>
+            {item.type !== 'folder' && (
+              <Button size="compact-xs" variant="light" onClick={() => void download(item)}>
+                {t('content.download')}
+              </Button>
+            )}
+            {item.type !== 'folder' && can(keys.push) && (
+              <Button size="compact-xs" variant="light" color="green" onClick={() => navigate(`/content-push/index?kind=${KIND_OF_AREA[area]}&contentId=${item.id}`)} data-testid="content-push">
+                {t('content.push')}
+              </Button>
+            )}
+            {can(keys.edit) && (
+              <Button size="compact-xs" variant="light" onClick={() => setEditing(item)} data-testid="content-edit">
+                {t('content.edit')}
+              </Button>
+            )}
+            {area === 'app' && can(keys.edit) && (
+              <Button size="compact-xs" variant="light" onClick={() => setUpdating(item)}>
+                {t('content.update')}
+              </Button>
             )}
             {area === 'app' && (
-              <>
-                <Table.Th>{t('content.packageName')}</Table.Th>
-                <Table.Th>{t('content.versionName')}</Table.Th>
-                <Table.Th>{t('content.versionCode')}</Table.Th>
-                <Table.Th>{t('content.type')}</Table.Th>
-              </>
+              <Button size="compact-xs" variant="subtle" onClick={() => setHistoryOf(item)}>
+                {t('content.history')}
+              </Button>
             )}
-            {(area === 'logo' || area === 'file') && <Table.Th>{t('content.type')}</Table.Th>}
-            {area === 'logo' && <Table.Th>{t('content.state')}</Table.Th>}
-            <Table.Th>{t('content.size')}</Table.Th>
-            <Table.Th>{t('content.remark')}</Table.Th>
-            <Table.Th>{t('content.createTime')}</Table.Th>
-            <Table.Th>{t('content.actions')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page?.list.map((item) => (
-            <Table.Tr key={item.id} data-content={item.name}>
-              <Table.Td>
-                <Checkbox checked={selected.has(item.id)} onChange={() => toggle(item.id)} aria-label={item.name} />
-              </Table.Td>
-              <Table.Td>
-                {item.type === 'folder' ? (
-                  <Button variant="subtle" size="compact-sm" onClick={() => (setParent((p) => [...p, item]), setPageNum(1))}>
-                    {item.name}/
-                  </Button>
-                ) : (
-                  item.name
-                )}
-              </Table.Td>
-              {area === 'img' && (
-                <>
-                  <Table.Td>{label(firmwareTypeLabels, item.type as 'system')}</Table.Td>
-                  <Table.Td>{item.version}</Table.Td>
-                  <Table.Td>{[item.model, item.modelName].filter(Boolean).join(' / ')}</Table.Td>
-                  <Table.Td>{label(firmwareSourceLabels, item.source as 'custom')}</Table.Td>
-                  <Table.Td>{label(systemTypeLabels, item.systemType as 'android')}</Table.Td>
-                  <Table.Td>{t(item.offlineInstall ? 'content.yes' : 'content.no')}</Table.Td>
-                  <Table.Td>{t(item.autoInstall ? 'content.yes' : 'content.no')}</Table.Td>
-                </>
-              )}
-              {area === 'app' && (
-                <>
-                  <Table.Td>{item.packageName}</Table.Td>
-                  <Table.Td>{item.versionName}</Table.Td>
-                  <Table.Td>{item.versionCode}</Table.Td>
-                  <Table.Td>{label(appTypeLabels, item.type as 'system')}</Table.Td>
-                </>
-              )}
-              {area === 'logo' && <Table.Td>{label(logoTypeLabels, item.type as 'logo')}</Table.Td>}
-              {area === 'file' && <Table.Td>{t(item.type === 'folder' ? 'content.folder' : 'content.file')}</Table.Td>}
-              {area === 'logo' && <Table.Td>{label(logoStateLabels, item.state as 0)}</Table.Td>}
-              <Table.Td>{item.type === 'folder' ? '-' : formatSize(item.size)}</Table.Td>
-              <Table.Td>{item.remark}</Table.Td>
-              <Table.Td>{formatDateTime(item.createTime)}</Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  {item.type !== 'folder' && (
-                    <Button size="compact-xs" variant="light" onClick={() => void download(item)}>
-                      {t('content.download')}
-                    </Button>
-                  )}
-                  {item.type !== 'folder' && can(keys.push) && (
-                    <Button size="compact-xs" variant="light" color="green" onClick={() => navigate(`/content-push/index?kind=${KIND_OF_AREA[area]}&contentId=${item.id}`)} data-testid="content-push">
-                      {t('content.push')}
-                    </Button>
-                  )}
-                  {can(keys.edit) && (
-                    <Button size="compact-xs" variant="light" onClick={() => setEditing(item)} data-testid="content-edit">
-                      {t('content.edit')}
-                    </Button>
-                  )}
-                  {area === 'app' && can(keys.edit) && (
-                    <Button size="compact-xs" variant="light" onClick={() => setUpdating(item)}>
-                      {t('content.update')}
-                    </Button>
-                  )}
-                  {area === 'app' && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => void contentApi.history(item.id).then(setHistory, () => undefined)}>
-                      {t('content.history')}
-                    </Button>
-                  )}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} {...paging.footer} />
-      {adding && <AddDialog area={area} opened onClose={() => setAdding(false)} onAdded={load} parentId={parentId} />}
-      {editing && <EditDialog area={area} item={editing} onClose={() => setEditing(undefined)} onSaved={load} />}
-      {updating && <AddDialog area={area} opened updating={updating} onClose={() => setUpdating(undefined)} onAdded={load} parentId={null} />}
-      <Modal opened={history !== undefined} onClose={() => setHistory(undefined)} title={t('content.history')} centered size="lg">
-        <Table>
-          <Table.Tbody>
-            {history?.map((h) => (
-              <Table.Tr key={h.id}>
-                <Table.Td>{h.versionName}</Table.Td>
-                <Table.Td>{h.versionCode}</Table.Td>
-                <Table.Td>{formatSize(h.size)}</Table.Td>
-                <Table.Td>{formatDateTime(h.createTime)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+          </>
+        )}
+      />
+      {adding && <AddDialog area={area} opened onClose={() => setAdding(false)} onAdded={refresh} parentId={parentId} />}
+      {editing && <EditDialog area={area} item={editing} onClose={() => setEditing(undefined)} onSaved={refresh} />}
+      {updating && <AddDialog area={area} opened updating={updating} onClose={() => setUpdating(undefined)} onAdded={refresh} parentId={null} />}
+      <Modal opened={historyOf !== undefined} onClose={() => setHistoryOf(undefined)} title={t('content.history')} centered size="lg">
+        {historyOf && (
+          <DataTable<ContentItem, number>
+            id="content-app-history"
+            columns={historyColumns}
+            rowKey={(h) => h.id}
+            load={loadHistory}
+            filterKey={String(historyOf.id)}
+            defaultSort="createTime"
+          />
+        )}
       </Modal>
-      <ConfirmDialog opened={confirmDelete} title={t('content.delete')} message={selected.size > MAX_DELETE ? t('content.deleteFirst', { max: MAX_DELETE, count: selected.size }) : t('content.deleteConfirm')} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)} danger confirmTestId="content-delete-confirm" />
+      <ConfirmDialog
+        opened={confirmDelete !== undefined}
+        title={t('content.delete')}
+        message={(confirmDelete?.selection.count ?? 0) > MAX_DELETE ? t('content.deleteFirst', { max: MAX_DELETE, count: confirmDelete?.selection.count ?? 0 }) : t('content.deleteConfirm')}
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirmDelete(undefined)} danger confirmTestId="content-delete-confirm" />
     </>
   );
 }
