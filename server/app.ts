@@ -46,9 +46,8 @@ import { deviceGroupRoutes } from './groups/routes.ts';
 import { savedViewRoutes } from './groups/views.ts';
 import { registerDeviceFieldRoutes } from './device-fields/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
-import { Webhooks } from './webhooks/dispatcher.ts';
+import webhooksPlugin from './webhooks/plugin.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
-import { registerWebhookSink } from './webhooks/emit.ts';
 import { totpRoutes } from './totp/routes.ts';
 import { ApprovalService } from './approvals/service.ts';
 import { registerApprovalRoutes } from './approvals/routes.ts';
@@ -159,15 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiTokenRoutes, { db, clock, sessions });
   await app.register(totpRoutes, { db, clock, rights });
   // Webhooks (issue 23): events become persisted deliveries, sent by this process's dispatcher.
-  const webhooks = new Webhooks({ db, clock, log: app.log });
-  await app.register(webhookRoutes, { webhooks, clock });
-  deps.gateway.onPresence((sn, orgId, online, time) => void webhooks.emit(orgId, online ? 'device.online' : 'device.offline', { sn, time }));
-  const unregister = registerWebhookSink(db, { emit: (orgId, event, data) => void webhooks.emit(orgId, event, data) });
-  webhooks.start();
-  app.addHook('onClose', async () => {
-    unregister();
-    await webhooks.stop();
-  });
+  await app.register(webhooksPlugin, { db, clock, gateway: deps.gateway });
+  await app.register(webhookRoutes, { clock });
 
   app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
   const indexHtml = path.join(deps.consoleDir, 'index.html');

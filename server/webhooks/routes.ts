@@ -6,7 +6,6 @@ import type { Caller } from '../accounts/caller.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { idOf } from '../http/validation.ts';
-import type { Webhooks } from './dispatcher.ts';
 import type { Clock } from '../../protocol/index.ts';
 
 /** Permission key of webhook management (ours, issue 23). */
@@ -33,8 +32,10 @@ function inScope(caller: Caller, orgId: number | undefined): number {
  * Webhooks (issue 23): hooks belong to the caller's organisation; a caller manages the hooks of its
  * scope and sees their deliveries.
  */
-export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webhooks; clock: Clock }): Promise<void> {
-  const repo = deps.webhooks.repository;
+export async function webhookRoutes(app: FastifyInstance, deps: { readonly clock: Clock }): Promise<void> {
+  // The dispatcher is the webhooks plugin's (server/webhooks/plugin.ts), registered before these routes.
+  const { webhooks } = app;
+  const repo = webhooks.repository;
   const config = { permission: WEBHOOK_PERMISSION };
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -44,7 +45,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webh
     const events: WebhookEvent[] = [...new Set(req.body.events)].filter(isWebhookEvent);
     if (events.length === 0) throw new ApiError(ApiCode.BadRequest, 'webhook.noEvents');
     const id = await repo.add(caller.orgId, caller.accountId, url, req.body.secret, events, deps.clock.now());
-    deps.webhooks.hooksChanged();
+    webhooks.hooksChanged();
     return ok({ id });
   });
 
@@ -62,7 +63,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webh
     const delivery = await repo.deliveryOrg(req.body.id);
     inScope(caller, delivery?.orgId);
     if (!delivery) throw new ApiError(ApiCode.NotFound, msg('webhook.notFound'));
-    await deps.webhooks.redeliver(delivery.webhookId, delivery.orgId, delivery.event, delivery.body);
+    await webhooks.redeliver(delivery.webhookId, delivery.orgId, delivery.event, delivery.body);
     return ok(null);
   });
 
@@ -70,7 +71,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webh
     const id = idOf(req.params.id);
     inScope(callerOf(req), await repo.orgOf(id));
     await repo.remove(id);
-    deps.webhooks.hooksChanged();
+    webhooks.hooksChanged();
     return ok(null);
   });
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { UsageTracker } from '../../server/reports/usage-tracker.ts';
 import { TelemetryIngest } from '../../server/telemetry/ingest.ts';
+import { Webhooks } from '../../server/webhooks/dispatcher.ts';
 import { client } from '../support/console-api.ts';
 import { injectTestServer, loginAsAdmin } from '../support/server.ts';
 
-/** server/telemetry/plugin.ts: infrastructure as a plugin that decorates the app and owns its close. */
-describe('the telemetry plugin', () => {
+/** Infrastructure as plugins that decorate the app and own their start and close (server/app.ts registers them). */
+describe('infrastructure plugins', () => {
   it('decorates the app with telemetry and usage, and counts requests to every area, not only the reports', async () => {
     const ts = await injectTestServer('sqlite');
     try {
@@ -16,6 +17,21 @@ describe('the telemetry plugin', () => {
       for (let i = 0; i < 3; i++) await admin.ok('GET', '/notice/page?pageNum=1&pageSize=10');
       const usage = await admin.ok<{ accounts: { account: string; requests: number }[] }>('GET', '/report/usage');
       expect(usage.accounts.find((a) => a.account === 'admin')?.requests).toBeGreaterThanOrEqual(3);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('webhooks: the dispatcher decorates the app, and the webhook routes (another context) manage hooks through it', async () => {
+    const ts = await injectTestServer('sqlite');
+    try {
+      const webhooks = ts.server.app.webhooks;
+      expect(webhooks).toBeInstanceOf(Webhooks);
+      const login = await loginAsAdmin(ts);
+      const admin = client(ts, login.token);
+      const { id } = await admin.ok<{ id: number }>('POST', '/webhook/add', { url: 'https://hooks.example.com/dcc', secret: 'a-long-enough-secret', events: ['device.online'] });
+      const stored = await webhooks.repository.list(new Set([login.orgId]));
+      expect(stored.map((h) => h.id)).toContain(id);
     } finally {
       await ts.stop();
     }
