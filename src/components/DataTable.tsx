@@ -7,6 +7,7 @@ import type { Page } from '../../protocol/api/devices.ts';
 import { session } from '../state/session.ts';
 import { ListFooter, PAGE_SIZES } from './ListFooter.tsx';
 import { usePaging } from './use-paging.ts';
+import classes from './DataTable.module.css';
 
 export type SortOrder = 'asc' | 'desc';
 export interface Sort {
@@ -242,7 +243,7 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
       )}
       {/* The header sticks within the table's own scroll box, at most the window's height less the shell's bars. */}
       <Table.ScrollContainer minWidth={600} maxHeight="calc(100vh - 220px)" type="native">
-        <Table stickyHeader highlightOnHover verticalSpacing={6}>
+        <Table className={classes.table} stickyHeader highlightOnHover verticalSpacing={6}>
           <Table.Thead>
             <Table.Tr>
               {toolbar && (

@@ -89,7 +89,17 @@ export function LicenceManagePage() {
   };
 
   const columns: DataColumn<Licence>[] = [
-    { key: 'code', title: t('cards.licence.code'), fixed: true, style: { fontFamily: 'monospace', whiteSpace: 'nowrap' }, render: (l) => l.code },
+    {
+      key: 'code',
+      title: t('cards.licence.code'),
+      fixed: true,
+      style: { whiteSpace: 'nowrap' },
+      render: (l) => (
+        <Text size="sm" ff="monospace">
+          {l.code}
+        </Text>
+      ),
+    },
     { key: 'label', title: t('cards.licence.label'), render: (l) => l.label },
     {
       key: 'status',

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, NumberInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { useCallback, useEffect, useState } from 'react';
@@ -32,7 +32,15 @@ export function TruePointAccountPage() {
   const act = (call: Promise<unknown>) => void call.then(refresh, () => undefined);
   const columns: DataColumn<TruePointAccount>[] = [
     { key: 'accountNo', title: t('cards.truePoint.accountNo'), fixed: true, render: (a) => <Link href={`/true-point/equipment-manage?accountId=${a.id}`}>{a.accountNo}</Link> },
-    { key: 'password', title: t('cards.truePoint.password'), style: { fontFamily: 'monospace' }, render: (a) => a.password },
+    {
+      key: 'password',
+      title: t('cards.truePoint.password'),
+      render: (a) => (
+        <Text size="sm" ff="monospace">
+          {a.password}
+        </Text>
+      ),
+    },
     { key: 'instanceId', title: t('cards.truePoint.instanceId'), render: (a) => a.instanceId },
     { key: 'precision', title: t('cards.truePoint.precision'), render: (a) => label(precisionLabels, a.precision) },
     { key: 'chargeType', title: t('cards.truePoint.chargeType'), render: (a) => t(`cards.truePoint.charge.${a.chargeType}`) },

@@ -95,7 +95,7 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
     {
       key: 'usage',
       title: t('cards.usage'),
-      style: { minWidth: 150 },
+      style: { minWidth: 120 },
       render: (card) => (
         <>
           <Text size="xs">
