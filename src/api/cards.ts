@@ -25,8 +25,9 @@ export const cardsApi = {
   bindGroup: (iccid: string, groupId: number | null) => request<null>({ method: 'POST', url: '/linkCard/bindGroup', data: { iccid, groupId } }),
   groups: (pageNum: number, pageSize: number, name?: string) =>
     request<Page<DirectionGroup>>({ method: 'GET', url: '/linkCard/linkCardDirectionGroupList', params: { pageNum, pageSize, name } }),
-  addGroup: (name: string, remark: string) => request<{ id: number }>({ method: 'POST', url: '/linkCard/addDirectionGroup', data: { name, remark } }),
-  updateGroup: (id: number, name: string, remark: string) => request<null>({ method: 'POST', url: '/linkCard/updateDirectionGroup', data: { id, name, remark } }),
+  // Silent: the group form shows a failure on its field or as its toast.
+  addGroup: (name: string, remark: string) => request<{ id: number }>({ method: 'POST', url: '/linkCard/addDirectionGroup', data: { name, remark }, silent: true }),
+  updateGroup: (id: number, name: string, remark: string) => request<null>({ method: 'POST', url: '/linkCard/updateDirectionGroup', data: { id, name, remark }, silent: true }),
   deleteGroup: (id: number) => request<null>({ method: 'DELETE', url: '/linkCard/delDirectionGroup', data: { id } }),
   addresses: (groupId: number) => request<AddressList>({ method: 'GET', url: '/linkCard/listDirectionalAddress', params: { groupId } }),
   addAddress: (a: NewAddress) => request<AddedAddress>({ method: 'POST', url: '/linkCard/addDirectionalAddress', data: a }),

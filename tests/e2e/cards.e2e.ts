@@ -43,7 +43,14 @@ describe('SIM cards and directional groups in Chromium', () => {
     await c.signInAsAdmin();
     await page.goto(`${ts.server.url}/user/custom-service/group-management`);
     await page.getByTestId('group-add').click();
+    // The group form checks on blur: an empty name is said under the field and goes once it is filled.
+    await page.locator('input[name=groupName]').focus();
+    await page.locator('input[name=remark]').focus();
+    const nameField = page.getByRole('dialog').getByText('This item cannot be empty!');
+    await nameField.waitFor();
     await page.locator('input[name=groupName]').fill('E2E routes');
+    await page.locator('input[name=remark]').focus();
+    await nameField.waitFor({ state: 'detached' });
     await page.getByTestId('group-save').click();
     const group = page.locator('tr[data-group="E2E routes"]');
     await group.getByRole('link', { name: 'Addresses' }).click();

@@ -7,6 +7,8 @@ import { addressSourceLabels, addressTypeLabels, groupAddressStateLabels, import
 import { type AddressList, cardsApi, type DirectionAddress, type DirectionGroup } from '../../api/cards.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
+import { MAX_LONG_TEXT, MAX_TEXT } from '../../../protocol/api/common.ts';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { localPage } from '../../components/local-page.ts';
 import { formatDateTime } from '../../format/date.ts';
@@ -21,8 +23,17 @@ export function GroupManagementPage() {
   const [name, setName] = useState('');
   const [query, setQuery] = useState('');
   const [reload, setReload] = useState(0);
-  const [edit, setEdit] = useState<{ id?: number; name: string; remark: string }>();
-  const [nameError, setNameError] = useState<string>();
+  /** The group being edited (id) or added. */
+  const [edit, setEdit] = useState<{ id?: number }>();
+  const { form, field, onSubmit, submitting } = useConsoleForm<{ name: string; remark: string }>({
+    initialValues: { name: '', remark: '' },
+    rules: { name: [rules.required(), rules.maxLength(MAX_TEXT), rules.noEmoji()], remark: [rules.maxLength(MAX_LONG_TEXT), rules.noEmoji()] },
+  });
+  const open = (group?: DirectionGroup) => {
+    form.setValues({ name: group?.name ?? '', remark: group?.remark ?? '' });
+    form.clearErrors();
+    setEdit(group ? { id: group.id } : {});
+  };
   const [remove, setRemove] = useState<DirectionGroup>();
 
   const load = useCallback((q: ListQuery) => cardsApi.groups(q.pageNum, q.pageSize, query || undefined), [query]);
@@ -36,11 +47,13 @@ export function GroupManagementPage() {
     { key: 'createdAt', title: t('cards.time'), style: { whiteSpace: 'nowrap' }, render: (g) => formatDateTime(g.createdAt) },
   ];
 
-  const save = async () => {
+  const save = async (values: { name: string; remark: string }) => {
     if (!edit) return;
-    if (!edit.name.trim()) return setNameError(t('cards.rule.required'));
-    const call = edit.id ? cardsApi.updateGroup(edit.id, edit.name.trim(), edit.remark.trim()) : cardsApi.addGroup(edit.name.trim(), edit.remark.trim());
-    await call.then(() => (setEdit(undefined), saved(t('cards.groups.saved')), refresh()), () => undefined);
+    const [name, remark] = [values.name.trim(), values.remark.trim()];
+    await (edit.id ? cardsApi.updateGroup(edit.id, name, remark) : cardsApi.addGroup(name, remark));
+    setEdit(undefined);
+    saved(t('cards.groups.saved'));
+    refresh();
   };
 
   return (
@@ -49,7 +62,7 @@ export function GroupManagementPage() {
       <Group>
         <TextInput placeholder={t('cards.groups.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <Button onClick={() => setQuery(name.trim())}>{t('cards.search')}</Button>
-        <Button onClick={() => (setNameError(undefined), setEdit({ name: '', remark: '' }))} data-testid="group-add">
+        <Button onClick={() => open()} data-testid="group-add">
           {t('cards.groups.add')}
         </Button>
       </Group>
@@ -67,7 +80,7 @@ export function GroupManagementPage() {
             <Button size="compact-xs" variant="light" component={Link} href={`/custom-service/group-config?groupId=${g.id}`}>
               {t('cards.groups.config')}
             </Button>
-            <Button size="compact-xs" variant="subtle" onClick={() => (setNameError(undefined), setEdit({ id: g.id, name: g.name, remark: g.remark }))}>
+            <Button size="compact-xs" variant="subtle" onClick={() => open(g)}>
               {t('cards.groups.edit')}
             </Button>
             <Button size="compact-xs" variant="subtle" color="red" onClick={() => setRemove(g)}>
@@ -77,29 +90,12 @@ export function GroupManagementPage() {
         )}
       />
       <Modal opened={edit !== undefined} onClose={() => setEdit(undefined)} title={t(edit?.id ? 'cards.groups.edit' : 'cards.groups.add')} centered>
-        <form onSubmit={(e) => (e.preventDefault(), void save())}>
+        <form onSubmit={onSubmit(save)} noValidate>
           <Stack>
-            <TextInput
-              label={t('cards.groups.name')}
-              name="groupName"
-              value={edit?.name ?? ''}
-              error={nameError}
-              onBlur={() => setNameError(edit?.name.trim() ? undefined : t('cards.rule.required'))}
-              onChange={(e) => {
-                const v = e.currentTarget.value;
-                setEdit((d) => d && { ...d, name: v });
-              }}
-            />
-            <TextInput
-              label={t('cards.groups.remark')}
-              value={edit?.remark ?? ''}
-              onChange={(e) => {
-                const v = e.currentTarget.value;
-                setEdit((d) => d && { ...d, remark: v });
-              }}
-            />
+            <TextInput label={t('cards.groups.name')} required {...field('name')} name="groupName" />
+            <TextInput label={t('cards.groups.remark')} {...field('remark')} />
             <Group justify="flex-end">
-              <Button type="submit" data-testid="group-save">
+              <Button type="submit" loading={submitting} data-testid="group-save">
                 {t('device.confirm')}
               </Button>
             </Group>
