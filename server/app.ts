@@ -49,7 +49,7 @@ import { apiTokenRoutes } from './api-tokens/routes.ts';
 import webhooksPlugin from './webhooks/plugin.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { totpRoutes } from './totp/routes.ts';
-import { ApprovalService } from './approvals/service.ts';
+import { ApprovalService, decidedEvent } from './approvals/service.ts';
 import { registerApprovalRoutes } from './approvals/routes.ts';
 
 /** Base path the console is served under (platform-core section 2). */
@@ -140,6 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Four-eyes approval (issue 23): the console sockets, REST commands and campaigns ask it before wipes and big actions.
   const approvals = new ApprovalService({ db, clock, timeline: deps.gateway.timeline, log: app.log });
   deps.gateway.approvals = approvals;
+  // The requester hears live, in every console it has open, that its request was decided or expired.
+  approvals.onDecided((row) => deps.gateway.approvalDecided(row.requester_id, decidedEvent(row)));
   registerApprovalRoutes(app, approvals);
   app.addHook('onReady', async () => approvals.start());
   app.addHook('onClose', async () => approvals.stop());

@@ -153,6 +153,24 @@ export interface DeviceCommandOutcomeEvent {
   readonly message?: string;
 }
 
+/**
+ * 196613 platform -> console: a four-eyes request (issue 23) of the console's account was approved,
+ * rejected (with the approver's reason) or expired; sent to that account's consoles only, on any node.
+ */
+export interface ApprovalDecidedEvent {
+  readonly id: number;
+  readonly state: 'approved' | 'rejected' | 'expired';
+  readonly kind: 'command' | 'bulk' | 'campaign';
+  /** The command (a push's is PushFile). */
+  readonly msgId: number;
+  readonly targetCount: number;
+  /** The approver's account, or 'platform' for an expiry. */
+  readonly decidedBy: string;
+  readonly reason: string;
+  /** A push's content name. */
+  readonly contentName?: string;
+}
+
 /** A refusal's data: the reason (always, PROTOCOL.md result codes) and, for a live view, a reason code. */
 export interface FailureData {
   readonly message?: string;
@@ -406,6 +424,19 @@ export const COMMANDS = {
   [Command.DevicePresence]: spec({ request: object<DevicePresenceEvent>({ onlineState: integer(), time: optional(number()) }), reply: none }),
   [Command.HeldCommandDone]: spec({ request: orEmpty(record<unknown>((v) => v)), reply: none }),
   [Command.DeviceWatch]: spec({ request: object<DeviceWatchRequest>({ watch: boolean }), reply: none }),
+  [Command.ApprovalDecided]: spec({
+    request: object<ApprovalDecidedEvent>({
+      id: integer(),
+      state: oneOf('approved', 'rejected', 'expired'),
+      kind: oneOf('command', 'bulk', 'campaign'),
+      msgId: integer(),
+      targetCount: count,
+      decidedBy: text,
+      reason: withDefault(text, ''),
+      contentName: optional(text),
+    }),
+    reply: none,
+  }),
   [Command.DeviceCommandOutcome]: spec({
     request: object<DeviceCommandOutcomeEvent>({ msgId: integer(), result: integer(), by: text, time: number(), message: optional(text) }),
     reply: none,

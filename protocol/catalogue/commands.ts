@@ -60,6 +60,8 @@ export const Command = {
   DeviceWatch: 196611,
   /** Platform -> console: a command to a watched device ended (sent by anyone, on any node). */
   DeviceCommandOutcome: 196612,
+  /** Platform -> console: a four-eyes request of this console's account was approved, rejected or expired. */
+  ApprovalDecided: 196613,
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

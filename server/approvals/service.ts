@@ -1,7 +1,7 @@
 import { APPROVE_PERMISSION, type ApprovalCount, type ApprovalKind, type ApprovalListBody, type ApprovalPolicy, type ApprovalState, type ApprovalView } from '../../protocol/api/approvals.ts';
 import type { Page } from '../../protocol/api/devices.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
-import { type Clock, formatMessage, Result, wipesDevice } from '../../protocol/index.ts';
+import { type ApprovalDecidedEvent, type Clock, formatMessage, Result, wipesDevice } from '../../protocol/index.ts';
 import { type Caller, loadCaller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError } from '../http/envelope.ts';
@@ -41,6 +41,21 @@ export function waitingReply(view: ApprovalView): { key: 'approval.pending'; par
   return { key: 'approval.pending', params: { id: view.id }, message: formatMessage('en', 'approval.pending', { id: view.id }), approvalId: view.id };
 }
 
+/** What a requester's consoles are told when its request is decided or expires (command 196613). */
+export function decidedEvent(row: ApprovalRow): ApprovalDecidedEvent {
+  const contentName = row.kind === 'campaign' ? parse<{ contentName?: unknown }>(row.params, {}).contentName : undefined;
+  return {
+    id: row.id,
+    state: row.state === 'approved' || row.state === 'rejected' ? row.state : 'expired',
+    kind: row.kind as ApprovalKind,
+    msgId: row.msg_id,
+    targetCount: row.target_count,
+    decidedBy: row.decided_by ?? 'platform',
+    reason: row.reason,
+    ...(typeof contentName === 'string' ? { contentName } : {}),
+  };
+}
+
 /** Longest list of targets a view carries (targetCount tells the whole). */
 const VIEW_TARGETS = 100;
 /** How often each node looks for requests past their expiry. */
@@ -70,6 +85,7 @@ export class ApprovalService implements ConsoleApprovals {
   readonly repo: ApprovalRepository;
   readonly #executors = new Map<ApprovalKind, ApprovalExecutor>();
   readonly #onEnded = new Map<ApprovalKind, (row: ApprovalRow) => Promise<void>>();
+  readonly #decided: ((row: ApprovalRow) => void)[] = [];
   /** Executions under way, awaited by stop() before the database closes. */
   readonly #running = new Set<Promise<void>>();
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -90,6 +106,21 @@ export class ApprovalService implements ConsoleApprovals {
   /** Hears a request of `kind` rejected or expired (a held campaign is cancelled then). */
   onEnded(kind: ApprovalKind, then: (row: ApprovalRow) => Promise<void>): void {
     this.#onEnded.set(kind, then);
+  }
+
+  /** Hears every request approved, rejected or expired, once (the requester's consoles are told). */
+  onDecided(listener: (row: ApprovalRow) => void): void {
+    this.#decided.push(listener);
+  }
+
+  #tell(row: ApprovalRow): void {
+    for (const listener of this.#decided) {
+      try {
+        listener(row);
+      } catch (err) {
+        this.#log.warn({ err, approval: row.id }, 'telling a decision failed');
+      }
+    }
   }
 
   /** Starts the expiry sweep (one timer per node; the conditional update makes each expiry happen once). */
@@ -231,6 +262,7 @@ export class ApprovalService implements ConsoleApprovals {
     const decided = await this.repo.decide(id, 'approved', { id: caller.accountId, name: caller.account }, now);
     if (!decided) throw new ApiError(ApiCode.BadRequest, 'approval.notPending');
     this.#toTimeline(decided, orgs, caller.account, Result.Success, { approval: id, state: 'approved', requester: decided.requester }, undefined, now);
+    this.#tell(decided);
     const run = this.#executors.get(decided.kind as ApprovalKind);
     if (run) {
       const done: Promise<void> = run(decided)
@@ -258,6 +290,7 @@ export class ApprovalService implements ConsoleApprovals {
     const decided = await this.repo.decide(id, 'rejected', { id: caller.accountId, name: caller.account }, now, reason);
     if (!decided) throw new ApiError(ApiCode.BadRequest, 'approval.notPending');
     this.#toTimeline(decided, orgs, caller.account, Result.Fail, { approval: id, state: 'rejected', requester: decided.requester }, reason ? `rejected: ${reason}` : 'rejected', now);
+    this.#tell(decided);
     await this.#ended(decided);
     return this.view(decided, caller);
   }
@@ -272,6 +305,7 @@ export class ApprovalService implements ConsoleApprovals {
       n++;
       const targets = parse<string[]>(decided.targets, []);
       this.#toTimeline(decided, await this.repo.orgsOf(targets), 'platform', Result.Fail, { approval: row.id, state: 'expired', requester: decided.requester }, 'expired', now);
+      this.#tell(decided);
       await this.#ended(decided);
     }
     return n;

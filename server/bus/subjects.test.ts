@@ -97,6 +97,23 @@ const MESSAGES: { readonly [K in BusKind]: fc.Arbitrary<BusMap[K]> } = {
   }),
   captchaIssued: fc.record({ id, mac: text, expiresAt: num, owner: text }),
   captchaSpent: fc.record({ id }),
+  approvalDecided: fc.record({
+    node: id,
+    accountId: int,
+    event: fc.record(
+      {
+        id: int,
+        state: fc.constantFrom('approved' as const, 'rejected' as const, 'expired' as const),
+        kind: fc.constantFrom('command' as const, 'bulk' as const, 'campaign' as const),
+        msgId: int,
+        targetCount: nat,
+        decidedBy: text,
+        reason: text,
+        contentName: text,
+      },
+      { requiredKeys: ['id', 'state', 'kind', 'msgId', 'targetCount', 'decidedBy', 'reason'] },
+    ),
+  }),
 };
 
 /** The fields of each kind a message cannot go without. */
@@ -118,6 +135,7 @@ const REQUIRED: { readonly [K in BusKind]: readonly string[] } = {
   campaignProgress: ['node', 'targets', 'campaigns'],
   captchaIssued: ['id', 'mac', 'expiresAt', 'owner'],
   captchaSpent: ['id'],
+  approvalDecided: ['node', 'accountId', 'event'],
 };
 
 const KINDS = Object.keys(BUS_SUBJECTS) as BusKind[];

@@ -1,5 +1,5 @@
 import type { PushTargetEvent } from '../../protocol/api/campaigns.ts';
-import { decoders as d, type Decoder, type Envelope, Invalid, Result, type ResultCode, STREAM_CAMERAS, STREAM_QUALITIES, type StreamCamera, type StreamQuality, toEnvelope } from '../../protocol/index.ts';
+import { type ApprovalDecidedEvent, Command, decodeRequest, decoders as d, type Decoder, type Envelope, Invalid, Result, type ResultCode, STREAM_CAMERAS, STREAM_QUALITIES, type StreamCamera, type StreamQuality, toEnvelope } from '../../protocol/index.ts';
 import type { DeviceOperationRow, DeviceOperationState } from '../gateway/device-operation-tables.ts';
 
 /*
@@ -185,6 +185,13 @@ export interface CaptchaSpent {
   readonly id: string;
 }
 
+/** A four-eyes request decided on `node`, for the requester's consoles on the others (command 196613). */
+export interface ApprovalDecidedNews {
+  readonly node: string;
+  readonly accountId: number;
+  readonly event: ApprovalDecidedEvent;
+}
+
 /** Every subject kind and the payload its messages carry. */
 export interface BusMap {
   readonly deviceCommand: ForwardedCommand;
@@ -204,6 +211,7 @@ export interface BusMap {
   readonly campaignProgress: CampaignProgress;
   readonly captchaIssued: CaptchaIssued;
   readonly captchaSpent: CaptchaSpent;
+  readonly approvalDecided: ApprovalDecidedNews;
 }
 
 export type BusKind = keyof BusMap;
@@ -253,6 +261,8 @@ export const Subject = {
   /** Login challenges and their spending, shared by every process behind one balancer (server/auth/captcha.ts). */
   captchaIssued: subject('captchaIssued', 'captcha.issued'),
   captchaSpent: subject('captchaSpent', 'captcha.spent'),
+  /** A four-eyes request approved, rejected or expired on one node, for its requester's consoles on the others (server/gateway/gateway.ts). */
+  approvalDecided: subject('approvalDecided', 'approval.decided'),
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -330,6 +340,8 @@ const targetUpdate = object<TargetUpdate>({
   updateTime: number(),
 });
 const streamKey = { sn: id, quality, camera } as const;
+/** The console event itself, read by its command's decoder (the same the console reads it with). */
+const approvalDecidedEvent: Decoder<ApprovalDecidedEvent> = (v) => decodeRequest(Command.ApprovalDecided, v)?.data ?? Invalid;
 
 /** The decoder of every subject kind: {@link BusMap} read off the wire. */
 export const BUS_SUBJECTS: SubjectDecoders<BusMap> = {
@@ -354,4 +366,5 @@ export const BUS_SUBJECTS: SubjectDecoders<BusMap> = {
   campaignProgress: object<CampaignProgress>({ node: id, targets: array(targetUpdate, MANY), campaigns: array(object<CampaignChange>({ id: integer(), orgId: integer(), state: string(64) }), MANY) }),
   captchaIssued: object<CaptchaIssued>({ id, mac: string(256), expiresAt: time, owner: string(256) }),
   captchaSpent: object<CaptchaSpent>({ id }),
+  approvalDecided: object<ApprovalDecidedNews>({ node: id, accountId: integer(), event: approvalDecidedEvent }),
 };

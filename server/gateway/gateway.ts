@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
+  type ApprovalDecidedEvent,
   CloseCode,
   Command,
   type Clock,
@@ -243,6 +244,9 @@ export class Gateway {
       deps.bus.subscribe(Subject.deviceMoved, (m) => {
         if (m.node === deps.nodeId) return this.#moveEchoes.get(m.seq)?.();
         for (const sn of m.sns) this.#deviceMoved(sn, m.orgId);
+      }),
+      deps.bus.subscribe(Subject.approvalDecided, (m) => {
+        if (m.node !== deps.nodeId) this.#approvalDecidedHere(m.accountId, m.event);
       }),
       // Cut off from the bus, this node may have been taken for dead and its devices marked offline by the
       // others, whose news it could not hear: once back, it says again that it holds them.
@@ -650,6 +654,19 @@ export class Gateway {
   toConsoles(orgId: number, env: Envelope): void {
     for (const console of this.#consoles) {
       if (console.caller.scope.has(orgId)) console.peer.send(env);
+    }
+  }
+
+  /** Tells every console of the requester `accountId`, on this node and (in a cluster) the others, that its four-eyes request was decided. */
+  approvalDecided(accountId: number, event: ApprovalDecidedEvent): void {
+    this.#approvalDecidedHere(accountId, event);
+    if (this.#deps.bus.shared) this.#deps.bus.publish(Subject.approvalDecided, { node: this.#deps.nodeId, accountId, event });
+  }
+
+  #approvalDecidedHere(accountId: number, event: ApprovalDecidedEvent): void {
+    const env: Envelope = { msgId: Command.ApprovalDecided, data: event };
+    for (const console of this.#consoles) {
+      if (console.caller.accountId === accountId) console.peer.send(env);
     }
   }
 

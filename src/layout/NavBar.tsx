@@ -49,7 +49,7 @@ export function NavBar({ route }: { route: ShellRoute }) {
       </Group>
       <Group wrap="nowrap" gap="sm" className={classes.right}>
         <TopBarAccount />
-        <Badge color={statusColor[realtimeStatus]} variant="light" data-testid="realtime-status">
+        <Badge color={statusColor[realtimeStatus]} variant="light" data-testid="realtime-status" data-status={realtimeStatus}>
           {t(`shell.realtime.${realtimeStatus}`)}
         </Badge>
         <Select

@@ -5,6 +5,7 @@ import { RELOAD_AFTER_LOGOUT_MS, TOAST_MS } from '../api/request.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
 import { languageCode } from '../i18n/language.ts';
 import { connectRealtime, disconnectRealtime, whenTokenRejected } from '../realtime/realtime.ts';
+import { listenForApprovalDecisions } from './approval-decisions.ts';
 import { startUnreadPolling, stopUnreadPolling } from './notices.ts';
 import { remind } from './remind.ts';
 import { endSession, LOGIN_PAGE_URL, session, setUser } from './session.ts';
@@ -34,6 +35,7 @@ export function ensureUser(): Promise<void> {
       // The console's language (cookie, browser) is the one the user sees: the server follows it.
       if (detail.languageType !== languageCode[currentLanguage]) void authApi.modifyLanguage(languageCode[currentLanguage]).catch(() => undefined);
       if (session.token) connectRealtime(session.token, detail.id, detail.org.id);
+      listenForApprovalDecisions();
       startUnreadPolling();
       if (session.user) remind(session.user);
     } catch (err) {

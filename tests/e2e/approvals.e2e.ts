@@ -79,6 +79,29 @@ describe('approvals page in Chromium', () => {
     await page.screenshot({ path: '/work/notes/shots/approvals/remote-bulk-sent-en-1600.png' });
   });
 
+  it('the requester is told live, in its language, that its request was approved or rejected', async () => {
+    const { page } = cp;
+    const live = async (language: 'en' | 'zh', width: number, height: number) => {
+      await signInAs(adminToken, language);
+      await page.setViewportSize({ width, height });
+      await page.goto(`${cp.ts.server.url}/user/dashboard/index`);
+      await page.getByTestId('realtime-status').and(page.locator('[data-status="open"]')).waitFor();
+    };
+    const approver = client(cp.ts, approverToken);
+
+    await live('en', 1366, 768);
+    const approved = await request(Command.FactoryReset);
+    await approver.ok('POST', `/approval/${approved}/approve`);
+    await page.getByText(`Your request ${approved} was approved by e2eapprover: Remote reset on 1 device(s) is running`).waitFor();
+    await page.screenshot({ path: '/work/notes/shots/approvals/live-approved-en-1366.png', animations: 'disabled' });
+
+    await live('zh', 1600, 900);
+    const rejected = await request(Command.ClearData);
+    await approver.ok('POST', `/approval/${rejected}/reject`, { reason: '今天不行' });
+    await page.getByText(`您的申请 ${rejected} 已被 e2eapprover 驳回：不会对 1 台设备执行“清除数据”。原因：今天不行`).waitFor();
+    await page.screenshot({ path: '/work/notes/shots/approvals/live-rejected-zh-1600.png', animations: 'disabled' });
+  });
+
   it('zh: the approver rejects a clear data with a reason; the requester sees it rejected', async () => {
     const id = await request(Command.ClearData);
     await signInAs(approverToken, 'zh');

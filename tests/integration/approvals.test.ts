@@ -3,7 +3,7 @@
 // approve its own request; an approver without scope over the device is refused; once approved, the device
 // receives the command sent as the requester, and the timeline and the operation log show each step. A
 // bulk command over the organisation's threshold waits too; a rejected one never reaches the devices.
-import { lastValueFrom } from 'rxjs';
+import { filter, lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApprovalCount, ApprovalView } from '../../protocol/api/approvals.ts';
@@ -12,7 +12,7 @@ import type { DeviceBulkCommandReply, DeviceCommandReply } from '../../protocol/
 import type { Page } from '../../protocol/api/devices.ts';
 import type { OperationLogEntry } from '../../protocol/api/reports.ts';
 import type { TimelineEntry } from '../../protocol/api/timeline.ts';
-import { Command, type Envelope, type ProtocolEngine, Result } from '../../protocol/index.ts';
+import { type ApprovalDecidedEvent, Command, decodeRequest, type Envelope, type ProtocolEngine, Result } from '../../protocol/index.ts';
 import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { buyCoupons } from '../support/coupons.ts';
 import { dbTargets } from '../support/databases.ts';
@@ -248,6 +248,47 @@ for (const target of targets) {
       expect(await admin.ok<{ added: number }>('POST', '/push/add-devices', { id, sns: [BULK[5] ?? ''] })).toEqual({ added: 1 });
       await admin.ok('POST', '/push/cancel', { id });
       await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 100, ttlMinutes: 60 });
+    });
+
+    it('the requester\'s consoles hear live that its request was approved, rejected or expired; the approver\'s do not', async () => {
+      const approverConsole = await openConsole(ts.server.url, await loginAs(ts, 'feapprover', 'Approver_pass_1'));
+      const decided = (engine: ProtocolEngine) => {
+        const events: ApprovalDecidedEvent[] = [];
+        const sub = engine.messages$.pipe(filter((e) => e.msgId === Command.ApprovalDecided)).subscribe((e) => {
+          const event = decodeRequest(Command.ApprovalDecided, e.data)?.data;
+          if (event) events.push(event);
+        });
+        return { events, stop: () => sub.unsubscribe() };
+      };
+      const toAdmin = decided(adminConsole);
+      const toApprover = decided(approverConsole);
+      try {
+        const ask = async (msgId: number) => (await admin.ok<DeviceCommandReply>('POST', '/device-ops/command', { sn: SN, msgId })).approval?.id ?? 0;
+        const approvedId = await ask(Command.FactoryReset);
+        await approver.ok('POST', `/approval/${approvedId}/approve`);
+        await expect.poll(() => toAdmin.events.length, { timeout: 5_000 }).toBe(1);
+        expect(toAdmin.events[0]).toEqual({ id: approvedId, state: 'approved', kind: 'command', msgId: Command.FactoryReset, targetCount: 1, decidedBy: 'feapprover', reason: '' });
+
+        const rejectedId = await ask(Command.ClearData);
+        await approver.ok('POST', `/approval/${rejectedId}/reject`, { reason: 'later' });
+        await expect.poll(() => toAdmin.events.length, { timeout: 5_000 }).toBe(2);
+        expect(toAdmin.events[1]).toMatchObject({ id: rejectedId, state: 'rejected', msgId: Command.ClearData, decidedBy: 'feapprover', reason: 'later' });
+
+        const expiredId = await ask(Command.ClearData);
+        await ts.server.db.updateTable('approval_requests').set({ expires_at: Date.now() - 1 }).where('id', '=', expiredId).execute();
+        // Any list or decision expires what is overdue (the sweep does too, every minute).
+        await approver.ok('POST', '/approval/list', { pageNum: 1, pageSize: 10 });
+        await expect.poll(() => toAdmin.events.length, { timeout: 5_000 }).toBe(3);
+        expect(toAdmin.events[2]).toMatchObject({ id: expiredId, state: 'expired', decidedBy: 'platform' });
+
+        // Whatever the gateway wrote to the approver's socket before a heartbeat's answer has arrived: none of it.
+        expect((await lastValueFrom(approverConsole.request(Command.Heartbeat, {}))).reply.result).toBe(Result.Success);
+        expect(toApprover.events).toEqual([]);
+      } finally {
+        toAdmin.stop();
+        toApprover.stop();
+        approverConsole.stop();
+      }
     });
 
     it('a request not decided in time expires', async () => {

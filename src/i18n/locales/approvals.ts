@@ -32,6 +32,12 @@ export const approvalsEn = {
   ownRequest: 'Your request',
   waiting: 'Waiting for approval',
   sentForApproval: 'Sent for approval (request {{id}}, devices: {{count}}): it runs once another account approves it',
+  live: {
+    approved: 'Your request {{id}} was approved by {{by}}: {{action}} on {{count}} device(s) is running',
+    rejected: 'Your request {{id}} was rejected by {{by}}: {{action}} on {{count}} device(s) will not run',
+    rejectedWhy: 'Your request {{id}} was rejected by {{by}}: {{action}} on {{count}} device(s) will not run. Reason: {{reason}}',
+    expired: 'Your request {{id}} expired without a decision: {{action}} on {{count}} device(s) will not run',
+  },
   policy: {
     title: 'Approval policy of {{name}}',
     help: 'Which actions of this organisation wait for a second account. A size of 0 means never.',
@@ -80,6 +86,12 @@ export const approvalsZh: typeof approvalsEn = {
   ownRequest: '本人申请',
   waiting: '等待审批',
   sentForApproval: '已提交审批（申请 {{id}}，{{count}} 台设备）：另一账号审批通过后执行',
+  live: {
+    approved: '您的申请 {{id}} 已由 {{by}} 审批通过：正在对 {{count}} 台设备执行“{{action}}”',
+    rejected: '您的申请 {{id}} 已被 {{by}} 驳回：不会对 {{count}} 台设备执行“{{action}}”',
+    rejectedWhy: '您的申请 {{id}} 已被 {{by}} 驳回：不会对 {{count}} 台设备执行“{{action}}”。原因：{{reason}}',
+    expired: '您的申请 {{id}} 未获审批已过期：不会对 {{count}} 台设备执行“{{action}}”',
+  },
   policy: {
     title: '{{name}} 的审批策略',
     help: '本组织哪些操作需另一账号审批。数量填 0 表示从不需要审批。',

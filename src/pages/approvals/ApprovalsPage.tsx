@@ -10,18 +10,11 @@ import { type DataColumn, DataTable, type ListQuery } from '../../components/Dat
 import { formatDateTime } from '../../format/date.ts';
 import { notifications } from '../../layout/toast.ts';
 import { approvalCount, refreshApprovalCount } from '../../state/approval-count.ts';
+import { approvalDecisions } from '../../state/approval-decisions.ts';
+import { approvalActionText } from '../../state/approval-text.ts';
 import { ApprovalPolicyForm } from './ApprovalPolicyForm.tsx';
 
 const STATE_COLOR: Readonly<Record<ApprovalState, string>> = { pending: 'orange', approved: 'green', rejected: 'red', expired: 'gray' };
-const commandNames = new Map<number, string>(Object.entries(Command).map(([name, id]) => [id, name]));
-/** The console's own names of the actions that wait (the device list's). */
-const ACTION_LABEL: Readonly<Partial<Record<number, string>>> = {
-  [Command.FactoryReset]: 'fleet.action.reset',
-  [Command.ClearData]: 'fleet.action.clear',
-  [Command.Reboot]: 'fleet.action.reboot',
-  [Command.PushText]: 'fleet.action.message',
-};
-
 type Filter = ApprovalState | 'all';
 
 /**
@@ -31,25 +24,15 @@ type Filter = ApprovalState | 'all';
 export function ApprovalsPage() {
   const { t } = useTranslation();
   const { toDecide } = useSnapshot(approvalCount);
+  // A decision of the user's own requests heard live lists the page again.
+  const { heard } = useSnapshot(approvalDecisions);
   const [state, setState] = useState<Filter>('pending');
   const [mine, setMine] = useState(false);
   const [reload, setReload] = useState(0);
   const [deciding, setDeciding] = useState<{ row: ApprovalView; approve: boolean } | undefined>();
   const [reason, setReason] = useState('');
 
-  const actionText = useCallback(
-    (row: ApprovalView) => {
-      if (row.kind === 'campaign') {
-        const name = (row.params as { contentName?: unknown } | null)?.contentName;
-        return `${t('approvals.kinds.campaign')}${typeof name === 'string' ? `: ${name}` : ''}`;
-      }
-      const key = ACTION_LABEL[row.msgId];
-      const name = commandNames.get(row.msgId) ?? String(row.msgId);
-      const label = key ? t(key) : t(`deviceView.activity.command.${name}`, { defaultValue: name });
-      return row.kind === 'bulk' ? `${t('approvals.kinds.bulk')}: ${label}` : label;
-    },
-    [t],
-  );
+  const actionText = useCallback((row: ApprovalView) => approvalActionText(t, { kind: row.kind, msgId: row.msgId, contentName: (row.params as { contentName?: unknown } | null)?.contentName }), [t]);
 
   const outcomeText = useCallback(
     (row: ApprovalView) => {
@@ -144,7 +127,7 @@ export function ApprovalsPage() {
         rowKey={(r) => r.id}
         load={load}
         filterKey={`${state}|${mine ? 1 : 0}`}
-        reload={reload}
+        reload={reload + heard}
         emptyText={t('approvals.empty')}
         rowProps={(r) => ({ 'data-id': String(r.id), 'data-state': r.state })}
         actions={(r) =>
