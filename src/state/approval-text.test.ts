@@ -8,7 +8,7 @@ import { approvalDecisionText } from './approval-text.ts';
 // The requester's live notice of a decision (command 196613), worded in both languages from the real locales.
 describe('four-eyes decision notices', () => {
   const instance = i18next.createInstance();
-  void instance.init({ resources: { en: { translation: en }, zh: { translation: zh } }, lng: 'en', interpolation: { escapeValue: false }, initImmediate: false });
+  void instance.init({ resources: { en: { translation: en }, zh: { translation: zh } }, lng: 'en', interpolation: { escapeValue: false }, initAsync: false });
   const t = (lng: 'en' | 'zh') => instance.getFixedT(lng);
   const reset = { id: 7, kind: 'command', msgId: Command.FactoryReset, targetCount: 1, decidedBy: 'alice', reason: '' } as const;
 
