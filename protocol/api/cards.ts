@@ -72,11 +72,14 @@ export const AddressListQuery = Type.Object({ groupId: QueryId }, { additionalPr
 export type AddressListQuery = Static<typeof AddressListQuery>;
 
 /** POST /linkCard/addDirectionalAddress. */
+/** The longest target address (a domain name's limit). */
+export const MAX_ADDRESS = 253;
+
 export const AddressBody = Type.Object(
   {
     groupId: Id,
     addressType: OneOf(Object.values(AddressType)),
-    address: Type.String({ maxLength: 253 }),
+    address: Type.String({ maxLength: MAX_ADDRESS }),
     description: Type.Optional(Text),
     importType: Type.Optional(OneOf(Object.values(ImportType))),
   },

@@ -7,8 +7,9 @@ import { addressSourceLabels, addressTypeLabels, groupAddressStateLabels, import
 import { type AddressList, cardsApi, type DirectionAddress, type DirectionGroup } from '../../api/cards.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { rules, useConsoleForm } from '../../components/use-console-form.ts';
+import { type RuleAnswer, rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { MAX_LONG_TEXT, MAX_TEXT } from '../../../protocol/api/common.ts';
+import { MAX_ADDRESS } from '../../../protocol/api/cards.ts';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { localPage } from '../../components/local-page.ts';
 import { formatDateTime } from '../../format/date.ts';
@@ -124,14 +125,22 @@ interface AddressDraft {
   description: string;
   importType: 'NEW' | 'TRANSFER';
 }
-const emptyAddress: AddressDraft = { addressType: 'ip', address: '', description: '', importType: 'NEW' };
+/** The address form's values: every field a string, as the one form pattern holds them. */
+type AddressValues = { addressType: string; address: string; description: string; importType: string };
+const emptyAddress: AddressValues = { addressType: 'ip', address: '', description: '', importType: 'NEW' };
+const draftOf = (v: AddressValues): AddressDraft => ({
+  addressType: v.addressType === 'domain' ? 'domain' : 'ip',
+  address: v.address,
+  description: v.description,
+  importType: v.importType === 'TRANSFER' ? 'TRANSFER' : 'NEW',
+});
 
-/** The message key of an address rule failure, in the console's language. */
-function ruleKey(type: 'ip' | 'domain', text: string): string | undefined {
-  if (!text.trim()) return 'cards.rule.required';
+/** An address rule failure as the form reports it: the spec's message for the chosen type. */
+function ruleAnswer(type: 'ip' | 'domain', text: string): RuleAnswer {
+  if (!text.trim()) return { key: 'cards.rule.required' };
   const wrong = checkAddress(type, text.trim().toLowerCase());
-  if (wrong === AddressMessage.Ip) return 'cards.rule.ip';
-  if (wrong === AddressMessage.Domain) return 'cards.rule.domain';
+  if (wrong === AddressMessage.Ip) return { key: 'cards.rule.ip' };
+  if (wrong === AddressMessage.Domain) return { key: 'cards.rule.domain' };
   return undefined;
 }
 
@@ -140,8 +149,14 @@ export function GroupConfigPage() {
   const { t } = useTranslation();
   const groupId = Number(new URLSearchParams(useSearch()).get('groupId') ?? '0');
   const [data, setData] = useState<AddressList>();
-  const [draft, setDraft] = useState<AddressDraft>();
-  const [error, setError] = useState<string>();
+  const [adding, setAdding] = useState(false);
+  const { form, field, onSubmit, submitting } = useConsoleForm<AddressValues>({
+    initialValues: emptyAddress,
+    rules: {
+      address: [(v, values) => ruleAnswer(values['addressType'] === 'domain' ? 'domain' : 'ip', v), rules.maxLength(MAX_ADDRESS)],
+      description: [rules.maxLength(MAX_TEXT), rules.noEmoji()],
+    },
+  });
   const [remove, setRemove] = useState<DirectionAddress>();
   const [reload, setReload] = useState(0);
 
@@ -181,13 +196,11 @@ export function GroupConfigPage() {
     return () => clearTimeout(timer);
   }, [data, refresh]);
 
-  const submit = async (d: AddressDraft) => {
-    const key = ruleKey(d.addressType, d.address);
-    setError(key && t(key));
-    if (key) return;
+  // The form's address and a preset's: the server's message shows as a toast when it refuses one.
+  const add = async (d: AddressDraft) => {
     await cardsApi
       .addAddress({ groupId, addressType: d.addressType, address: d.address.trim(), description: d.description.trim(), importType: d.importType })
-      .then(() => (setDraft(undefined), saved(t('cards.address.note')), refresh()), () => undefined);
+      .then(() => (setAdding(false), saved(t('cards.address.note')), refresh()), () => undefined);
   };
 
   const custom = data?.list.filter((a) => a.source === 'user_defined').length ?? 0;
@@ -203,7 +216,7 @@ export function GroupConfigPage() {
       </Group>
       <Alert color="blue">{t('cards.address.note')}</Alert>
       <Group>
-        <Button onClick={() => (setError(undefined), setDraft(emptyAddress))} disabled={custom >= (data?.maxCustom ?? 10)} data-testid="address-add">
+        <Button onClick={() => (form.setValues(emptyAddress), form.clearErrors(), setAdding(true))} disabled={custom >= (data?.maxCustom ?? 10)} data-testid="address-add">
           {t('cards.address.add')}
         </Button>
         <Text size="sm" c="dimmed">
@@ -216,7 +229,7 @@ export function GroupConfigPage() {
               key={p.address}
               size="xs"
               variant="default"
-              onClick={() => void submit({ addressType: 'domain', address: p.address, description: p.description, importType: 'NEW' })}
+              onClick={() => void add({ addressType: 'domain', address: p.address, description: p.description, importType: 'NEW' })}
             >
               {t('cards.address.addPreset')}: {p.description}
             </Button>
@@ -239,46 +252,28 @@ export function GroupConfigPage() {
           )
         }
       />
-      <Modal opened={draft !== undefined} onClose={() => setDraft(undefined)} title={t('cards.address.add')} centered>
-        <form onSubmit={(e) => (e.preventDefault(), draft && void submit(draft))}>
+      <Modal opened={adding} onClose={() => setAdding(false)} title={t('cards.address.add')} centered>
+        <form onSubmit={onSubmit((values) => add(draftOf(values)))} noValidate>
           <Stack>
             <Select
               label={t('cards.address.type')}
               data={options(addressTypeLabels)}
-              value={draft?.addressType ?? 'ip'}
-              onChange={(v) => setDraft((d) => d && { ...d, addressType: v === 'domain' ? 'domain' : 'ip' })}
+              {...field('addressType')}
+              onChange={(v) => form.setFieldValue('addressType', v === 'domain' ? 'domain' : 'ip')}
               allowDeselect={false}
               data-testid="address-type"
             />
-            <TextInput
-              label={t('cards.address.address')}
-              name="address"
-              value={draft?.address ?? ''}
-              error={error}
-              onBlur={() => draft && setError(ruleKey(draft.addressType, draft.address) && t(ruleKey(draft.addressType, draft.address) ?? ''))}
-              onChange={(e) => {
-                const v = e.currentTarget.value;
-                setDraft((d) => d && { ...d, address: v });
-              }}
-            />
-            <TextInput
-              label={t('cards.address.description')}
-              name="description"
-              value={draft?.description ?? ''}
-              onChange={(e) => {
-                const v = e.currentTarget.value;
-                setDraft((d) => d && { ...d, description: v });
-              }}
-            />
+            <TextInput label={t('cards.address.address')} required {...field('address')} />
+            <TextInput label={t('cards.address.description')} {...field('description')} />
             <Select
               label={t('cards.address.importType')}
               data={options(importTypeLabels)}
-              value={draft?.importType ?? 'NEW'}
-              onChange={(v) => setDraft((d) => d && { ...d, importType: v === 'TRANSFER' ? 'TRANSFER' : 'NEW' })}
+              {...field('importType')}
+              onChange={(v) => form.setFieldValue('importType', v === 'TRANSFER' ? 'TRANSFER' : 'NEW')}
               allowDeselect={false}
             />
             <Group justify="flex-end">
-              <Button type="submit" data-testid="address-save">
+              <Button type="submit" loading={submitting} data-testid="address-save">
                 {t('device.confirm')}
               </Button>
             </Group>
