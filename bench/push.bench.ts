@@ -203,6 +203,10 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
       .values({ kind: 'firmware', org_id: orgId, account_id: null, parent_id: null, name: 'bench-firmware', file_name: 'bench.img', size: 1_048_576, sha256: 'a'.repeat(64), item_type: 'system', version: '241020.10', created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The campaign is the measurement, not its four-eyes approval: the organisation's push size is turned off
+    // (by default a push to more than 100 devices waits for a second account, and would never start here).
+    const policy = await api(server.url, 'POST', '/approval/policy', { token, body: { orgId, wipes: true, bulkOver: 20, campaignOver: 0, ttlMinutes: 1440 } });
+    if (policy.code !== 20000) throw new Error(`approval policy refused: ${policy.message}`);
     const recharge = await api(server.url, 'POST', '/push-coupon/recharge', { token, body: { count: DEVICES } });
     if (recharge.code !== 20000) throw new Error(`recharge refused: ${recharge.message}`);
     const sns = (await db.selectFrom('devices').select('sn').where('online_state', '=', OnlineState.Online).orderBy('id').execute()).map((d) => d.sn);

@@ -211,6 +211,8 @@ export function PushPage() {
       .catch(() => undefined);
     if (!res) return;
     if ('confirm' in res) return res.confirm === 'skip' ? setSkipReport(res) : setMismatch(res.mismatchCount);
+    // Over the organisation's push size (issue 23): the push waits for a second account, and says so.
+    if (res.approval) notifications.show({ color: 'blue', message: t('approvals.sentForApproval', { id: res.approval.id, count: res.approval.targetCount }), autoClose: 2 * TOAST_MS });
     await refresh(res.campaign.id);
     navigate(`/content-push/index?campaignId=${res.campaign.id}`, { replace: true });
   };

@@ -295,6 +295,8 @@ export function RemoteManagementPage() {
   };
 
   const follow = (plan: PushPlan, started: PushStarted) => {
+    // Over the organisation's push size (issue 23): the devices wait for a second account's approval, and the panel says why.
+    if (started.approval) notifications.show({ color: 'blue', message: t('approvals.sentForApproval', { id: started.approval.id, count: started.approval.targetCount }), autoClose: 2 * TOAST_MS });
     const next = new PushRun(plan, started, pushPorts);
     setRun(next);
     next.start();
