@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientPasswordHash } from '../../server/seed.ts';
-import { api, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, injectTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 
 describe('login', () => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer('sqlite');
+    ts = await injectTestServer('sqlite');
   });
   afterAll(async () => ts?.stop());
 
@@ -64,7 +64,7 @@ describe('login', () => {
 
 describe('login captcha switch', () => {
   it('LOGIN_CAPTCHA=off lets automation log in without a code', async () => {
-    const ts = await startTestServer('sqlite', { LOGIN_CAPTCHA: 'off' });
+    const ts = await injectTestServer('sqlite', { LOGIN_CAPTCHA: 'off' });
     try {
       const captcha = await api<{ enabled: boolean }>(ts.server.url, 'GET', '/login/captcha');
       expect(captcha.data.enabled).toBe(false);
@@ -79,7 +79,7 @@ describe('login captcha switch', () => {
 describe('login abuse guards', () => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer('sqlite', { LOGIN_CAPTCHA: 'off' });
+    ts = await injectTestServer('sqlite', { LOGIN_CAPTCHA: 'off' });
   });
   afterAll(async () => ts?.stop());
 

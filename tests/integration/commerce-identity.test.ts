@@ -5,7 +5,7 @@ import { identityMessageKey } from '../../src/pages/commerce/identity-messages.t
 import { en } from '../../src/i18n/locales/en.ts';
 import { type Client, client } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { loginAsAdmin, injectTestServer, type TestServer } from '../support/server.ts';
 
 const { IdentityMessage } = rules;
 const TODAY = Date.UTC(2026, 10, 22);
@@ -133,7 +133,7 @@ for (const target of targets) {
     let admin: Client;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       admin = client(ts, (await loginAsAdmin(ts)).token);
     });
     afterAll(async () => ts?.stop());

@@ -18,7 +18,7 @@ import { LicenceMessage } from '../../server/commerce/licence-routes.ts';
 import { OrderMessage } from '../../server/commerce/order-routes.ts';
 import { type Client, client } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, injectTestServer, type TestServer } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -72,7 +72,7 @@ for (const target of targets) {
 
     beforeAll(async () => {
       // The sandbox stands in for Alipay here; it is off unless asked for.
-      ts = await startTestServer(target.name, { PAYMENT_SANDBOX: 'on' });
+      ts = await injectTestServer(target.name, { PAYMENT_SANDBOX: 'on' });
       admin = client(ts, (await loginAsAdmin(ts)).token);
     });
     afterAll(async () => ts?.stop());

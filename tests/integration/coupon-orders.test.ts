@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client, createOrg, createRole } from '../support/console-api.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { loginAs, loginAsAdmin, injectTestServer, type TestServer } from '../support/server.ts';
 
 /*
  * Buying push coupons (security review H1). `/push-coupon/recharge` used to write a ledger row and raise
@@ -39,7 +39,7 @@ describe('push coupons are bought through a paid order', () => {
   let admin: Client;
 
   beforeAll(async () => {
-    ts = await startTestServer('sqlite', { PAYMENT_SANDBOX: 'on' });
+    ts = await injectTestServer('sqlite', { PAYMENT_SANDBOX: 'on' });
     admin = client(ts, (await loginAsAdmin(ts)).token);
   });
   afterAll(async () => ts?.stop());

@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
-import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, loginAsAdmin, injectTestServer, type TestServer } from '../support/server.ts';
 
 // Issue 23: a TOTP second factor (RFC 6238) per account, with recovery codes, required by organisation
 // policy. The codes are made here with the same library an authenticator app's algorithm follows.
@@ -31,7 +31,7 @@ describe('TOTP second factor', () => {
   let role: number;
 
   beforeAll(async () => {
-    ts = await startTestServer('sqlite');
+    ts = await injectTestServer('sqlite');
     admin = client(ts, (await loginAsAdmin(ts)).token);
     role = await createRole(admin, unique('totprole'), ['device_list']);
   });
