@@ -92,10 +92,14 @@ export interface WebhookPayload<T = unknown> {
 }
 
 /** POST /webhook/add. */
+/** The longest webhook URL and secret. */
+export const MAX_WEBHOOK_URL = 2000;
+export const MAX_WEBHOOK_SECRET = 256;
+
 export const AddWebhookBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2000 }),
-    secret: Type.String({ minLength: 1, maxLength: 256 }),
+    url: Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_URL }),
+    secret: Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_SECRET }),
     events: Type.Array(Type.Unsafe<WebhookEvent>({ type: 'string', enum: [...WEBHOOK_EVENTS] }), { minItems: 1, maxItems: WEBHOOK_EVENTS.length }),
   },
   { additionalProperties: false },

@@ -11,7 +11,8 @@ export const apiTokenApi = {
 
 /** Webhooks of the caller's organisation and their delivery log (webhook_manage). */
 export const webhookApi = {
-  add: (input: AddWebhookBody) => request<{ id: number }>({ method: 'POST', url: '/webhook/add', data: input }),
+  // Silent: the webhook form shows a failure on its field or as its toast.
+  add: (input: AddWebhookBody) => request<{ id: number }>({ method: 'POST', url: '/webhook/add', data: input, silent: true }),
   list: () => request<WebhookView[]>({ method: 'POST', url: '/webhook/list', data: {} }),
   deliveries: (webhookId?: number) => request<WebhookDeliveryView[]>({ method: 'POST', url: '/webhook/deliveries', data: webhookId === undefined ? {} : { webhookId } }),
   redeliver: (id: number) => request<null>({ method: 'POST', url: '/webhook/redeliver', data: { id } }),

@@ -56,7 +56,12 @@ describe('API tokens and webhooks in Chromium', () => {
     await page.getByTestId('hook-url').fill('not a url');
     await page.getByTestId('hook-add').click();
     await page.getByText('Enter an http or https URL').waitFor();
+    // The form checks on blur: a fixed URL clears its message; a missing secret is said under its field.
     await page.getByTestId('hook-url').fill('http://127.0.0.1:9/hook');
+    await page.getByTestId('hook-secret').focus();
+    await page.getByText('Enter an http or https URL').waitFor({ state: 'detached' });
+    await page.getByTestId('hook-add').click();
+    await page.getByText('Enter a secret').waitFor();
     await page.getByTestId('hook-secret').fill('e2e-secret');
     await page.getByTestId('hook-add').click();
     await page.getByTestId('hook-table').getByText('http://127.0.0.1:9/hook').waitFor();

@@ -1,12 +1,13 @@
 import { Badge, Button, Checkbox, Group, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { WEBHOOK_EVENTS, type WebhookDeliveryView, type WebhookEvent, type WebhookView } from '../../../protocol/api/integrations.ts';
+import { isWebhookEvent, MAX_WEBHOOK_SECRET, MAX_WEBHOOK_URL, WEBHOOK_EVENTS, type WebhookDeliveryView, type WebhookView } from '../../../protocol/api/integrations.ts';
 import { webhookApi } from '../../api/integrations.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { localPage, type SortValues } from '../../components/local-page.ts';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { notifications } from '../../layout/toast.ts';
 import { formatDateTime } from '../reports/format.ts';
 
@@ -37,10 +38,16 @@ export function WebhooksPage() {
   const [hooksReload, setHooksReload] = useState(0);
   const [deliveriesReload, setDeliveriesReload] = useState(0);
   const [filter, setFilter] = useState<string | null>(null);
-  const [url, setUrl] = useState('');
-  const [secret, setSecret] = useState('');
+  const { form, field, onSubmit, submitting } = useConsoleForm<{ url: string; secret: string }>({
+    initialValues: { url: '', secret: '' },
+    rules: {
+      url: [rules.key((v) => (httpUrl(v) ? undefined : 'integrations.hooks.urlRequired')), rules.maxLength(MAX_WEBHOOK_URL)],
+      secret: [rules.key((v) => (v ? undefined : 'integrations.hooks.secretRequired')), rules.maxLength(MAX_WEBHOOK_SECRET)],
+    },
+    serverKeys: { 'webhook.badUrl': 'url' },
+  });
   const [events, setEvents] = useState<string[]>(['device.offline']);
-  const [formError, setFormError] = useState<string | undefined>();
+  const [eventsError, setEventsError] = useState<string>();
   const [removing, setRemoving] = useState<WebhookView | undefined>();
 
   // The server answers both lists whole; the tables page and sort them here.
@@ -83,20 +90,12 @@ export function WebhooksPage() {
     { key: 'nextAttempt', title: t('integrations.hooks.nextAttempt'), style: { whiteSpace: 'nowrap' }, render: (d) => (d.status === 'pending' ? formatDateTime(d.nextAttemptAt) : '-') },
   ];
 
-  const add = async () => {
-    if (!httpUrl(url)) return setFormError(t('integrations.hooks.urlRequired'));
-    if (!secret) return setFormError(t('integrations.hooks.secretRequired'));
-    if (events.length === 0) return setFormError(t('integrations.hooks.eventsRequired'));
-    setFormError(undefined);
-    try {
-      await webhookApi.add({ url: url.trim(), secret, events: events as WebhookEvent[] });
-      setUrl('');
-      setSecret('');
-      toast(t('integrations.hooks.added'));
-      refreshHooks();
-    } catch {
-      // request() has shown the server's message.
-    }
+  const add = async (values: { url: string; secret: string }) => {
+    if (events.length === 0) return setEventsError(t('integrations.hooks.eventsRequired'));
+    await webhookApi.add({ url: values.url.trim(), secret: values.secret, events: events.filter(isWebhookEvent) });
+    form.reset();
+    toast(t('integrations.hooks.added'));
+    refreshHooks();
   };
 
   const remove = async () => {
@@ -132,27 +131,24 @@ export function WebhooksPage() {
       <Text size="sm" c="dimmed" mb="md">
         {t('integrations.hooks.intro')}
       </Text>
-      <Stack gap="xs" maw={640} mb="lg">
-        <TextInput label={t('integrations.hooks.url')} value={url} onChange={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/hook" data-testid="hook-url" />
-        <PasswordInput label={t('integrations.hooks.secret')} value={secret} maxLength={256} onChange={(e) => setSecret(e.currentTarget.value)} data-testid="hook-secret" />
-        <Checkbox.Group label={t('integrations.hooks.events')} value={events} onChange={setEvents}>
-          <Group mt={4}>
-            {WEBHOOK_EVENTS.map((e) => (
-              <Checkbox key={e} value={e} label={eventName(e)} />
-            ))}
+      <form onSubmit={onSubmit(add)} noValidate>
+        <Stack gap="xs" maw={640} mb="lg">
+          <TextInput label={t('integrations.hooks.url')} required {...field('url')} placeholder="https://example.com/hook" data-testid="hook-url" />
+          <PasswordInput label={t('integrations.hooks.secret')} required {...field('secret')} data-testid="hook-secret" />
+          <Checkbox.Group label={t('integrations.hooks.events')} value={events} onChange={(v) => (setEvents(v), setEventsError(undefined))} error={eventsError}>
+            <Group mt={4}>
+              {WEBHOOK_EVENTS.map((e) => (
+                <Checkbox key={e} value={e} label={eventName(e)} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <Group>
+            <Button type="submit" loading={submitting} data-testid="hook-add">
+              {t('integrations.hooks.add')}
+            </Button>
           </Group>
-        </Checkbox.Group>
-        {formError && (
-          <Text c="red" size="sm">
-            {formError}
-          </Text>
-        )}
-        <Group>
-          <Button onClick={() => void add()} data-testid="hook-add">
-            {t('integrations.hooks.add')}
-          </Button>
-        </Group>
-      </Stack>
+        </Stack>
+      </form>
       <DataTable<WebhookView, number>
         id="webhooks"
         testId="hook-table"
