@@ -4,9 +4,12 @@ import { type Static, Type } from 'typebox';
 import { EpochMs, Id, IdPath } from './common.ts';
 
 /** POST /api-token/create: a name, the keys the token holds (a subset of the caller's), when it expires. */
+/** The longest API token name. */
+export const MAX_TOKEN_NAME = 64;
+
 export const CreateApiTokenBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 64 }),
+    name: Type.String({ minLength: 1, maxLength: MAX_TOKEN_NAME }),
     keys: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 }),
     expiresAt: Type.Optional(EpochMs),
   },

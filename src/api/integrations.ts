@@ -4,7 +4,8 @@ import { request } from './request.ts';
 
 /** The caller's own API tokens (issue 23). */
 export const apiTokenApi = {
-  create: (input: CreateApiTokenBody) => request<ApiTokenCreated>({ method: 'POST', url: '/api-token/create', data: input }),
+  // Silent: the token form shows a failure on its field or as its toast.
+  create: (input: CreateApiTokenBody) => request<ApiTokenCreated>({ method: 'POST', url: '/api-token/create', data: input, silent: true }),
   list: () => request<ApiTokenView[]>({ method: 'POST', url: '/api-token/list', data: {} }),
   revoke: (id: number) => request<null>({ method: 'DELETE', url: `/api-token/${id}` }),
 };

@@ -25,10 +25,13 @@ describe('API tokens and webhooks in Chromium', () => {
     await page.getByTestId('token-create').click();
     await page.getByText('Enter a name').waitFor();
     await page.getByTestId('token-name').fill('e2e script');
+    await page.getByTestId('token-create').click();
+    await page.getByText('Choose at least one permission').waitFor();
     await page.getByTestId('token-keys').click();
     await page.getByTestId('token-keys').fill('device_list');
     await page.getByRole('option', { name: /\(device_list\)/ }).click();
     await page.keyboard.press('Escape');
+    await page.getByText('Choose at least one permission').waitFor({ state: 'detached' });
     await page.getByTestId('token-create').click();
 
     const shown = (await page.getByTestId('token-value').textContent()) ?? '';

@@ -3,12 +3,13 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { permissionCatalogue } from '../../../protocol/index.ts';
-import type { ApiTokenView } from '../../../protocol/api/integrations.ts';
+import { type ApiTokenView, MAX_TOKEN_NAME } from '../../../protocol/api/integrations.ts';
 import { apiTokenApi } from '../../api/integrations.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { localPage, type SortValues } from '../../components/local-page.ts';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { notifications } from '../../layout/toast.ts';
 import { session } from '../../state/session.ts';
@@ -21,6 +22,11 @@ const SORT_BY: SortValues<ApiTokenView> = {
   expiresAt: (token) => token.expiresAt,
   lastUsedAt: (token) => token.lastUsedAt,
 };
+
+/** When a token made now expires: `days` from now, or never when none are given. */
+function expiryOf(days: number | string): number | null {
+  return typeof days === 'number' && days > 0 ? Date.now() + days * DAY_MS : null;
+}
 
 function stateOf(token: ApiTokenView, now: number): 'active' | 'revoked' | 'expired' {
   if (token.revokedAt !== null) return 'revoked';
@@ -35,10 +41,13 @@ export function ApiTokensPage() {
   /** When the list was read: what "expired" is judged against. */
   const [now, setNow] = useState(0);
   const [reload, setReload] = useState(0);
-  const [name, setName] = useState('');
+  const { form, field, onSubmit, submitting } = useConsoleForm<{ name: string }>({
+    initialValues: { name: '' },
+    rules: { name: [rules.key((v) => (v.trim() ? undefined : 'integrations.tokens.nameRequired')), rules.maxLength(MAX_TOKEN_NAME)] },
+  });
   const [keys, setKeys] = useState<string[]>([]);
+  const [keysError, setKeysError] = useState<string>();
   const [days, setDays] = useState<number | string>('');
-  const [formError, setFormError] = useState<string | undefined>();
   const [created, setCreated] = useState<string | undefined>();
   const [revoking, setRevoking] = useState<ApiTokenView | undefined>();
 
@@ -84,21 +93,14 @@ export function ApiTokensPage() {
   ];
   const options = permissionCatalogue.filter((e) => held.has(e.key)).map((e) => ({ value: e.key, label: label(e.key) }));
 
-  const create = async () => {
-    if (!name.trim()) return setFormError(t('integrations.tokens.nameRequired'));
-    if (keys.length === 0) return setFormError(t('integrations.tokens.keysRequired'));
-    setFormError(undefined);
-    const expiresAt = typeof days === 'number' && days > 0 ? Date.now() + days * DAY_MS : null;
-    try {
-      const answer = await apiTokenApi.create({ name: name.trim(), keys, expiresAt });
-      setCreated(answer.token);
-      setName('');
-      setKeys([]);
-      setDays('');
-      refresh();
-    } catch {
-      // request() has shown the server's message.
-    }
+  const create = async (values: { name: string }) => {
+    if (keys.length === 0) return setKeysError(t('integrations.tokens.keysRequired'));
+    const answer = await apiTokenApi.create({ name: values.name.trim(), keys, expiresAt: expiryOf(days) });
+    setCreated(answer.token);
+    form.reset();
+    setKeys([]);
+    setDays('');
+    refresh();
   };
 
   const revoke = async () => {
@@ -122,38 +124,37 @@ export function ApiTokensPage() {
       <Text size="sm" c="dimmed" mb="md">
         {t('integrations.tokens.intro')}
       </Text>
-      <Stack gap="xs" maw={640} mb="lg">
-        <TextInput label={t('integrations.tokens.name')} value={name} maxLength={64} onChange={(e) => setName(e.currentTarget.value)} data-testid="token-name" />
-        <MultiSelect
-          label={t('integrations.tokens.keys')}
-          description={t('integrations.tokens.keysHint')}
-          data={options}
-          value={keys}
-          onChange={setKeys}
-          searchable
-          data-testid="token-keys"
-        />
-        <NumberInput
-          label={t('integrations.tokens.expiresInDays')}
-          description={t('integrations.tokens.expiresHint')}
-          value={days}
-          onChange={setDays}
-          min={1}
-          max={3650}
-          allowDecimal={false}
-          w={220}
-        />
-        {formError && (
-          <Text c="red" size="sm">
-            {formError}
-          </Text>
-        )}
-        <Group>
-          <Button onClick={() => void create()} data-testid="token-create">
-            {t('integrations.tokens.create')}
-          </Button>
-        </Group>
-      </Stack>
+      <form onSubmit={onSubmit(create)} noValidate>
+        <Stack gap="xs" maw={640} mb="lg">
+          <TextInput label={t('integrations.tokens.name')} required {...field('name')} data-testid="token-name" />
+          <MultiSelect
+            label={t('integrations.tokens.keys')}
+            description={t('integrations.tokens.keysHint')}
+            required
+            data={options}
+            value={keys}
+            onChange={(v) => (setKeys(v), setKeysError(undefined))}
+            error={keysError}
+            searchable
+            data-testid="token-keys"
+          />
+          <NumberInput
+            label={t('integrations.tokens.expiresInDays')}
+            description={t('integrations.tokens.expiresHint')}
+            value={days}
+            onChange={setDays}
+            min={1}
+            max={3650}
+            allowDecimal={false}
+            w={220}
+          />
+          <Group>
+            <Button type="submit" loading={submitting} data-testid="token-create">
+              {t('integrations.tokens.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
       <DataTable<ApiTokenView, number>
         id="api-tokens"
         testId="token-table"
