@@ -81,7 +81,8 @@ describe('roles and administrators in Chromium', () => {
       await ops.goto(`${ts.server.url}/user/`);
       await ops.waitForURL(/\/user\/organization-management\/index$/);
       // The shell loads lazily: its menu is read once it has rendered, not at the URL change.
-      await expect.poll(async () => (await ops.getByTestId('sidebar').getByRole('link').allInnerTexts()).sort()).toEqual(['Device management', 'Organisation management', 'System notices']);
+      // Approvals too: a bulk reboot over the organisation's size waits there for a second account (issue 23).
+      await expect.poll(async () => (await ops.getByTestId('sidebar').getByRole('link').allInnerTexts()).sort()).toEqual(['Approvals', 'Device management', 'Organisation management', 'System notices']);
       expect(await ops.getByTestId('sidebar').getByText('Permissions').count()).toBe(0);
       // Top navigation: monitor centre and basic info; no system management without the admin role.
       await expect.poll(() => ops.getByTestId('top-nav').getByRole('link').allInnerTexts()).toEqual(['Monitor centre', 'Basic info']);
