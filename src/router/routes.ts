@@ -16,7 +16,7 @@
  *   hidden on pay-data (both card families) and order-query, as the spec says.
  */
 
-import { COMMAND_PERMISSIONS } from '../../protocol/catalogue/command-map.ts';
+import { COMMAND_PERMISSIONS } from '../../protocol/index.ts';
 
 /** Menu groups of the sidebar. */
 export type GroupId = 'firmware' | 'report' | 'authority' | 'sim' | 'truePoint';
