@@ -7,7 +7,7 @@ import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { pageWindow } from '../http/paging.ts';
 import { hotAction } from '../http/rate-limit.ts';
-import { couponInfo, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
+import { couponInfo, couponLedger, MIN_RECHARGE, openRechargeOrder, unpaidRechargeOrders } from './coupons.ts';
 
 /** Push coupons (/push-coupon/*): the organisation's balance, buying more, and the ledger. */
 export function registerCouponRoutes(app: FastifyInstance, deps: { readonly db: Db; readonly clock: Clock }): void {
@@ -37,13 +37,10 @@ export function registerCouponRoutes(app: FastifyInstance, deps: { readonly db: 
     { config: { permission: 'custom-made-img_push-log' }, schema: { body: c.PagingBody } },
     async (req) => {
       const orgId = callerOf(req).orgId;
-      const q = db.selectFrom('push_coupon_ledger').where('org_id', '=', orgId);
-      const [{ total }, rows] = await Promise.all([
-        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
-      ]);
+      const { limit, offset } = pageWindow(req.body);
+      const { total, rows } = await couponLedger(db, orgId, limit, offset);
       return ok({
-        total: Number(total),
+        total,
         list: rows.map((r) => ({ id: r.id, delta: r.delta, reason: r.reason, orderNo: r.order_no, amount: r.amount_cents / 100, campaignId: r.campaign_id, sn: r.sn, createTime: Number(r.created_at) })),
       });
     },

@@ -162,3 +162,13 @@ export async function chargeMany(db: Db, orgId: number, campaignId: number, sns:
     return charged;
   });
 }
+
+/** An organisation's coupon ledger, newest first. */
+export async function couponLedger(db: Db, orgId: number, limit: number, offset: number) {
+  const q = db.selectFrom('push_coupon_ledger').where('org_id', '=', orgId);
+  const [{ total }, rows] = await Promise.all([
+    q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+    q.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  return { total: Number(total), rows };
+}

@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import * as c from '../../protocol/api/campaigns.ts';
 import type { PushKind, PushSkipReason, PushStartReply } from '../../protocol/api/campaigns.ts';
-import { campaignWait, type Clock, Command, DownloadState, englishOf, FirmwareType, InstallResult, msg, nextOpening, parseWindow, type PlainMessageKey, PushResult, windowProblem } from '../../protocol/index.ts';
+import { campaignWait, type Clock, Command, englishOf, FirmwareType, msg, nextOpening, parseWindow, type PlainMessageKey, windowProblem } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { LiveCallers } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
@@ -25,6 +24,7 @@ import { couponInfo } from './coupons.ts';
 import { registerCouponRoutes } from './coupon-routes.ts';
 import { PUSH_LOG_PERMISSION, registerPushLogStream } from './log-stream.ts';
 import { CampaignRunner, CampaignState, Phase } from './runner.ts';
+import { CampaignRepository, type CampaignRow } from './repository.ts';
 import type { ApprovalService } from '../approvals/service.ts';
 
 export interface CampaignRouteDeps {
@@ -70,24 +70,23 @@ function pushKeyOf(kind: string): string {
   return ContentArea[area].push;
 }
 
-async function campaignInScope(db: Db, caller: Caller, id: number) {
-  const c = await db.selectFrom('push_campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+async function campaignInScope(campaigns: CampaignRepository, caller: Caller, id: number) {
+  const c = await campaigns.find(id);
   if (!c) throw new ApiError(ApiCode.NotFound, 'push.gone');
   if (!caller.scope.has(c.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
   return c;
 }
 
 async function campaignView(
-  db: Db,
-  c: { id: number; org_id: number; kind: string; content_id: number; content_name: string; state: string; total: number; created_at: number; updated_at: number; max_retries: number; stage_size: number; current_stage: number; message: string; account_id: number | null; approved_by: number | null; start_at: number | null; window_json: string; group_id: number | null },
+  campaigns: CampaignRepository,
+  c: CampaignRow,
   now: number,
 ) {
   const window = parseWindow(c.window_json);
   const startAt = c.start_at === null ? null : Number(c.start_at);
   const waiting = c.state === CampaignState.Running ? (campaignWait(startAt, window, now) ?? null) : null;
   const nextOpen = waiting === 'scheduled' ? startAt : waiting === 'outsideWindow' && window ? (nextOpening(window, now) ?? null) : null;
-  const counts = await db.selectFrom('push_targets').select(['phase', (eb) => eb.fn.countAll<number | string>().as('n')]).where('campaign_id', '=', c.id).groupBy('phase').execute();
-  const by = Object.fromEntries(counts.map((r) => [r.phase, Number(r.n)]));
+  const by = await campaigns.phaseCounts(c.id);
   return {
     id: c.id,
     orgId: c.org_id,
@@ -125,25 +124,24 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
 
   const deviceRepository = new DeviceRepository(db);
   const groups = new GroupRepository(db);
+  const campaigns = new CampaignRepository(db);
 
   /** Cancels a campaign and its queued targets (the operator's cancel, a rejected or expired approval). */
   const cancelCampaign = async (c: { id: number; org_id: number }, now: number) => {
-    await db.updateTable('push_campaigns').set({ state: CampaignState.Cancelled, updated_at: now }).where('id', '=', c.id).execute();
-    await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
+    await campaigns.cancel(c.id, now);
     runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Cancelled });
   };
 
   // An approved four-eyes request starts its campaign (as /push/approve does); a rejected or expired one cancels it.
   deps.approvals?.onExecute('campaign', async (row) => {
     const id = row.campaign_id ?? 0;
-    const r = await db.updateTable('push_campaigns').set({ state: CampaignState.Running, approved_by: row.decided_by_id, updated_at: clock.now() }).where('id', '=', id).where('state', '=', CampaignState.AwaitingApproval).executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return { campaignId: id, state: 'not-awaiting' };
+    if (!(await campaigns.transition(id, CampaignState.AwaitingApproval, CampaignState.Running, clock.now(), { approved_by: row.decided_by_id }))) return { campaignId: id, state: 'not-awaiting' };
     runner.announceCampaign({ id, orgId: row.org_id, state: CampaignState.Running });
     runner.poke();
     return { campaignId: id, state: CampaignState.Running };
   });
   deps.approvals?.onEnded('campaign', async (row) => {
-    const c = await db.selectFrom('push_campaigns').select(['id', 'org_id', 'state']).where('id', '=', row.campaign_id ?? 0).executeTakeFirst();
+    const c = await campaigns.find(row.campaign_id ?? 0);
     if (c?.state === CampaignState.AwaitingApproval) await cancelCampaign(c, clock.now());
   });
 
@@ -153,30 +151,28 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     if (!caller.permissions.has(pushKeyOf(body.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     const item = await itemInScope(db, caller, body.kind, body.contentId);
     if (item.item_type === 'folder') throw new ApiError(ApiCode.BadRequest, 'content.folderDownload');
-    const scope = [...caller.scope];
     const query = body.query ?? (body.byQuery ? {} : undefined);
     if (query && body.sns) throw new ApiError(ApiCode.BadRequest, 'push.snsOrQuery');
     if (body.deviceGroupId !== undefined && (query || body.sns)) throw new ApiError(ApiCode.BadRequest, 'push.oneTarget');
-    let q = db.selectFrom('devices').select(['sn', 'model', 'system_type', 'org_id']).where('org_id', 'in', scope);
+    let chosen: readonly string[];
     if (body.deviceGroupId !== undefined) {
       // A dynamic group's members now, within the caller's organisations; later joiners are the runner's (server/groups/joiners.ts).
       const found = await groups.memberSns(await groups.inScope(body.deviceGroupId, caller.scope), caller.scope, MAX_CAMPAIGN_DEVICES + 1);
       if (found.total > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, 'push.tooManyDevices');
       if (found.sns.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
-      q = q.where('sn', 'in', found.sns);
+      chosen = found.sns;
     } else if (query) {
       // Resolved here with the device list's own filter (scope included), so the devices pushed are exactly
       // those remote management shows for the query; the serials are read again below with the scope.
       const found = await deviceRepository.select({ ...query, scope: caller.scope }, MAX_CAMPAIGN_DEVICES + 1);
       if (found.total > MAX_CAMPAIGN_DEVICES) throw new ApiError(ApiCode.BadRequest, 'push.tooManyDevices');
       if (found.sns.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
-      q = q.where('sn', 'in', found.sns);
+      chosen = found.sns;
     } else {
-      const sns = [...new Set(body.sns ?? [])];
-      if (sns.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
-      q = q.where('sn', 'in', sns);
+      chosen = [...new Set(body.sns ?? [])];
+      if (chosen.length === 0) throw new ApiError(ApiCode.BadRequest, 'push.noDevice');
     }
-    let devices = await q.orderBy('id').limit(MAX_CAMPAIGN_DEVICES + 1).execute();
+    let devices = await campaigns.devicesIn(caller.scope, chosen, MAX_CAMPAIGN_DEVICES + 1);
     // Stages follow the order the devices were chosen in (a query's order is the devices' age).
     if (!query && body.sns) {
       const rank = new Map((body.sns ?? []).map((sn, i) => [sn, i]));
@@ -226,52 +222,32 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     const now = clock.now();
     // Over the organisation's size for four-eyes approval: it waits for a second account (issue 23).
     const fourEyes = deps.approvals !== undefined && (await deps.approvals.campaignNeedsApproval(caller.orgId, devices.length));
-    const campaign = await db.transaction().execute(async (trx) => {
-      const c = await trx
-        .insertInto('push_campaigns')
-        .values({
-          // A campaign belongs to, and is billed to, the organisation of the account that starts it: the
-          // content's owner may be a child organisation, which must neither pay for nor see this push.
-          org_id: caller.orgId,
-          account_id: caller.accountId,
-          content_id: item.id,
-          kind: item.kind,
-          content_name: item.name,
-          state: body.requireApproval || fourEyes ? CampaignState.AwaitingApproval : CampaignState.Running,
-          total: devices.length,
-          stage_size: body.stageSize ?? 0,
-          success_percent: body.successPercent ?? 100,
-          error_percent: body.errorPercent ?? 100,
-          max_retries: body.maxRetries ?? DEFAULT_MAX_RETRIES,
-          offline_window_ms: body.offlineWindowMinutes ? body.offlineWindowMinutes * 60_000 : DEFAULT_OFFLINE_WINDOW_MS,
-          start_at: body.startAt !== undefined && body.startAt > now ? body.startAt : null,
-          window_json: body.window ? JSON.stringify(body.window) : '',
-          group_id: body.deviceGroupId ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      for (let i = 0; i < devices.length; i += 500) {
-        await trx
-          .insertInto('push_targets')
-          .values(
-            devices.slice(i, i + 500).map((d, j) => ({
-              campaign_id: c.id,
-              sn: d.sn,
-              stage: body.stageSize ? Math.floor((i + j) / body.stageSize) : 0,
-              phase: Phase.Queued,
-              push_result: PushResult.Pushing,
-              download_state: DownloadState.Waiting,
-              install_result: InstallResult.Preparing,
-              next_attempt_at: now,
-              updated_at: now,
-            })),
-          )
-          .execute();
-      }
-      return c;
-    });
+    const campaign = await campaigns.create(
+      {
+        // A campaign belongs to, and is billed to, the organisation of the account that starts it: the
+        // content's owner may be a child organisation, which must neither pay for nor see this push.
+        org_id: caller.orgId,
+        account_id: caller.accountId,
+        content_id: item.id,
+        kind: item.kind,
+        content_name: item.name,
+        state: body.requireApproval || fourEyes ? CampaignState.AwaitingApproval : CampaignState.Running,
+        total: devices.length,
+        stage_size: body.stageSize ?? 0,
+        success_percent: body.successPercent ?? 100,
+        error_percent: body.errorPercent ?? 100,
+        max_retries: body.maxRetries ?? DEFAULT_MAX_RETRIES,
+        offline_window_ms: body.offlineWindowMinutes ? body.offlineWindowMinutes * 60_000 : DEFAULT_OFFLINE_WINDOW_MS,
+        start_at: body.startAt !== undefined && body.startAt > now ? body.startAt : null,
+        window_json: body.window ? JSON.stringify(body.window) : '',
+        group_id: body.deviceGroupId ?? null,
+        created_at: now,
+        updated_at: now,
+      },
+      devices,
+      body.stageSize ?? 0,
+      now,
+    );
     // Announced at once, so consoles following the push log see the new push before its first device reports.
     runner.announceCampaign({ id: campaign.id, orgId: campaign.org_id, state: campaign.state });
     runner.poke();
@@ -285,50 +261,46 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
           campaignId: campaign.id,
         })
       : undefined;
-    return ok<PushStartReply>({ campaign: await campaignView(db, campaign, now), sns: devices.map((d) => d.sn), ...(approval ? { approval } : {}) });
+    return ok<PushStartReply>({ campaign: await campaignView(campaigns, campaign, now), sns: devices.map((d) => d.sn), ...(approval ? { approval } : {}) });
   });
 
   const control = (path: string, from: string, to: string, refusal: PlainMessageKey) =>
     api.post(path, { config: { permission: 'session' }, schema: { body: c.CampaignIdBody } }, async (req) => {
       const caller = callerOf(req);
-      const c = await campaignInScope(db, caller, req.body.id);
+      const c = await campaignInScope(campaigns, caller, req.body.id);
       if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       const now = clock.now();
       // Resuming after an emergency stop is the operator's override: the stopped stage is left as it is and the next one opens.
       const override = to === CampaignState.Running && c.message ? { current_stage: c.current_stage + 1, message: '' } : {};
-      const r = await db.updateTable('push_campaigns').set({ state: to, updated_at: now, ...override }).where('id', '=', c.id).where('state', '=', from).executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, refusal);
-      if (to === CampaignState.Cancelled) {
-        await db.updateTable('push_targets').set({ phase: Phase.Cancelled, push_result: PushResult.Fail, message: 'cancelled', updated_at: now }).where('campaign_id', '=', c.id).where('phase', '=', Phase.Queued).execute();
-      }
+      if (!(await campaigns.transition(c.id, from, to, now, override))) throw new ApiError(ApiCode.BadRequest, refusal);
+      if (to === CampaignState.Cancelled) await campaigns.cancelQueued(c.id, now);
       runner.announceCampaign({ id: c.id, orgId: c.org_id, state: to });
       runner.poke();
-      return ok(await campaignView(db, { ...c, state: to }, clock.now()));
+      return ok(await campaignView(campaigns, { ...c, state: to }, clock.now()));
     });
   control('/push/pause', CampaignState.Running, CampaignState.Paused, 'push.notRunning');
   control('/push/resume', CampaignState.Paused, CampaignState.Running, 'push.notPaused');
   api.post('/push/cancel', { config: { permission: 'session' }, schema: { body: c.CampaignIdBody } }, async (req) => {
     const caller = callerOf(req);
-    const c = await campaignInScope(db, caller, req.body.id);
+    const c = await campaignInScope(campaigns, caller, req.body.id);
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     if (c.state !== CampaignState.Running && c.state !== CampaignState.Paused && c.state !== CampaignState.AwaitingApproval) throw new ApiError(ApiCode.BadRequest, 'push.notRunning');
     await cancelCampaign(c, clock.now());
-    return ok(await campaignView(db, { ...c, state: CampaignState.Cancelled }, clock.now()));
+    return ok(await campaignView(campaigns, { ...c, state: CampaignState.Cancelled }, clock.now()));
   });
 
   // Approval before start: a second pair of eyes, so the creator cannot approve their own campaign.
   api.post('/push/approve', { config: { permission: 'session' }, schema: { body: c.CampaignIdBody } }, async (req) => {
     const caller = callerOf(req);
-    const c = await campaignInScope(db, caller, req.body.id);
+    const c = await campaignInScope(campaigns, caller, req.body.id);
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     if (c.account_id === caller.accountId) throw new ApiError(ApiCode.BadRequest, 'push.selfApproval');
     // A campaign held by the organisation's four-eyes policy is decided as an approval request (its key and scope rules).
     if (await deps.approvals?.repo.pendingOfCampaign(c.id)) throw new ApiError(ApiCode.BadRequest, 'approval.useApprovals');
-    const r = await db.updateTable('push_campaigns').set({ state: CampaignState.Running, approved_by: caller.accountId, updated_at: clock.now() }).where('id', '=', c.id).where('state', '=', CampaignState.AwaitingApproval).executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) throw new ApiError(ApiCode.BadRequest, 'push.notAwaiting');
+    if (!(await campaigns.transition(c.id, CampaignState.AwaitingApproval, CampaignState.Running, clock.now(), { approved_by: caller.accountId }))) throw new ApiError(ApiCode.BadRequest, 'push.notAwaiting');
     runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Running });
     runner.poke();
-    return ok(await campaignView(db, { ...c, state: CampaignState.Running, approved_by: caller.accountId }, clock.now()));
+    return ok(await campaignView(campaigns, { ...c, state: CampaignState.Running, approved_by: caller.accountId }, clock.now()));
   });
 
   // Devices that join the selection while a campaign runs are added to its last stage.
@@ -337,15 +309,15 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     { config: { permission: 'session' }, schema: { body: c.AddDevicesBody } },
     async (req) => {
       const caller = callerOf(req);
-      const c = await campaignInScope(db, caller, req.body.id);
+      const c = await campaignInScope(campaigns, caller, req.body.id);
       if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
       if (c.state === CampaignState.Cancelled || c.state === CampaignState.Finished) throw new ApiError(ApiCode.BadRequest, 'push.notRunning');
       const item = await itemInScope(db, caller, c.kind, c.content_id);
-      const known = new Set((await db.selectFrom('push_targets').select('sn').where('campaign_id', '=', c.id).where('sn', 'in', req.body.sns).execute()).map((r) => r.sn));
+      const known = await campaigns.knownTargets(c.id, req.body.sns);
       // Only devices of the campaign's own organisation (and below): that organisation pays for them and sees
       // them in its push log, so a parent adding to a child's campaign cannot bring in its own devices.
       const campaignScope = (await currentOrgTree(db)).scopeOf(c.org_id);
-      const fresh = await db.selectFrom('devices').select(['sn', 'system_type']).where('org_id', 'in', [...campaignScope]).where('sn', 'in', [...new Set(req.body.sns)].filter((sn) => !known.has(sn))).execute();
+      const fresh = await campaigns.devicesOf(campaignScope, [...new Set(req.body.sns)].filter((sn) => !known.has(sn)));
       if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, 'push.systemType');
       // Four-eyes (issue 23): a push may not grow past its organisation's campaign size by additions, which
       // would run devices nobody approved. Refused, not held: the devices go in a new push, which waits.
@@ -354,41 +326,28 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
         throw new ApiError(ApiCode.BadRequest, msg('push.addOverApproval', { total, limit: (await deps.approvals.policy(c.org_id)).campaignOver }));
       }
       if (c.kind === 'firmware' && fresh.length > 0) {
-        const open = await db.selectFrom('push_targets').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', c.id).where('phase', 'in', [Phase.Queued, Phase.Sent]).executeTakeFirstOrThrow();
+        const open = await campaigns.openTargets(c.id);
         const coupons = await couponInfo(db, c.org_id);
-        if (coupons.balance < fresh.length + Number(open.n)) throw new ApiError(ApiCode.BadRequest, 'coupon.notEnough');
+        if (coupons.balance < fresh.length + open) throw new ApiError(ApiCode.BadRequest, 'coupon.notEnough');
       }
-      const now = clock.now();
-      const last = await db.selectFrom('push_targets').select((eb) => eb.fn.max('stage').as('s')).where('campaign_id', '=', c.id).executeTakeFirstOrThrow();
-      if (fresh.length > 0) {
-        await db
-          .insertInto('push_targets')
-          .values(fresh.map((d) => ({ campaign_id: c.id, sn: d.sn, stage: Number(last.s ?? 0), phase: Phase.Queued, push_result: PushResult.Pushing, download_state: DownloadState.Waiting, install_result: InstallResult.Preparing, next_attempt_at: now, updated_at: now })))
-          .onConflict((oc) => oc.columns(['campaign_id', 'sn']).doNothing())
-          .execute();
-        await db.updateTable('push_campaigns').set({ total: sql`total + ${fresh.length}`, updated_at: now }).where('id', '=', c.id).execute();
-      }
+      await campaigns.addTargets(c.id, fresh.map((d) => d.sn), clock.now());
       runner.poke();
       return ok({ added: fresh.length });
     },
   );
 
   api.get('/push/campaign/:id', { config: { permission: PUSH_LOG_PERMISSION }, schema: { params: IdPath } }, async (req) => {
-    const c = await campaignInScope(db, callerOf(req), idOf(req.params.id));
-    return ok(await campaignView(db, c, clock.now()));
+    const c = await campaignInScope(campaigns, callerOf(req), idOf(req.params.id));
+    return ok(await campaignView(campaigns, c, clock.now()));
   });
 
   api.post(
     '/push/campaign/list',
     { config: { permission: PUSH_LOG_PERMISSION }, schema: { body: c.PagingBody } },
     async (req) => {
-      const scope = [...callerOf(req).scope];
-      const q = db.selectFrom('push_campaigns').where('org_id', 'in', scope);
-      const [{ total }, rows] = await Promise.all([
-        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q.selectAll().orderBy('id', 'desc').limit(pageWindow(req.body).limit).offset(pageWindow(req.body).offset).execute(),
-      ]);
-      return ok({ total: Number(total), list: await Promise.all(rows.map((r) => campaignView(db, r, clock.now()))) });
+      const { limit, offset } = pageWindow(req.body);
+      const { total, rows } = await campaigns.list(callerOf(req).scope, limit, offset);
+      return ok({ total, list: await Promise.all(rows.map((r) => campaignView(campaigns, r, clock.now()))) });
     },
   );
 
@@ -402,21 +361,10 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       const { operationType, campaignId } = req.body;
       const sn = req.body.sn?.trim();
       if (!operationType && !sn && !campaignId) throw new ApiError(ApiCode.BadRequest, 'push.logQuery');
-      let q = db.selectFrom('push_targets as t').innerJoin('push_campaigns as c', 'c.id', 't.campaign_id').where('c.org_id', 'in', [...callerOf(req).scope]);
-      if (operationType) q = q.where('c.kind', '=', operationType);
-      if (sn) q = q.where('t.sn', '=', sn);
-      if (campaignId) q = q.where('t.campaign_id', '=', campaignId);
-      const [{ total }, rows] = await Promise.all([
-        q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        q
-          .select(['t.id', 't.campaign_id', 't.sn', 't.phase', 't.push_result', 't.download_state', 't.progress', 't.install_result', 't.attempts', 't.message', 't.updated_at', 'c.kind', 'c.content_name', 'c.created_at', 'c.org_id'])
-          .orderBy('t.id', 'desc')
-          .limit(pageWindow(req.body).limit)
-          .offset(pageWindow(req.body).offset)
-          .execute(),
-      ]);
+      const { limit, offset } = pageWindow(req.body);
+      const { total, rows } = await campaigns.pushLog({ scope: callerOf(req).scope, kind: operationType, sn, campaignId, limit, offset });
       return ok({
-        total: Number(total),
+        total,
         list: rows.map((r) => ({
           id: r.id,
           campaignId: r.campaign_id,
@@ -450,19 +398,11 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     async (req, reply) => {
       const sn = String(req.headers['x-device-sn'] ?? '');
       const secret = String(req.headers['x-device-secret'] ?? '');
-      const device = sn ? await db.selectFrom('devices').select(['sn', 'secret_hash']).where('sn', '=', sn).executeTakeFirst() : undefined;
+      const device = sn ? await campaigns.deviceSecret(sn) : undefined;
       const a = Buffer.from(deviceSecretDigest(secret));
       const b = Buffer.from(device?.secret_hash ?? '');
       if (!device || !secret || a.length !== b.length || !timingSafeEqual(a, b)) return reply.status(401).send(failure(ApiCode.LoginExpired, msg('common.permissionDenied'), requestLanguage(req)));
-      const open = await db
-        .selectFrom('push_targets as t')
-        .innerJoin('push_campaigns as c', 'c.id', 't.campaign_id')
-        .innerJoin('content_items as i', 'i.id', 'c.content_id')
-        .select('t.id')
-        .where('t.sn', '=', sn)
-        .where('t.phase', 'in', [Phase.Queued, Phase.Sent])
-        .where('i.sha256', '=', req.params.sha256)
-        .executeTakeFirst();
+      const open = await campaigns.hasOpenPush(sn, req.params.sha256);
       if (!open) return reply.status(403).send(failure(ApiCode.Forbidden, msg('common.permissionDenied'), requestLanguage(req)));
       const file = uploads.blobPath(req.params.sha256);
       if (!fs.existsSync(file)) return reply.status(404).send(failure(ApiCode.NotFound, msg('push.gone'), requestLanguage(req)));
