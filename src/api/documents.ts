@@ -12,8 +12,9 @@ export const documentApi = {
   detail: (id: number) => request<DocumentDetail>({ method: 'GET', url: `/archives-document/detail/${id}` }),
   manageTree: () => request<CategoryAuthoringNode[]>({ method: 'GET', url: '/archives-category/manage-tree' }),
   source: (id: number) => request<DocumentSource>({ method: 'GET', url: `/archives-document/source/${id}` }),
-  saveCategory: (c: CategoryInput) => request<SavedId>({ method: 'POST', url: '/archives-category/save', data: c }),
+  // Silent: the authoring forms show a failure on its field or as their toast.
+  saveCategory: (c: CategoryInput) => request<SavedId>({ method: 'POST', url: '/archives-category/save', data: c, silent: true }),
   deleteCategory: (id: number) => request<null>({ method: 'DELETE', url: `/archives-category/del/${id}` }),
-  saveDocument: (d: DocumentInput) => request<SavedId>({ method: 'POST', url: '/archives-document/save', data: d }),
+  saveDocument: (d: DocumentInput) => request<SavedId>({ method: 'POST', url: '/archives-document/save', data: d, silent: true }),
   deleteDocument: (id: number) => request<null>({ method: 'DELETE', url: `/archives-document/del/${id}` }),
 };

@@ -3,7 +3,7 @@ import { client, createOrg, createRole } from '../support/console-api.ts';
 import { consolePage } from '../support/console-page.ts';
 import { loginAs } from '../support/server.ts';
 
-describe('notice authoring in Chromium', () => {
+describe('notice and document authoring in Chromium', () => {
   const c = consolePage();
 
   it('platform staff publish a notice with an attachment to one organisation; its user reads it and downloads the file', async () => {
@@ -61,5 +61,36 @@ describe('notice authoring in Chromium', () => {
     const inland = await loginAs(ts, 'inland', 'Inland_pw1');
     const theirs = await client(ts, inland.token).ok<{ total: number }>('GET', '/notice/page?pageNum=1&pageSize=10');
     expect(theirs.total).toBe(0);
+  });
+
+  it('staff author a category, a subcategory and a document, each form saying on blur or submit what is missing', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.context().addCookies([{ name: 'language', value: 'en', url: ts.server.url }]);
+    await page.goto(`${ts.server.url}/user/document-admin/index`);
+    await page.getByTestId('category-add-top').click();
+    // A name in at least one language: said under the English name when both are left empty.
+    await page.getByTestId('category-name-en').focus();
+    await page.getByTestId('category-name-zh').focus();
+    await page.getByText('Give a name in at least one language').waitFor();
+    await page.getByTestId('category-name-zh').fill('操作手册');
+    await page.getByTestId('category-save').click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Add subcategory' }).click();
+    await page.getByTestId('category-name-en').fill('Field guides');
+    await page.getByTestId('category-save').click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByText('Field guides').click();
+
+    await page.getByTestId('document-add').click();
+    await page.getByTestId('document-save').click();
+    await page.getByText('Give a title in at least one language').waitFor();
+    await page.getByTestId('document-title-en').fill('Calibrating the sprayer');
+    await page.getByTestId('document-content-en').fill('# Calibration\n\nStep one.');
+    await page.getByTestId('document-save').click();
+    const row = page.locator('tr[data-document]').filter({ hasText: 'Calibrating the sprayer' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await expect.poll(() => page.getByTestId('document-content-en').inputValue()).toBe('# Calibration\n\nStep one.');
   });
 });

@@ -8,6 +8,8 @@ import { type DataColumn, DataTable, type ListQuery } from '../../components/Dat
 import { localPage, type SortValues } from '../../components/local-page.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type Rule, rules, useConsoleForm } from '../../components/use-console-form.ts';
+import { MAX_CONTENT, MAX_TEXT } from '../../../protocol/api/common.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 
@@ -20,6 +22,16 @@ interface CategoryDraft {
 
 type DocumentDraft = Omit<DocumentInput, 'id'> & { id?: number };
 
+type CategoryValues = { nameZh: string; nameEn: string };
+type DocumentValues = { titleZh: string; titleEn: string; format: string; contentZh: string; contentEn: string };
+const EMPTY_DOCUMENT: DocumentValues = { titleZh: '', titleEn: '', format: 'markdown', contentZh: '', contentEn: '' };
+
+/** Filled here or in `other`: a name or title is given in at least one language. */
+const oneOf =
+  (other: string, key: string): Rule =>
+  (v, values) =>
+    v.trim() || (values[other] ?? '').trim() ? undefined : { key };
+
 type Pending = { kind: 'category'; id: number; name: string } | { kind: 'document'; id: number; title: string };
 
 const SORT_BY: SortValues<DocumentSummary> = { title: (d) => d.title.toLowerCase(), updateTime: (d) => d.updateTime };
@@ -31,9 +43,23 @@ export function DocumentAdminPage() {
   const [tree, setTree] = useState<CategoryAuthoringNode[]>([]);
   const [selected, setSelected] = useState<number>();
   const [docsReload, setDocsReload] = useState(0);
-  const [category, setCategory] = useState<CategoryDraft>();
-  const [doc, setDoc] = useState<DocumentDraft>();
-  const [error, setError] = useState<string>();
+  /** The category open in its dialog (its id when edited, its parent when added). */
+  const [category, setCategory] = useState<Omit<CategoryDraft, 'nameZh' | 'nameEn'>>();
+  /** The document open in its dialog (its id when edited, its category). */
+  const [doc, setDoc] = useState<Pick<DocumentDraft, 'id' | 'categoryId'>>();
+  const categoryForm = useConsoleForm<CategoryValues>({
+    initialValues: { nameZh: '', nameEn: '' },
+    rules: { nameZh: [rules.maxLength(MAX_TEXT)], nameEn: [oneOf('nameZh', 'authoring.document.nameRequired'), rules.maxLength(MAX_TEXT)] },
+  });
+  const documentForm = useConsoleForm<DocumentValues>({
+    initialValues: EMPTY_DOCUMENT,
+    rules: {
+      titleZh: [oneOf('titleEn', 'authoring.document.titleRequired'), rules.maxLength(MAX_TEXT)],
+      titleEn: [rules.maxLength(MAX_TEXT)],
+      contentZh: [rules.maxLength(MAX_CONTENT)],
+      contentEn: [rules.maxLength(MAX_CONTENT)],
+    },
+  });
   const [pending, setPending] = useState<Pending>();
 
   const loadTree = useCallback(() => {
@@ -50,37 +76,32 @@ export function DocumentAdminPage() {
 
   const saved = () => notifications.show({ color: 'green', message: t('authoring.document.saved'), autoClose: TOAST_MS });
 
-  const saveCategory = async () => {
+  const saveCategory = async (values: CategoryValues) => {
     if (!category) return;
-    if (!category.nameZh.trim() && !category.nameEn.trim()) return setError(t('authoring.document.nameRequired'));
-    try {
-      await documentApi.saveCategory({ ...category, nameZh: category.nameZh.trim(), nameEn: category.nameEn.trim() });
-      setCategory(undefined);
-      saved();
-      loadTree();
-    } catch {
-      // The client has shown the server's message.
-    }
+    await documentApi.saveCategory({ ...category, nameZh: values.nameZh.trim(), nameEn: values.nameEn.trim() });
+    setCategory(undefined);
+    saved();
+    loadTree();
   };
 
+  const openDocument = (open: Pick<DocumentDraft, 'id' | 'categoryId'>, values: DocumentValues) => {
+    documentForm.form.setValues(values);
+    documentForm.form.clearErrors();
+    setDoc(open);
+  };
   const editDocument = async (id: number) => {
     const source = await documentApi.source(id).catch(() => undefined);
     if (!source) return;
-    setError(undefined);
-    setDoc({ id, categoryId: source.categoryId, titleZh: source.titleZh, titleEn: source.titleEn, format: source.format, contentZh: source.sourceZh, contentEn: source.sourceEn });
+    openDocument({ id, categoryId: source.categoryId }, { titleZh: source.titleZh, titleEn: source.titleEn, format: source.format, contentZh: source.sourceZh, contentEn: source.sourceEn });
   };
 
-  const saveDocument = async () => {
+  const saveDocument = async (values: DocumentValues) => {
     if (!doc) return;
-    if (!doc.titleZh.trim() && !doc.titleEn.trim()) return setError(t('authoring.document.titleRequired'));
-    try {
-      await documentApi.saveDocument({ ...doc, titleZh: doc.titleZh.trim(), titleEn: doc.titleEn.trim() });
-      setDoc(undefined);
-      saved();
-      refreshDocs();
-    } catch {
-      // The client has shown the server's message.
-    }
+    const format: DocumentFormat = values.format === 'html' ? 'html' : 'markdown';
+    await documentApi.saveDocument({ ...doc, ...values, format, titleZh: values.titleZh.trim(), titleEn: values.titleEn.trim() });
+    setDoc(undefined);
+    saved();
+    refreshDocs();
   };
 
   const confirmDelete = () => {
@@ -97,7 +118,11 @@ export function DocumentAdminPage() {
     }
   };
 
-  const openCategory = (draft: CategoryDraft) => (setError(undefined), setCategory(draft));
+  const openCategory = ({ nameZh, nameEn, ...open }: CategoryDraft) => {
+    categoryForm.form.setValues({ nameZh, nameEn });
+    categoryForm.form.clearErrors();
+    setCategory(open);
+  };
   const selectedName = tree.flatMap((c) => c.children).find((c) => c.id === selected);
 
   return (
@@ -164,7 +189,7 @@ export function DocumentAdminPage() {
               <Button
                 size="xs"
                 disabled={!selectedName?.editable}
-                onClick={() => (setError(undefined), setDoc({ categoryId: selected ?? 0, titleZh: '', titleEn: '', contentZh: '', contentEn: '', format: 'markdown' }))}
+                onClick={() => openDocument({ categoryId: selected ?? 0 }, EMPTY_DOCUMENT)}
                 data-testid="document-add"
               >
                 {t('authoring.document.addDocument')}
@@ -214,52 +239,56 @@ export function DocumentAdminPage() {
         centered
       >
         {category && (
-          <Stack>
-            <TextInput label={t('authoring.document.nameZh')} value={category.nameZh} maxLength={128} onChange={(e) => setCategory({ ...category, nameZh: e.currentTarget.value })} data-testid="category-name-zh" />
-            <TextInput label={t('authoring.document.nameEn')} value={category.nameEn} maxLength={128} onChange={(e) => setCategory({ ...category, nameEn: e.currentTarget.value })} error={error} data-testid="category-name-en" />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setCategory(undefined)}>
-                {t('authoring.document.cancel')}
-              </Button>
-              <Button onClick={() => void saveCategory()} data-testid="category-save">
-                {t('authoring.document.save')}
-              </Button>
-            </Group>
-          </Stack>
+          <form onSubmit={categoryForm.onSubmit(saveCategory)} noValidate>
+            <Stack>
+              <TextInput label={t('authoring.document.nameZh')} {...categoryForm.field('nameZh')} data-testid="category-name-zh" />
+              <TextInput label={t('authoring.document.nameEn')} {...categoryForm.field('nameEn')} data-testid="category-name-en" />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setCategory(undefined)}>
+                  {t('authoring.document.cancel')}
+                </Button>
+                <Button type="submit" loading={categoryForm.submitting} data-testid="category-save">
+                  {t('authoring.document.save')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
         )}
       </Modal>
 
       <Modal opened={doc !== undefined} onClose={() => setDoc(undefined)} title={doc?.id ? t('authoring.document.editDocument') : t('authoring.document.addDocument')} size="xl" centered>
         {doc && (
-          <Stack>
-            <Group grow>
-              <TextInput label={t('authoring.document.titleZh')} value={doc.titleZh} maxLength={128} onChange={(e) => setDoc({ ...doc, titleZh: e.currentTarget.value })} error={error} data-testid="document-title-zh" />
-              <TextInput label={t('authoring.document.titleEn')} value={doc.titleEn} maxLength={128} onChange={(e) => setDoc({ ...doc, titleEn: e.currentTarget.value })} data-testid="document-title-en" />
-            </Group>
-            <div>
-              <Text size="sm" fw={500} mb={4}>
-                {t('authoring.document.format')}
-              </Text>
-              <SegmentedControl
-                value={doc.format}
-                onChange={(v) => setDoc({ ...doc, format: v as DocumentFormat })}
-                data={[
-                  { value: 'markdown', label: t('authoring.document.markdown') },
-                  { value: 'html', label: t('authoring.document.html') },
-                ]}
-              />
-            </div>
-            <Textarea label={t('authoring.document.contentZh')} value={doc.contentZh} autosize minRows={6} maxRows={16} onChange={(e) => setDoc({ ...doc, contentZh: e.currentTarget.value })} data-testid="document-content-zh" />
-            <Textarea label={t('authoring.document.contentEn')} value={doc.contentEn} autosize minRows={6} maxRows={16} onChange={(e) => setDoc({ ...doc, contentEn: e.currentTarget.value })} data-testid="document-content-en" />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setDoc(undefined)}>
-                {t('authoring.document.cancel')}
-              </Button>
-              <Button onClick={() => void saveDocument()} data-testid="document-save">
-                {t('authoring.document.save')}
-              </Button>
-            </Group>
-          </Stack>
+          <form onSubmit={documentForm.onSubmit(saveDocument)} noValidate>
+            <Stack>
+              <Group grow>
+                <TextInput label={t('authoring.document.titleZh')} {...documentForm.field('titleZh')} data-testid="document-title-zh" />
+                <TextInput label={t('authoring.document.titleEn')} {...documentForm.field('titleEn')} data-testid="document-title-en" />
+              </Group>
+              <div>
+                <Text size="sm" fw={500} mb={4}>
+                  {t('authoring.document.format')}
+                </Text>
+                <SegmentedControl
+                  value={documentForm.form.values.format}
+                  onChange={(v) => documentForm.form.setFieldValue('format', v)}
+                  data={[
+                    { value: 'markdown', label: t('authoring.document.markdown') },
+                    { value: 'html', label: t('authoring.document.html') },
+                  ]}
+                />
+              </div>
+              <Textarea label={t('authoring.document.contentZh')} {...documentForm.field('contentZh')} autosize minRows={6} maxRows={16} data-testid="document-content-zh" />
+              <Textarea label={t('authoring.document.contentEn')} {...documentForm.field('contentEn')} autosize minRows={6} maxRows={16} data-testid="document-content-en" />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setDoc(undefined)}>
+                  {t('authoring.document.cancel')}
+                </Button>
+                <Button type="submit" loading={documentForm.submitting} data-testid="document-save">
+                  {t('authoring.document.save')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
         )}
       </Modal>
 
