@@ -72,15 +72,6 @@ interface Props<T, K extends string | number> {
   readonly testId?: string;
 }
 
-// The actions column sticks to the right edge when the table scrolls sideways; its own bottom border
-// stands in for the row's, which its background covers.
-const STICKY_ACTIONS: React.CSSProperties = {
-  position: 'sticky',
-  right: 0,
-  background: 'var(--mantine-color-body)',
-  boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)',
-  borderBottom: 'calc(0.0625rem * var(--mantine-scale)) solid var(--table-border-color)',
-};
 
 const storageKey = (userId: number | undefined, table: string) => `datatable:${userId ?? 0}:${table}:columns`;
 
@@ -269,7 +260,7 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
                   )}
                 </Table.Th>
               ))}
-              {actions && <Table.Th style={{ whiteSpace: 'nowrap', ...STICKY_ACTIONS }}>{t('kit.table.actions')}</Table.Th>}
+              {actions && <Table.Th className={classes.actions}>{t('kit.table.actions')}</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -289,7 +280,7 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
                       </Table.Td>
                     ))}
                     {actions && (
-                      <Table.Td style={{ whiteSpace: 'nowrap', ...STICKY_ACTIONS }}>
+                      <Table.Td className={classes.actions}>
                         <Group gap={4} wrap="nowrap">
                           {actions(row)}
                         </Group>
