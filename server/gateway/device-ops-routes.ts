@@ -73,7 +73,7 @@ const targetsOf = (row: ApprovalRow): string[] => JSON.parse(row.targets) as str
  * Device commands over HTTP for callers without a console socket, and persistent commands: with
  * `ttlSeconds`, a command to an offline device waits for it instead of answering result 5 (issue 5).
  */
-export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRouteDeps): PersistentCommands {
+export async function deviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRouteDeps): Promise<void> {
   const held = new PersistentCommands(deps.db, deps.gateway, deps.clock, deps.log);
   const devices = new DeviceRepository(deps.db);
   // Consoles watching the device's organisation hear how each held command ended.
@@ -238,6 +238,4 @@ export function registerDeviceOpsRoutes(app: FastifyInstance, deps: DeviceOpsRou
       return ok({ devices: android.length, delivered, held: waiting });
     },
   );
-
-  return held;
 }

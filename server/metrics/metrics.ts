@@ -117,7 +117,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * GET /metrics in the Prometheus text format. Scrapers carry no console session, so it is open to
  * loopback and, elsewhere, to a bearer token from METRICS_TOKEN; anyone else gets 403.
  */
-export function registerMetricsRoute(app: FastifyInstance, metrics: GatewayMetrics, token = process.env.METRICS_TOKEN): void {
+export async function metricsRoute(app: FastifyInstance, { metrics, token = process.env.METRICS_TOKEN }: { readonly metrics: GatewayMetrics; readonly token?: string | undefined }): Promise<void> {
   app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
     const bearer = req.headers.authorization === `Bearer ${token ?? ''}` && token !== undefined && token !== '';
     if (!LOOPBACK.has(req.ip) && !bearer) return reply.code(403).type('text/plain').send('Forbidden');
