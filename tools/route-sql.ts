@@ -5,7 +5,7 @@
  * `fastify` instance). A SQL call site is a Kysely query builder call (`selectFrom`, `insertInto`,
  * `updateTable`, `deleteFrom`, `replaceInto`, `mergeInto`, `selectNoFrom`), a `.transaction()` or a raw
  * `sql` template, found in the syntax tree (so comments and strings do not count). Prints each site and the
- * count per file; tests/integration/route-sql.test.ts fails when a route file outside its allowlist has any.
+ * count per file; tests/integration/route-sql.test.ts fails when any route file has one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
