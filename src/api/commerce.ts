@@ -67,7 +67,8 @@ export const licenceApi = {
   list: (q: LicenceQuery) => request<Page<Licence>>({ method: 'GET', url: '/iso-bus/list', params: { ...q } }),
   exportUrl: '/iso-bus/export',
   exportCsv: (q: Omit<LicenceQuery, 'pageNum' | 'pageSize'>) => request<Blob>({ method: 'GET', url: '/iso-bus/export', params: { ...q }, responseType: 'blob' }),
-  generate: (count: number, label: string) => request<{ codes: string[] }>({ method: 'POST', url: '/iso-bus/generate', data: { count, label } }),
+  // Silent: the generate form shows a failure on its field or as its toast.
+  generate: (count: number, label: string) => request<{ codes: string[] }>({ method: 'POST', url: '/iso-bus/generate', data: { count, label }, silent: true }),
   distribute: (ids: readonly number[], label: string) => request<null>({ method: 'POST', url: '/iso-bus/distribute', data: { ids, label } }),
   activate: (code: string, sn: string) => request<ActivatedLicence>({ method: 'POST', url: '/isobus-activate/activate', data: { code, sn } }),
 };

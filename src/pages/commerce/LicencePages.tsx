@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { licenceStatusLabels } from '../../../protocol/index.ts';
 import { MAX_TEXT } from '../../../protocol/api/common.ts';
-import { MAX_DISTRIBUTE } from '../../../protocol/api/commerce.ts';
+import { MAX_DISTRIBUTE, MAX_GENERATE } from '../../../protocol/api/commerce.ts';
 import { commerceApi, type Licence, licenceApi } from '../../api/commerce.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { type DataColumn, DataTable, type ListQuery, type Selection } from '../../components/DataTable.tsx';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 
@@ -29,21 +30,20 @@ export function LicenceManagePage() {
   /** Every code seen while paging: which of the chosen ones are unused (only those can be distributed). */
   const seen = useRef(new Map<number, Licence>());
   const [buy, setBuy] = useState<number>();
-  const [generating, setGenerating] = useState<{ count: number | string; label: string; error?: string }>();
+  const [generating, setGenerating] = useState(false);
+  const { form, field, onSubmit, submitting } = useConsoleForm<{ count: string; label: string }>({
+    initialValues: { count: '10', label: '' },
+    rules: { count: [rules.key((v) => (/^[1-9][0-9]*$/.test(v.trim()) && Number(v) <= MAX_GENERATE ? undefined : 'cards.licence.countRange'))], label: [rules.maxLength(MAX_TEXT), rules.noEmoji()] },
+  });
   const [staff, setStaff] = useState(false);
   useEffect(() => {
     commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
   }, []);
-  const countError = (v: number | string) => (Number.isInteger(Number(v)) && v !== '' && Number(v) >= 1 && Number(v) <= 500 ? undefined : t('cards.licence.countRange'));
-  const generate = () => {
-    if (!generating) return;
-    const error = countError(generating.count);
-    if (error) return setGenerating({ ...generating, error });
-    void licenceApi.generate(Number(generating.count), generating.label.trim()).then((r) => {
-      setGenerating(undefined);
-      notifications.show({ color: 'green', message: t('cards.licence.generated', { count: r.codes.length }), autoClose: TOAST_MS });
-      refresh();
-    }, () => undefined);
+  const generate = async (values: { count: string; label: string }) => {
+    const r = await licenceApi.generate(Number(values.count), values.label.trim());
+    setGenerating(false);
+    notifications.show({ color: 'green', message: t('cards.licence.generated', { count: r.codes.length }), autoClose: TOAST_MS });
+    refresh();
   };
 
   const query = queryOf(filters);
@@ -137,7 +137,7 @@ export function LicenceManagePage() {
           {t('cards.licence.export')}
         </Button>
         {staff && (
-          <Button variant="light" onClick={() => setGenerating({ count: 10, label: '' })} data-testid="licence-generate">
+          <Button variant="light" onClick={() => (form.reset(), setGenerating(true))} data-testid="licence-generate">
             {t('cards.licence.generate')}
           </Button>
         )}
@@ -177,27 +177,25 @@ export function LicenceManagePage() {
           </Button>
         </Stack>
       </Modal>
-      <Modal opened={generating !== undefined} onClose={() => setGenerating(undefined)} title={t('cards.licence.generateTitle')} centered>
-        {generating && (
+      <Modal opened={generating} onClose={() => setGenerating(false)} title={t('cards.licence.generateTitle')} centered>
+        <form onSubmit={onSubmit(generate)} noValidate>
           <Stack>
             <NumberInput
               label={t('cards.licence.count')}
               min={1}
-              max={500}
+              max={MAX_GENERATE}
               allowDecimal={false}
               clampBehavior="none"
-              value={generating.count}
-              error={generating.error}
-              onChange={(v) => setGenerating({ ...generating, count: v, error: undefined })}
-              onBlur={() => setGenerating({ ...generating, error: countError(generating.count) })}
+              {...field('count')}
+              onChange={(v) => form.setFieldValue('count', String(v))}
               data-testid="licence-count"
             />
-            <TextInput label={t('cards.licence.generateLabel')} maxLength={128} value={generating.label} onChange={(e) => setGenerating({ ...generating, label: e.currentTarget.value })} data-testid="licence-label" />
-            <Button onClick={generate} data-testid="licence-generate-confirm">
+            <TextInput label={t('cards.licence.generateLabel')} {...field('label')} data-testid="licence-label" />
+            <Button type="submit" loading={submitting} data-testid="licence-generate-confirm">
               {t('cards.licence.generate')}
             </Button>
           </Stack>
-        )}
+        </form>
       </Modal>
       <Modal opened={buy !== undefined} onClose={() => setBuy(undefined)} title={t('cards.licence.buy')} centered>
         <Stack>
