@@ -92,7 +92,7 @@ export const truePointApi = {
   accounts: (pageNum: number, pageSize: number) => request<Page<TruePointAccount>>({ method: 'GET', url: '/true-point/account/list', params: { pageNum, pageSize } }),
   /** Platform staff only: a new service account waiting for activation. */
   addAccount: (a: AddTruePointAccountBody) =>
-    request<{ id: number; accountNo: string }>({ method: 'POST', url: '/true-point/account/add', data: a }),
+    request<{ id: number; accountNo: string }>({ method: 'POST', url: '/true-point/account/add', data: a, silent: true }),
   activate: (id: number) => request<null>({ method: 'POST', url: '/true-point/account/activate', data: { id } }),
   setState: (id: number, state: 1 | 2 | 3) => request<null>({ method: 'POST', url: '/true-point/account/state', data: { id, state } }),
   equipment: (accountId?: number) => request<Page<TruePointEquipment>>({ method: 'GET', url: '/true-point/equipment/list', params: { accountId } }),

@@ -204,6 +204,14 @@ describe('card edges in Chromium', () => {
     await row.getByText('Monthly').waitFor();
     await row.getByRole('button', { name: 'Activate' }).waitFor();
 
+    // The server's refusal of a taken number shows under the number's field.
+    await page.getByTestId('tp-add').click();
+    await page.getByTestId('tp-accountNo').fill('tp-e2e-0001');
+    await page.getByTestId('tp-instanceId').fill('inst-e2e-2');
+    await page.getByTestId('tp-create').click();
+    await page.getByRole('dialog').getByText('This service account number is already in use').waitFor();
+    await page.keyboard.press('Escape');
+
     await setLanguage('zh');
     await page.reload();
     await page.getByTestId('tp-add').click();

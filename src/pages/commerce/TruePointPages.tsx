@@ -8,18 +8,13 @@ import { activationModeLabels, precisionLabels, truePointAccountStateLabels, tru
 import { commerceApi, type TruePointAccount, truePointApi, type TruePointEquipment } from '../../api/commerce.ts';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { localPage } from '../../components/local-page.ts';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 
-interface NewAccount {
-  accountNo: string;
-  instanceId: string;
-  precision: string;
-  chargeType: string;
-  duration: number | string;
-  activationMode: string;
-}
-type NewAccountErrors = Partial<Record<'accountNo' | 'instanceId' | 'duration', string>>;
+/** The new account form's values, every one a string as the one form pattern holds them. */
+type NewAccount = { accountNo: string; instanceId: string; precision: string; chargeType: string; duration: string; activationMode: string };
+const NEW_ACCOUNT: NewAccount = { accountNo: '', instanceId: '', precision: 'CM', chargeType: 'yearly', duration: '365', activationMode: '1' };
 const CHARGE_TYPES = ['yearly', 'monthly', 'trial'];
 const DEFAULT_DAYS: Readonly<Record<string, number>> = { yearly: 365, monthly: 30, trial: 7 };
 
@@ -56,66 +51,68 @@ export function TruePointAccountPage() {
   useEffect(() => {
     commerceApi.paymentMode().then((m) => setStaff(m.staff), () => undefined);
   }, []);
-  const [creating, setCreating] = useState<NewAccount>();
-  const [errors, setErrors] = useState<NewAccountErrors>({});
+  const [creating, setCreating] = useState(false);
   // The server's rules, said when a field loses focus (server/commerce/truepoint-routes.ts).
-  const check = (k: keyof NewAccountErrors, a: NewAccount): string | undefined => {
-    if (k === 'accountNo') return /^[A-Za-z0-9_-]{4,32}$/.test(a.accountNo.trim()) ? undefined : t('cards.truePoint.accountNoRule');
-    if (k === 'instanceId') return /^[A-Za-z0-9_-]{1,64}$/.test(a.instanceId.trim()) ? undefined : t('cards.truePoint.instanceIdRule');
-    const d = Number(a.duration);
-    return a.duration !== '' && Number.isInteger(d) && d >= 1 && d <= 3650 ? undefined : t('cards.truePoint.durationRule');
-  };
-  const create = () => {
-    if (!creating) return;
-    const e: NewAccountErrors = { accountNo: check('accountNo', creating), instanceId: check('instanceId', creating), duration: check('duration', creating) };
-    setErrors(e);
-    if (Object.values(e).some(Boolean)) return;
-    void truePointApi
-      .addAccount({ accountNo: creating.accountNo.trim(), instanceId: creating.instanceId.trim(), precision: creating.precision, chargeType: creating.chargeType, duration: Number(creating.duration), activationMode: Number(creating.activationMode) })
-      .then((r) => {
-        setCreating(undefined);
-        notifications.show({ color: 'green', message: t('cards.truePoint.created', { accountNo: r.accountNo }), autoClose: TOAST_MS });
-        refresh();
-      }, () => undefined);
-  };
-  const field = (k: keyof NewAccountErrors) => ({
-    label: t(`cards.truePoint.${k}`),
-    required: true,
-    error: errors[k],
-    onBlur: () => creating && setErrors((e) => ({ ...e, [k]: check(k, creating) })),
-    'data-testid': `tp-${k}`,
+  const { form, field, onSubmit, submitting } = useConsoleForm<NewAccount>({
+    initialValues: NEW_ACCOUNT,
+    rules: {
+      accountNo: [rules.key((v) => (/^[A-Za-z0-9_-]{4,32}$/.test(v.trim()) ? undefined : 'cards.truePoint.accountNoRule'))],
+      instanceId: [rules.key((v) => (/^[A-Za-z0-9_-]{1,64}$/.test(v.trim()) ? undefined : 'cards.truePoint.instanceIdRule'))],
+      duration: [rules.key((v) => (/^[1-9][0-9]*$/.test(v.trim()) && Number(v) <= 3650 ? undefined : 'cards.truePoint.durationRule'))],
+    },
+    serverKeys: { 'truePoint.accountNo': 'accountNo', 'truePoint.accountTaken': 'accountNo', 'truePoint.instanceId': 'instanceId' },
   });
+  const create = async (a: NewAccount) => {
+    const r = await truePointApi.addAccount({
+      accountNo: a.accountNo.trim(),
+      instanceId: a.instanceId.trim(),
+      precision: a.precision,
+      chargeType: a.chargeType,
+      duration: Number(a.duration),
+      activationMode: Number(a.activationMode),
+    });
+    setCreating(false);
+    notifications.show({ color: 'green', message: t('cards.truePoint.created', { accountNo: r.accountNo }), autoClose: TOAST_MS });
+    refresh();
+  };
+  const text = (k: 'accountNo' | 'instanceId' | 'duration') => ({ label: t(`cards.truePoint.${k}`), required: true, ...field(k), 'data-testid': `tp-${k}` });
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={3}>{t('route.truePointAccount')}</Title>
         {staff && (
-          <Button onClick={() => (setErrors({}), setCreating({ accountNo: '', instanceId: '', precision: 'CM', chargeType: 'yearly', duration: 365, activationMode: '1' }))} data-testid="tp-add">
+          <Button onClick={() => (form.reset(), setCreating(true))} data-testid="tp-add">
             {t('cards.truePoint.add')}
           </Button>
         )}
       </Group>
-      <Modal opened={creating !== undefined} onClose={() => setCreating(undefined)} title={t('cards.truePoint.addTitle')} centered>
-        {creating && (
+      <Modal opened={creating} onClose={() => setCreating(false)} title={t('cards.truePoint.addTitle')} centered>
+        <form onSubmit={onSubmit(create)} noValidate>
           <Stack>
-            <TextInput {...field('accountNo')} value={creating.accountNo} onChange={(e) => setCreating({ ...creating, accountNo: e.currentTarget.value })} />
-            <TextInput {...field('instanceId')} value={creating.instanceId} onChange={(e) => setCreating({ ...creating, instanceId: e.currentTarget.value })} />
-            <Select label={t('cards.truePoint.precision')} data={options(precisionLabels)} value={creating.precision} onChange={(v) => setCreating({ ...creating, precision: v ?? 'CM' })} allowDeselect={false} data-testid="tp-precision" />
+            <TextInput {...text('accountNo')} />
+            <TextInput {...text('instanceId')} />
+            <Select label={t('cards.truePoint.precision')} data={options(precisionLabels)} {...field('precision')} onChange={(v) => form.setFieldValue('precision', v ?? 'CM')} allowDeselect={false} data-testid="tp-precision" />
             <Select
               label={t('cards.truePoint.chargeType')}
               data={CHARGE_TYPES.map((c) => ({ value: c, label: t(`cards.truePoint.charge.${c}`) }))}
-              value={creating.chargeType}
-              onChange={(v) => setCreating({ ...creating, chargeType: v ?? 'yearly', duration: DEFAULT_DAYS[v ?? 'yearly'] ?? creating.duration })}
+              {...field('chargeType')}
+              onChange={(v) => form.setValues({ chargeType: v ?? 'yearly', duration: String(DEFAULT_DAYS[v ?? 'yearly'] ?? form.getValues().duration) })}
               allowDeselect={false}
               data-testid="tp-chargeType"
             />
-            <NumberInput {...field('duration')} min={1} max={3650} allowDecimal={false} clampBehavior="none" value={creating.duration} onChange={(v) => setCreating({ ...creating, duration: v })} />
-            <Select label={t('cards.truePoint.activationMode')} data={options(activationModeLabels)} value={creating.activationMode} onChange={(v) => setCreating({ ...creating, activationMode: v ?? '1' })} allowDeselect={false} />
-            <Button onClick={create} data-testid="tp-create">
+            <NumberInput {...text('duration')} min={1} max={3650} allowDecimal={false} clampBehavior="none" onChange={(v) => form.setFieldValue('duration', String(v))} />
+            <Select
+              label={t('cards.truePoint.activationMode')}
+              data={options(activationModeLabels)}
+              {...field('activationMode')}
+              onChange={(v) => form.setFieldValue('activationMode', v ?? '1')}
+              allowDeselect={false}
+            />
+            <Button type="submit" loading={submitting} data-testid="tp-create">
               {t('cards.truePoint.add')}
             </Button>
           </Stack>
-        )}
+        </form>
       </Modal>
       <DataTable<TruePointAccount, number>
         id="true-point-accounts"
