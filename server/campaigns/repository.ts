@@ -107,16 +107,25 @@ export class CampaignRepository {
     return Number(r.n);
   }
 
-  /** Adds devices to the campaign's last stage and counts them in its total (a serial already there is skipped). */
-  async addTargets(campaignId: number, sns: readonly string[], now: number): Promise<void> {
-    if (sns.length === 0) return;
-    const last = await this.#db.selectFrom('push_targets').select((eb) => eb.fn.max('stage').as('s')).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
-    await this.#db
-      .insertInto('push_targets')
-      .values(sns.map((sn) => queued(campaignId, sn, Number(last.s ?? 0), now)))
-      .onConflict((oc) => oc.columns(['campaign_id', 'sn']).doNothing())
-      .execute();
-    await this.#db.updateTable('push_campaigns').set({ total: sql`total + ${sns.length}`, updated_at: now }).where('id', '=', campaignId).execute();
+  /**
+   * Adds devices to the campaign's last stage and counts them in its total (a serial already there is
+   * skipped), in one transaction. With `maxTotal`, nothing is added and false answered when the total would
+   * pass it: the total grows first, conditionally, so two additions at once cannot both slip under it.
+   */
+  addTargets(campaignId: number, sns: readonly string[], now: number, maxTotal?: number): Promise<boolean> {
+    if (sns.length === 0) return Promise.resolve(true);
+    return this.#db.transaction().execute(async (trx) => {
+      let grow = trx.updateTable('push_campaigns').set({ total: sql`total + ${sns.length}`, updated_at: now }).where('id', '=', campaignId);
+      if (maxTotal !== undefined) grow = grow.where(sql<boolean>`total + ${sns.length} <= ${maxTotal}`);
+      if (Number((await grow.executeTakeFirst()).numUpdatedRows) !== 1) return false;
+      const last = await trx.selectFrom('push_targets').select((eb) => eb.fn.max('stage').as('s')).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+      await trx
+        .insertInto('push_targets')
+        .values(sns.map((sn) => queued(campaignId, sn, Number(last.s ?? 0), now)))
+        .onConflict((oc) => oc.columns(['campaign_id', 'sn']).doNothing())
+        .execute();
+      return true;
+    });
   }
 
   /** Campaigns of `scope`, newest first. */

@@ -321,16 +321,17 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, 'push.systemType');
       // Four-eyes (issue 23): a push may not grow past its organisation's campaign size by additions, which
       // would run devices nobody approved. Refused, not held: the devices go in a new push, which waits.
+      const limit = fresh.length > 0 && deps.approvals ? (await deps.approvals.policy(c.org_id)).campaignOver : 0;
       const total = Number(c.total) + fresh.length;
-      if (fresh.length > 0 && deps.approvals && (await deps.approvals.campaignNeedsApproval(c.org_id, total))) {
-        throw new ApiError(ApiCode.BadRequest, msg('push.addOverApproval', { total, limit: (await deps.approvals.policy(c.org_id)).campaignOver }));
-      }
+      const overSize = () => new ApiError(ApiCode.BadRequest, msg('push.addOverApproval', { total, limit }));
+      if (limit > 0 && total > limit) throw overSize();
       if (c.kind === 'firmware' && fresh.length > 0) {
         const open = await campaigns.openTargets(c.id);
         const coupons = await couponInfo(db, c.org_id);
         if (coupons.balance < fresh.length + open) throw new ApiError(ApiCode.BadRequest, 'coupon.notEnough');
       }
-      await campaigns.addTargets(c.id, fresh.map((d) => d.sn), clock.now());
+      // Checked again as the total grows: another addition may have come in since the campaign was read.
+      if (!(await campaigns.addTargets(c.id, fresh.map((d) => d.sn), clock.now(), limit > 0 ? limit : undefined))) throw overSize();
       runner.poke();
       return ok({ added: fresh.length });
     },

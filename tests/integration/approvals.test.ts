@@ -239,13 +239,19 @@ for (const target of targets) {
       expect(refused).toMatchObject({ code: 40001, key: 'push.addOverApproval', params: { total: 6, limit: 5 } });
       expect(refused.message).toBe('Adding these devices makes the push 6 devices, over the 5 your organisation pushes without approval: start a new push for them instead (it waits for approval)');
       expect((await admin.ok<CampaignView>('GET', `/push/campaign/${id}`)).total).toBe(3);
-      // Serials already in the push do not count twice: 3 known + 2 new = 5, at the size, added.
-      expect(await admin.ok<{ added: number }>('POST', '/push/add-devices', { id, sns: [...BULK.slice(0, 3), ...BULK.slice(3, 5)] })).toEqual({ added: 2 });
+      // Two additions at once, each within the size alone (serials already in the push do not count twice:
+      // 3 known + 2 new = 5), together over it: exactly one is added.
+      const both = await Promise.all([
+        admin.call<{ added: number }>('POST', '/push/add-devices', { id, sns: [...BULK.slice(0, 3), ...BULK.slice(3, 5)] }),
+        admin.call<{ added: number }>('POST', '/push/add-devices', { id, sns: BULK.slice(5, 7) }),
+      ]);
+      expect(both.filter((r) => r.code === 20000).map((r) => r.data)).toEqual([{ added: 2 }]);
+      expect(both.filter((r) => r.code !== 20000)).toMatchObject([{ key: 'push.addOverApproval', params: { limit: 5 } }]);
       expect((await admin.ok<CampaignView>('GET', `/push/campaign/${id}`)).total).toBe(5);
-      expect(await admin.call('POST', '/push/add-devices', { id, sns: [BULK[5] ?? ''] })).toMatchObject({ key: 'push.addOverApproval', params: { total: 6, limit: 5 } });
+      expect(await admin.call('POST', '/push/add-devices', { id, sns: [BULK[7] ?? ''] })).toMatchObject({ key: 'push.addOverApproval', params: { total: 6, limit: 5 } });
       // A size of 0 never waits, so nothing is refused either.
       await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 0, ttlMinutes: 60 });
-      expect(await admin.ok<{ added: number }>('POST', '/push/add-devices', { id, sns: [BULK[5] ?? ''] })).toEqual({ added: 1 });
+      expect(await admin.ok<{ added: number }>('POST', '/push/add-devices', { id, sns: [BULK[7] ?? ''] })).toEqual({ added: 1 });
       await admin.ok('POST', '/push/cancel', { id });
       await admin.ok('POST', '/approval/policy', { orgId: login.orgId, wipes: true, bulkOver: 20, campaignOver: 100, ttlMinutes: 60 });
     });
