@@ -21,7 +21,7 @@ export function ListFooter({ shown, total, emptyText, pageNum, pageSize, onPage,
   return (
     <>
       {shown === 0 && (
-        <Text ta="center" c="dimmed" my="lg">
+        <Text ta="center" c="dimmed" my="lg" data-testid="table-empty">
           {emptyText}
         </Text>
       )}

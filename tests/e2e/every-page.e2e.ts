@@ -80,6 +80,19 @@ async function auditPage(page: Page, lang: 'zh' | 'en', rootSelector = '[data-te
           out.push({ where, text });
         }
       }
+      // A list with no rows says so: an empty table body is a defect.
+      // (The shared list's empty text, data-testid=table-empty, sits under the table in the same block.)
+      const saysEmpty = (table: HTMLElement) => {
+        let scope: HTMLElement | null = table;
+        for (let i = 0; i < 4 && scope; i++, scope = scope.parentElement) {
+          const empty = scope.querySelector<HTMLElement>('[data-testid="table-empty"]');
+          if (empty && visible(empty) && empty.innerText.trim()) return true;
+        }
+        return false;
+      };
+      for (const table of main.querySelectorAll<HTMLElement>('table')) {
+        if (visible(table) && table.querySelector('thead') && !(table.querySelector('tbody')?.innerText.trim() ?? '') && !saysEmpty(table)) out.push({ where: `table${table.dataset['testid'] ? `[${table.dataset['testid']}]` : ''}`, text: 'no rows and no empty-state text' });
+      }
       // Buttons (toolbar, row actions) show their whole label.
       for (const el of main.querySelectorAll<HTMLElement>('button')) {
         if (!visible(el)) continue;
@@ -142,6 +155,10 @@ describe('every sidebar page in Chromium, in zh and en', () => {
           await page.waitForFunction(() => document.querySelector('[data-testid="shell-page"] [data-testid="table-loading"]') === null);
           expect(await page.getByTestId('table-error').count()).toBe(0);
           if (process.env['SWEEP_DUMP']) await page.evaluate(() => { (window as unknown as { __dump?: boolean }).__dump = true; });
+          // Lists that load by themselves (virtual lists, detail tables) have rows or their empty text.
+          await page
+            .waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid="shell-page"] table')].every((t) => !t.querySelector('thead') || (t.querySelector('tbody')?.innerText.trim() ?? '') !== '' || t.closest('[data-testid="shell-page"]')?.querySelector('[data-testid="table-empty"]')), undefined, { timeout: 5_000 })
+            .catch(() => undefined);
           expect(await auditPage(page, lang)).toEqual([]);
           await shots(page, `page${route.path.replace(/[/]+/g, '-')}`, lang);
           // The page's add/create dialog: its labels, and the errors of an empty submit, are in the same language.

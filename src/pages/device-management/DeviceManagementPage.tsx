@@ -394,7 +394,7 @@ export function DeviceManagementPage() {
           </Table.Tbody>
         </Table>
         {rows.total === 0 && (
-          <Text ta="center" c="dimmed" my="lg">
+          <Text ta="center" c="dimmed" my="lg" data-testid="table-empty">
             {t('fleet.msg.empty')}
           </Text>
         )}

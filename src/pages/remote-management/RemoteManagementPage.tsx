@@ -382,6 +382,15 @@ export function RemoteManagementPage() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
+              {rows.total === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={5}>
+                    <Text c="dimmed" ta="center" py="md" data-testid="table-empty">
+                      {t('kit.table.empty')}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
               {(items[0]?.start ?? 0) > 0 && <tr aria-hidden style={{ height: items[0]?.start }} />}
               {items.map((item) => {
                 const d = rows.rowAt(item.index);

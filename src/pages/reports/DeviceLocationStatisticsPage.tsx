@@ -80,7 +80,7 @@ export function DeviceLocationStatisticsPage() {
         </Table.Tbody>
       </Table>
       {report?.regions.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg">
+        <Text ta="center" c="dimmed" my="lg" data-testid="table-empty">
           {t('reports.empty')}
         </Text>
       )}

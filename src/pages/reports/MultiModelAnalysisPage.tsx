@@ -74,7 +74,7 @@ export function MultiModelAnalysisPage() {
         </Table.Tbody>
       </Table>
       {report?.models.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg">
+        <Text ta="center" c="dimmed" my="lg" data-testid="table-empty">
           {t('reports.empty')}
         </Text>
       )}

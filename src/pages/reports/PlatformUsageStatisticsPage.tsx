@@ -90,7 +90,7 @@ export function PlatformUsageStatisticsPage() {
         </div>
       </SimpleGrid>
       {report?.accounts.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg">
+        <Text ta="center" c="dimmed" my="lg" data-testid="table-empty">
           {t('reports.empty')}
         </Text>
       )}
