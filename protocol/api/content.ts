@@ -138,6 +138,8 @@ export const CustomOrderPath = IdPath;
 
 /** The longest description of a custom firmware order. */
 export const MAX_ORDER_DESCRIPTION = 2000;
+/** The largest amount a custom firmware order is quoted. */
+export const MAX_ORDER_AMOUNT = 1e9;
 
 /** POST /custom-made-img/apply. */
 export const ApplyCustomOrderBody = Type.Object(
@@ -157,7 +159,7 @@ export const CustomOrderStepBody = Type.Object(
   {
     id: Id,
     action: OneOf(CUSTOM_ORDER_ACTIONS),
-    amount: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, multipleOf: 0.01 })),
+    amount: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_ORDER_AMOUNT, multipleOf: 0.01 })),
     assessment: Type.Optional(LongText),
     refuseReason: Type.Optional(LongText),
   },

@@ -87,5 +87,6 @@ export const customOrderApi = {
     // Silent: the apply form shows a failure on its field or as its toast.
     request<CustomOrder>({ method: 'POST', url: '/custom-made-img/apply', data: body, silent: true }),
   step: (id: number, action: OrderAction, extra: { amount?: number; assessment?: string; refuseReason?: string } = {}) =>
-    request<CustomOrder>({ method: 'POST', url: '/custom-made-img/transition', data: { id, action, ...extra } }),
+    // Silent: the step form shows a failure as its toast.
+    request<CustomOrder>({ method: 'POST', url: '/custom-made-img/transition', data: { id, action, ...extra }, silent: true }),
 };

@@ -183,4 +183,27 @@ describe('content and coupon edges in Chromium', () => {
     const left = await api<{ total: number; list: { name: string }[] }>(ts.server.url, 'POST', '/file/list', { token, body: { pageNum: 1, pageSize: 100 } });
     expect(left.data.list.map((f) => f.name).sort()).toEqual(['bulk-001', 'bulk-002', 'bulk-003', 'bulk-004', 'bulk-005']);
   });
+
+  it('applies for a custom firmware and quotes it, each form saying what is missing', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await setLanguage('en');
+    await page.goto(`${ts.server.url}/user/firmware-customize/index`);
+    await page.getByTestId('order-apply').click();
+    await page.getByTestId('order-apply-save').click();
+    await page.getByRole('dialog').getByText('This item cannot be empty!').waitFor();
+    await page.getByTestId('order-title').fill('Kiosk image with our launcher');
+    await page.getByTestId('order-apply-save').click();
+    const row = page.locator('tr[data-order="Kiosk image with our launcher"]');
+    await row.getByText('Pending').waitFor();
+
+    await row.getByRole('button', { name: 'Quote' }).click();
+    await page.getByTestId('order-step-save').click();
+    await page.getByRole('dialog').getByText('This item cannot be empty!').waitFor();
+    await page.getByTestId('order-step-amount').fill('1200');
+    await page.getByTestId('order-step-text').fill('Two weeks of work');
+    await page.getByTestId('order-step-save').click();
+    await row.getByText('To pay').waitFor();
+    await row.getByText('Two weeks of work').waitFor();
+  });
 });

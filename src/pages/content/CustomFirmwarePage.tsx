@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFirmwareOrderStateLabels, labelOf } from '../../../protocol/index.ts';
 import { MAX_LONG_TEXT, MAX_TEXT } from '../../../protocol/api/common.ts';
-import { MAX_ORDER_DESCRIPTION } from '../../../protocol/api/content.ts';
+import { MAX_ORDER_AMOUNT, MAX_ORDER_DESCRIPTION } from '../../../protocol/api/content.ts';
 import { type CustomOrder, customOrderApi, ORDER_ACTIONS_FROM, type OrderAction, uploadFile } from '../../api/content.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
@@ -31,8 +31,14 @@ export function CustomFirmwarePage() {
   });
   const [file, setFile] = useState<File | null>(null);
   const [stepping, setStepping] = useState<{ order: CustomOrder; action: OrderAction }>();
-  const [amount, setAmount] = useState<number | string>('');
-  const [text, setText] = useState('');
+  // A quote needs its amount; a refusal its reason (the step body's bounds: MAX_LONG_TEXT).
+  const stepForm = useConsoleForm<{ amount: string; text: string }>({
+    initialValues: { amount: '', text: '' },
+    rules: {
+      amount: [(v) => (stepping?.action === 'quote' ? rules.required()(v, {}) : undefined)],
+      text: [(v) => (stepping?.action === 'refuse' ? rules.required()(v, {}) : undefined), rules.maxLength(MAX_LONG_TEXT)],
+    },
+  });
   const load = useCallback((q: ListQuery) => customOrderApi.list(q.pageNum, q.pageSize), []);
   const refresh = () => setReload((n) => n + 1);
   const open = () => {
@@ -55,11 +61,11 @@ export function CustomFirmwarePage() {
     setApplying(false);
     refresh();
   };
-  const step = async () => {
+  const step = async ({ amount, text }: { amount: string; text: string }) => {
     if (!stepping) return;
     const { order, action } = stepping;
-    const extra = action === 'quote' ? { amount: Number(amount), assessment: text } : action === 'refuse' ? { refuseReason: text } : {};
-    await customOrderApi.step(order.id, action, extra).catch(() => undefined);
+    const extra = action === 'quote' ? { amount: Number(amount), assessment: text.trim() } : action === 'refuse' ? { refuseReason: text.trim() } : {};
+    await customOrderApi.step(order.id, action, extra);
     setStepping(undefined);
     refresh();
   };
@@ -78,7 +84,7 @@ export function CustomFirmwarePage() {
         {t('route.firmwareCustomize')}
       </Title>
       {can('custom-made-img_apply') && (
-        <Button mb="md" onClick={open}>
+        <Button mb="md" onClick={open} data-testid="order-apply">
           {t('content.order.apply')}
         </Button>
       )}
@@ -86,12 +92,13 @@ export function CustomFirmwarePage() {
         id="custom-firmware-orders"
         columns={columns}
         rowKey={(o) => o.id}
+        rowProps={(o) => ({ 'data-order': o.title })}
         load={load}
         reload={reload}
         emptyText={t('content.empty')}
         actions={(o) =>
           (ORDER_ACTIONS_FROM[o.state] ?? []).map((action) => (
-            <Button key={action} size="compact-xs" variant="light" onClick={() => (setStepping({ order: o, action }), setText(''), setAmount(''))}>
+            <Button key={action} size="compact-xs" variant="light" onClick={() => (stepForm.form.reset(), setStepping({ order: o, action }))}>
               {t(`content.order.actions.${action}`)}
             </Button>
           ))
@@ -100,12 +107,12 @@ export function CustomFirmwarePage() {
       <Modal opened={applying} onClose={() => setApplying(false)} title={t('content.order.apply')} centered>
         <form onSubmit={onSubmit(apply)} noValidate>
           <Stack>
-            <TextInput label={t('content.order.title')} required {...field('title')} />
+            <TextInput label={t('content.order.title')} required {...field('title')} data-testid="order-title" />
             <Textarea label={t('content.order.description')} {...field('description')} />
             <FileInput label={t('content.order.attachment')} value={file} onChange={setFile} clearable />
             <TextInput label={t('content.order.attachmentDescription')} {...field('attachmentDescription')} />
             <Group justify="flex-end">
-              <Button type="submit" loading={submitting}>
+              <Button type="submit" loading={submitting} data-testid="order-apply-save">
                 {t('content.save')}
               </Button>
             </Group>
@@ -113,18 +120,38 @@ export function CustomFirmwarePage() {
         </form>
       </Modal>
       <Modal opened={stepping !== undefined} onClose={() => setStepping(undefined)} title={stepping ? t(`content.order.actions.${stepping.action}`) : ''} centered>
-        <Stack>
-          {stepping?.action === 'quote' && <NumberInput label={t('content.order.amount')} min={0} decimalScale={2} value={amount} onChange={setAmount} />}
-          {(stepping?.action === 'quote' || stepping?.action === 'refuse') && (
-            <Textarea label={t(stepping.action === 'quote' ? 'content.order.assessment' : 'content.order.refuseReason')} value={text} onChange={(e) => setText(e.currentTarget.value)} />
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setStepping(undefined)}>
-              {t('content.cancel')}
-            </Button>
-            <Button onClick={() => void step()}>{t('content.save')}</Button>
-          </Group>
-        </Stack>
+        <form onSubmit={stepForm.onSubmit(step)} noValidate>
+          <Stack>
+            {stepping?.action === 'quote' && (
+              <NumberInput
+                label={t('content.order.amount')}
+                required
+                min={0}
+                max={MAX_ORDER_AMOUNT}
+                decimalScale={2}
+                {...stepForm.field('amount')}
+                onChange={(v) => stepForm.form.setFieldValue('amount', String(v))}
+                data-testid="order-step-amount"
+              />
+            )}
+            {(stepping?.action === 'quote' || stepping?.action === 'refuse') && (
+              <Textarea
+                label={t(stepping.action === 'quote' ? 'content.order.assessment' : 'content.order.refuseReason')}
+                required={stepping.action === 'refuse'}
+                {...stepForm.field('text')}
+                data-testid="order-step-text"
+              />
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setStepping(undefined)}>
+                {t('content.cancel')}
+              </Button>
+              <Button type="submit" loading={stepForm.submitting} data-testid="order-step-save">
+                {t('content.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
       </Modal>
     </>
   );
