@@ -126,6 +126,8 @@ describe('commerce edges in Chromium', () => {
     const codes = await page.locator('tr[data-code]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code') ?? ''));
     for (const code of codes.slice(0, 2)) await page.getByRole('checkbox', { name: code }).check();
     await page.getByTestId('licence-distribute').click();
+    await page.getByTestId('licence-distribute-confirm').click();
+    await page.getByRole('dialog').getByText('This item cannot be empty!').waitFor();
     await page.getByLabel('Distribute 2 codes: label').fill('Harbour Farms');
     await page.getByTestId('licence-distribute-confirm').click();
     await page.getByText('2 codes distributed').waitFor();

@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Group, Modal, NumberInput, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { licenceStatusLabels } from '../../../protocol/index.ts';
@@ -26,9 +26,10 @@ export function LicenceManagePage() {
   const [draft, setDraft] = useState<{ code: string; label: string; status: string | null }>({ code: '', label: '', status: null });
   const [filters, setFilters] = useState(draft);
   const [reload, setReload] = useState(0);
-  const [distribute, setDistribute] = useState<{ selection: Selection<number>; clear: () => void; label: string }>();
+  const [distribute, setDistribute] = useState<{ selection: Selection<number>; clear: () => void }>();
+  const distributeForm = useConsoleForm<{ label: string }>({ initialValues: { label: '' }, rules: { label: [rules.required(), rules.maxLength(MAX_TEXT), rules.noEmoji()] } });
   /** Every code seen while paging: which of the chosen ones are unused (only those can be distributed). */
-  const seen = useRef(new Map<number, Licence>());
+  const [seen] = useState(() => new Map<number, Licence>());
   const [buy, setBuy] = useState<number>();
   const [generating, setGenerating] = useState(false);
   const { form, field, onSubmit, submitting } = useConsoleForm<{ count: string; label: string }>({
@@ -50,16 +51,16 @@ export function LicenceManagePage() {
   const load = useCallback(
     async (q: ListQuery) => {
       const page = await licenceApi.list({ pageNum: q.pageNum, pageSize: q.pageSize, ...queryOf(filters) });
-      for (const l of page.list) seen.current.set(l.id, l);
+      for (const l of page.list) seen.set(l.id, l);
       return page;
     },
-    [filters],
+    [filters, seen],
   );
   const refresh = () => setReload((n) => n + 1);
 
   // The unused codes among the chosen: listed ones as last seen, or every unused code matching the filters.
   const distributable = async (selection: Selection<number>): Promise<number[]> => {
-    if (!selection.allMatching) return selection.ids.filter((id) => seen.current.get(id)?.status === 0);
+    if (!selection.allMatching) return selection.ids.filter((id) => seen.get(id)?.status === 0);
     if (filters.status !== null && filters.status !== '0') return [];
     const ids: number[] = [];
     for (let pageNum = 1; ; pageNum++) {
@@ -68,9 +69,9 @@ export function LicenceManagePage() {
       if (page.list.length < 100 || ids.length >= page.total) return ids;
     }
   };
-  const distributeSelected = async () => {
+  const distributeSelected = async ({ label: to }: { label: string }) => {
     if (!distribute) return;
-    const { selection, clear, label: to } = distribute;
+    const { selection, clear } = distribute;
     const ids = await distributable(selection).catch(() => undefined);
     if (!ids) return;
     setDistribute(undefined);
@@ -79,7 +80,7 @@ export function LicenceManagePage() {
       return;
     }
     try {
-      for (let i = 0; i < ids.length; i += MAX_DISTRIBUTE) await licenceApi.distribute(ids.slice(i, i + MAX_DISTRIBUTE), to);
+      for (let i = 0; i < ids.length; i += MAX_DISTRIBUTE) await licenceApi.distribute(ids.slice(i, i + MAX_DISTRIBUTE), to.trim());
       notifications.show({ color: 'green', message: t('cards.licence.distributed', { count: ids.length }), autoClose: TOAST_MS });
     } catch {
       // request() has shown the server's message.
@@ -156,26 +157,20 @@ export function LicenceManagePage() {
         reload={reload}
         emptyText={t('cards.licence.empty')}
         toolbar={(selection, clear) => (
-          <Button variant="default" size="xs" disabled={selection.count === 0} onClick={() => setDistribute({ selection, clear, label: '' })} data-testid="licence-distribute">
+          <Button variant="default" size="xs" disabled={selection.count === 0} onClick={() => (distributeForm.form.reset(), setDistribute({ selection, clear }))} data-testid="licence-distribute">
             {t('cards.licence.distribute')}
           </Button>
         )}
       />
       <Modal opened={distribute !== undefined} onClose={() => setDistribute(undefined)} title={t('cards.licence.distribute')} centered>
-        <Stack>
-          <TextInput
-            label={t('cards.licence.distributeTo', { count: distribute?.selection.count ?? 0 })}
-            maxLength={MAX_TEXT}
-            value={distribute?.label ?? ''}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setDistribute((d) => d && { ...d, label: value });
-            }}
-          />
-          <Button onClick={() => void distributeSelected()} data-testid="licence-distribute-confirm">
-            {t('device.confirm')}
-          </Button>
-        </Stack>
+        <form onSubmit={distributeForm.onSubmit(distributeSelected)} noValidate>
+          <Stack>
+            <TextInput label={t('cards.licence.distributeTo', { count: distribute?.selection.count ?? 0 })} required {...distributeForm.field('label')} data-testid="licence-distribute-label" />
+            <Button type="submit" loading={distributeForm.submitting} data-testid="licence-distribute-confirm">
+              {t('device.confirm')}
+            </Button>
+          </Stack>
+        </form>
       </Modal>
       <Modal opened={generating} onClose={() => setGenerating(false)} title={t('cards.licence.generateTitle')} centered>
         <form onSubmit={onSubmit(generate)} noValidate>
