@@ -56,13 +56,13 @@ describe('approval policy form in Chromium', () => {
     await page.getByTestId('approval-policy-bulk').fill('twenty');
     await page.getByTestId('approval-policy-campaign').focus();
     await form.getByText('Enter a whole number from 0 to 100000').waitFor();
-    await page.screenshot({ path: `${shots}/policy-error-en-1366.png` });
+    await page.screenshot({ path: `${shots}/policy-error-en-1366.png`, animations: 'disabled' });
     await page.getByTestId('approval-policy-bulk').fill('20');
     await page.getByTestId('approval-policy-wipes').click({ force: true });
     await page.getByTestId('approval-policy-save').click();
     await page.getByText('Approval policy saved').waitFor();
     expect(await policy()).toEqual({ wipes: false, bulkOver: 20, campaignOver: 100, ttlMinutes: 1440 });
-    await page.screenshot({ path: `${shots}/policy-saved-en-1366.png` });
+    await page.screenshot({ path: `${shots}/policy-saved-en-1366.png`, animations: 'disabled' });
 
     // Kept: the page read again shows it.
     await page.reload();
@@ -89,14 +89,14 @@ describe('approval policy form in Chromium', () => {
     expect((await policy()).ttlMinutes).toBe(1440);
     // Every word of the form is Chinese (its first line names the organisation, data of its own).
     expect((await form.innerText()).split('\n').slice(1).join('\n')).not.toMatch(/[A-Za-z]{3,}/);
-    await page.screenshot({ path: `${shots}/policy-error-zh-1600.png` });
+    await page.screenshot({ path: `${shots}/policy-error-zh-1600.png`, animations: 'disabled' });
 
     await page.getByTestId('approval-policy-ttl').fill('60');
     await page.getByTestId('approval-policy-wipes').click({ force: true });
     await page.getByTestId('approval-policy-save').click();
     await page.getByText('审批策略已保存').waitFor();
     expect(await policy()).toEqual({ wipes: true, bulkOver: 20, campaignOver: 100, ttlMinutes: 60 });
-    await page.screenshot({ path: `${shots}/policy-saved-zh-1600.png` });
+    await page.screenshot({ path: `${shots}/policy-saved-zh-1600.png`, animations: 'disabled' });
 
     await bulkClear('按查询', '查询匹配 1 台设备');
     await page.getByText(/^已提交审批（申请 \d+，1 台设备）/).waitFor();
