@@ -7,7 +7,8 @@
  *      src/api/ (tests excluded). An interface's own members only (not what it extends). Two declarations
  *      in different files, or of different kinds in one file (a schema and its hand-written interface),
  *      with the same set of at least {@link MIN_PROPS} names mirror each other; a set declared N times
- *      counts N - 1 mirrored shapes. A type derived from a schema (`Static<typeof X>`) declares nothing;
+ *      counts N - 1 mirrored shapes, unless every declaration is a TypeBox contract in protocol/api (two
+ *      areas' contracts may share names; a copy is a declaration outside the contracts). A type derived from a schema (`Static<typeof X>`) declares nothing;
  *      dependency bags (`...Deps` interfaces of route registrars) are not REST shapes and are skipped.
  *  (b) `as` casts of message data (`data as X`, `.data as X`, `payload as X`, `body as X`, `as const`
  *      excluded) in non-test sources, per folder (two path steps: server/gateway, src/pages, ...).
@@ -133,7 +134,10 @@ export function mirrors(shapes: readonly Shape[]): MirrorGroup[] {
     // One declaration per file and kind: a schema and a type derived in the same file are one shape.
     const distinct = [...new Map(list.map((s) => [`${s.file}|${s.kind}`, s])).values()];
     const first = distinct[0];
-    if (first !== undefined && distinct.length > 1) groups.push({ props: first.props, shapes: distinct });
+    // TypeBox schemas in protocol/api only: each is a contract of its own (the cards' group body and the
+    // content's edit body share names, not meaning); a copy is a declaration anywhere else.
+    const copies = distinct.some((s) => !(s.kind === 'typebox' && s.file.startsWith('protocol/api/')));
+    if (first !== undefined && distinct.length > 1 && copies) groups.push({ props: first.props, shapes: distinct });
   }
   return groups.sort((a, b) => b.shapes.length - a.shapes.length || a.props.join().localeCompare(b.props.join()));
 }

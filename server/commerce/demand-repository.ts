@@ -3,15 +3,12 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { OrderDemandTable } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
+import type { DemandListQuery } from '../../protocol/api/commerce.ts';
 
 export type DemandRow = Selectable<OrderDemandTable>;
 
-/** The list's filters: parts of the number and customer, and a state. */
-export interface DemandFilter {
-  readonly number?: string | undefined;
-  readonly customer?: string | undefined;
-  readonly state?: number | undefined;
-}
+/** The list's filters: the contract's query (parts of the number and customer) with its state read as a number. */
+export type DemandFilter = { readonly [K in 'number' | 'customer']?: DemandListQuery[K] | undefined } & { readonly state?: number | undefined };
 
 /** Order demands. State changes are conditional updates: each names the states it may leave. */
 export class DemandRepository {

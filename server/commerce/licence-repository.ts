@@ -6,6 +6,7 @@ import { LicenceStatus } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, LicenceTable } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
+import type { LicenceListQuery } from '../../protocol/api/commerce.ts';
 
 /** Licence validity: the spec's only option, 3 years (devices-and-commerce section 9). */
 export const LICENCE_VALIDITY_MS = 3 * 365 * 86_400_000;
@@ -15,12 +16,8 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export type LicenceRow = Selectable<LicenceTable>;
 
-/** The list's and export's filters: a status, and parts of the label and code. */
-export interface LicenceFilter {
-  readonly status?: number | undefined;
-  readonly label?: string | undefined;
-  readonly code?: string | undefined;
-}
+/** The list's and export's filters: the contract's query (parts of the label and code) with its status read as a number. */
+export type LicenceFilter = { readonly [K in 'label' | 'code']?: LicenceListQuery[K] | undefined } & { readonly status?: number | undefined };
 
 /** A fresh activation code, XXXX-XXXX-XXXX-XXXX. */
 export function newLicenceCode(): string {

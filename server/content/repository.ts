@@ -4,15 +4,10 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { ContentRow } from './items.ts';
 import type { ContentItemTable } from './tables.ts';
+import type { ContentListBody } from '../../protocol/api/content.ts';
 
-/** The list's filters (the contract's ContentListBody, minus paging). */
-export interface ContentFilter {
-  readonly orgId?: number | undefined;
-  readonly name?: string | undefined;
-  readonly type?: string | undefined;
-  /** Files only: the folder listed (undefined: the top). */
-  readonly parentId?: number | null | undefined;
-}
+/** The list's filters: the contract's ContentListBody minus paging (parentId, files only: the folder listed; undefined: the top). */
+export type ContentFilter = { readonly [K in 'orgId' | 'name' | 'type' | 'parentId']?: ContentListBody[K] | undefined };
 
 /** Firmware, apps, files and folders, logos and wallpapers (`kind`). */
 export class ContentRepository {

@@ -27,6 +27,14 @@ describe('tools/contract-census.ts', () => {
     expect(mirrors([...contract, ...console])).toEqual([]);
   });
 
+  it('does not count two areas\' contracts with the same names, but does count a copy of either', () => {
+    const cards = shapesOf('protocol/api/cards.ts', `export const GroupBody = Type.Object({ id: Type.Optional(Id), name: Text, remark: Type.Optional(Text) });`);
+    const content = shapesOf('protocol/api/content.ts', `export const EditBody = Type.Object({ id: Id, name: Type.Optional(Text), remark: Type.Optional(Text) });`);
+    expect(mirrors([...cards, ...content])).toEqual([]);
+    const copy = shapesOf('server/cards/repository.ts', `export interface GroupFilter { id?: number; name: string; remark?: string }`);
+    expect(mirrors([...cards, ...content, ...copy])[0]?.shapes).toHaveLength(3);
+  });
+
   it('skips dependency bags and single-property shapes', () => {
     const shapes = shapesOf('server/x/routes.ts', `export interface XRouteDeps { db: Db; clock: Clock } interface One { id: number }`);
     expect(shapes).toEqual([]);
