@@ -4,7 +4,7 @@ import { Command, decodeRequest, type Envelope } from '../../protocol/index.ts';
 import { TOAST_MS } from '../api/request.ts';
 import { i18next } from '../i18n/index.ts';
 import { notifications } from '../layout/toast.ts';
-import { engine } from '../realtime/realtime.ts';
+import { deviceChannel } from '../devices/channel.ts';
 import { refreshApprovalCount } from './approval-count.ts';
 import { approvalDecisionText } from './approval-text.ts';
 
@@ -30,5 +30,5 @@ let listening: Subscription | undefined;
 
 /** Starts hearing decisions on the console socket, once per page load. */
 export function listenForApprovalDecisions(): void {
-  listening ??= engine().batches$.subscribe(hearApprovalDecisions);
+  listening ??= deviceChannel().batches$.subscribe(hearApprovalDecisions);
 }
