@@ -7,6 +7,7 @@ export * as decoders from './catalogue/decode.ts';
 export * from './catalogue/enums.ts';
 export * from './catalogue/labels.ts';
 export * from './catalogue/permissions.ts';
+export * from './catalogue/sso.ts';
 export * from './catalogue/payloads.ts';
 export * from './envelope.ts';
 export * from './errors.ts';

@@ -23,5 +23,4 @@ export const OidcCallbackQuery = Type.Object(
 );
 export type OidcCallbackQuery = Static<typeof OidcCallbackQuery>;
 
-/** Query parameter of the login page that carries a failed single sign-on's message key. */
-export const SSO_ERROR_PARAM = 'sso_error';
+export { SSO_ERROR_PARAM } from '../catalogue/sso.ts';

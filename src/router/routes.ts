@@ -16,7 +16,10 @@
  *   hidden on pay-data (both card families) and order-query, as the spec says.
  */
 
-import { COMMAND_PERMISSIONS } from '../../protocol/index.ts';
+import { permissionCatalogue } from '../../protocol/index.ts';
+
+/** Keys of device actions: everything under Device management in the permission tree but seeing the list itself. */
+const DEVICE_ACTION_KEYS = permissionCatalogue.filter((p) => p.parent === 'device_list').map((p) => p.key);
 
 /** Menu groups of the sidebar. */
 export type GroupId = 'firmware' | 'report' | 'authority' | 'sim' | 'truePoint';
@@ -125,10 +128,10 @@ export const shellRoutes: readonly ShellRoute[] = [
   { path: '/integrations/webhooks', titleKey: 'integrations.route.webhooks', keys: ['webhook_manage'], group: 'authority', hidden: false },
   { path: '/integrations/api-tokens', titleKey: 'integrations.route.apiTokens', keys: [], hidden: true },
   { path: '/integrations/two-step', titleKey: 'integrations.route.twoStep', keys: [], hidden: true },
-  // Ours (issue 23): four-eyes approval; approvers decide others' requests, those who can send a device
-  // command (any of them waits when sent in bulk over the organisation's size) or push see their own. Seeing
+  // Ours (issue 23): four-eyes approval; approvers decide others' requests, those who can act on a device
+  // (any command waits when sent in bulk over the organisation's size) or push see their own. Seeing
   // devices alone (device_list) makes no request, so it does not show the page.
-  { path: '/approvals/index', titleKey: 'approvals.title', keys: ['approve_dangerous', ...new Set(COMMAND_PERMISSIONS.values()), 'remote_list', 'img_push', 'app_push', 'file_push', 'logo_push', 'wallpaper_push'], hidden: false },
+  { path: '/approvals/index', titleKey: 'approvals.title', keys: ['approve_dangerous', ...DEVICE_ACTION_KEYS, 'remote_list', 'img_push', 'app_push', 'file_push', 'logo_push', 'wallpaper_push'], hidden: false },
   r('/spring-card-manage/spring-card-manage', 'springCardManage', ['springCard_list'], { group: 'sim' }),
   r('/custom-service/group-management', 'groupManagement', ['linkCard_linkCardDirectionGroupList'], { group: 'sim' }),
   r('/custom-service/group-config', 'groupConfig', ['linkCard_listDirectionalAddress'], { group: 'sim', hidden: true }),

@@ -4,13 +4,31 @@ import { notifications } from '../layout/toast.ts';
 import { RELOAD_AFTER_LOGOUT_MS, TOAST_MS } from '../api/request.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
 import { languageCode } from '../i18n/language.ts';
-import { connectRealtime, disconnectRealtime, whenTokenRejected } from '../realtime/realtime.ts';
-import { listenForApprovalDecisions } from './approval-decisions.ts';
 import { startUnreadPolling, stopUnreadPolling } from './notices.ts';
 import { remind } from './remind.ts';
 import { endSession, LOGIN_PAGE_URL, session, setUser } from './session.ts';
 
 let loading: Promise<void> | undefined;
+
+/**
+ * The realtime layer (the engine's worker client, device presence, the command map's decoders), loaded
+ * with the first signed-in page rather than with the login page. Its first load also arranges what happens
+ * when the session ends elsewhere.
+ */
+let realtimeModule: Promise<typeof import('../realtime/realtime.ts')> | undefined;
+function realtime(): Promise<typeof import('../realtime/realtime.ts')> {
+  realtimeModule ??= import('../realtime/realtime.ts').then((m) => {
+    // The session ended elsewhere (kick-out, logout in another place, expiry): warn, forget it, and reload
+    // into the login page after 3 s, as the request layer does for the login-expiry code.
+    m.whenTokenRejected(() => {
+      notifications.show({ color: 'yellow', message: i18next.t('shell.tokenRejected'), autoClose: TOAST_MS });
+      forgetSession();
+      setTimeout(() => window.location.reload(), RELOAD_AFTER_LOGOUT_MS);
+    });
+    return m;
+  });
+  return realtimeModule;
+}
 
 /** On the first navigation after login: fetch the user, then open the realtime socket. Shared by concurrent callers. */
 export function ensureUser(): Promise<void> {
@@ -34,8 +52,9 @@ export function ensureUser(): Promise<void> {
       );
       // The console's language (cookie, browser) is the one the user sees: the server follows it.
       if (detail.languageType !== languageCode[currentLanguage]) void authApi.modifyLanguage(languageCode[currentLanguage]).catch(() => undefined);
-      if (session.token) connectRealtime(session.token, detail.id, detail.org.id);
-      listenForApprovalDecisions();
+      if (session.token) (await realtime()).connectRealtime(session.token, detail.id, detail.org.id);
+      // Loaded with the shell, not the login page: it brings the command map's decoders and the device channel.
+      void import('./approval-decisions.ts').then((m) => m.listenForApprovalDecisions());
       startUnreadPolling();
       if (session.user) remind(session.user);
     } catch (err) {
@@ -60,7 +79,7 @@ function forgetSession(): void {
  * memory (shell terminals and their output, live views, kept pages).
  */
 export async function logout(): Promise<void> {
-  disconnectRealtime();
+  if (realtimeModule) (await realtimeModule).disconnectRealtime();
   try {
     await authApi.logout();
   } finally {
@@ -68,11 +87,3 @@ export async function logout(): Promise<void> {
     window.location.replace(LOGIN_PAGE_URL);
   }
 }
-
-// The session ended elsewhere (kick-out, logout in another place, expiry): warn, forget it, and reload
-// into the login page after 3 s, as the request layer does for the login-expiry code.
-whenTokenRejected(() => {
-  notifications.show({ color: 'yellow', message: i18next.t('shell.tokenRejected'), autoClose: TOAST_MS });
-  forgetSession();
-  setTimeout(() => window.location.reload(), RELOAD_AFTER_LOGOUT_MS);
-});

@@ -2,8 +2,8 @@ import { Alert, Anchor, Button, Center, Divider, Group, Image, Paper, PasswordIn
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { SSO_ERROR_PARAM, type SsoConfig } from '../../../protocol/api/sso.ts';
-import { formatMessage, isMessageKey } from '../../../protocol/index.ts';
+import type { SsoConfig } from '../../../protocol/api/sso.ts';
+import { formatMessage, isMessageKey, SSO_ERROR_PARAM } from '../../../protocol/index.ts';
 import { authApi, type Captcha, hashPassword } from '../../api/auth.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { RequestError } from '../../api/request.ts';
