@@ -8,6 +8,7 @@ import { Command, systemClock } from '../../protocol/index.ts';
 import { readXlsx } from '../../server/reports/export.ts';
 import { client } from '../support/console-api.ts';
 import { consolePage } from '../support/console-page.ts';
+import { shots } from '../support/shots.ts';
 
 const FLEET = 30;
 const GIB = 1024 ** 3;
@@ -71,6 +72,7 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     expect(await c.page.getByTestId('dashboard-trend-online').getAttribute('data-points')).toBe('24');
     await c.page.getByTestId('dashboard-trend-span').getByText('Last 7 days').click();
     await expect.poll(() => c.page.getByTestId('dashboard-trend-online').getAttribute('data-points')).toBe('168');
+    await shots(c.page, 'dashboard-fleet', 'en');
     // The live count follows presence: a device leaving drops it without reloading.
     devices[FLEET - 1]?.stop();
     await c.page.getByTestId('dashboard-online').getByText(String(FLEET - 1)).waitFor();
