@@ -153,6 +153,20 @@ export interface DeviceCommandOutcomeEvent {
   readonly message?: string;
 }
 
+/** 196614 console -> platform: the devices (at most 50, as MAX_GROUP_SNS) of this console's group-control session; empty ends it. */
+export interface GroupControlSessionRequest {
+  readonly sns: readonly string[];
+}
+
+/**
+ * 196615 platform -> console: a watched device (envelope `sn`) is under group control by `by` (`active`),
+ * or no longer is. Sent to the consoles watching it, which the watch already checked for scope.
+ */
+export interface DeviceGroupControlEvent {
+  readonly active: boolean;
+  readonly by: string;
+}
+
 /**
  * 196613 platform -> console: a four-eyes request (issue 23) of the console's account was approved,
  * rejected (with the approver's reason) or expired; sent to that account's consoles only, on any node.
@@ -437,6 +451,8 @@ export const COMMANDS = {
     }),
     reply: none,
   }),
+  [Command.GroupControlSession]: spec({ request: object<GroupControlSessionRequest>({ sns: array(text, 50) }), reply: none }),
+  [Command.DeviceGroupControl]: spec({ request: object<DeviceGroupControlEvent>({ active: boolean, by: text }), reply: none }),
   [Command.DeviceCommandOutcome]: spec({
     request: object<DeviceCommandOutcomeEvent>({ msgId: integer(), result: integer(), by: text, time: number(), message: optional(text) }),
     reply: none,

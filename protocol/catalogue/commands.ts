@@ -62,6 +62,13 @@ export const Command = {
   DeviceCommandOutcome: 196612,
   /** Platform -> console: a four-eyes request of this console's account was approved, rejected or expired. */
   ApprovalDecided: 196613,
+  /**
+   * Console -> platform: the devices of this console's group-control session (issue 22), the whole set each
+   * time; an empty list ends the session (so does the console going away).
+   */
+  GroupControlSession: 196614,
+  /** Platform -> console: a watched device came under (or left) another console's group control. */
+  DeviceGroupControl: 196615,
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

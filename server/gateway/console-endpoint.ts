@@ -5,6 +5,7 @@ import {
   type Corkable,
   Command,
   ConnectionLostError,
+  commandPermission,
   decodeEnvelope,
   decodeRequest,
   type Envelope,
@@ -154,6 +155,8 @@ const intOr = (v: unknown): number | undefined => (typeof v === 'number' && Numb
 
 /** The key a console needs to watch a device: the device list's own (it shows the same device). */
 const WATCH_PERMISSION = 'device_list';
+/** A group-control session marks devices under the live-control key, as group control itself needs. */
+const GROUP_PERMISSION = commandPermission(Command.RemoteControl);
 
 /** Keys whose flows (shell sessions, transfers) a console lets go of when it loses them. */
 const FLOW_PERMISSIONS = ['device_shell', 'device_file', 'device_file_export', 'device_capture'] as const;
@@ -336,6 +339,27 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     });
   };
 
+  // A group-control session (issue 22) marks the devices the console's account has the live-control key for
+  // and reaches; the others are left out, as the group-control route refuses them. Empty ends the session.
+  const groupSession = async (req: Envelope): Promise<void> => {
+    const sns = decodeRequest(Command.GroupControlSession, req.data)?.data.sns;
+    if (!deps.watchers || sns === undefined) {
+      answer(req, Result.MessageError, { message: 'data.sns must be a list of at most 50 serial numbers' });
+      return;
+    }
+    const watchers = deps.watchers;
+    let rights: Caller | undefined;
+    await withRights((caller) => {
+      rights = caller;
+    });
+    const caller = rights;
+    if (!caller) return;
+    const allowed = GROUP_PERMISSION !== undefined && caller.permissions.has(GROUP_PERMISSION) && sns.length > 0;
+    const reached = allowed ? (await deps.devices.inScope(sns, caller.scope)).map((d) => d.sn) : [];
+    watchers.groupSession(link, caller.account, new Set(reached));
+    answer(req, Result.Success);
+  };
+
   const onMessage = (caller: Caller, data: Buffer, isBinary: boolean): void => {
     if (isBinary && data[0] === CHUNK_MAGIC) {
       // File bytes of a flow this console opened go to its device unchanged (the device checks the CRC).
@@ -364,6 +388,13 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     if (env.msgId === Command.DeviceWatch) {
       watch(env).catch((err: unknown) => {
         deps.log.warn({ err }, 'console watch failed');
+        answer(env, Result.Fail);
+      });
+      return;
+    }
+    if (env.msgId === Command.GroupControlSession) {
+      groupSession(env).catch((err: unknown) => {
+        deps.log.warn({ err }, 'console group session failed');
         answer(env, Result.Fail);
       });
       return;

@@ -1,4 +1,4 @@
-import { Command, type Envelope } from '../../protocol/index.ts';
+import { Command, type DeviceGroupControlEvent, type Envelope } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
 import { type CommandOutcome, Subject } from '../bus/subjects.ts';
 import type { ConsoleLink } from './console-link.ts';
@@ -13,6 +13,8 @@ export class DeviceWatchers {
   readonly #nodeId: string;
   readonly #watchers = new Map<string, Set<ConsoleLink>>();
   readonly #busSubs = new Map<string, () => void>();
+  /** Group-control sessions (issue 22): the account and devices of each console in one. */
+  readonly #groups = new Map<ConsoleLink, { readonly by: string; readonly sns: ReadonlySet<string> }>();
 
   constructor(bus: Bus, nodeId: string) {
     this.#bus = bus;
@@ -36,13 +38,28 @@ export class DeviceWatchers {
         }
       }
       set.add(link);
+      // A console starting to watch hears the group sessions already including the device.
+      for (const [other, g] of this.#groups) if (other !== link && g.sns.has(sn)) link.peer.send(this.#groupEvent(sn, true, g.by), true);
     } else if (set?.delete(link) && set.size === 0) {
       this.#forget(sn);
     }
   }
 
-  /** Stops every watch of a console that went away. */
+  /**
+   * The group-control session of `link` now holds `sns` (already checked: the live-control key and each
+   * device in scope); empty ends it. The other consoles watching a device that joined or left hear it.
+   */
+  groupSession(link: ConsoleLink, by: string, sns: ReadonlySet<string>): void {
+    const before = this.#groups.get(link);
+    if (sns.size === 0) this.#groups.delete(link);
+    else this.#groups.set(link, { by, sns });
+    for (const sn of before?.sns ?? []) if (!sns.has(sn)) this.#tellGroup(sn, false, before?.by ?? by, link);
+    for (const sn of sns) if (!before?.sns.has(sn)) this.#tellGroup(sn, true, by, link);
+  }
+
+  /** Stops every watch, and ends the group session, of a console that went away. */
   consoleGone(link: ConsoleLink): void {
+    if (this.#groups.has(link)) this.groupSession(link, '', new Set());
     for (const [sn, set] of this.#watchers) if (set.delete(link) && set.size === 0) this.#forget(sn);
   }
 
@@ -73,6 +90,17 @@ export class DeviceWatchers {
     const set = this.#watchers.get(sn);
     if (!set) return;
     const env: Envelope = { msgId: Command.DeviceCommandOutcome, sn, data: outcome };
+    for (const link of set) if (link !== origin) link.peer.send(env, true);
+  }
+
+  #groupEvent(sn: string, active: boolean, by: string): Envelope {
+    return { msgId: Command.DeviceGroupControl, sn, data: { active, by } satisfies DeviceGroupControlEvent };
+  }
+
+  #tellGroup(sn: string, active: boolean, by: string, origin: ConsoleLink): void {
+    const set = this.#watchers.get(sn);
+    if (!set) return;
+    const env = this.#groupEvent(sn, active, by);
     for (const link of set) if (link !== origin) link.peer.send(env, true);
   }
 

@@ -11,7 +11,7 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import type { GroupControlReply } from '../../protocol/api/device-ops.ts';
 import type { Page } from '../../protocol/api/devices.ts';
 import type { TimelineEntry } from '../../protocol/api/timeline.ts';
-import { Command, fileFromDevice, Result, systemClock } from '../../protocol/index.ts';
+import { Command, decodeRequest, fileFromDevice, Result, systemClock } from '../../protocol/index.ts';
 import { client, type Client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { loginAs, loginAsAdmin, openConsole, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -115,6 +115,59 @@ describe('group control', () => {
     expect(bad.code).not.toBe(20000);
     const clipboard = await admin.call('POST', '/device-ops/group-control', { sns: GROUP, input: { action: 'clipboard' } });
     expect(clipboard.code).not.toBe(20000);
+  });
+
+  it('other consoles watching a device see it under group control by the account, until the session ends or the console goes away', async () => {
+    const watchRole = await createRole(admin, 'gc-watch', ['device_list']);
+    await createAccount(admin, 'gcwatch', 'Watch_pass_1', watchRole);
+    const operator = await openConsole(ts.server.url, await loginAsAdmin(ts));
+    const watcher = await openConsole(ts.server.url, await loginAs(ts, 'gcwatch', 'Watch_pass_1'));
+    const engines = [operator, watcher];
+    try {
+      const heard: (readonly [string | undefined, boolean, string])[] = [];
+      const sub = watcher.messages$.pipe(filter((e) => e.msgId === Command.DeviceGroupControl)).subscribe((e) => {
+        const d = decodeRequest(Command.DeviceGroupControl, e.data)?.data;
+        if (d) heard.push([e.sn, d.active, d.by]);
+      });
+      for (const sn of GROUP) expect((await lastValueFrom(watcher.request(Command.DeviceWatch, { sn, data: { watch: true } }))).reply.result).toBe(Result.Success);
+
+      // The operator's group session takes two of the three devices: the watcher hears those two, by account.
+      const session = (sns: readonly string[]) => lastValueFrom(operator.request(Command.GroupControlSession, { data: { sns } }));
+      expect((await session(['GC-PHONE', 'GC-SMALL'])).reply.result).toBe(Result.Success);
+      await expect.poll(() => [...heard].sort()).toEqual([
+        ['GC-PHONE', true, 'admin'],
+        ['GC-SMALL', true, 'admin'],
+      ]);
+      // A console that starts watching later hears the session already under way, for that device only.
+      const late = await openConsole(ts.server.url, await loginAs(ts, 'gcwatch', 'Watch_pass_1'));
+      engines.push(late);
+      const lateHeard = firstValueFrom(late.messages$.pipe(filter((e) => e.msgId === Command.DeviceGroupControl)));
+      expect((await lastValueFrom(late.request(Command.DeviceWatch, { sn: 'GC-SMALL', data: { watch: true } }))).reply.result).toBe(Result.Success);
+      expect(await lateHeard).toMatchObject({ sn: 'GC-SMALL', data: { active: true, by: 'admin' } });
+
+      // The session changes to one device, then ends: each device that left is heard leaving.
+      heard.length = 0;
+      await session(['GC-SMALL']);
+      await expect.poll(() => heard).toEqual([['GC-PHONE', false, 'admin']]);
+      await session([]);
+      await expect.poll(() => heard).toEqual([
+        ['GC-PHONE', false, 'admin'],
+        ['GC-SMALL', false, 'admin'],
+      ]);
+
+      // A console going away ends its session: the watcher hears the end.
+      heard.length = 0;
+      await session(['GC-TABLET']);
+      await expect.poll(() => heard).toEqual([['GC-TABLET', true, 'admin']]);
+      operator.stop();
+      await expect.poll(() => heard).toEqual([
+        ['GC-TABLET', true, 'admin'],
+        ['GC-TABLET', false, 'admin'],
+      ]);
+      sub.unsubscribe();
+    } finally {
+      for (const e of engines) e.stop();
+    }
   });
 
   it('a device outside the caller\'s organisations is refused alone, and without the live-control key every device is', async () => {
