@@ -1,9 +1,10 @@
-import { Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { downloadStateLabels, installResultLabels, labelOf, pushResultLabels, type EnumMember } from '../../../protocol/index.ts';
 import { type Campaign, type CampaignEvent, type ContentArea, type ContentItem, contentApi, type CouponInfo, followPushes, KIND_OF_AREA, type PushLogRow, type PushStreamStatus, type TargetEvent } from '../../api/content.ts';
+import { approvalApi } from '../../api/approvals.ts';
 import { formatAmount } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -22,6 +23,17 @@ const KINDS = ['firmware', 'app', 'file', 'logo', 'wallpaper'] as const;
 /** How long the push log waits to read page 1 again after a new push shows up: pushes starting together cost one read. */
 const REREAD_MS = 300;
 const AREA_OF_KIND = Object.fromEntries(Object.entries(KIND_OF_AREA).map(([a, k]) => [k, a])) as Record<string, ContentArea>;
+
+const APPROVALS_PATH = '/approvals/index';
+
+/**
+ * Whether a campaign waits for a four-eyes approval request (the organisation's policy) rather than for a
+ * second account's /push/approve (the pusher's own "require approval"): the pending requests the caller sees.
+ */
+async function findApprovalRequest(campaignId: number): Promise<boolean> {
+  const pending = await approvalApi.list({ state: 'pending', pageNum: 1, pageSize: 100 }).catch(() => undefined);
+  return pending?.list.some((a) => a.campaignId === campaignId) ?? false;
+}
 
 function label<V extends string | number>(members: readonly EnumMember<V>[], value: V): string {
   return labelOf(members, value)?.[currentLanguage] ?? String(value);
@@ -158,6 +170,12 @@ export function PushPage() {
   const [schedule, setSchedule] = useState<ScheduleValue>(DEFAULT_SCHEDULE);
   const [scheduleError, setScheduleError] = useState<string>();
   const [campaign, setCampaign] = useState<Campaign>();
+  /**
+   * Per campaign awaiting approval: held by the four-eyes policy (true: decided as an approval request on
+   * /approvals/index, which /push/approve refuses) or by its pusher's "require approval" (false); unknown until read.
+   */
+  const [heldByPolicy, setHeldByPolicy] = useState<ReadonlyMap<number, boolean>>(new Map());
+  const noteHeld = (id: number, held: boolean) => setHeldByPolicy((m) => new Map(m).set(id, held));
   const [initial, setInitial] = useState<PushLogRow[]>();
   const [, navigate] = useLocation();
   const refresh = async (id: number) => {
@@ -174,6 +192,7 @@ export function PushPage() {
         if (cancelled) return;
         setCampaign(c);
         setInitial([...log.list]);
+        if (c.state === 'awaiting_approval') void findApprovalRequest(c.id).then((held) => !cancelled && noteHeld(c.id, held));
       },
       () => undefined,
     );
@@ -212,6 +231,7 @@ export function PushPage() {
     if (!res) return;
     if ('confirm' in res) return res.confirm === 'skip' ? setSkipReport(res) : setMismatch(res.mismatchCount);
     // Over the organisation's push size (issue 23): the push waits for a second account, and says so.
+    noteHeld(res.campaign.id, res.approval !== undefined);
     if (res.approval) notifications.show({ color: 'blue', message: t('approvals.sentForApproval', { id: res.approval.id, count: res.approval.targetCount }), autoClose: 2 * TOAST_MS });
     await refresh(res.campaign.id);
     navigate(`/content-push/index?campaignId=${res.campaign.id}`, { replace: true });
@@ -249,7 +269,17 @@ export function PushPage() {
             <Text fw={600}>{t('content.campaign', { id: campaign.id })}</Text>
             <Badge data-testid="campaign-state">{t(`content.campaignStates.${live.campaignState ?? campaign.state}`)}</Badge>
             <StreamStatus status={live.status} />
-            {campaign.state === 'awaiting_approval' && (
+            {campaign.state === 'awaiting_approval' && heldByPolicy.get(campaign.id) === true && (
+              <Group gap={6} data-testid="campaign-waiting-approval">
+                <Badge color="yellow" variant="light">
+                  {t('content.waitingApproval')}
+                </Badge>
+                <Anchor component={Link} href={APPROVALS_PATH} size="sm">
+                  {t('content.openApprovals')}
+                </Anchor>
+              </Group>
+            )}
+            {campaign.state === 'awaiting_approval' && heldByPolicy.get(campaign.id) === false && (
               <Button size="compact-sm" onClick={() => void contentApi.controlPush('approve', campaign.id).then(setCampaign, () => undefined)}>
                 {t('content.approve')}
               </Button>
