@@ -35,11 +35,21 @@ export function useDeviceMessages(onBatch: (batch: readonly Envelope[]) => void)
 export function watchDevice(sn: string, onBatch: (batch: readonly Envelope[]) => void): () => void {
   const client = engine();
   const watch = (on: boolean) => client.request(Command.DeviceWatch, { sn, data: { watch: on } }).subscribe({ error: () => undefined });
+  // The gateway keeps one watch per console and device: the last of this console's watchers stops it.
+  watching.set(sn, (watching.get(sn) ?? 0) + 1);
   const opened = client.connection$.pipe(filter((s) => s.status === 'open')).subscribe(() => watch(true));
   const heard = client.batches$.subscribe(onBatch);
   return () => {
     opened.unsubscribe();
     heard.unsubscribe();
-    watch(false);
+    const left = (watching.get(sn) ?? 1) - 1;
+    if (left > 0) watching.set(sn, left);
+    else {
+      watching.delete(sn);
+      watch(false);
+    }
   };
 }
+
+/** How many of this console's components watch each device. */
+const watching = new Map<string, number>();

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { GroupControlOutcome } from '../../../protocol/api/device-ops.ts';
 import { CONTROL_KEYS, type ControlKey, MAX_CONTROL_TEXT, MAX_SWIPE_MS, type RemoteControlRequest, Result, type ResultCode } from '../../../protocol/index.ts';
 import { replyMessage, toastError } from '../../devices/commands.ts';
+import { useGroupControlSession } from '../../devices/group-marks.ts';
 import { sendGroupInput, type ThumbnailPump, useThumbnail } from '../../devices/wall.ts';
 import classes from './MonitorPage.module.css';
 
@@ -31,6 +32,8 @@ export function GroupControlPanel({ sns, pump, onExit }: Props) {
   const [sending, setSending] = useState(false);
   const [last, setLast] = useState<{ input: RemoteControlRequest; list: readonly GroupControlOutcome[] }>();
   const press = useRef<{ x: number; y: number; at: number }>(undefined);
+  // Other consoles showing these devices see them under this account's group control while the panel is open.
+  useGroupControlSession(sns);
 
   const send = async (input: RemoteControlRequest) => {
     setSending(true);

@@ -2,6 +2,7 @@ import { Badge, Checkbox, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { useGroupControlMark } from '../../devices/group-marks.ts';
 import { type ThumbnailPump, useThumbnail } from '../../devices/wall.ts';
 import classes from './MonitorPage.module.css';
 import type { TileState } from './wall.ts';
@@ -26,6 +27,8 @@ interface Props {
 export const WallTile = memo(function WallTile({ sn, model, state, order, pump, pictures, selecting, selected, grouped, onToggle, observe }: Props) {
   const { t } = useTranslation();
   const picture = useThumbnail(pictures ? pump : undefined, sn);
+  // Another console's group control, heard for online tiles only (offline devices take no input).
+  const groupBy = useGroupControlMark(sn, state !== 'offline' && !grouped);
   const body = (
     <>
       {pictures && (
@@ -48,6 +51,13 @@ export const WallTile = memo(function WallTile({ sn, model, state, order, pump, 
           {t('wall.underGroup')}
         </Badge>
       )}
+      {!grouped && groupBy !== undefined && (
+        <Tooltip label={t('wall.underGroupBy', { account: groupBy })}>
+          <Badge size="xs" color="grape" variant="filled" tt="none" className={classes.groupByBadge} data-testid="tile-group-by">
+            {t('wall.underGroupBy', { account: groupBy })}
+          </Badge>
+        </Tooltip>
+      )}
     </>
   );
   const common = {
@@ -59,6 +69,7 @@ export const WallTile = memo(function WallTile({ sn, model, state, order, pump, 
     'data-order': order,
     'data-selected': selected ? 'true' : undefined,
     'data-grouped': grouped ? 'true' : undefined,
+    'data-group-by': groupBy,
     'data-pictures': pictures ? 'true' : undefined,
   };
   if (selecting) {

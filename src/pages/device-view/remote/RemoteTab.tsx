@@ -1,9 +1,10 @@
-import { Button, Card, Group, Image, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AppInfo, Command, type OtaListReply, Result, type ResultCode } from '../../../../protocol/index.ts';
 import { deviceOpsApi, type PendingCommand } from '../../../api/device-ops.ts';
 import { useDeviceMessages } from '../../../devices/channel.ts';
+import { useGroupControlMark } from '../../../devices/group-marks.ts';
 import { askDevice, heldChanged, resultText, sendCommand, toastError, toastReply, viewTarget } from '../../../devices/commands.ts';
 import { formatDateTime } from '../../../format/date.ts';
 import { useSnapshot } from 'valtio';
@@ -119,9 +120,15 @@ export function RemoteTab({ sn, online, linux, live }: { sn: string; online: boo
   };
   const mayMessage = can('device_message');
   const maySsh = can('device_ssh');
+  const groupBy = useGroupControlMark(sn);
 
   return (
     <Stack>
+      {groupBy !== undefined && (
+        <Badge color="violet" variant="filled" size="lg" tt="none" data-testid="device-group-control">
+          {t('wall.underGroupBy', { account: groupBy })}
+        </Badge>
+      )}
       {live}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Card withBorder>
