@@ -4,6 +4,7 @@ import { simulatedTouches } from '../../agent/simulator/video-source.ts';
 import { requireConsoleBuild } from '../support/browser.ts';
 import { consolePage } from '../support/console-page.ts';
 import { startTestFleet } from '../support/fleet.ts';
+import { loginAsAdmin } from '../support/server.ts';
 
 // Issue 22: the monitor centre's wall shows live thumbnails of its tiles; tiles are selected and put under
 // group control, and one tap on the picture reaches every device of the group, each at its own scaled
@@ -72,6 +73,37 @@ describe('monitor centre in Chromium: the device wall and group control', () => 
     await expect.poll(() => page.getByTestId('group-summary').innerText()).toContain('Key: Home');
     await page.getByTestId('group-exit').click();
     await expect.poll(() => page.getByTestId('monitor-wall').locator('[data-grouped="true"]').count()).toBe(0);
+  });
+
+  it('another console sees the devices under group control, by account, on its wall and in the device view, until the group ends', async () => {
+    await cp.signInAsAdmin();
+    // A second console: its own browser context and session, on the wall and on one device's remote tab.
+    const browser = cp.page.context().browser();
+    if (!browser) throw new Error('no browser');
+    const other = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    try {
+      const { token } = await loginAsAdmin(cp.ts);
+      await other.addCookies([{ name: 'Admin-Token', value: token, url: cp.ts.server.url }]);
+      const wallPage = await other.newPage();
+      await wallPage.goto(`${cp.ts.server.url}/user/monitor-center/index`);
+      await wallPage.getByTestId('monitor-wall').waitFor();
+      const viewPage = await other.newPage();
+      await viewPage.goto(`${cp.ts.server.url}/user/device-view/index?sn=${encodeURIComponent(sns[0] ?? '')}&tab=remote`);
+      await viewPage.getByTestId('hold-switch').waitFor();
+
+      await enterGroup();
+      const marked = wallPage.getByTestId('monitor-wall').getByTestId('tile-group-by');
+      await expect.poll(() => marked.count(), { timeout: 10_000 }).toBe(3);
+      expect(await marked.first().innerText()).toBe('Under group control by admin');
+      await expect.poll(() => viewPage.getByTestId('device-group-control').count()).toBe(1);
+      expect(await viewPage.getByTestId('device-group-control').innerText()).toBe('Under group control by admin');
+
+      await cp.page.getByTestId('group-exit').click();
+      await expect.poll(() => marked.count()).toBe(0);
+      await expect.poll(() => viewPage.getByTestId('device-group-control').count()).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 
   it('zh: the same in Chinese, with each device\'s result', async () => {
