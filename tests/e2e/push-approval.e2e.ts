@@ -54,4 +54,19 @@ describe('push page: a campaign waiting for approval, in Chromium', () => {
     await page.getByRole('button', { name: 'Approve', exact: true }).waitFor();
     expect(await page.getByTestId('campaign-waiting-approval').count()).toBe(0);
   });
+
+  it('lists both campaigns in the push log and the coupons they took in the ledger, in the shared table', { timeout: 60_000 }, async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.context().addCookies([{ name: 'language', value: 'en', url: ts.server.url }]);
+    await page.goto(`${ts.server.url}/user/log-management/index`);
+    const campaigns = page.getByTestId('push-campaigns');
+    await campaigns.getByTestId('table-total').getByText('2 in all', { exact: true }).waitFor();
+    expect(await campaigns.locator('tr[data-campaign]').count()).toBe(2);
+    expect(await campaigns.locator('tbody').getByText('Awaiting approval').count()).toBe(2);
+
+    await page.goto(`${ts.server.url}/user/firmware-manage/firmware-coupon`);
+    const ledger = page.getByTestId('coupon-ledger');
+    await ledger.locator('tbody').getByText('Recharge (push_ticket order)').first().waitFor();
+  });
 });

@@ -8,13 +8,14 @@ import { approvalApi } from '../../api/approvals.ts';
 import { formatAmount } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { ListFooter } from '../../components/ListFooter.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { PayPanel } from '../commerce/PayDataPage.tsx';
 import { EMPTY_SELECTION, PushTargetPicker, type PushTargetState, SkipReportDialog, targetRequest } from './PushTargetPicker.tsx';
-import type { PushSkipReport } from '../../../protocol/api/campaigns.ts';
+import type { CouponLedgerEntry, PushSkipReport } from '../../../protocol/api/campaigns.ts';
 import { notifications } from '../../layout/toast.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { DEFAULT_SCHEDULE, ScheduleFields, scheduleRequest, ScheduleState, type ScheduleValue } from './ScheduleFields.tsx';
@@ -355,11 +356,17 @@ export function PushLogPage() {
     onCampaign: (e) => e.state === 'running' && onNewPush(e.id),
     onLive: () => query && reread(),
   });
-  const [campaigns, setCampaigns] = useState<Page<Campaign>>();
-  const [campaignPage, setCampaignPage] = useState(1);
-  useEffect(() => {
-    contentApi.campaigns(campaignPage, 10).then(setCampaigns, () => undefined);
-  }, [campaignPage]);
+  const loadCampaigns = useCallback((q: ListQuery) => contentApi.campaigns(q.pageNum, q.pageSize), []);
+  const campaignColumns: DataColumn<Campaign>[] = [
+    { key: 'id', title: '#', fixed: true, render: (c) => <Link href={`/content-push/index?campaignId=${c.id}`}>{c.id}</Link> },
+    { key: 'operationType', title: t('content.operationType'), render: (c) => t(`content.kinds.${c.operationType}`) },
+    { key: 'contentName', title: t('content.content'), render: (c) => c.contentName },
+    { key: 'state', title: t('content.state'), render: (c) => t(`content.campaignStates.${c.state}`) },
+    { key: 'total', title: t('content.total'), render: (c) => c.total },
+    { key: 'success', title: t('content.success'), render: (c) => c.success },
+    { key: 'failed', title: t('content.failed'), render: (c) => c.failed },
+    { key: 'createTime', title: t('content.pushDate'), style: { whiteSpace: 'nowrap' }, render: (c) => formatDateTime(c.createTime) },
+  ];
 
   useEffect(() => checked.current.clear(), [query, pageNum, pageSize]);
   useEffect(() => {
@@ -400,37 +407,7 @@ export function PushLogPage() {
       <Title order={4} mt="xl" mb="sm">
         {t('content.campaigns')}
       </Title>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>#</Table.Th>
-            <Table.Th>{t('content.operationType')}</Table.Th>
-            <Table.Th>{t('content.content')}</Table.Th>
-            <Table.Th>{t('content.state')}</Table.Th>
-            <Table.Th>{t('content.total')}</Table.Th>
-            <Table.Th>{t('content.success')}</Table.Th>
-            <Table.Th>{t('content.failed')}</Table.Th>
-            <Table.Th>{t('content.pushDate')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {campaigns?.list.map((c) => (
-            <Table.Tr key={c.id}>
-              <Table.Td>
-                <Link href={`/content-push/index?campaignId=${c.id}`}>{c.id}</Link>
-              </Table.Td>
-              <Table.Td>{t(`content.kinds.${c.operationType}`)}</Table.Td>
-              <Table.Td>{c.contentName}</Table.Td>
-              <Table.Td>{t(`content.campaignStates.${c.state}`)}</Table.Td>
-              <Table.Td>{c.total}</Table.Td>
-              <Table.Td>{c.success}</Table.Td>
-              <Table.Td>{c.failed}</Table.Td>
-              <Table.Td>{formatDateTime(c.createTime)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={campaigns?.list.length} total={campaigns?.total} emptyText={t('content.empty')} pageNum={campaignPage} pageSize={10} onPage={setCampaignPage} />
+      <DataTable id="push-campaigns" testId="push-campaigns" columns={campaignColumns} rowKey={(c) => c.id} load={loadCampaigns} emptyText={t('content.empty')} rowProps={(c) => ({ 'data-campaign': String(c.id) })} />
     </>
   );
 }
@@ -446,13 +423,21 @@ export function CouponPage() {
   const [count, setCount] = useState<number | string>(50);
   const [message, setMessage] = useState('');
   const [paying, setPaying] = useState<{ orderNo: string; amount: number }>();
-  const [pageNum, setPageNum] = useState(1);
-  const [ledger, setLedger] = useState<Awaited<ReturnType<typeof contentApi.couponLedger>>>();
-  const load = useCallback(() => {
+  /** Bumped after a purchase: the balance and the ledger are read again. */
+  const [reloads, setReloads] = useState(0);
+  useEffect(() => {
     contentApi.coupons().then(setInfo, () => undefined);
-    contentApi.couponLedger(pageNum, 10).then(setLedger, () => undefined);
-  }, [pageNum]);
-  useEffect(load, [load]);
+  }, [reloads]);
+  const load = () => setReloads((n) => n + 1);
+  const loadLedger = useCallback((q: ListQuery) => contentApi.couponLedger(q.pageNum, q.pageSize), []);
+  const ledgerColumns: DataColumn<CouponLedgerEntry>[] = [
+    { key: 'reason', title: t('content.coupon.reason'), fixed: true, render: (l) => t(`content.coupon.reasons.${l.reason === 'push' ? 'push' : 'recharge'}`) },
+    { key: 'delta', title: t('content.coupon.delta'), render: (l) => l.delta },
+    { key: 'orderNo', title: t('content.coupon.orderNo'), render: (l) => l.orderNo ?? '' },
+    { key: 'amount', title: t('content.coupon.amount'), render: (l) => l.amount || '' },
+    { key: 'sn', title: t('content.sn'), render: (l) => l.sn ?? '' },
+    { key: 'createTime', title: t('content.createTime'), style: { whiteSpace: 'nowrap' }, render: (l) => formatDateTime(l.createTime) },
+  ];
   const [countError, setCountError] = useState<string>();
   // The spec's minimum (devices-and-commerce section 5), said where the number is typed; the server says it too.
   const checkCount = () => {
@@ -554,31 +539,7 @@ export function CouponPage() {
           />
         )}
       </Modal>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('content.coupon.reason')}</Table.Th>
-            <Table.Th>{t('content.coupon.delta')}</Table.Th>
-            <Table.Th>{t('content.coupon.orderNo')}</Table.Th>
-            <Table.Th>{t('content.coupon.amount')}</Table.Th>
-            <Table.Th>{t('content.sn')}</Table.Th>
-            <Table.Th>{t('content.createTime')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {ledger?.list.map((l) => (
-            <Table.Tr key={l.id}>
-              <Table.Td>{t(`content.coupon.reasons.${l.reason === 'push' ? 'push' : 'recharge'}`)}</Table.Td>
-              <Table.Td>{l.delta}</Table.Td>
-              <Table.Td>{l.orderNo ?? ''}</Table.Td>
-              <Table.Td>{l.amount || ''}</Table.Td>
-              <Table.Td>{l.sn ?? ''}</Table.Td>
-              <Table.Td>{formatDateTime(l.createTime)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter shown={ledger?.list.length} total={ledger?.total} emptyText={t('content.empty')} pageNum={pageNum} pageSize={10} onPage={setPageNum} />
+      <DataTable id="coupon-ledger" testId="coupon-ledger" columns={ledgerColumns} rowKey={(l) => l.id} load={loadLedger} reload={reloads} emptyText={t('content.empty')} />
     </>
   );
 }
