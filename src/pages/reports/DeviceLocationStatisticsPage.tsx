@@ -1,12 +1,18 @@
-import { Badge, Button, Card, Group, SimpleGrid, Table, Text, Title } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { Badge, Button, Card, Group, SimpleGrid, Text, Title } from '@mantine/core';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import type { LocationReport } from '../../../protocol/api/reports.ts';
 import { reportApi } from '../../api/reports.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage, type SortValues } from '../../components/local-page.ts';
 import { countryName } from './countries.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
 import { Chart } from './Chart.tsx';
 import { WorldMap } from './WorldMap.tsx';
+
+type RegionRow = LocationReport['regions'][number];
+const REGION_SORT: SortValues<RegionRow> = { country: (r) => r.country, region: (r) => r.region, devices: (r) => r.devices, online: (r) => r.online };
 
 /** Device location statistics (report_locationmap): devices by country and region, coverage and a map preview. */
 export function DeviceLocationStatisticsPage() {
@@ -17,6 +23,15 @@ export function DeviceLocationStatisticsPage() {
   const map = useReport(() => reportApi.map(filter, 0), [filter]);
   const labels = useMemo(() => report?.countries.map((c) => c.country) ?? [], [report]);
   const series = useMemo(() => (report ? [{ label: t('reports.location.devices'), values: report.countries.map((c) => c.devices) }] : []), [report, t]);
+
+  // The server answers the regions whole: the table pages and sorts them here.
+  const load = useCallback(async (q: ListQuery) => localPage(report?.regions ?? [], q, REGION_SORT), [report]);
+  const columns: DataColumn<RegionRow>[] = [
+    { key: 'country', title: t('reports.location.country'), fixed: true, sortable: true, render: (r) => `${r.country} ${countryName(r.country, i18n.language)}` },
+    { key: 'region', title: t('reports.location.region'), sortable: true, render: (r) => r.region },
+    { key: 'devices', title: t('reports.location.devices'), sortable: true, render: (r) => r.devices },
+    { key: 'online', title: t('reports.location.online'), sortable: true, render: (r) => r.online },
+  ];
 
   return (
     <>
@@ -57,33 +72,7 @@ export function DeviceLocationStatisticsPage() {
         </Card>
         <Card withBorder>{map && <WorldMap points={map.points} height={300} interactive={false} />}</Card>
       </SimpleGrid>
-      <Table highlightOnHover data-testid="report-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('reports.location.country')}</Table.Th>
-            <Table.Th>{t('reports.location.region')}</Table.Th>
-            <Table.Th>{t('reports.location.devices')}</Table.Th>
-            <Table.Th>{t('reports.location.online')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {report?.regions.map((r) => (
-            <Table.Tr key={`${r.country}/${r.region}`}>
-              <Table.Td>
-                {r.country} {countryName(r.country, i18n.language)}
-              </Table.Td>
-              <Table.Td>{r.region}</Table.Td>
-              <Table.Td>{r.devices}</Table.Td>
-              <Table.Td>{r.online}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      {report?.regions.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg" data-testid="table-empty">
-          {t('reports.empty')}
-        </Text>
-      )}
+      <DataTable id="report-location" testId="report-table" columns={columns} rowKey={(r) => `${r.country}/${r.region}`} load={load} emptyText={t('reports.empty')} />
     </>
   );
 }
