@@ -117,7 +117,7 @@ describe('group control', () => {
     expect(clipboard.code).not.toBe(20000);
   });
 
-  it('other consoles watching a device see it under group control by the account, until the session ends or the console goes away', async () => {
+  it('GROUP-1 other consoles watching a device see it under group control by the account, until the session ends or the console goes away', async () => {
     const watchRole = await createRole(admin, 'gc-watch', ['device_list']);
     await createAccount(admin, 'gcwatch', 'Watch_pass_1', watchRole);
     const operator = await openConsole(ts.server.url, await loginAsAdmin(ts));
