@@ -113,3 +113,48 @@ describe('roles and administrators in Chromium', () => {
     expect(await page.locator('tr[data-role="admin"]').getByRole('button').count()).toBe(0);
   });
 });
+
+describe('roles and administrators in Chromium (zh)', () => {
+  const c = consolePage();
+
+  it('speaks Chinese throughout: the permission tree, the empty checks, a refused duplicate, the add and delete of an administrator', async () => {
+    const { ts, page } = c;
+    await c.signInAsAdmin();
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: ts.server.url }]);
+    await page.goto(`${ts.server.url}/user/authority-manage/role-manage`);
+    await page.getByTestId('role-add').click();
+    await page.getByTestId('role-save').click();
+    await page.getByText('此项不能为空！').first().waitFor();
+    await page.locator('input[name=roleName]').fill('现场运维');
+    const tree = page.getByTestId('permission-tree');
+    await tree.getByLabel('重启', { exact: true }).check();
+    expect(await tree.getByLabel('设备管理', { exact: true }).isChecked()).toBe(true);
+    await page.getByTestId('role-save').click();
+    const role = page.locator('tr[data-role="现场运维"]');
+    await role.waitFor();
+    expect(await role.innerText()).toContain('重启');
+
+    // The server refuses a second role of the same name, in the console's language.
+    await page.getByTestId('role-add').click();
+    await page.locator('input[name=roleName]').fill('现场运维');
+    await page.getByTestId('role-save').click();
+    await page.getByText('角色名称已存在').waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${ts.server.url}/user/authority-manage/admin`);
+    await page.getByTestId('admin-add').click();
+    await page.getByTestId('admin-save').click();
+    await page.getByText('账号不能为空！').waitFor();
+    await page.locator('input[name=account]').fill('zhops');
+    await page.locator('input[name=password]').fill('Field_pass1');
+    await page.getByTestId('admin-role').click();
+    await page.getByRole('option', { name: '现场运维' }).click();
+    await page.getByTestId('admin-save').click();
+    const admin = page.locator('tr[data-account="zhops"]');
+    await admin.waitFor();
+    expect(await admin.innerText()).toContain('现场运维');
+    await admin.getByRole('button', { name: '删除' }).click();
+    await page.getByTestId('admin-confirm').click();
+    await admin.waitFor({ state: 'detached' });
+  });
+});

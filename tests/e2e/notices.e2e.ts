@@ -31,3 +31,27 @@ describe('system notices in Chromium', () => {
     await page.waitForURL(/\/user\/login/);
   });
 });
+
+describe('system notices in Chromium (zh)', () => {
+  const c = consolePage();
+
+  it('the bell counts in Chinese, the notice opens and clears it; a session ended elsewhere is said in Chinese', async () => {
+    const { ts, page } = c;
+    const token = await c.signInAsAdmin();
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: ts.server.url }]);
+    await client(ts, token).ok('POST', '/notice/publish', { title: '今晚维护', content: '<p>网关 <b>22:00</b> 升级</p>' });
+    await page.goto(`${ts.server.url}/user/dashboard/index`);
+    await page.getByLabel('1 条未读通知').waitFor();
+    await page.getByTestId('notice-bell').click();
+    await page.waitForURL(/\/user\/user-notice\/index$/);
+    await page.getByText('今晚维护').click();
+    await page.getByTestId('notice-content').getByText('22:00').waitFor();
+    await page.getByLabel('0 条未读通知').waitFor();
+
+    // The socket is open before the session ends, so the refusal is the server's answer, not a failed connect.
+    await page.getByTestId('realtime-status').getByText('实时', { exact: true }).waitFor();
+    expect((await api(ts.server.url, 'GET', '/home/logout', { token })).code).toBe(20000);
+    await page.getByText('登录已失效，请重新登录。').waitFor();
+    await page.waitForURL(/\/user\/login/);
+  });
+});

@@ -88,7 +88,7 @@ export const authoringEn = {
 export const authoringZh: typeof authoringEn = {
   route: { noticeAdmin: '通知发布', documentAdmin: '文档编辑' },
   notice: {
-    required: '该项不能为空！',
+    required: '此项不能为空！',
     publish: '发布通知',
     title: '标题',
     content: '内容',
