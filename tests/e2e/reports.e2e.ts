@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceSession } from '../../agent/device-session.ts';
 import { seededRandom } from '../../agent/simulator/prng.ts';
+import { DEFAULT_TELEMETRY_PROFILE } from '../../agent/simulator/telemetry.ts';
 import { createVirtualDevice, simulatedInfo } from '../../agent/simulator/virtual-device.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
 import { Command, systemClock } from '../../protocol/index.ts';
@@ -29,6 +30,9 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
         clock: systemClock,
         rebootDownMs: 1_000,
         transport: wsTransport(),
+        // Only the events sent below: a random one arriving between a test's API read and its page read would
+        // make their counts differ on a slow run (the simulator reports every 60 s).
+        telemetry: { ...DEFAULT_TELEMETRY_PROFILE, abnormalChance: 0 },
       });
       devices.push(d);
       d.start();
@@ -151,5 +155,32 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('export-csv').click()]);
     const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\r\n');
     expect(lines.some((l) => l.includes('/permit/addRole'))).toBe(true);
+  });
+
+  it('zh: the dashboard trends switch span in Chinese; abnormal statistics filters and exports with Chinese names', async () => {
+    await c.page.context().addCookies([{ name: 'language', value: 'zh', url: c.ts.server.url }]);
+    try {
+      await open('/dashboard/index');
+      await c.page.getByTestId('dashboard-total').getByText(String(FLEET)).waitFor();
+      await chartDrawn('dashboard-trend-online');
+      await c.page.getByTestId('dashboard-trend-span').getByText('最近7天').click();
+      await expect.poll(() => c.page.getByTestId('dashboard-trend-online').getAttribute('data-points')).toBe('168');
+      await shots(c.page, 'dashboard-fleet', 'zh');
+
+      await open('/statistical-report/abnormal-statistics');
+      await chartDrawn('chart-abnormal');
+      const all = await client(c.ts, token).ok<{ total: number }>('GET', '/report/abnormal?type=crash&pageSize=100');
+      await c.page.getByTestId('abnormal-type').click();
+      await c.page.getByRole('option', { name: '崩溃' }).click();
+      await c.page.getByTestId('report-query').click();
+      await c.page.getByTestId('abnormal-total').getByText(`共${all.total}条`).waitFor();
+      const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('export-csv').click()]);
+      const lines = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+      expect(lines[0]).toBe('设备SN,型号,类型,时间,CPU(%),内存(%),详情');
+      expect(lines.length - 1).toBe(all.total);
+      expect(lines.slice(1).every((l) => l.split(',')[2] === '崩溃')).toBe(true);
+    } finally {
+      await c.page.context().clearCookies({ name: 'language' });
+    }
   });
 });
