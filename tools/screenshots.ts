@@ -51,7 +51,9 @@ try {
       for (const spec of paths) {
         const [route = '', click] = spec.split('#click=');
         await page.goto(`${ts.server.url}/user${route}`);
-        await page.waitForLoadState('networkidle');
+        // Not 'networkidle': pages that poll (the push log) never go quiet. The page's frame, then its lists.
+        await page.locator('[data-testid="shell-page"], main').first().waitFor();
+        await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root, [data-loading="true"]'), undefined, { timeout: 15_000 }).catch(() => undefined);
         if (click) {
           await page.getByTestId(click).click();
           await page.waitForTimeout(500);
