@@ -28,7 +28,13 @@ import { schemaErrorFormatter } from './http/validation.ts';
 import { BodyTooDeepError, registerJsonBody } from './http/json-body.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { noticeRoutes } from './notices/routes.ts';
-import { registerContentArea } from './content/area.ts';
+import { contentRoutes } from './content/routes.ts';
+import { customOrderRoutes } from './content/custom-orders.ts';
+import campaignsPlugin from './campaigns/plugin.ts';
+import { campaignRoutes } from './campaigns/routes.ts';
+import liveCallersPlugin from './accounts/live-callers-plugin.ts';
+import uploadsPlugin from './uploads/plugin.ts';
+import { uploadRoutes } from './uploads/routes.ts';
 import { OrgRepository } from './orgs/repository.ts';
 import { orgRoutes } from './orgs/routes.ts';
 import { AdminAccountRepository, RoleRepository } from './permits/repository.ts';
@@ -44,13 +50,13 @@ import { timelineRoutes } from './timeline/routes.ts';
 import { recordingRoutes } from './recordings/routes.ts';
 import { deviceGroupRoutes } from './groups/routes.ts';
 import { savedViewRoutes } from './groups/views.ts';
-import { registerDeviceFieldRoutes } from './device-fields/routes.ts';
+import { deviceFieldRoutes } from './device-fields/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import webhooksPlugin from './webhooks/plugin.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { totpRoutes } from './totp/routes.ts';
-import { ApprovalService, decidedEvent } from './approvals/service.ts';
-import { registerApprovalRoutes } from './approvals/routes.ts';
+import approvalsPlugin from './approvals/plugin.ts';
+import { approvalRoutes } from './approvals/routes.ts';
 
 /** Base path the console is served under (platform-core section 2). */
 export const CONSOLE_BASE = '/user/';
@@ -137,25 +143,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(documentRoutes, { db, clock });
   await app.register(languageRoute, { db });
   await app.register(operationLogRoutes, { db });
-  // Four-eyes approval (issue 23): the console sockets, REST commands and campaigns ask it before wipes and big actions.
-  const approvals = new ApprovalService({ db, clock, timeline: deps.gateway.timeline, log: app.log });
-  deps.gateway.approvals = approvals;
-  // The requester hears live, in every console it has open, that its request was decided or expired.
-  approvals.onDecided((row) => deps.gateway.approvalDecided(row.requester_id, decidedEvent(row)));
-  registerApprovalRoutes(app, approvals);
-  app.addHook('onReady', async () => approvals.start());
-  app.addHook('onClose', async () => approvals.stop());
-  registerContentArea(app, { db, clock, sessions, gateway: deps.gateway, dataDir: deps.dataDir, uploadLimits: deps.uploadLimits, approvals });
+  // Infrastructure the areas below share, as plugins that decorate the app and own their start and close:
+  // four-eyes approval (issue 23: the console sockets, REST commands and campaigns ask it before wipes and big
+  // actions), requests held to their session, the file store, and the campaign runner.
+  await app.register(approvalsPlugin, { db, clock, gateway: deps.gateway });
+  await app.register(liveCallersPlugin, { db, clock, sessions, gateway: deps.gateway });
+  await app.register(uploadsPlugin, { clock, dataDir: deps.dataDir, limits: deps.uploadLimits });
+  await app.register(campaignsPlugin, { db, clock, gateway: deps.gateway });
+  await app.register(approvalRoutes);
+  await app.register(uploadRoutes);
+  await app.register(contentRoutes, { db, clock });
+  await app.register(customOrderRoutes, { db, clock });
+  await app.register(campaignRoutes, { db, clock });
   await app.register(telemetryPlugin, { db, clock, settings: deps.telemetry, gateway: deps.gateway });
   await app.register(reportRoutes, { db, clock });
   await app.register(metricsRoute, { metrics: deps.gateway.metrics });
-  await app.register(deviceOpsRoutes, { db, clock, gateway: deps.gateway, log: app.log, approvals });
+  await app.register(deviceOpsRoutes, { db, clock, gateway: deps.gateway, log: app.log, approvals: app.approvals });
   await app.register(groupControlRoutes, { clock, gateway: deps.gateway, devices: deps.devices });
   await app.register(timelineRoutes, { db });
   await app.register(recordingRoutes, { db, clock, recordings: deps.gateway.recordings });
   await app.register(deviceGroupRoutes, { db, clock });
   await app.register(savedViewRoutes, { db, clock });
-  registerDeviceFieldRoutes(app, { db, clock });
+  await app.register(deviceFieldRoutes, { db, clock });
   await app.register(simRoutes, { db, clock, paymentSandbox: deps.paymentSandbox === true });
   await app.register(apiTokenRoutes, { db, clock, sessions });
   await app.register(totpRoutes, { db, clock, rights });

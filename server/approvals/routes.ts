@@ -5,7 +5,6 @@ import { commandPermission } from '../../protocol/index.ts';
 import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { areaOfKind, ContentArea } from '../content/items.ts';
-import type { ApprovalService } from './service.ts';
 import type { ApprovalRow } from './tables.ts';
 
 /** The key an approved request still needs its requester to hold: the command's, or a campaign's content push key. */
@@ -18,10 +17,12 @@ function requiredKey(row: ApprovalRow): string | undefined {
 /**
  * Four-eyes approval (issue 23): any account lists its own requests; approvers (`approve_dangerous`) list,
  * approve and reject their organisations' requests. Every decision is checked on the caller's rights now
- * (the guard loads them per request) and is in the operation log (a POST that changes state).
+ * (the guard loads them per request) and is in the operation log (a POST that changes state). A route plugin.
  */
-export function registerApprovalRoutes(app: FastifyInstance, approvals: ApprovalService): void {
+export async function approvalRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  // Decorated by the approvals plugin (./plugin.ts), registered before this one.
+  const approvals = app.approvals;
 
   api.post('/approval/list', { config: { permission: 'session' }, schema: { body: c.ApprovalListBody } }, async (req) => ok(await approvals.list(callerOf(req), req.body)));
 

@@ -7,7 +7,6 @@ import * as c from '../../protocol/api/campaigns.ts';
 import type { PushKind, PushSkipReason, PushStartReply } from '../../protocol/api/campaigns.ts';
 import { campaignWait, type Clock, Command, englishOf, FirmwareType, msg, nextOpening, parseWindow, type PlainMessageKey, windowProblem } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
-import type { LiveCallers } from '../accounts/live-callers.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
 import { ContentArea, type ContentKind, areaOfKind, itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
@@ -19,23 +18,15 @@ import { requestLanguage } from '../http/language.ts';
 import { callerOf } from '../http/guard.ts';
 import { pageWindow } from '../http/paging.ts';
 import { idOf } from '../http/validation.ts';
-import type { UploadService } from '../uploads/upload-service.ts';
 import { couponInfo } from './coupons.ts';
 import { registerCouponRoutes } from './coupon-routes.ts';
 import { PUSH_LOG_PERMISSION, registerPushLogStream } from './log-stream.ts';
-import { CampaignRunner, CampaignState, Phase } from './runner.ts';
+import { CampaignState, Phase } from './runner.ts';
 import { CampaignRepository, type CampaignRow } from './repository.ts';
-import type { ApprovalService } from '../approvals/service.ts';
 
-export interface CampaignRouteDeps {
+export interface CampaignRouteOptions {
   readonly db: Db;
   readonly clock: Clock;
-  readonly uploads: UploadService;
-  readonly runner: CampaignRunner;
-  /** Keeps the push-log stream to its session and its caller's current rights. */
-  readonly live: LiveCallers;
-  /** Four-eyes approval (issue 23): a campaign over its organisation's size waits for a second account. */
-  readonly approvals?: ApprovalService;
 }
 
 
@@ -116,9 +107,15 @@ async function campaignView(
   };
 }
 
-/** Push campaigns, push logs, push coupons, and the device-side download of pushed files. */
-export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRouteDeps): void {
-  const { db, clock, runner, uploads } = deps;
+/**
+ * Push campaigns, push logs, push coupons, and the device-side download of pushed files. A route plugin:
+ * the runner, the file store, live callers and approvals are infrastructure the app is decorated with
+ * (campaigns/plugin.ts, uploads/plugin.ts, accounts/live-callers-plugin.ts, approvals/plugin.ts).
+ */
+export async function campaignRoutes(app: FastifyInstance, opts: CampaignRouteOptions): Promise<void> {
+  const { db, clock } = opts;
+  const { campaignRunner: runner, uploads, approvals } = app;
+
   // Requests typed from the contract's schemas (protocol/api/campaigns.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -133,14 +130,14 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
   };
 
   // An approved four-eyes request starts its campaign (as /push/approve does); a rejected or expired one cancels it.
-  deps.approvals?.onExecute('campaign', async (row) => {
+  approvals.onExecute('campaign', async (row) => {
     const id = row.campaign_id ?? 0;
     if (!(await campaigns.transition(id, CampaignState.AwaitingApproval, CampaignState.Running, clock.now(), { approved_by: row.decided_by_id }))) return { campaignId: id, state: 'not-awaiting' };
     runner.announceCampaign({ id, orgId: row.org_id, state: CampaignState.Running });
     runner.poke();
     return { campaignId: id, state: CampaignState.Running };
   });
-  deps.approvals?.onEnded('campaign', async (row) => {
+  approvals.onEnded('campaign', async (row) => {
     const c = await campaigns.find(row.campaign_id ?? 0);
     if (c?.state === CampaignState.AwaitingApproval) await cancelCampaign(c, clock.now());
   });
@@ -221,7 +218,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     }
     const now = clock.now();
     // Over the organisation's size for four-eyes approval: it waits for a second account (issue 23).
-    const fourEyes = deps.approvals !== undefined && (await deps.approvals.campaignNeedsApproval(caller.orgId, devices.length));
+    const fourEyes = (await approvals.campaignNeedsApproval(caller.orgId, devices.length));
     const campaign = await campaigns.create(
       {
         // A campaign belongs to, and is billed to, the organisation of the account that starts it: the
@@ -252,7 +249,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     runner.announceCampaign({ id: campaign.id, orgId: campaign.org_id, state: campaign.state });
     runner.poke();
     const approval = fourEyes
-      ? await deps.approvals?.request(caller, {
+      ? await approvals.request(caller, {
           kind: 'campaign',
           msgId: Command.PushFile,
           params: { kind: item.kind, contentId: item.id, contentName: item.name },
@@ -296,7 +293,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     if (!caller.permissions.has(pushKeyOf(c.kind))) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     if (c.account_id === caller.accountId) throw new ApiError(ApiCode.BadRequest, 'push.selfApproval');
     // A campaign held by the organisation's four-eyes policy is decided as an approval request (its key and scope rules).
-    if (await deps.approvals?.repo.pendingOfCampaign(c.id)) throw new ApiError(ApiCode.BadRequest, 'approval.useApprovals');
+    if (await approvals.repo.pendingOfCampaign(c.id)) throw new ApiError(ApiCode.BadRequest, 'approval.useApprovals');
     if (!(await campaigns.transition(c.id, CampaignState.AwaitingApproval, CampaignState.Running, clock.now(), { approved_by: caller.accountId }))) throw new ApiError(ApiCode.BadRequest, 'push.notAwaiting');
     runner.announceCampaign({ id: c.id, orgId: c.org_id, state: CampaignState.Running });
     runner.poke();
@@ -321,7 +318,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
       if (item.system_type && fresh.some((d) => d.system_type !== item.system_type)) throw new ApiError(ApiCode.BadRequest, 'push.systemType');
       // Four-eyes (issue 23): a push may not grow past its organisation's campaign size by additions, which
       // would run devices nobody approved. Refused, not held: the devices go in a new push, which waits.
-      const limit = fresh.length > 0 && deps.approvals ? (await deps.approvals.policy(c.org_id)).campaignOver : 0;
+      const limit = fresh.length > 0 ? (await approvals.policy(c.org_id)).campaignOver : 0;
       const total = Number(c.total) + fresh.length;
       const overSize = () => new ApiError(ApiCode.BadRequest, msg('push.addOverApproval', { total, limit }));
       if (limit > 0 && total > limit) throw overSize();
@@ -387,7 +384,7 @@ export function registerCampaignRoutes(app: FastifyInstance, deps: CampaignRoute
     },
   );
 
-  registerPushLogStream(app, { runner, live: deps.live });
+  registerPushLogStream(app, { runner, live: app.liveCallers });
 
   registerCouponRoutes(app, { db, clock });
 

@@ -10,7 +10,6 @@ import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf } from '../http/validation.ts';
 import { pageWindow } from '../http/paging.ts';
 import type { CustomFirmwareOrderTable } from './tables.ts';
-import type { UploadService } from '../uploads/upload-service.ts';
 import { CustomOrderRepository, type CustomOrderRow } from './custom-order-repository.ts';
 
 /** Who may take a step: the ordering customer, or platform staff (an account of the root organisation). */
@@ -61,10 +60,11 @@ function view(r: CustomOrderRow): c.CustomOrderView {
   };
 }
 
-/** Custom firmware orders: apply with an optional attachment, view, and the state steps above. */
-export function registerCustomOrderRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; uploads: UploadService }): void {
-  const { clock, uploads } = deps;
-  const orders = new CustomOrderRepository(deps.db);
+/** Custom firmware orders: apply with an optional attachment (from the uploads plugin's file store), view, and the state steps above. */
+export async function customOrderRoutes(app: FastifyInstance, opts: { readonly db: Db; readonly clock: Clock }): Promise<void> {
+  const { clock } = opts;
+  const uploads = app.uploads;
+  const orders = new CustomOrderRepository(opts.db);
   const isPlatform = (caller: Caller) => orders.isPlatformOrg(caller.orgId);
   // Requests typed from the contract's schemas (protocol/api/content.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -10,15 +10,13 @@ import { ApiCode, ApiError, ok } from '../http/envelope.ts';
 import { callerOf } from '../http/guard.ts';
 import { cleanText, idOf } from '../http/validation.ts';
 import type { UploadKindCode } from '../uploads/upload-kinds.ts';
-import type { UploadService } from '../uploads/upload-service.ts';
 import { readApk } from './apk.ts';
 import { ContentArea, type ContentAreaName, itemInScope, toItemView, validFirmwareVersion } from './items.ts';
 import { ContentRepository } from './repository.ts';
 
-export interface ContentRouteDeps {
+export interface ContentRouteOptions {
   readonly db: Db;
   readonly clock: Clock;
-  readonly uploads: UploadService;
 }
 
 /** Most entries one delete takes (the contract's bound). */
@@ -48,9 +46,13 @@ function firmwareColumns(body: Omit<FirmwareFields, 'id'>) {
   };
 }
 
-/** Firmware, apps, files, logos and wallpapers: list, add from a finished upload, edit, delete, download. */
-export function registerContentRoutes(app: FastifyInstance, deps: ContentRouteDeps): void {
-  const { db, clock, uploads } = deps;
+/**
+ * Firmware, apps, files, logos and wallpapers: list, add from a finished upload, edit, delete, download.
+ * A route plugin; finished uploads come from the file store the uploads plugin decorates the app with.
+ */
+export async function contentRoutes(app: FastifyInstance, opts: ContentRouteOptions): Promise<void> {
+  const { db, clock } = opts;
+  const uploads = app.uploads;
   const items = new ContentRepository(db);
   // Requests typed from the contract's schemas (protocol/api/content.ts) through the type provider.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -27,9 +27,9 @@ function selectOptions(type: string, options: readonly string[] | undefined): st
 /**
  * Custom device fields (issue 23): an organisation's fields apply to its devices and those of the
  * organisations below it; callers list the fields of their organisations, and their devices' values come
- * with the device list.
+ * with the device list. A route plugin.
  */
-export function registerDeviceFieldRoutes(app: FastifyInstance, deps: { readonly db: Db; readonly clock: Clock }): void {
+export async function deviceFieldRoutes(app: FastifyInstance, deps: { readonly db: Db; readonly clock: Clock }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const fields = new DeviceFieldRepository(deps.db);
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { LiveCallers } from '../../server/accounts/live-callers.ts';
+import { ApprovalService } from '../../server/approvals/service.ts';
+import { CampaignRunner } from '../../server/campaigns/runner.ts';
 import { UsageTracker } from '../../server/reports/usage-tracker.ts';
+import { UploadService } from '../../server/uploads/upload-service.ts';
 import { TelemetryIngest } from '../../server/telemetry/ingest.ts';
 import { Webhooks } from '../../server/webhooks/dispatcher.ts';
 import { client } from '../support/console-api.ts';
@@ -32,6 +36,24 @@ describe('infrastructure plugins', () => {
       const { id } = await admin.ok<{ id: number }>('POST', '/webhook/add', { url: 'https://hooks.example.com/dcc', secret: 'a-long-enough-secret', events: ['device.online'] });
       const stored = await webhooks.repository.list(new Set([login.orgId]));
       expect(stored.map((h) => h.id)).toContain(id);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('approvals, live callers, the file store and the campaign runner decorate the app; the routes of other contexts use them', async () => {
+    const ts = await injectTestServer('sqlite');
+    try {
+      const { app } = ts.server;
+      expect(app.approvals).toBeInstanceOf(ApprovalService);
+      // The gateway's console sockets ask the same service as the REST routes.
+      expect(ts.server.gateway.approvals).toBe(app.approvals);
+      expect(app.liveCallers).toBeInstanceOf(LiveCallers);
+      expect(app.uploads).toBeInstanceOf(UploadService);
+      expect(app.campaignRunner).toBeInstanceOf(CampaignRunner);
+      const admin = client(ts, (await loginAsAdmin(ts)).token);
+      // The approval routes read the decorated service; a fresh node has nothing waiting.
+      expect(await admin.ok<{ toDecide: number; mine: number }>('POST', '/approval/count')).toEqual({ toDecide: 0, mine: 0 });
     } finally {
       await ts.stop();
     }
