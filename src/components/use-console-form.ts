@@ -79,11 +79,15 @@ export function serverField(err: unknown, names: readonly string[], serverKeys: 
   return undefined;
 }
 
-// A blur caused by pressing a submit button checks nothing: the submit checks everything, and an error
-// appearing or vanishing between mouse-down and mouse-up would move the button and lose the click.
+/** The attribute FormActions puts on its buttons: a blur towards one of them checks nothing. */
+export const FORM_ACTION = 'data-form-action';
+
+// A blur caused by pressing a submit button (or FormActions' Cancel) checks nothing: the submit checks
+// everything, and an error appearing or vanishing between mouse-down and mouse-up would move the button
+// and lose the click.
 function blurToSubmit(e: React.FocusEvent<HTMLElement>): boolean {
   const next = e.relatedTarget;
-  return next instanceof HTMLButtonElement && next.type === 'submit';
+  return next instanceof HTMLButtonElement && (next.type === 'submit' || next.hasAttribute(FORM_ACTION));
 }
 
 /**

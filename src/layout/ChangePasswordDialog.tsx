@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { Modal, PasswordInput, Stack } from '@mantine/core';
 import { notifications } from './toast.ts';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -8,6 +8,7 @@ import { rules, useConsoleForm } from '../components/use-console-form.ts';
 import { closePasswordDialog, passwordDialog } from '../state/password-dialog.ts';
 import { session } from '../state/session.ts';
 import { checkPassword } from '../validation/login-rules.ts';
+import { FormActions } from '../components/FormActions.tsx';
 
 /** Own password change (platform-core sections 2 and 5): old and new follow the password rule; confirm must match. */
 export function ChangePasswordDialog() {
@@ -49,14 +50,7 @@ export function ChangePasswordDialog() {
           <PasswordInput label={t('password.old')} {...field('old')} name="password-old" />
           <PasswordInput label={t('password.new')} {...field('next')} name="password-next" />
           <PasswordInput label={t('password.confirm')} {...field('confirm')} name="password-confirm" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('device.cancel')}
-            </Button>
-            <Button type="submit" loading={submitting} data-testid="password-save">
-              {t('device.confirm')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} onCancel={close} submitTestId="password-save" />
         </Stack>
       </form>
     </Modal>

@@ -15,6 +15,7 @@ import { useCan } from '../../state/permissions.ts';
 import { session } from '../../state/session.ts';
 import { checkAccount, checkPassword } from '../../validation/login-rules.ts';
 import { checkPhone } from './form-rules.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 /** The screen's keys (platform-core section 2): the server checks `admin_list` on every account call. */
 const ADMIN_KEYS = ['managers_list', 'admin_list'];
@@ -95,14 +96,7 @@ function AccountDialog({ editing, onClose, onSaved }: { editing: AdminAccount | 
           <TextInput label={t('authority.nickname')} {...field('nickname')} />
           <TextInput label={t('authority.email')} {...field('email')} />
           <TextInput label={t('org.phone')} {...field('phone')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('device.cancel')}
-            </Button>
-            <Button type="submit" loading={submitting} data-testid="admin-save">
-              {t('device.confirm')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} onCancel={onClose} submitTestId="admin-save" />
         </Stack>
       </form>
     </Modal>

@@ -13,6 +13,7 @@ import { useCan } from '../../state/permissions.ts';
 import { MAX_SUMMARY } from './form-rules.ts';
 import { buildPermitTree, type PermitNode, togglePermit } from './permission-tree.ts';
 import { PermissionTree } from './PermissionTree.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 
 /** Actions on roles need the screen's key: the server checks `role_list` on every /permit/*Role* call. */
 const ROLE_KEY = 'role_list';
@@ -58,14 +59,7 @@ function RoleDialog({ draft, tree, onClose, onSaved }: { draft: Draft; tree: rea
               <PermissionTree tree={tree} selected={selected} onToggle={(key, checked) => setSelected((s) => togglePermit(tree, s, key, checked))} />
             </ScrollArea.Autosize>
           </div>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('device.cancel')}
-            </Button>
-            <Button type="submit" loading={submitting} data-testid="role-save">
-              {t('device.confirm')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} onCancel={onClose} submitTestId="role-save" />
         </Stack>
       </form>
     </Modal>

@@ -12,6 +12,7 @@ import { type DataColumn, DataTable, type ListQuery, type Selection } from '../.
 import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 const queryOf = (f: { code: string; label: string; status: string | null }) => ({
   ...(f.code.trim() ? { code: f.code.trim() } : {}),
@@ -166,9 +167,7 @@ export function LicenceManagePage() {
         <form onSubmit={distributeForm.onSubmit(distributeSelected)} noValidate>
           <Stack>
             <TextInput label={t('cards.licence.distributeTo', { count: distribute?.selection.count ?? 0 })} required {...distributeForm.field('label')} data-testid="licence-distribute-label" />
-            <Button type="submit" loading={distributeForm.submitting} data-testid="licence-distribute-confirm">
-              {t('device.confirm')}
-            </Button>
+            <FormActions submitting={distributeForm.submitting} onCancel={() => setDistribute(undefined)} submitTestId="licence-distribute-confirm" />
           </Stack>
         </form>
       </Modal>
@@ -186,9 +185,7 @@ export function LicenceManagePage() {
               data-testid="licence-count"
             />
             <TextInput label={t('cards.licence.generateLabel')} {...field('label')} data-testid="licence-label" />
-            <Button type="submit" loading={submitting} data-testid="licence-generate-confirm">
-              {t('cards.licence.generate')}
-            </Button>
+            <FormActions submitting={submitting} onCancel={() => setGenerating(false)} submitLabel={t('cards.licence.generate')} submitTestId="licence-generate-confirm" />
           </Stack>
         </form>
       </Modal>

@@ -11,6 +11,7 @@ import { localPage } from '../../components/local-page.ts';
 import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 /** The new account form's values, every one a string as the one form pattern holds them. */
 type NewAccount = { accountNo: string; instanceId: string; precision: string; chargeType: string; duration: string; activationMode: string };
@@ -108,9 +109,7 @@ export function TruePointAccountPage() {
               onChange={(v) => form.setFieldValue('activationMode', v ?? '1')}
               allowDeselect={false}
             />
-            <Button type="submit" loading={submitting} data-testid="tp-create">
-              {t('cards.truePoint.add')}
-            </Button>
+            <FormActions submitting={submitting} onCancel={() => setCreating(false)} submitLabel={t('cards.truePoint.add')} submitTestId="tp-create" />
           </Stack>
         </form>
       </Modal>

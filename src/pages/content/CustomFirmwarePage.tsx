@@ -1,4 +1,4 @@
-import { Badge, Button, FileInput, Group, Modal, NumberInput, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, FileInput, Modal, NumberInput, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFirmwareOrderStateLabels, labelOf } from '../../../protocol/index.ts';
@@ -12,6 +12,7 @@ import { notifications } from '../../layout/toast.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { useCan } from '../../state/permissions.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 type Values = { title: string; description: string; attachmentDescription: string };
 
@@ -111,11 +112,7 @@ export function CustomFirmwarePage() {
             <Textarea label={t('content.order.description')} {...field('description')} />
             <FileInput label={t('content.order.attachment')} value={file} onChange={setFile} clearable />
             <TextInput label={t('content.order.attachmentDescription')} {...field('attachmentDescription')} />
-            <Group justify="flex-end">
-              <Button type="submit" loading={submitting} data-testid="order-apply-save">
-                {t('content.save')}
-              </Button>
-            </Group>
+            <FormActions submitting={submitting} onCancel={() => setApplying(false)} cancelLabel={t('content.cancel')} submitLabel={t('content.save')} submitTestId="order-apply-save" />
           </Stack>
         </form>
       </Modal>
@@ -142,14 +139,7 @@ export function CustomFirmwarePage() {
                 data-testid="order-step-text"
               />
             )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setStepping(undefined)}>
-                {t('content.cancel')}
-              </Button>
-              <Button type="submit" loading={stepForm.submitting} data-testid="order-step-save">
-                {t('content.save')}
-              </Button>
-            </Group>
+            <FormActions submitting={stepForm.submitting} onCancel={() => setStepping(undefined)} cancelLabel={t('content.cancel')} submitLabel={t('content.save')} submitTestId="order-step-save" />
           </Stack>
         </form>
       </Modal>

@@ -13,6 +13,7 @@ import { holds } from '../../router/menu.ts';
 import { session } from '../../state/session.ts';
 import { MAX_GROUP_NAME } from '../../../protocol/api/groups.ts';
 import { type PushQuery, PushQueryFields } from './PushQueryFields.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 
 /** Where a push goes, as the picker holds it. */
 export type TargetMode = 'pick' | 'sns' | 'query' | 'group';
@@ -172,14 +173,7 @@ export function PushTargetPicker({ value, onChange }: { value: PushTargetState; 
         <form onSubmit={form.onSubmit(saveGroup)}>
           <Stack>
             <TextInput label={t('groups.picker.groupName')} withAsterisk {...form.field('name')} data-testid="push-group-name" />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setNaming(false)}>
-                {t('device.cancel')}
-              </Button>
-              <Button type="submit" loading={form.submitting} data-testid="push-group-submit">
-                {t('device.confirm')}
-              </Button>
-            </Group>
+            <FormActions submitting={form.submitting} onCancel={() => setNaming(false)} submitTestId="push-group-submit" />
           </Stack>
         </form>
       </Modal>

@@ -10,6 +10,7 @@ import { type DataColumn, DataTable, type ListQuery } from '../../components/Dat
 import { type Rule, rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { notifications } from '../../layout/toast.ts';
 import { useCan } from '../../state/permissions.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 /** Defining fields needs the key the server checks on /device-field/add, /update and DELETE. */
 export const FIELD_KEY = 'device_field';
@@ -72,14 +73,7 @@ function FieldDialog({ draft, onClose, onSaved }: { draft: Draft; onClose: () =>
               data-testid="field-options"
             />
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('device.cancel')}
-            </Button>
-            <Button type="submit" loading={submitting} data-testid="field-save">
-              {t('device.confirm')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} onCancel={onClose} submitTestId="field-save" />
         </Stack>
       </form>
     </Modal>

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { notifications } from '../../layout/toast.ts';
 import type { DeviceColumn } from './DeviceRow.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 
 interface Props {
   /** The list as it stands: what "Save view" saves. */
@@ -113,14 +114,7 @@ export function SavedViewsBar({ current, onLoad, columns, hidden, onHidden, titl
               onChange={(e) => form.setFieldValue('shared', e.currentTarget.checked ? '1' : '')}
               data-testid="saved-view-shared"
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setSaving(false)}>
-                {t('device.cancel')}
-              </Button>
-              <Button type="submit" loading={submitting} data-testid="saved-view-submit">
-                {t('device.confirm')}
-              </Button>
-            </Group>
+            <FormActions submitting={submitting} onCancel={() => setSaving(false)} submitTestId="saved-view-submit" />
           </Stack>
         </form>
       </Modal>

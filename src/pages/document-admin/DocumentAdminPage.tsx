@@ -12,6 +12,7 @@ import { type Rule, rules, useConsoleForm } from '../../components/use-console-f
 import { MAX_CONTENT, MAX_TEXT } from '../../../protocol/api/common.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 interface CategoryDraft {
   id?: number;
@@ -243,14 +244,7 @@ export function DocumentAdminPage() {
             <Stack>
               <TextInput label={t('authoring.document.nameZh')} {...categoryForm.field('nameZh')} data-testid="category-name-zh" />
               <TextInput label={t('authoring.document.nameEn')} {...categoryForm.field('nameEn')} data-testid="category-name-en" />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setCategory(undefined)}>
-                  {t('authoring.document.cancel')}
-                </Button>
-                <Button type="submit" loading={categoryForm.submitting} data-testid="category-save">
-                  {t('authoring.document.save')}
-                </Button>
-              </Group>
+              <FormActions submitting={categoryForm.submitting} onCancel={() => setCategory(undefined)} cancelLabel={t('authoring.document.cancel')} submitLabel={t('authoring.document.save')} submitTestId="category-save" />
             </Stack>
           </form>
         )}
@@ -279,14 +273,7 @@ export function DocumentAdminPage() {
               </div>
               <Textarea label={t('authoring.document.contentZh')} {...documentForm.field('contentZh')} autosize minRows={6} maxRows={16} data-testid="document-content-zh" />
               <Textarea label={t('authoring.document.contentEn')} {...documentForm.field('contentEn')} autosize minRows={6} maxRows={16} data-testid="document-content-en" />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setDoc(undefined)}>
-                  {t('authoring.document.cancel')}
-                </Button>
-                <Button type="submit" loading={documentForm.submitting} data-testid="document-save">
-                  {t('authoring.document.save')}
-                </Button>
-              </Group>
+              <FormActions submitting={documentForm.submitting} onCancel={() => setDoc(undefined)} cancelLabel={t('authoring.document.cancel')} submitLabel={t('authoring.document.save')} submitTestId="document-save" />
             </Stack>
           </form>
         )}

@@ -14,6 +14,7 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { notifications } from '../../layout/toast.ts';
 import { session } from '../../state/session.ts';
 import { formatDateTime } from '../reports/format.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 const DAY_MS = 86_400_000;
 const SORT_BY: SortValues<ApiTokenView> = {
@@ -148,11 +149,7 @@ export function ApiTokensPage() {
             allowDecimal={false}
             w={220}
           />
-          <Group>
-            <Button type="submit" loading={submitting} data-testid="token-create">
-              {t('integrations.tokens.create')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} submitLabel={t('integrations.tokens.create')} submitTestId="token-create" align="start" />
         </Stack>
       </form>
       <DataTable<ApiTokenView, number>

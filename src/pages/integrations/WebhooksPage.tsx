@@ -10,6 +10,7 @@ import { localPage, type SortValues } from '../../components/local-page.ts';
 import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { notifications } from '../../layout/toast.ts';
 import { formatDateTime } from '../reports/format.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 const HOOK_SORT: SortValues<WebhookView> = { url: (h) => h.url, createdAt: (h) => h.createdAt };
 const DELIVERY_SORT: SortValues<WebhookDeliveryView> = {
@@ -142,11 +143,7 @@ export function WebhooksPage() {
               ))}
             </Group>
           </Checkbox.Group>
-          <Group>
-            <Button type="submit" loading={submitting} data-testid="hook-add">
-              {t('integrations.hooks.add')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} submitLabel={t('integrations.hooks.add')} submitTestId="hook-add" align="start" />
         </Stack>
       </form>
       <DataTable<WebhookView, number>

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_LONG_TEXT } from '../../../protocol/index.ts';
@@ -6,6 +6,7 @@ import { hashPassword } from '../../api/auth.ts';
 import { type LoginRole, type Organization, orgApi } from '../../api/orgs.ts';
 import { rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { checkAccount, checkPassword } from '../../validation/login-rules.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 const MAX_PUBLIC_KEY = 4096;
 
@@ -205,14 +206,7 @@ export function OrgFormDialog({ target, parents, ownOrgId, onClose, onSaved }: P
             <Textarea label={t('org.remark')} autosize minRows={2} maxRows={4} {...field('remark')} />
             <Textarea label={t('org.publicKey')} autosize minRows={2} maxRows={4} styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }} {...field('publicKey')} />
           </SimpleGrid>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('device.cancel')}
-            </Button>
-            <Button type="submit" loading={submitting} data-testid="org-save">
-              {t('device.confirm')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} onCancel={onClose} submitTestId="org-save" />
         </Stack>
       </form>
     </Modal>

@@ -15,6 +15,7 @@ import { notifications } from '../../layout/toast.ts';
 import { session } from '../../state/session.ts';
 import { checkPassword } from '../../validation/login-rules.ts';
 import { OrgFormDialog } from './OrgFormDialog.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 
 const FROZEN = 2;
 const ALL_PAGE = 100;
@@ -380,14 +381,7 @@ function OrgPasswordDialog({ org, onClose, onDone }: { org: Organization | undef
         <Stack>
           <PasswordInput label={t('org.newPassword')} {...field('next')} name="org-password-next" maxLength={16} />
           <PasswordInput label={t('org.confirmPassword')} {...field('confirm')} name="org-password-confirm" maxLength={16} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('device.cancel')}
-            </Button>
-            <Button type="submit" loading={submitting} data-testid="org-password-save">
-              {t('device.confirm')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} onCancel={close} submitTestId="org-password-save" />
         </Stack>
       </form>
     </Modal>

@@ -15,6 +15,7 @@ import { localPage } from '../../components/local-page.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { AddressMessage, checkAddress } from '../../../protocol/index.ts';
 import { label, options } from './card-labels.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 const saved = (message: string) => notifications.show({ color: 'green', message, autoClose: TOAST_MS });
 
@@ -95,11 +96,7 @@ export function GroupManagementPage() {
           <Stack>
             <TextInput label={t('cards.groups.name')} required {...field('name')} name="groupName" />
             <TextInput label={t('cards.groups.remark')} {...field('remark')} />
-            <Group justify="flex-end">
-              <Button type="submit" loading={submitting} data-testid="group-save">
-                {t('device.confirm')}
-              </Button>
-            </Group>
+            <FormActions submitting={submitting} onCancel={() => setEdit(undefined)} submitTestId="group-save" />
           </Stack>
         </form>
       </Modal>
@@ -272,11 +269,7 @@ export function GroupConfigPage() {
               onChange={(v) => form.setFieldValue('importType', v === 'TRANSFER' ? 'TRANSFER' : 'NEW')}
               allowDeselect={false}
             />
-            <Group justify="flex-end">
-              <Button type="submit" loading={submitting} data-testid="address-save">
-                {t('device.confirm')}
-              </Button>
-            </Group>
+            <FormActions submitting={submitting} onCancel={() => setAdding(false)} submitTestId="address-save" />
           </Stack>
         </form>
       </Modal>

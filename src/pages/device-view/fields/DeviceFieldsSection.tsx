@@ -6,6 +6,7 @@ import { type DeviceFieldView, deviceFieldApi } from '../../../api/device-fields
 import { TOAST_MS } from '../../../api/request.ts';
 import { type Rule, rules, useConsoleForm } from '../../../components/use-console-form.ts';
 import { notifications } from '../../../layout/toast.ts';
+import { FormActions } from '../../../components/FormActions.tsx';
 
 type Values = Record<string, string>;
 const keyOf = (f: DeviceFieldView) => `f${f.id}`;
@@ -47,14 +48,7 @@ function ValuesDialog({ sn, fields, values, onClose, onSaved }: { sn: string; fi
               <TextInput key={f.id} label={f.name} placeholder={t('groups.fields.cleared')} inputMode={f.type === 'number' ? 'decimal' : undefined} {...field(keyOf(f))} data-testid={`field-value-${f.name}`} />
             ),
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('device.cancel')}
-            </Button>
-            <Button type="submit" loading={submitting} data-testid="field-values-save">
-              {t('device.confirm')}
-            </Button>
-          </Group>
+          <FormActions submitting={submitting} onCancel={onClose} submitTestId="field-values-save" />
         </Stack>
       </form>
     </Modal>
