@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { type Clock, systemClock } from '../protocol/index.ts';
+import zlib from 'node:zlib';
+import { type Clock, systemClock, useNativeCrc32 } from '../protocol/index.ts';
 import { buildApp } from './app.ts';
 import { CaptchaStore } from './auth/captcha.ts';
 import { SessionStore } from './auth/sessions.ts';
@@ -93,6 +94,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
 /** Opens the database, migrates, seeds (unless a worker), and builds the API, console and gateway without listening. */
 export async function buildServer(config: Config, opts: StartOptions = {}): Promise<BuiltServer> {
+  // Chunk frames the server reads itself (recordings of live view) are checked with Node's own CRC-32.
+  useNativeCrc32(zlib.crc32);
   const clock = opts.clock ?? systemClock;
   // The database and the gateway exist before the HTTP app (routes command devices); they log through
   // the app's logger once that exists.

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../errors.ts';
 import { type Chunk, ChunkFlag, decodeChunk, encodeChunk, isChunkFrame } from './chunk-frame.ts';
 import { ChunkReceiver } from './chunk-receiver.ts';
 import { ChunkSender } from './chunk-sender.ts';
-import { crc32 } from './crc32.ts';
+import { crc32, useNativeCrc32 } from './crc32.ts';
 import { sha256Hex } from './sha256.ts';
 import { msgpackCodec } from '../codec.ts';
 
@@ -22,6 +23,31 @@ const chunkArb: fc.Arbitrary<Chunk> = fc.record({
 describe('binary chunks', () => {
   it('crc32 matches the standard check value', () => {
     expect(crc32(new Uint8Array([...'123456789'].map((c) => c.charCodeAt(0))))).toBe(0xcbf43926);
+  });
+
+  it('crc32 gives zlib\'s value for any range and any split, with the portable loop and with a native one', () => {
+    const range = fc.uint8Array({ maxLength: 200 }).chain((bytes) =>
+      fc.tuple(fc.constant(bytes), fc.nat({ max: bytes.length })).chain(([b, start]) =>
+        fc.tuple(fc.constant(b), fc.constant(start), fc.integer({ min: start, max: b.length })).chain(([b2, s, end]) => fc.tuple(fc.constant(b2), fc.constant(s), fc.constant(end), fc.integer({ min: s, max: end }))),
+      ),
+    );
+    for (const native of [undefined, zlib.crc32]) {
+      useNativeCrc32(native);
+      try {
+        fc.assert(
+          fc.property(range, ([bytes, start, end, split]) => {
+            const want = zlib.crc32(bytes.subarray(start, end));
+            expect(crc32(bytes, 0, start, end)).toBe(want);
+            expect(crc32(bytes, crc32(bytes, 0, start, split), split, end)).toBe(want);
+            // A Buffer (what a socket hands over) gives the same as a plain Uint8Array.
+            expect(crc32(Buffer.from(bytes), 0, start, end)).toBe(want);
+          }),
+          runs,
+        );
+      } finally {
+        useNativeCrc32(undefined);
+      }
+    }
   });
 
   it('CHUNK-1 chunk frames round-trip', () => {

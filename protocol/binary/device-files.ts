@@ -106,7 +106,7 @@ export function uploadToDevice(
             if (event.reply.data?.stage !== 'ready') return;
             ready$.next();
             if (sending) return;
-            sending = sendFile(port, { flowId, bytes: opts.bytes, sn: opts.sn, chunkSize: opts.chunkSize, window: opts.window, begin$: ready$ }).subscribe({
+            sending = sendFile(port, { flowId, bytes: opts.bytes, sha256, sn: opts.sn, chunkSize: opts.chunkSize, window: opts.window, begin$: ready$ }).subscribe({
               next: (p: TransferProgress) => {
                 bytes = p.bytes;
                 subscriber.next({ kind: 'progress', bytes: p.bytes, total: p.total });
@@ -222,7 +222,7 @@ export async function offerFileOnFlow(
     opts.progress(job.request, offer);
     const ownReconnect$ = engine.connection$.pipe(filter((s) => s.status === 'open'));
     await lastValueFrom(
-      sendFile(engine, { flowId: opts.flowId, bytes: file.bytes, chunkSize: opts.chunkSize, window: opts.window, begin$: merge(ownReconnect$, consoleBack$) }).pipe(
+      sendFile(engine, { flowId: opts.flowId, bytes: file.bytes, sha256: offer.sha256, chunkSize: opts.chunkSize, window: opts.window, begin$: merge(ownReconnect$, consoleBack$) }).pipe(
         tap((p) => opts.progress(job.request, { stage: 'sending', bytes: p.bytes, total: p.total })),
       ),
       { defaultValue: undefined },

@@ -48,6 +48,11 @@ export interface SendFileOptions {
    * gives it the device's `ready` replies, so it never begins before its flow is bound again.
    */
   readonly begin$?: Observable<unknown>;
+  /**
+   * The bytes' SHA-256 (lowercase hex) when the caller has it already (it announced it in its offer or
+   * request): hashing a large file again would delay the first chunk by as long again.
+   */
+  readonly sha256?: string;
 }
 
 /** A transfer failed for good (the receiver reported a checksum mismatch or refused it). */
@@ -89,7 +94,7 @@ export function sendFile(engine: TransferPort, opts: SendFileOptions): Observabl
       if (ack.done) subscriber.complete();
       else pump();
     };
-    void sha256Hex(opts.bytes).then((sha256) => {
+    void (opts.sha256 !== undefined ? Promise.resolve(opts.sha256) : sha256Hex(opts.bytes)).then((sha256) => {
       if (subscriber.closed) return;
       const begin: BeginData = { size: sender.manifest.size, chunkSize: sender.manifest.chunkSize, window, sha256 };
       subs.push(
