@@ -1,10 +1,9 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles/mantine-base.ts';
 import { Notifications } from '@mantine/notifications';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import './i18n/index.ts';
+import { i18nReady } from './i18n/index.ts';
 import { AppTheme } from './layout/AppTheme.tsx';
 import { LOGIN_PAGE_URL, LOGIN_STORAGE_KEY } from './state/session.ts';
 
@@ -15,11 +14,19 @@ window.addEventListener('storage', (e) => {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
-createRoot(root).render(
-  <StrictMode>
-    <AppTheme>
-      <Notifications position="top-center" />
-      <App />
-    </AppTheme>
-  </StrictMode>,
+// The console renders once its language's texts are in (never a key on screen). Without them there is
+// nothing to say in either language but this, in both.
+i18nReady.then(
+  () =>
+    createRoot(root).render(
+      <StrictMode>
+        <AppTheme>
+          <Notifications position="top-center" />
+          <App />
+        </AppTheme>
+      </StrictMode>,
+    ),
+  () => {
+    root.textContent = 'The page could not be loaded; please reload. 页面加载失败，请刷新页面。';
+  },
 );

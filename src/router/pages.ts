@@ -52,7 +52,7 @@ const commerce = () => import('../pages/commerce/commerce-pages.ts');
 
 /** Pages built so far, by route path; every other route of the table shows the shared AreaPlaceholder. */
 export const builtPages: Readonly<Record<string, ComponentType>> = {
-  '/dashboard/index': lazyPage(() => import('../pages/dashboard/DashboardPage.tsx').then((m) => m.DashboardPage)),
+  '/dashboard/index': lazyPage(() => import('../pages/dashboard/DashboardPage.tsx').then((m) => m.DashboardPage), 'base'),
   ...lazyArea(() => import('../pages/sim/sim-pages.ts').then((m) => m.simPages), AREA_PATHS.sim),
   ...lazyArea(() => commerce().then((m) => m.commercePages), AREA_PATHS.commerce),
   ...lazyArea(() => import('../pages/content/content-pages.ts').then((m) => m.contentPages), AREA_PATHS.content),

@@ -8,13 +8,3 @@ export const auditEn = {
   targetId: 'ID {{id}}',
   query: 'Query',
 };
-
-export const auditZh: typeof auditEn = {
-  anyAction: '全部操作',
-  result: '结果',
-  ok: '成功',
-  refused: '失败（{{code}}）',
-  route: '接口',
-  targetId: 'ID {{id}}',
-  query: '查询',
-};

@@ -1,4 +1,4 @@
-// Texts of the monitor centre's device wall and group control (issue 22), in both languages.
+// Texts of the monitor centre's device wall and group control (issue 22), in English (Chinese: wall.zh.ts).
 export const wallEn = {
   thumbnails: 'Live thumbnails',
   thumbnailsHint: 'Visible online tiles (up to {{tiles}}) get a screenshot every {{seconds}} s, {{inFlight}} at a time',
@@ -32,39 +32,4 @@ export const wallEn = {
   applied: 'Applied',
   appliedAt: 'Applied at ({{x}}, {{y}})',
   summary: '{{ok}} of {{count}} devices applied it',
-};
-
-export const wallZh: typeof wallEn = {
-  thumbnails: '实时缩略图',
-  thumbnailsHint: '可见的在线设备（最多 {{tiles}} 台）每 {{seconds}} 秒截图一次，同时最多 {{inFlight}} 张',
-  thumbnailsUsage: '已截图 {{count}} 张，共 {{kib}} KiB',
-  modelFilter: '按型号筛选',
-  state: { all: '全部', online: '在线', offline: '离线', expired: '已过期', inactive: '未激活' },
-  system: { all: '全部系统', android: '安卓', linux: 'Linux 系统' },
-  legend: '状态颜色',
-  select: '选择设备',
-  selectTile: '选择 {{sn}}',
-  selectShown: '选择当前在线',
-  clearSelection: '清除选择',
-  selected: '已选 {{count}} 台',
-  tooMany: '群控最多 {{max}} 台设备，已选取前 {{max}} 台',
-  startGroup: '群控',
-  exitGroup: '退出群控',
-  groupTitle: '群控 · {{count}} 台设备',
-  underGroup: '群控中',
-  underGroupBy: '正在被 {{account}} 群控',
-  padHint: '点击即触摸，拖动即滑动。每台设备都会收到该操作，并按各自屏幕缩放。',
-  noPicture: '暂无画面：点击屏幕对应位置即可',
-  pictureOf: '{{sn}} 的画面',
-  keys: { back: '返回', home: '主页', recents: '最近任务', power: '电源', volume_up: '音量 +', volume_down: '音量 −' },
-  text: '在每台设备上输入的文字',
-  type: '输入',
-  results: '各设备结果',
-  noResults: '尚未发送操作',
-  sending: '发送中…',
-  lastInput: '最近操作：{{input}}',
-  inputs: { tap: '点击', swipe: '滑动', key: '按键：{{key}}', text: '文字', scroll: '滚动', longPress: '长按', clipboard: '剪贴板' },
-  applied: '已执行',
-  appliedAt: '已执行，位置 ({{x}}, {{y}})',
-  summary: '{{count}} 台设备中 {{ok}} 台已执行',
 };

@@ -1,18 +1,18 @@
-import { publicZh } from './public.ts';
-import { auditZh } from './audit.ts';
-import { kitZh } from './kit.ts';
-import { authoringZh } from './authoring.ts';
-import { deviceViewZh } from './device-view.ts';
-import { fleetZh } from './fleet.ts';
-import { groupsZh } from './groups.ts';
-import { reportsZh } from './reports.ts';
-import { cardsZh } from './cards.ts';
-import { contentZh } from './content.ts';
-import { integrationsZh } from './integrations.ts';
-import { timelineZh } from './timeline.ts';
-import { recordingsZh } from './recordings.ts';
-import { wallZh } from './wall.ts';
-import { approvalsZh } from './approvals.ts';
+import { publicZh } from './public.zh.ts';
+import { auditZh } from './audit.zh.ts';
+import { kitZh } from './kit.zh.ts';
+import { authoringZh } from './authoring.zh.ts';
+import { deviceViewZh } from './device-view.zh.ts';
+import { fleetZh } from './fleet.zh.ts';
+import { groupsZh } from './groups.zh.ts';
+import { reportsZh } from './reports.zh.ts';
+import { cardsZh } from './cards.zh.ts';
+import { contentZh } from './content.zh.ts';
+import { integrationsZh } from './integrations.zh.ts';
+import { timelineZh } from './timeline.zh.ts';
+import { recordingsZh } from './recordings.zh.ts';
+import { wallZh } from './wall.zh.ts';
+import { approvalsZh } from './approvals.zh.ts';
 import type { Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */

@@ -1,0 +1,41 @@
+import type { timelineEn } from './timeline.ts';
+
+// The Chinese texts of timeline.ts; `typeof timelineEn` makes the compiler check the keys. A file of its own, so
+// a page loads only its language (src/i18n/index.ts).
+export const timelineZh: typeof timelineEn = {
+  time: '时间',
+  account: '操作人',
+  source: '来源',
+  command: '指令',
+  params: '参数',
+  result: '结果',
+  message: '消息',
+  duration: '耗时',
+  durationMs: '{{ms}} 毫秒',
+  from: '开始时间',
+  to: '结束时间',
+  clear: '清除',
+  exportCsv: '导出 CSV',
+  exporting: '正在导出…',
+  empty: '该时间段内没有发往此设备的指令',
+  sources: { console: '控制台', rest: 'REST 调用', bulk: '批量操作', campaign: '推送任务', held: '暂存指令', api: 'API 客户端', group: '群控', approval: '四眼审批' },
+  platform: '平台',
+  recording: '回放',
+  replay: {
+    title: '会话回放',
+    download: '下载 .cast',
+    downloadMp4: '下载 .mp4',
+    back: '返回',
+    missing: '该录像不可用',
+    search: '搜索会话内容',
+    searchPlaceholder: '搜索会话中的文字',
+    matches: '第 {{current}} 处，共 {{count}} 处',
+    matchCount: '匹配：{{count}} 处',
+    previous: '上一处',
+    next: '下一处',
+    watchedBy: '谁查看过此录像',
+    noViews: '尚无人查看过此录像',
+    viewKind: '方式',
+    purposes: { replay: '回放', download: '下载' },
+  },
+};
