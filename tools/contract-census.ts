@@ -9,7 +9,8 @@
  *      with the same set of at least {@link MIN_PROPS} names mirror each other; a set declared N times
  *      counts N - 1 mirrored shapes, unless every declaration is a TypeBox contract in protocol/api (two
  *      areas' contracts may share names; a copy is a declaration outside the contracts). A type derived from a schema (`Static<typeof X>`) declares nothing;
- *      dependency bags (`...Deps` interfaces of route registrars) are not REST shapes and are skipped.
+ *      dependency bags (`...Deps` interfaces of services and registrars, `...Options` of Fastify plugins) are
+ *      not REST shapes and are skipped.
  *  (b) `as` casts of message data (`data as X`, `.data as X`, `payload as X`, `body as X`, `as const`
  *      excluded) in non-test sources, per folder (two path steps: server/gateway, src/pages, ...).
  *  (c) Non-test source files over {@link MAX_LINES} lines.
@@ -88,7 +89,7 @@ export function shapesOf(file: string, text: string): Shape[] {
   const shapes: Shape[] = [];
   const add = (node: ts.Node, name: string, kind: Shape['kind'], props: string[]) => {
     const unique = [...new Set(props)].sort();
-    if (unique.length >= MIN_PROPS && !/Deps$/.test(name)) shapes.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, name, kind, props: unique });
+    if (unique.length >= MIN_PROPS && !/(Deps|Options)$/.test(name)) shapes.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, name, kind, props: unique });
   };
   const visitConsts = (node: ts.Node) => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) consts.set(node.name.text, node.initializer);

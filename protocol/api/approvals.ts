@@ -1,9 +1,9 @@
 // Four-eyes approval (issue 23): dangerous actions (factory reset, clear data, bulk commands and push
 // campaigns over an organisation's thresholds) wait as requests until a second account holding
 // `approve_dangerous`, with every target device's organisation in its scope, approves or rejects them.
-// Request schemas are TypeBox with their types derived; the answers' shapes are declared once here.
+// Request and answer schemas are TypeBox with their types derived; the answers are response schemas.
 import { type Static, Type } from 'typebox';
-import { IdParams, PagingProperties } from './common.ts';
+import { IdParams, NullReply, PageOf, PagingProperties, Reply } from './common.ts';
 
 /** The permission key of approvers (the requester never approves its own request). */
 export const APPROVE_PERMISSION = 'approve_dangerous';
@@ -38,16 +38,17 @@ export const ApprovalRejectBody = Type.Object({ reason: Type.Optional(Type.Strin
 export type ApprovalRejectBody = Static<typeof ApprovalRejectBody>;
 
 /** Thresholds of an organisation: its four-eyes policy. */
-export interface ApprovalPolicy {
+export const ApprovalPolicy = Type.Object({
   /** Factory reset and clear data wait for approval. */
-  readonly wipes: boolean;
+  wipes: Type.Boolean(),
   /** A bulk command to more devices than this waits for approval; 0: never. */
-  readonly bulkOver: number;
+  bulkOver: Type.Integer(),
   /** A push campaign to more devices than this waits for approval; 0: never. */
-  readonly campaignOver: number;
+  campaignOver: Type.Integer(),
   /** A request not decided within this many minutes expires. */
-  readonly ttlMinutes: number;
-}
+  ttlMinutes: Type.Integer(),
+});
+export type ApprovalPolicy = Static<typeof ApprovalPolicy>;
 
 /** The bounds of each threshold, as the server checks them and the console's policy form says them. */
 export const APPROVAL_POLICY_LIMITS = {
@@ -76,37 +77,43 @@ export const ApprovalPolicyPath = IdParams('orgId');
 export type ApprovalPolicyPath = Static<typeof ApprovalPolicyPath>;
 
 /** A request as listed. */
-export interface ApprovalView {
-  readonly id: number;
-  readonly orgId: number;
-  readonly requesterId: number;
-  readonly requester: string;
-  readonly kind: ApprovalKind;
-  readonly msgId: number;
+export const ApprovalView = Type.Object({
+  id: Type.Integer(),
+  orgId: Type.Integer(),
+  requesterId: Type.Integer(),
+  requester: Type.String(),
+  kind: Type.Unsafe<ApprovalKind>({ type: 'string', enum: [...APPROVAL_KINDS] }),
+  msgId: Type.Integer(),
   /** The command's data (for a campaign: its content and size). */
-  readonly params: unknown;
+  params: Type.Unknown(),
   /** The target serials (at most the first 100; targetCount says how many). */
-  readonly targets: readonly string[];
-  readonly targetCount: number;
-  readonly source: string;
-  readonly campaignId: number | null;
-  readonly state: ApprovalState;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-  readonly decidedBy: string | null;
-  readonly decidedAt: number | null;
-  readonly reason: string;
+  targets: Type.Immutable(Type.Array(Type.String())),
+  targetCount: Type.Integer(),
+  source: Type.String(),
+  campaignId: Type.Union([Type.Integer(), Type.Null()]),
+  state: StateSchema,
+  createdAt: Type.Integer(),
+  expiresAt: Type.Integer(),
+  decidedBy: Type.Union([Type.String(), Type.Null()]),
+  decidedAt: Type.Union([Type.Integer(), Type.Null()]),
+  reason: Type.String(),
   /** What the execution answered after approval. */
-  readonly outcome: unknown;
+  outcome: Type.Unknown(),
   /** The caller may approve or reject it now (pending, not its own, key held, every target in scope). */
-  readonly canDecide: boolean;
-}
+  canDecide: Type.Boolean(),
+});
+export type ApprovalView = Static<typeof ApprovalView>;
 
 /** Answer of /approval/count: pending requests the caller may decide, and its own pending ones. */
-export interface ApprovalCount {
-  readonly toDecide: number;
-  readonly mine: number;
-}
+export const ApprovalCount = Type.Object({ toDecide: Type.Integer(), mine: Type.Integer() });
+export type ApprovalCount = Static<typeof ApprovalCount>;
+
+/** Answers (response schemas, the envelope around the data) of /approval/*. */
+export const ApprovalPageReply = Reply(PageOf(ApprovalView));
+export const ApprovalCountReply = Reply(ApprovalCount);
+export const ApprovalReply = Reply(ApprovalView);
+export const ApprovalPolicyReply = Reply(ApprovalPolicy);
+export const ApprovalPolicySetReply = NullReply;
 
 /** What a REST command answers instead of executing when it waits for approval. */
 export interface ApprovalWaiting {

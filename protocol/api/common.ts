@@ -2,7 +2,7 @@
 // with TypeBox, so that each request schema and its TypeScript type are one declaration (docs/DECISIONS.md,
 // "REST contracts"). The server validates with these very objects (Ajv, through Fastify's TypeBox type
 // provider) and the console imports the derived types.
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 /** Page sizes a list may ask for (platform-core section 9). */
 export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
@@ -94,3 +94,36 @@ export function IdParams<const K extends string>(name: K) {
 /** The path parameters of calls on one item, `/.../:id`. */
 export const IdPath = IdParams('id');
 export type IdPath = Static<typeof IdPath>;
+
+/** Fields of every answer: the spec's envelope around a call's data (platform-core section 7). */
+const EnvelopeProperties = {
+  code: Type.Integer(),
+  message: Type.String(),
+  /** A failure's catalogue key and parameters (server/http/envelope.ts, "Errors as keys"). */
+  key: Type.Optional(Type.String()),
+  params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+};
+
+/**
+ * The response schema of a call that answers `data`: the envelope `{code, message, data}`. A failure goes
+ * out with the same status (200) and `data: null`, its key and parameters, so the schema allows those too.
+ * Fastify serialises the answer through it (fast-json-stringify): fields the schema does not name are
+ * dropped, and an answer that matches neither `data` nor null is an error, not a silent drift.
+ */
+export function Reply<T extends TSchema>(data: T) {
+  return Type.Object({ ...EnvelopeProperties, data: Type.Union([data, Type.Null()]) });
+}
+
+/** The response schema of a call that answers no data (`data: null`). */
+export const NullReply = Type.Object({ ...EnvelopeProperties, data: Type.Null() });
+
+/** The envelope as a type: the schema's fields, with `data` typed by the call. */
+export type Envelope<T> = Omit<Static<typeof NullReply>, 'data'> & { readonly data: T | null };
+
+/** One page of a list as a schema: platform-core section 7's {total, list}. */
+export function PageOf<T extends TSchema>(item: T) {
+  return Type.Object({ total: Type.Integer({ minimum: 0 }), list: Type.Immutable(Type.Array(item)) });
+}
+
+/** One page of a list: the schema's fields, with the items typed. */
+export type Page<T> = Omit<Static<ReturnType<typeof PageOf<TSchema>>>, 'list'> & { readonly list: readonly T[] };

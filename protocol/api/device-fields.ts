@@ -2,7 +2,7 @@
 // of a list of options); each device holds a value per field, shown as optional columns of the device list,
 // filterable there, and usable in dynamic group queries.
 import { type Static, Type } from 'typebox';
-import { Id, OneOf } from './common.ts';
+import { Id, NullReply, OneOf, Reply } from './common.ts';
 
 export const DEVICE_FIELD_TYPES = ['text', 'number', 'select'] as const;
 export type DeviceFieldType = (typeof DEVICE_FIELD_TYPES)[number];
@@ -63,10 +63,17 @@ export const DeviceFieldFilter = Type.Array(DeviceFieldValue, { maxItems: 10 });
 export type DeviceFieldFilter = Static<typeof DeviceFieldFilter>;
 
 /** A field as /device-field/list answers it. */
-export interface DeviceFieldView {
-  readonly id: number;
-  readonly orgId: number;
-  readonly name: string;
-  readonly type: DeviceFieldType;
-  readonly options: readonly string[];
-}
+export const DeviceFieldView = Type.Object({
+  id: Type.Integer(),
+  orgId: Type.Integer(),
+  name: Type.String(),
+  type: OneOf(DEVICE_FIELD_TYPES),
+  options: Type.Immutable(Type.Array(Type.String())),
+});
+export type DeviceFieldView = Static<typeof DeviceFieldView>;
+
+/** Answers (response schemas, the envelope around the data): the list, one field, a device's values by field id. */
+export const DeviceFieldListReply = Reply(Type.Immutable(Type.Array(DeviceFieldView)));
+export const DeviceFieldReply = Reply(DeviceFieldView);
+export const DeviceFieldValuesReply = Reply(Type.Record(Type.String(), Type.String()));
+export const DeviceFieldDeleteReply = NullReply;

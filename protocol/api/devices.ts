@@ -6,11 +6,8 @@ import { Country, NetworkType, SystemType } from '../catalogue/enums.ts';
 import { Among, Id, LongText, OneOf, PagingProperties } from './common.ts';
 import { DeviceFieldFilter } from './device-fields.ts';
 
-/** One page of a list call: platform-core section 7's {total, list}. */
-export interface Page<T> {
-  readonly total: number;
-  readonly list: readonly T[];
-}
+/** One page of a list call: platform-core section 7's {total, list} (declared with its schema in common.ts). */
+export type { Page } from './common.ts';
 
 /** A device row as the server lists it: every field of the device entity (devices-and-commerce section 3). */
 export interface DeviceView {

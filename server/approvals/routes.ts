@@ -24,28 +24,28 @@ export async function approvalRoutes(app: FastifyInstance): Promise<void> {
   // Decorated by the approvals plugin (./plugin.ts), registered before this one.
   const approvals = app.approvals;
 
-  api.post('/approval/list', { config: { permission: 'session' }, schema: { body: c.ApprovalListBody } }, async (req) => ok(await approvals.list(callerOf(req), req.body)));
+  api.post('/approval/list', { config: { permission: 'session' }, schema: { body: c.ApprovalListBody, response: { 200: c.ApprovalPageReply } } }, async (req) => ok(await approvals.list(callerOf(req), req.body)));
 
-  api.post('/approval/count', { config: { permission: 'session' } }, async (req) => ok(await approvals.count(callerOf(req))));
+  api.post('/approval/count', { config: { permission: 'session' }, schema: { response: { 200: c.ApprovalCountReply } } }, async (req) => ok(await approvals.count(callerOf(req))));
 
-  api.post('/approval/:id/approve', { config: { permission: c.APPROVE_PERMISSION }, schema: { params: c.ApprovalIdPath } }, async (req) =>
+  api.post('/approval/:id/approve', { config: { permission: c.APPROVE_PERMISSION }, schema: { params: c.ApprovalIdPath, response: { 200: c.ApprovalReply } } }, async (req) =>
     ok(await approvals.approve(callerOf(req), Number(req.params.id), requiredKey)),
   );
 
-  api.post('/approval/:id/reject', { config: { permission: c.APPROVE_PERMISSION }, schema: { params: c.ApprovalIdPath, body: c.ApprovalRejectBody } }, async (req) =>
+  api.post('/approval/:id/reject', { config: { permission: c.APPROVE_PERMISSION }, schema: { params: c.ApprovalIdPath, body: c.ApprovalRejectBody, response: { 200: c.ApprovalReply } } }, async (req) =>
     ok(await approvals.reject(callerOf(req), Number(req.params.id), req.body?.reason?.trim() ?? '')),
   );
 
   // The thresholds are an organisation setting: the organisation key, for organisations in the caller's scope
   // (as the recording and two-step policies).
-  api.get('/approval/policy/:orgId', { config: { permission: 'session' }, schema: { params: c.ApprovalPolicyPath } }, async (req) => {
+  api.get('/approval/policy/:orgId', { config: { permission: 'session' }, schema: { params: c.ApprovalPolicyPath, response: { 200: c.ApprovalPolicyReply } } }, async (req) => {
     const caller = callerOf(req);
     const orgId = Number(req.params.orgId);
     if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
     return ok(await approvals.policy(orgId));
   });
 
-  api.post('/approval/policy', { config: { permission: 'org_list' }, schema: { body: c.ApprovalPolicyBody } }, async (req) => {
+  api.post('/approval/policy', { config: { permission: 'org_list' }, schema: { body: c.ApprovalPolicyBody, response: { 200: c.ApprovalPolicySetReply } } }, async (req) => {
     const caller = callerOf(req);
     const { orgId, ...policy } = req.body;
     if (!caller.scope.has(orgId)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');

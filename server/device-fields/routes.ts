@@ -38,33 +38,33 @@ export async function deviceFieldRoutes(app: FastifyInstance, deps: { readonly d
     req.body ??= {};
     done();
   };
-  api.post('/device-field/list', { config: { permission: 'device_list' }, schema: { body: c.DeviceFieldListBody }, preValidation: emptyBody }, async (req) => {
+  api.post('/device-field/list', { config: { permission: 'device_list' }, schema: { body: c.DeviceFieldListBody, response: { 200: c.DeviceFieldListReply } }, preValidation: emptyBody }, async (req) => {
     const caller = callerOf(req);
     const sn = req.body.sn;
     const list: c.DeviceFieldView[] = (sn === undefined ? await fields.list(caller.scope) : await fields.forDevice(caller, sn)).map(viewOf);
     return ok(list);
   });
 
-  api.post('/device-field/add', { config: { permission: FIELD_MANAGE_PERMISSION }, schema: { body: c.DeviceFieldAddBody } }, async (req) => {
+  api.post('/device-field/add', { config: { permission: FIELD_MANAGE_PERMISSION }, schema: { body: c.DeviceFieldAddBody, response: { 200: c.DeviceFieldReply } } }, async (req) => {
     const caller = callerOf(req);
     const name = cleanText(req.body.name, 'field.name', true);
     const options = selectOptions(req.body.type, req.body.options);
     return ok(viewOf(await fields.add(caller.orgId, name, req.body.type, options, deps.clock.now())));
   });
 
-  api.post('/device-field/update', { config: { permission: FIELD_MANAGE_PERMISSION }, schema: { body: c.DeviceFieldUpdateBody } }, async (req) => {
+  api.post('/device-field/update', { config: { permission: FIELD_MANAGE_PERMISSION }, schema: { body: c.DeviceFieldUpdateBody, response: { 200: c.DeviceFieldReply } } }, async (req) => {
     const field = await fields.inScope(req.body.id, callerOf(req).scope);
     const name = cleanText(req.body.name, 'field.name', true);
     return ok(viewOf(await fields.update(field, name, selectOptions(field.type, req.body.options ?? optionsOf(field)))));
   });
 
-  api.delete('/device-field/:id', { config: { permission: FIELD_MANAGE_PERMISSION }, schema: { params: c.DeviceFieldIdPath } }, async (req) => {
+  api.delete('/device-field/:id', { config: { permission: FIELD_MANAGE_PERMISSION }, schema: { params: c.DeviceFieldIdPath, response: { 200: c.DeviceFieldDeleteReply } } }, async (req) => {
     const field = await fields.inScope(idOf(req.params.id), callerOf(req).scope);
     await fields.delete(field.id);
     return ok(null);
   });
 
-  api.post('/device-field/set', { config: { permission: FIELD_SET_PERMISSION }, schema: { body: c.DeviceFieldSetBody } }, async (req) => {
+  api.post('/device-field/set', { config: { permission: FIELD_SET_PERMISSION }, schema: { body: c.DeviceFieldSetBody, response: { 200: c.DeviceFieldValuesReply } } }, async (req) => {
     return ok(await fields.set(callerOf(req), req.body.sn, req.body.values));
   });
 }

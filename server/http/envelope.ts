@@ -1,3 +1,4 @@
+import type { Envelope } from '../../protocol/api/common.ts';
 import { englishOf, formatMessage, type MessageKey, type MessageLanguage, type MessageParams, type MessageRef, type PlainMessageKey } from '../../protocol/index.ts';
 
 /**
@@ -17,16 +18,18 @@ export const ApiCode = {
 } as const;
 export type ApiCodeValue = (typeof ApiCode)[keyof typeof ApiCode];
 
-export interface ApiEnvelope<T> {
+/**
+ * The envelope `{code, data, message}` as the server builds it: the contract's (protocol/api/common.ts,
+ * whose response schemas serialise it) with the code, key and parameters typed narrower. `message` is in
+ * the caller's language (docs/DECISIONS.md, "Errors as keys"); on a failure, `key` is the message's
+ * catalogue key (protocol/messages), which the console renders in its own language, and `params` its
+ * parameters (a parameter that is itself a message, a field label, is a `{key, params}` object).
+ */
+export type ApiEnvelope<T> = Omit<Envelope<T>, 'code' | 'key' | 'params'> & {
   readonly code: ApiCodeValue;
-  readonly data: T | null;
-  /** The message in the caller's language (docs/DECISIONS.md, "Errors as keys"). */
-  readonly message: string;
-  /** On a failure: the message's catalogue key (protocol/messages), which the console renders in its own language. */
   readonly key?: MessageKey;
-  /** The key's parameters; a parameter that is itself a message (a field label) is a `{key, params}` object. */
   readonly params?: MessageParams;
-}
+};
 
 /** A successful envelope. */
 export function ok<T>(data: T): ApiEnvelope<T> {
