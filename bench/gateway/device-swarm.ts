@@ -2,7 +2,8 @@ import { DEFAULT_FLEET, Fleet } from '../../agent/simulator/fleet.ts';
 import { seededRandom } from '../../agent/simulator/prng.ts';
 import { seedOf, SimulatedLoad } from '../../agent/simulator/telemetry.ts';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { Command, Subprotocol, systemClock, type TransportFactory } from '../../protocol/index.ts';
+import { Command, type Envelope, Subprotocol, systemClock, type TransportFactory } from '../../protocol/index.ts';
+import { LightDevice } from './light-device.ts';
 import type { SwarmReply, SwarmRequest } from './swarm-messages.ts';
 
 // The simulated fleet of the gateway bench, forked by it so that devices and server do not share an
@@ -18,12 +19,19 @@ const transports = Array.from({ length: sources }, (_, k) => wsTransport({ local
 let next = 0;
 const transport: TransportFactory = (url, subprotocols, sink) => (transports[next++ % sources] as TransportFactory)(url, subprotocols, sink);
 
-const fleet = new Fleet({
+/** What the swarm's requests need of a device, full or light. */
+interface SwarmDevice {
+  readonly sn: string;
+  readonly loggedIn: boolean;
+  send(env: Envelope): void;
+  dispose(): void;
+}
+
+const fleetOptions = {
   ...DEFAULT_FLEET,
   gatewayUrl: String(env.GATEWAY_URL),
   enrollKey: String(env.ENROLL_KEY),
   snPrefix: env.SWARM_SN_PREFIX ?? 'SIM',
-  count,
   churnEveryMs: 0,
   // 1,000 devices per 100 ms: a fast start, still spread so the bench measures holding, not one burst.
   rampBatch: 1_000,
@@ -34,7 +42,53 @@ const fleet = new Fleet({
   clock: systemClock,
   // Secrets live as long as this process; each device keeps its own for reconnecting after a restart.
   secrets: { load: () => ({}), save: () => undefined },
-});
+};
+
+// SWARM_DEVICE=light: the bench's light devices (light-device.ts), except the swarm's first device, which
+// stays a full simulated device: file transfers need its simulated file system. Otherwise the full fleet.
+const light = env.SWARM_DEVICE === 'light';
+const fleet = new Fleet({ ...fleetOptions, count: light ? Math.min(1, count) : count });
+const random = seededRandom(fleetOptions.seed + 1);
+const width = Math.max(5, String(count).length);
+const lights = light
+  ? Array.from({ length: Math.max(0, count - 1) }, (_, k) =>
+      new LightDevice({
+        gatewayUrl: fleetOptions.gatewayUrl,
+        enrollKey: fleetOptions.enrollKey,
+        sn: `${fleetOptions.snPrefix}${String(k + 2).padStart(width, '0')}`,
+        localAddress: `127.0.0.${((k + 1) % sources) + firstSource}`,
+        codec: env.SWARM_CODEC === 'msgpack' ? 'msgpack' : 'json',
+        random,
+      }),
+    )
+  : [];
+const devices: SwarmDevice[] = [...fleet.devices.map((d) => ({ sn: d.sn, get loggedIn() { return d.loggedIn; }, send: (e: Envelope) => d.engine.send(e), dispose: () => d.dispose() })), ...lights];
+// One timer for the light devices' statuses (a minute) and heartbeats (300 s), not one per device.
+const heartbeats = setInterval(() => {
+  const now = Date.now();
+  for (const d of lights) {
+    try {
+      d.tick(now);
+    } catch {
+      // reconnecting
+    }
+  }
+}, 10_000);
+if (env.SWARM_DEBUG) setInterval(() => {
+  const out = lights.filter((d) => !d.loggedIn);
+  process.stderr.write(`swarm ${fleetOptions.snPrefix}: ${out.length} light devices not logged in: ${out.slice(0, 5).map((d) => `${d.sn} last close ${d.lastClose}`).join(', ')}\n`);
+}, 15_000).unref();
+const startLights = () => {
+  for (let i = 0; i < lights.length; i += fleetOptions.rampBatch) {
+    const batch = lights.slice(i, i + fleetOptions.rampBatch);
+    setTimeout(() => batch.forEach((d) => d.start()), ((i + 1) / fleetOptions.rampBatch) * fleetOptions.rampEveryMs);
+  }
+};
+const stopAll = () => {
+  clearInterval(heartbeats);
+  fleet.stop();
+  for (const d of lights) d.dispose();
+};
 
 const send = (reply: SwarmReply) => process.send?.(reply);
 
@@ -44,7 +98,7 @@ const send = (reply: SwarmReply) => process.send?.(reply);
  * one read. With burst 1 every upload is its own write, which caps what one process can send on loopback.
  */
 function blast(seconds: number, burst: number): void {
-  const online = fleet.devices.filter((d) => d.loggedIn);
+  const online = devices.filter((d) => d.loggedIn);
   const loads = online.map((d) => new SimulatedLoad(seededRandom(seedOf(d.sn))));
   let sent = 0;
   let k = 0;
@@ -55,7 +109,7 @@ function blast(seconds: number, burst: number): void {
     for (let n = 0; n < 400; n++, k = (k + 1) % online.length) {
       for (let b = 0; b < burst; b++) {
         try {
-          online[k]?.engine.send({ msgId: Command.StatusUpload, data: loads[k]?.next(false) });
+          online[k]?.send({ msgId: Command.StatusUpload, data: loads[k]?.next(false) });
           sent++;
         } catch {
           // dropped meanwhile: not counted as sent
@@ -70,19 +124,20 @@ function blast(seconds: number, burst: number): void {
 
 process.on('message', (req: SwarmRequest) => {
   if (req.kind === 'blast') blast(req.seconds, req.burst);
-  else if (req.kind === 'online') send({ kind: 'online', count: fleet.onlineCount });
+  else if (req.kind === 'online') send({ kind: 'online', count: devices.filter((d) => d.loggedIn).length });
   else {
-    for (const d of fleet.devices.slice(req.count)) d.dispose();
-    send({ kind: 'kept', count: Math.min(req.count, fleet.devices.length) });
+    for (const d of devices.slice(req.count)) d.dispose();
+    send({ kind: 'kept', count: Math.min(req.count, devices.length) });
   }
 });
 process.on('disconnect', () => {
-  fleet.stop();
+  stopAll();
   process.exit(0);
 });
 process.on('SIGTERM', () => {
-  fleet.stop();
+  stopAll();
   process.exit(0);
 });
 fleet.start();
+startLights();
 send({ kind: 'ready' });
