@@ -249,7 +249,11 @@ export interface ActivatedLicence {
 
 // ---- Order demands ----
 
-const ShortText = Type.String({ maxLength: 64 });
+/** A fitting's SKU and other short codes. */
+export const MAX_SHORT_TEXT = 64;
+/** A demand's special needs. */
+export const MAX_SPECIAL_NEEDS = 2000;
+const ShortText = Type.String({ maxLength: MAX_SHORT_TEXT });
 
 /** One field of a demand's form. */
 export const DemandField = Type.Object(
@@ -281,7 +285,7 @@ export const DemandBody = Type.Object(
     fittings: Type.Array(DemandFitting, { maxItems: 100 }),
     fields: Type.Array(DemandField, { maxItems: 50 }),
     quantity: Type.Number(),
-    specialNeeds: Type.Optional(Type.String({ maxLength: 2000 })),
+    specialNeeds: Type.Optional(Type.String({ maxLength: MAX_SPECIAL_NEEDS })),
     submit: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -42,7 +42,8 @@ export const commerceApi = {
   bills: (q: OrderQuery) => request<Page<Order>>({ method: 'GET', url: '/link-card-bill/list', params: { ...q } }),
   monthly: (year: number) => request<MonthlyBills>({ method: 'GET', url: '/link-card-bill/monthly', params: { year } }),
   monthlyDetail: (month: string, pageNum: number, pageSize: number) => request<Page<BilledCard>>({ method: 'GET', url: '/link-card-bill/detail-list', params: { month, pageNum, pageSize } }),
-  create: (order: NewOrder) => request<CreatedOrder>({ method: 'POST', url: '/pay-data/createOrder', data: order }),
+  /** `silent` when a form shows the refusal itself (on the count it names). */
+  create: (order: NewOrder, options: { silent?: boolean } = {}) => request<CreatedOrder>({ method: 'POST', url: '/pay-data/createOrder', data: order, ...options }),
   pay: (orderNo: string, payMethod: 'alipay' | 'offline', transferAmount?: string) =>
     request<PayAnswer>({ method: 'POST', url: '/pay-data/pay', data: { orderNo, payMethod, ...(transferAmount === undefined ? {} : { transferAmount }) } }),
   sandboxPay: (orderNo: string) => request<{ notified: boolean }>({ method: 'POST', url: '/payment/sandbox/pay', data: { orderNo } }),
@@ -77,8 +78,9 @@ export const licenceApi = {
 export const demandApi = {
   list: (q: ConsoleQuery<DemandListQuery>) =>
     request<Page<Demand>>({ method: 'GET', url: '/order-requirements/list', params: { ...q } }),
-  add: (f: DemandForm) => request<Demand>({ method: 'POST', url: '/order-requirements/add', data: f }),
-  update: (f: DemandForm) => request<null>({ method: 'POST', url: '/order-requirements/update', data: f }),
+  // Form calls: the demand dialog shows a refusal on its field (or as a toast).
+  add: (f: DemandForm) => request<Demand>({ method: 'POST', url: '/order-requirements/add', data: f, silent: true }),
+  update: (f: DemandForm) => request<null>({ method: 'POST', url: '/order-requirements/update', data: f, silent: true }),
   remove: (id: number) => request<null>({ method: 'DELETE', url: '/order-requirements/delete', data: { id } }),
   addSame: (id: number) => request<Demand>({ method: 'POST', url: '/order-requirements/add-same', data: { id } }),
   addMore: (id: number, quantity: number) => request<Demand>({ method: 'POST', url: '/order-requirements/add-more', data: { id, quantity } }),

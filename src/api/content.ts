@@ -29,12 +29,13 @@ export type CampaignEvent = PushCampaignEvent;
 export const WIFI_CONFIRM_BYTES = 5 * 1024 * 1024;
 
 export const contentApi = {
+  // add, update and edit are form calls: the dialog shows a refusal on its field (or as a toast).
   list: (area: ContentArea, body: ContentListBody) =>
     request<Page<ContentItem>>({ method: 'POST', url: `/${area}/list`, data: body }),
-  add: (area: ContentArea, body: Record<string, unknown>) => request<ContentItem>({ method: 'POST', url: `/${area}/add`, data: body }),
-  updateFirmware: (body: Record<string, unknown>) => request<ContentItem>({ method: 'POST', url: '/img/update', data: body }),
-  updateApp: (id: number, uploadId: string) => request<ContentItem>({ method: 'POST', url: '/app/update', data: { id, uploadId } }),
-  edit: (area: ContentArea, body: EditContentBody) => request<ContentItem>({ method: 'POST', url: `/${area}/edit`, data: body }),
+  add: (area: ContentArea, body: Record<string, unknown>) => request<ContentItem>({ method: 'POST', url: `/${area}/add`, data: body, silent: true }),
+  updateFirmware: (body: Record<string, unknown>) => request<ContentItem>({ method: 'POST', url: '/img/update', data: body, silent: true }),
+  updateApp: (id: number, uploadId: string) => request<ContentItem>({ method: 'POST', url: '/app/update', data: { id, uploadId }, silent: true }),
+  edit: (area: ContentArea, body: EditContentBody) => request<ContentItem>({ method: 'POST', url: `/${area}/edit`, data: body, silent: true }),
   folder: (name: string, parentId: number | null) => request<ContentItem>({ method: 'POST', url: '/file/folder', data: { name, parentId } }),
   history: (id: number) => request<ContentItem[]>({ method: 'GET', url: `/app/history/${id}` }),
   remove: (area: ContentArea, ids: readonly number[]) => request<DeletedItems>({ method: 'DELETE', url: `/${area}/delete`, data: { ids } }),

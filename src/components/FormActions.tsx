@@ -1,7 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import type React from 'react';
 import { useTranslation } from 'react-i18next';
-import { FORM_ACTION } from './use-console-form.ts';
+import { FORM_ACTION, SECONDARY_SUBMIT } from './use-console-form.ts';
 
 interface Props {
   /** The form's `submitting` (from useConsoleForm): the submit button shows it and takes no second click. */
@@ -14,6 +14,8 @@ interface Props {
   readonly cancelLabel?: string;
   readonly submitTestId?: string;
   readonly disabled?: boolean;
+  /** A second submit button left of the main one (e.g. "Save" as a draft beside "Submit"); the handler gets `secondary`. */
+  readonly secondary?: { readonly label: string; readonly testId?: string };
   /** Dialogs put their buttons on the right; a form on a page keeps them under its fields on the left. */
   readonly align?: 'end' | 'start';
 }
@@ -27,13 +29,18 @@ const focusSelf = (e: React.MouseEvent<HTMLButtonElement>) => e.currentTarget.fo
 const action = { [FORM_ACTION]: '', onMouseDown: focusSelf };
 
 /** The one footer of the console's forms: an optional Cancel and the submit button with the form's loading state. */
-export function FormActions({ submitting, onCancel, submitLabel, cancelLabel, submitTestId, disabled, align = 'end' }: Props) {
+export function FormActions({ submitting, onCancel, submitLabel, cancelLabel, submitTestId, disabled, secondary, align = 'end' }: Props) {
   const { t } = useTranslation();
   return (
     <Group justify={align === 'end' ? 'flex-end' : 'flex-start'}>
       {onCancel && (
         <Button variant="default" {...action} onClick={onCancel}>
           {cancelLabel ?? t('device.cancel')}
+        </Button>
+      )}
+      {secondary && (
+        <Button type="submit" variant="default" value={SECONDARY_SUBMIT} disabled={submitting || disabled} {...action} data-testid={secondary.testId}>
+          {secondary.label}
         </Button>
       )}
       <Button type="submit" loading={submitting} disabled={disabled} {...action} data-testid={submitTestId}>

@@ -41,6 +41,9 @@ export const rules = {
 
 type Values = Record<string, string>;
 
+/** The value of FormActions' secondary submit button, by which the handler tells the two apart. */
+export const SECONDARY_SUBMIT = 'secondary';
+
 export interface ConsoleFormOptions<V extends Values> {
   readonly initialValues: V;
   /** Each field's rules, checked in order; the first answer is its error. */
@@ -60,8 +63,11 @@ export interface ConsoleForm<V extends Values> {
     onBlur: (e: React.FocusEvent<HTMLElement>) => void;
     maxLength?: number;
   };
-  /** A form onSubmit: checks everything, runs the handler once at a time, puts server errors on their fields. */
-  onSubmit: (handler: (values: V) => Promise<void>) => (e?: React.FormEvent<HTMLFormElement>) => void;
+  /**
+   * A form onSubmit: checks everything, runs the handler once at a time, puts server errors on their fields.
+   * `secondary` is true when FormActions' secondary submit button (e.g. "Save" beside "Submit") sent it.
+   */
+  onSubmit: (handler: (values: V, how: { readonly secondary: boolean }) => Promise<void>) => (e?: React.FormEvent<HTMLFormElement>) => void;
   readonly submitting: boolean;
 }
 
@@ -139,12 +145,13 @@ export function useConsoleForm<V extends Values>(options: ConsoleFormOptions<V>)
   };
 
   const onSubmit: ConsoleForm<V>['onSubmit'] = (handler) =>
-    form.onSubmit(async (values) => {
+    form.onSubmit(async (values, event) => {
       if (busy.current) return;
+      const submitter = (event?.nativeEvent as SubmitEvent | undefined)?.submitter;
       busy.current = true;
       setSubmitting(true);
       try {
-        await handler(values);
+        await handler(values, { secondary: submitter instanceof HTMLButtonElement && submitter.value === SECONDARY_SUBMIT });
       } catch (err) {
         // Forms call request() with silent: a failure naming a field shows there, any other as a toast.
         const name = serverField(err, Object.keys(values), options.serverKeys);

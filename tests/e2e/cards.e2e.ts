@@ -142,11 +142,21 @@ describe('SIM cards and directional groups in Chromium', () => {
     await page.locator('input[name=demandName]').fill('Harvester terminals');
     await page.locator('input[name=customer]').fill('Green Fields Co');
     await page.locator('input[name=model]').fill('G5');
-    await page.locator('input[name=quantity]').fill('0');
-    await page.getByTestId('demand-submit').click();
+    const quantity = page.locator('input[name=quantity]');
+    await quantity.fill('0');
+    await quantity.blur();
     await page.getByText('Please enter a positive integer').waitFor();
-    await page.locator('input[name=quantity]').fill('120');
+    // A count the console lets through but the server refuses (over 10 000 000) is said under its field.
+    await quantity.fill('20000000');
+    await page.getByTestId('demand-submit').click();
+    await expect.poll(() => quantity.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('Please enter a positive integer').waitFor();
+    await quantity.fill('120');
+    // A fitting needs its SKU: said on blur, and nothing is saved without it.
     await page.getByRole('button', { name: 'Add fitting' }).click();
+    await page.getByPlaceholder('SKU').focus();
+    await page.getByPlaceholder('SKU').blur();
+    await page.getByText('This item cannot be empty!').waitFor();
     await page.getByPlaceholder('SKU').fill('ANT-4G');
     await page.getByTestId('demand-submit').click();
     const row = page.locator('tr[data-demand]').filter({ hasText: 'Harvester terminals' });
@@ -165,6 +175,16 @@ describe('SIM cards and directional groups in Chromium', () => {
     await page.goto(`${ts.server.url}/user/license-manage/index`);
     await page.getByText('No activation codes').first().waitFor();
     await page.getByRole('button', { name: 'Buy codes' }).click();
+    // The count is checked on blur with its range, and a refused count creates no order.
+    const count = page.getByTestId('licence-buy-count');
+    await count.fill('0');
+    await count.blur();
+    await page.getByText('Enter a whole number from 1 to 500').waitFor();
+    await count.fill('501');
+    await page.getByRole('button', { name: 'Create order' }).click();
+    await page.getByText('Enter a whole number from 1 to 500').waitFor();
+    expect(page.url()).toContain('/license-manage/index');
+    await count.fill('1');
     await page.getByRole('button', { name: 'Create order' }).click();
     // The pay-data screen opens on the new order; the sandbox stands in for Alipay.
     await page.getByTestId('sandbox-badge').getByText('Sandbox').waitFor();

@@ -20,6 +20,9 @@ const queryOf = (f: { code: string; label: string; status: string | null }) => (
   ...(f.status ? { status: f.status } : {}),
 });
 
+/** A count of codes to generate or buy: a whole number from 1 to MAX_GENERATE. */
+const countRule = rules.key((v) => (/^[1-9][0-9]*$/.test(v.trim()) && Number(v) <= MAX_GENERATE ? undefined : 'cards.licence.countRange'));
+
 /** Licence (ISOBUS activation code) management: list, filters, export, buy, distribute. */
 export function LicenceManagePage() {
   const { t } = useTranslation();
@@ -31,11 +34,12 @@ export function LicenceManagePage() {
   const distributeForm = useConsoleForm<{ label: string }>({ initialValues: { label: '' }, rules: { label: [rules.required(), rules.maxLength(MAX_TEXT), rules.noEmoji()] } });
   /** Every code seen while paging: which of the chosen ones are unused (only those can be distributed). */
   const [seen] = useState(() => new Map<number, Licence>());
-  const [buy, setBuy] = useState<number>();
+  const [buying, setBuying] = useState(false);
+  const buyForm = useConsoleForm<{ count: string }>({ initialValues: { count: '1' }, rules: { count: [countRule] }, serverKeys: { 'order.positiveInteger': 'count' } });
   const [generating, setGenerating] = useState(false);
   const { form, field, onSubmit, submitting } = useConsoleForm<{ count: string; label: string }>({
     initialValues: { count: '10', label: '' },
-    rules: { count: [rules.key((v) => (/^[1-9][0-9]*$/.test(v.trim()) && Number(v) <= MAX_GENERATE ? undefined : 'cards.licence.countRange'))], label: [rules.maxLength(MAX_TEXT), rules.noEmoji()] },
+    rules: { count: [countRule], label: [rules.maxLength(MAX_TEXT), rules.noEmoji()] },
   });
   const [staff, setStaff] = useState(false);
   useEffect(() => {
@@ -46,6 +50,12 @@ export function LicenceManagePage() {
     setGenerating(false);
     notifications.show({ color: 'green', message: t('cards.licence.generated', { count: r.codes.length }), autoClose: TOAST_MS });
     refresh();
+  };
+
+  const buyCodes = async ({ count }: { count: string }) => {
+    const o = await commerceApi.create({ type: 'iso_bus_activation_code', quantity: Number(count.trim()) }, { silent: true });
+    setBuying(false);
+    navigate(`/pay-data/index?orderNo=${o.orderNo}&amount=${o.amount}`);
   };
 
   const query = queryOf(filters);
@@ -143,7 +153,7 @@ export function LicenceManagePage() {
             {t('cards.licence.generate')}
           </Button>
         )}
-        <Button variant="light" onClick={() => setBuy(1)}>
+        <Button variant="light" onClick={() => (buyForm.form.reset(), setBuying(true))} data-testid="licence-buy">
           {t('cards.licence.buy')}
         </Button>
       </Group>
@@ -189,17 +199,22 @@ export function LicenceManagePage() {
           </Stack>
         </form>
       </Modal>
-      <Modal opened={buy !== undefined} onClose={() => setBuy(undefined)} title={t('cards.licence.buy')} centered>
-        <Stack>
-          <NumberInput label={t('cards.licence.count')} min={1} max={500} value={buy} onChange={(v) => setBuy(Number(v) || 1)} />
-          <Button
-            onClick={() =>
-              void commerceApi.create({ type: 'iso_bus_activation_code', quantity: buy ?? 1 }).then((o) => navigate(`/pay-data/index?orderNo=${o.orderNo}&amount=${o.amount}`), () => undefined)
-            }
-          >
-            {t('cards.commerce.createOrder')}
-          </Button>
-        </Stack>
+      <Modal opened={buying} onClose={() => setBuying(false)} title={t('cards.licence.buy')} centered>
+        <form onSubmit={buyForm.onSubmit(buyCodes)} noValidate>
+          <Stack>
+            <NumberInput
+              label={t('cards.licence.count')}
+              min={1}
+              max={MAX_GENERATE}
+              allowDecimal={false}
+              clampBehavior="none"
+              {...buyForm.field('count')}
+              onChange={(v) => buyForm.form.setFieldValue('count', String(v))}
+              data-testid="licence-buy-count"
+            />
+            <FormActions submitting={buyForm.submitting} onCancel={() => setBuying(false)} submitLabel={t('cards.commerce.createOrder')} submitTestId="licence-buy-confirm" />
+          </Stack>
+        </form>
       </Modal>
     </Stack>
   );

@@ -11,11 +11,15 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
+import { FormActions } from '../../components/FormActions.tsx';
+import { rules, useConsoleForm } from '../../components/use-console-form.ts';
+import { MAX_TEXT } from '../../../protocol/api/common.ts';
+import { MAX_SHORT_TEXT, MAX_SPECIAL_NEEDS } from '../../../protocol/api/commerce.ts';
 import { checkIdentity, IDENTITY_RULES } from '../../../protocol/index.ts';
 import { identityMessageKey } from './identity-messages.ts';
 
-interface Draft {
-  id?: number;
+/** The demand's own fields, in the console form. */
+interface DemandValues extends Record<string, string> {
   name: string;
   customer: string;
   kind: string;
@@ -23,10 +27,27 @@ interface Draft {
   template: string;
   quantity: string;
   specialNeeds: string;
+}
+/** The lists beside the form: fittings and the custom form fields, each row checked on its own. */
+interface Draft {
+  id?: number;
   fittings: { sku: string; number: string }[];
   fields: { label: string; type: DemandField['type']; value: string; options: string; rule: DemandField['rule'] }[];
 }
-const emptyDraft: Draft = { name: '', customer: '', kind: 'trial', model: '', template: '', quantity: '1', specialNeeds: '', fittings: [], fields: [] };
+const emptyValues: DemandValues = { name: '', customer: '', kind: 'trial', model: '', template: '', quantity: '1', specialNeeds: '' };
+const emptyDraft: Draft = { fittings: [], fields: [] };
+const text = [rules.maxLength(MAX_TEXT), rules.noEmoji()];
+const quantityRule = rules.key((v) => (/^[1-9][0-9]{0,7}$/.test(v.trim()) ? undefined : 'cards.commerce.positiveInteger'));
+const DEMAND_RULES = {
+  name: [rules.required(), ...text],
+  customer: [rules.required(), ...text],
+  model: [rules.required(), ...text],
+  template: text,
+  quantity: [rules.required(), quantityRule],
+  specialNeeds: [rules.maxLength(MAX_SPECIAL_NEEDS), rules.noEmoji()],
+};
+/** A fitting row's problem: a SKU is needed and its count is a positive integer (the server says 'demand.fitting'). */
+const fittingError = (f: Draft['fittings'][number]): string | undefined => (!f.sku.trim() ? 'cards.commerce.required' : /^[1-9][0-9]{0,7}$/.test(f.number.trim()) ? undefined : 'cards.commerce.positiveInteger');
 // Read only in blur and save handlers: a national ID's birth date may not lie after today.
 const today = () => Date.now();
 const split = (text: string) => text.split(/[,，\s]+/).map((s) => s.trim()).filter(Boolean);
@@ -107,16 +128,13 @@ function FieldValue({ field, index, error, onValue, onBlur }: { field: DraftFiel
   }
 }
 
+function valuesOf(d: Demand): DemandValues {
+  return { name: d.name, customer: d.customer, kind: d.kind, model: d.model, template: d.template, quantity: String(d.quantity), specialNeeds: d.specialNeeds };
+}
+
 function draftOf(d: Demand): Draft {
   return {
     id: d.id,
-    name: d.name,
-    customer: d.customer,
-    kind: d.kind,
-    model: d.model,
-    template: d.template,
-    quantity: String(d.quantity),
-    specialNeeds: d.specialNeeds,
     fittings: d.fittings.map((f) => ({ sku: f.sku, number: String(f.number) })),
     fields: d.fields.map((f) => ({ label: f.label, type: f.type, value: Array.isArray(f.value) ? f.value.join(', ') : String(f.value), options: (f.options ?? []).join(', '), rule: f.rule })),
   };
@@ -129,8 +147,16 @@ export function OrderDemandPage() {
   const [applied, setApplied] = useState(filter);
   const [reload, setReload] = useState(0);
   const [draft, setDraft] = useState<Draft>();
-  const [errors, setErrors] = useState<Partial<Record<'name' | 'customer' | 'model' | 'quantity', string>>>({});
+  const { form, field, onSubmit, submitting } = useConsoleForm<DemandValues>({ initialValues: emptyValues, rules: DEMAND_RULES, serverKeys: { 'demand.positiveInteger': 'quantity' } });
   const [fieldErrors, setFieldErrors] = useState<Record<number, string | undefined>>({});
+  const [fittingErrors, setFittingErrors] = useState<Record<number, string | undefined>>({});
+  const open = (values: DemandValues, d: Draft) => {
+    form.setValues(values);
+    form.clearErrors();
+    setFieldErrors({});
+    setFittingErrors({});
+    setDraft(d);
+  };
   const [remove, setRemove] = useState<Demand>();
   const [more, setMore] = useState<{ demand: Demand; quantity: number }>();
   const [reject, setReject] = useState<{ demand: Demand; reason: string }>();
@@ -170,24 +196,24 @@ export function OrderDemandPage() {
     { key: 'createdAt', title: t('cards.time'), style: { whiteSpace: 'nowrap' }, render: (d) => formatDateTime(d.createdAt) },
   ];
 
-  const save = (submit: boolean) => {
+  // "Save" keeps a draft (the secondary button), "Submit" sends it for review. The form's own fields are
+  // checked by the form; the fittings and custom fields here, each on its row.
+  const save = async (v: DemandValues, { secondary }: { readonly secondary: boolean }) => {
     if (!draft) return;
-    const e: typeof errors = {};
-    for (const k of ['name', 'customer', 'model'] as const) if (!draft[k].trim()) e[k] = t('cards.commerce.required');
-    if (!/^[1-9][0-9]{0,7}$/.test(draft.quantity.trim())) e.quantity = t('cards.commerce.positiveInteger');
-    setErrors(e);
     const fe = Object.fromEntries(draft.fields.map((f, i) => [i, fieldError(f)]));
+    const fi = Object.fromEntries(draft.fittings.map((f, i) => [i, fittingError(f)]));
     setFieldErrors(fe);
-    if (Object.keys(e).length || Object.values(fe).some(Boolean)) return;
-    const form = {
+    setFittingErrors(fi);
+    if (Object.values(fe).some(Boolean) || Object.values(fi).some(Boolean)) return;
+    const body = {
       ...(draft.id ? { id: draft.id } : {}),
-      name: draft.name,
-      customer: draft.customer,
-      kind: draft.kind,
-      model: draft.model,
-      template: draft.template,
-      quantity: Number(draft.quantity),
-      specialNeeds: draft.specialNeeds,
+      name: v.name.trim(),
+      customer: v.customer.trim(),
+      kind: v.kind,
+      model: v.model.trim(),
+      template: v.template.trim(),
+      quantity: Number(v.quantity.trim()),
+      specialNeeds: v.specialNeeds,
       fittings: draft.fittings.map((f) => ({ sku: f.sku, number: Number(f.number) })),
       fields: draft.fields.map((f) => ({
         label: f.label,
@@ -196,9 +222,11 @@ export function OrderDemandPage() {
         ...(f.type === 'select' || f.type === 'checkbox' ? { options: split(f.options) } : {}),
         ...(f.type === 'text' && f.rule ? { rule: f.rule } : {}),
       })),
-      submit,
+      submit: !secondary,
     };
-    void (draft.id ? demandApi.update(form) : demandApi.add(form)).then(() => (setDraft(undefined), done()), () => undefined);
+    await (draft.id ? demandApi.update(body) : demandApi.add(body));
+    setDraft(undefined);
+    done();
   };
   const set = (patch: Partial<Draft>) => setDraft((d) => d && { ...d, ...patch });
   // The same rules the server applies (checked on blur and before saving); empty values are not checked.
@@ -224,7 +252,7 @@ export function OrderDemandPage() {
         <TextInput placeholder={t('cards.demand.customer')} value={filter.customer} onChange={(e) => setFilter({ ...filter, customer: e.currentTarget.value })} />
         <Select w={160} placeholder={t('cards.demand.state')} data={options(orderDemandStateLabels)} value={filter.state} onChange={(v) => setFilter({ ...filter, state: v })} clearable />
         <Button onClick={() => setApplied(filter)}>{t('cards.search')}</Button>
-        <Button onClick={() => (setErrors({}), setFieldErrors({}), setDraft(emptyDraft))} data-testid="demand-add">
+        <Button onClick={() => open(emptyValues, emptyDraft)} data-testid="demand-add">
           {t('cards.demand.add')}
         </Button>
       </Group>
@@ -244,7 +272,7 @@ export function OrderDemandPage() {
             </Button>
             {(d.state === 0 || d.state === 2) && (
               <>
-                <Button size="compact-xs" variant="subtle" onClick={() => (setErrors({}), setFieldErrors({}), setDraft(draftOf(d)))}>
+                <Button size="compact-xs" variant="subtle" onClick={() => open(valuesOf(d), draftOf(d))}>
                   {t('cards.demand.edit')}
                 </Button>
                 <Button size="compact-xs" variant="light" onClick={() => void demandApi.submit(d.id).then(done, () => undefined)}>
@@ -284,26 +312,32 @@ export function OrderDemandPage() {
 
       <Modal opened={draft !== undefined} onClose={() => setDraft(undefined)} title={t(draft?.id ? 'cards.demand.edit' : 'cards.demand.add')} size="xl" centered>
         {draft && (
+          <form onSubmit={onSubmit(save)} noValidate>
           <Stack>
             <SimpleGrid cols={2}>
-              <TextInput label={t('cards.demand.name')} name="demandName" value={draft.name} error={errors.name} onChange={(e) => set({ name: e.currentTarget.value })} />
-              <TextInput label={t('cards.demand.customer')} name="customer" value={draft.customer} error={errors.customer} onChange={(e) => set({ customer: e.currentTarget.value })} />
-              <Select label={t('cards.demand.kind')} data={options(demandKindLabels)} value={draft.kind} onChange={(v) => set({ kind: v ?? 'trial' })} allowDeselect={false} />
-              <TextInput label={t('cards.demand.model')} name="model" value={draft.model} error={errors.model} onChange={(e) => set({ model: e.currentTarget.value })} />
-              <TextInput label={t('cards.demand.template')} value={draft.template} onChange={(e) => set({ template: e.currentTarget.value })} />
-              <TextInput label={t('cards.demand.quantity')} name="quantity" value={draft.quantity} error={errors.quantity} onChange={(e) => set({ quantity: e.currentTarget.value })} />
+              <TextInput label={t('cards.demand.name')} required {...field('name')} name="demandName" />
+              <TextInput label={t('cards.demand.customer')} required {...field('customer')} />
+              <Select label={t('cards.demand.kind')} data={options(demandKindLabels)} value={form.values.kind} onChange={(v) => form.setFieldValue('kind', v ?? 'trial')} allowDeselect={false} />
+              <TextInput label={t('cards.demand.model')} required {...field('model')} />
+              <TextInput label={t('cards.demand.template')} {...field('template')} />
+              <TextInput label={t('cards.demand.quantity')} required {...field('quantity')} />
             </SimpleGrid>
-            <Textarea label={t('cards.demand.specialNeeds')} value={draft.specialNeeds} onChange={(e) => set({ specialNeeds: e.currentTarget.value })} />
+            <Textarea label={t('cards.demand.specialNeeds')} {...field('specialNeeds')} />
             <Text fw={600}>{t('cards.demand.fittings')}</Text>
-            {draft.fittings.map((f, i) => (
-              <Group key={i}>
-                <TextInput placeholder={t('cards.demand.sku')} value={f.sku} onChange={(e) => set({ fittings: draft.fittings.map((x, j) => (j === i ? { ...x, sku: e.currentTarget.value } : x)) })} />
-                <TextInput w={100} placeholder={t('cards.demand.fittingNumber')} value={f.number} onChange={(e) => set({ fittings: draft.fittings.map((x, j) => (j === i ? { ...x, number: e.currentTarget.value } : x)) })} />
-                <ActionIcon variant="subtle" color="red" aria-label={t('cards.demand.remove')} onClick={() => set({ fittings: draft.fittings.filter((_, j) => j !== i) })}>
-                  ×
-                </ActionIcon>
-              </Group>
-            ))}
+            {draft.fittings.map((f, i) => {
+              const change = (patch: Partial<Draft['fittings'][number]>) => set({ fittings: draft.fittings.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
+              const error = fittingErrors[i] && t(fittingErrors[i]);
+              const check = () => setFittingErrors((fe) => ({ ...fe, [i]: fittingError(f) }));
+              return (
+                <Group key={i} align="flex-start">
+                  <TextInput placeholder={t('cards.demand.sku')} value={f.sku} error={error && !f.sku.trim() ? error : undefined} onChange={(e) => change({ sku: e.currentTarget.value })} onBlur={check} maxLength={MAX_SHORT_TEXT} />
+                  <TextInput w={120} placeholder={t('cards.demand.fittingNumber')} value={f.number} error={error && f.sku.trim() ? error : undefined} onChange={(e) => change({ number: e.currentTarget.value })} onBlur={check} />
+                  <ActionIcon mt={4} variant="subtle" color="red" aria-label={t('cards.demand.remove')} onClick={() => (setFittingErrors({}), set({ fittings: draft.fittings.filter((_, j) => j !== i) }))}>
+                    ×
+                  </ActionIcon>
+                </Group>
+              );
+            })}
             <Button variant="default" size="xs" onClick={() => set({ fittings: [...draft.fittings, { sku: '', number: '1' }] })}>
               {t('cards.demand.addFitting')}
             </Button>
@@ -363,15 +397,9 @@ export function OrderDemandPage() {
             <Button variant="default" size="xs" onClick={() => set({ fields: [...draft.fields, { label: '', type: 'text', value: '', options: '', rule: undefined }] })} data-testid="demand-add-field">
               {t('cards.demand.addField')}
             </Button>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => save(false)} data-testid="demand-save">
-                {t('cards.demand.save')}
-              </Button>
-              <Button onClick={() => save(true)} data-testid="demand-submit">
-                {t('cards.demand.submit')}
-              </Button>
-            </Group>
+            <FormActions submitting={submitting} onCancel={() => setDraft(undefined)} secondary={{ label: t('cards.demand.save'), testId: 'demand-save' }} submitLabel={t('cards.demand.submit')} submitTestId="demand-submit" />
           </Stack>
+          </form>
         )}
       </Modal>
 

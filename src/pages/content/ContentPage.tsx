@@ -1,6 +1,6 @@
 import { Button, FileInput, Group, Modal, Progress, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '../../layout/toast.ts';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { firmwareVersionForm, validFirmwareVersion } from '../../../protocol/api/content.ts';
@@ -9,7 +9,10 @@ import { type ContentArea, type ContentItem, contentApi, KIND_OF_AREA, type Uplo
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable, type ListQuery, type Selection } from '../../components/DataTable.tsx';
 import { localPage, type SortValues } from '../../components/local-page.ts';
+import { FormActions } from '../../components/FormActions.tsx';
+import { type ConsoleForm, type Rule, type RuleAnswer, rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { formatDateTime } from '../../format/date.ts';
+import { MAX_LONG_TEXT, MAX_TEXT } from '../../../protocol/api/common.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { useCan } from '../../state/permissions.ts';
 
@@ -44,10 +47,63 @@ async function startsLikeZip(file: File): Promise<boolean> {
   return head.length === 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
-/** The message for a firmware version that does not fit its type's form, or '' when it fits. */
-function versionProblem(t: (key: string) => string, type: string, version: string): string {
-  return validFirmwareVersion(type, version.trim()) ? '' : t(`content.badVersionOf.${firmwareVersionForm(type)}`);
+interface ContentValues extends Record<string, string> {
+  type: string;
+  source: string;
+  version: string;
+  model: string;
+  modelName: string;
+  gnssModel: string;
+  systemType: string;
+  /** 'on' or '': the form holds text only. */
+  offlineInstall: string;
+  autoInstall: string;
+  name: string;
+  remark: string;
+  /** The chosen file's name; the File itself is kept beside the form. */
+  file: string;
 }
+
+/** A firmware version in the form its type takes (checked on blur and again when the type changes). */
+const versionRule: Rule = (v, values) => (validFirmwareVersion(values.type ?? '', v.trim()) ? undefined : { key: `content.badVersionOf.${firmwareVersionForm(values.type ?? '')}` });
+const text = [rules.maxLength(MAX_TEXT), rules.noEmoji()];
+/** The firmware fields both dialogs check; the server checks the same version forms ('content.badVersion'). */
+const FIRMWARE_RULES = { version: [rules.required(), versionRule], model: [rules.required(), ...text], modelName: text, gnssModel: text } as const;
+const SERVER_KEYS = { 'content.badVersion': 'version', 'content.notAnApk': 'file', 'content.otherPackage': 'file', 'content.olderVersion': 'file' } as const;
+
+/** The firmware fields of the add and edit dialogs: type (re-checking the version), source, version, model, flags. */
+function FirmwareFields({ c, withSource }: { c: ConsoleForm<ContentValues>; withSource: boolean }) {
+  const { t } = useTranslation();
+  const { form, field } = c;
+  const flag = (name: 'offlineInstall' | 'autoInstall') => (
+    <Switch label={t(`content.${name}`)} checked={form.values[name] === 'on'} onChange={(e) => form.setFieldValue(name, e.currentTarget.checked ? 'on' : '')} />
+  );
+  return (
+    <>
+      <Select
+        label={t('content.type')}
+        data={options(firmwareTypeLabels)}
+        value={form.values.type}
+        onChange={(v) => {
+          form.setFieldValue('type', v ?? 'system');
+          if (form.getValues().version) form.validateField('version');
+        }}
+        allowDeselect={false}
+        data-testid="content-type"
+      />
+      {withSource && <Select label={t('content.source')} data={options(firmwareSourceLabels)} value={form.values.source} onChange={(v) => form.setFieldValue('source', v ?? 'self_upload')} allowDeselect={false} />}
+      <TextInput label={t('content.version')} required {...field('version')} data-testid={withSource ? 'content-version' : 'edit-version'} />
+      <TextInput label={t('content.model')} required {...field('model')} data-testid="content-model" />
+      <TextInput label={t('content.modelName')} {...field('modelName')} />
+      <TextInput label={t('content.gnssModel')} {...field('gnssModel')} />
+      <Select label={t('content.systemType')} data={options(systemTypeLabels)} value={form.values.systemType} onChange={(v) => form.setFieldValue('systemType', v ?? 'android')} allowDeselect={false} />
+      {flag('offlineInstall')}
+      {flag('autoInstall')}
+    </>
+  );
+}
+
+const EMPTY: ContentValues = { type: '', source: 'self_upload', version: '', model: '', modelName: '', gnssModel: '', systemType: 'android', offlineInstall: '', autoInstall: '', name: '', remark: '', file: '' };
 
 /** The upload-and-describe dialog of every content area. */
 function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { area: ContentArea; opened: boolean; onClose: () => void; onAdded: () => void; updating?: ContentItem; parentId: number | null }) {
@@ -56,143 +112,138 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
   const [pct, setPct] = useState<number>();
   const [handle, setHandle] = useState<UploadHandle>();
   const [wifiAsk, setWifiAsk] = useState(false);
-  const [error, setError] = useState('');
-  const [versionError, setVersionError] = useState('');
+  /** The Wi-Fi question was answered yes for this file: the form is sent again, and this time uploads. */
+  const [wifiOk, setWifiOk] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (wifiOk) formRef.current?.requestSubmit();
+  }, [wifiOk]);
   const [netState, setNetState] = useState('');
-  const [form, setForm] = useState<Record<string, string | boolean>>({ type: area === 'img' ? 'system' : area === 'app' ? 'general' : 'logo', systemType: 'android', source: 'self_upload' });
-  const set = (k: string, v: string | boolean) => setForm((f) => ({ ...f, [k]: v }));
-  const uploadKind: UploadKind = area === 'img' ? 'firmware' : area === 'logo' ? (form.type === 'boot_animation' ? 'boot_animation' : 'logo') : (KIND_OF_AREA[area] as UploadKind);
-  const accept = area === 'app' ? '.apk' : area === 'wallpaper' || (area === 'logo' && form.type === 'logo') ? 'image/png,image/jpeg,image/bmp' : area === 'logo' ? '.zip' : undefined;
+  const firmware = area === 'img' && !updating;
+  const c = useConsoleForm<ContentValues>({
+    initialValues: { ...EMPTY, type: area === 'img' ? 'system' : area === 'app' ? 'general' : 'logo' },
+    rules: {
+      ...(firmware ? FIRMWARE_RULES : {}),
+      remark: [rules.maxLength(MAX_LONG_TEXT), rules.noEmoji()],
+      file: [rules.required(), (name, values) => fileProblem(name, values.type ?? '')],
+    },
+    serverKeys: SERVER_KEYS,
+  });
+  const { form, field, onSubmit, submitting } = c;
+  const type = form.values.type;
+  const uploadKind: UploadKind = area === 'img' ? 'firmware' : area === 'logo' ? (type === 'boot_animation' ? 'boot_animation' : 'logo') : (KIND_OF_AREA[area] as UploadKind);
+  const imagesOnly = area === 'wallpaper' || (area === 'logo' && type === 'logo');
+  const accept = area === 'app' ? '.apk' : imagesOnly ? 'image/png,image/jpeg,image/bmp' : area === 'logo' ? '.zip' : undefined;
 
-  const checkFile = (f: File): string => {
-    if (f.name.length > MAX_NAME) return t('content.nameTooLong');
-    const ext = f.name.split('.').pop()?.toLowerCase() ?? '';
-    if (area === 'app' && ext !== 'apk') return t('content.onlyApk');
-    if ((area === 'wallpaper' || (area === 'logo' && form.type === 'logo')) && !['png', 'jpg', 'jpeg', 'bmp'].includes(ext)) return t('content.onlyImages');
-    return '';
+  function fileProblem(name: string, logoType: string): RuleAnswer {
+    if (name.length > MAX_NAME) return { key: 'content.nameTooLong' };
+    const ext = name.split('.').pop()?.toLowerCase() ?? '';
+    if (area === 'app' && ext !== 'apk') return { key: 'content.onlyApk' };
+    if ((area === 'wallpaper' || (area === 'logo' && logoType === 'logo')) && !['png', 'jpg', 'jpeg', 'bmp'].includes(ext)) return { key: 'content.onlyImages' };
+    return undefined;
+  }
+  const choose = (f: File | null) => {
+    setFile(f);
+    setWifiOk(false);
+    form.setFieldValue('file', f?.name ?? '');
+    if (!f) return form.clearFieldError('file');
+    form.validateField('file');
+    if (area === 'app' && !fileProblem(f.name, type)) void startsLikeZip(f).then((zip) => !zip && form.setFieldError('file', t('content.notValidApk')));
   };
 
-  const run = async () => {
-    if (!file) return setError(t('content.required'));
-    setError('');
+  // Everything that can be known before the upload starts is checked first (the form's rules, then the
+  // APK's header): a 3 MB firmware with a wrong version, or a corrupt .apk, is refused here rather than
+  // after its bytes went up (issue 20).
+  const submit = async (v: ContentValues) => {
+    if (!file) return;
+    if (area === 'app' && !(await startsLikeZip(file))) return form.setFieldError('file', t('content.notValidApk'));
+    if (file.size > WIFI_CONFIRM_BYTES && !wifiOk) return setWifiAsk(true);
     const h = uploadFile(file, uploadKind, (sent, total) => setPct(Math.floor((100 * sent) / total)), (state) => {
       if (state.state === 'waiting') setNetState(t('content.uploadWaiting', { attempt: state.attempt }));
       else setNetState(t('content.uploadResumed', { pct: state.total ? Math.floor((100 * state.offset) / state.total) : 0 }));
     });
     setHandle(h);
+    let uploadId: string;
     try {
-      const uploadId = await h.done;
-      if (updating) await contentApi.updateApp(updating.id, uploadId);
-      else if (area === 'img') await contentApi.add('img', { uploadId, type: form.type, source: form.source, version: form.version ?? '', model: form.model ?? '', modelName: form.modelName ?? '', gnssModel: form.gnssModel ?? '', systemType: form.systemType, offlineInstall: !!form.offlineInstall, autoInstall: !!form.autoInstall, remark: form.remark ?? '' });
-      else if (area === 'app') await contentApi.add('app', { uploadId, type: form.type, remark: form.remark ?? '' });
-      else if (area === 'logo') await contentApi.add('logo', { uploadId, type: form.type, remark: form.remark ?? '' });
-      else if (area === 'file') await contentApi.add('file', { uploadId, parentId, remark: form.remark ?? '' });
-      else await contentApi.add('wallpaper', { uploadId, remark: form.remark ?? '' });
-      setFile(null);
-      setPct(undefined);
-      setNetState('');
-      onAdded();
-      onClose();
+      uploadId = await h.done;
     } catch (err) {
-      setError(err instanceof Error ? err.message : t('content.uploadFailed'));
+      return form.setFieldError('file', err instanceof Error ? err.message : t('content.uploadFailed'));
     } finally {
       setHandle(undefined);
+      setPct(undefined);
+      setNetState('');
     }
+    const remark = v.remark;
+    if (updating) await contentApi.updateApp(updating.id, uploadId);
+    else if (area === 'img')
+      await contentApi.add('img', { uploadId, type: v.type, source: v.source, version: v.version.trim(), model: v.model, modelName: v.modelName, gnssModel: v.gnssModel, systemType: v.systemType, offlineInstall: v.offlineInstall === 'on', autoInstall: v.autoInstall === 'on', remark });
+    else if (area === 'app') await contentApi.add('app', { uploadId, type: v.type, remark });
+    else if (area === 'logo') await contentApi.add('logo', { uploadId, type: v.type, remark });
+    else if (area === 'file') await contentApi.add('file', { uploadId, parentId, remark });
+    else await contentApi.add('wallpaper', { uploadId, remark });
+    onAdded();
+    onClose();
   };
-  // Everything that can be known before the upload starts is checked first: a 3 MB firmware with a wrong
-  // version, or a corrupt .apk, is refused here rather than after its bytes went up (issue 20).
-  const submit = async () => {
-    if (area === 'img' && !updating) {
-      const problem = versionProblem(t, String(form.type), String(form.version ?? ''));
-      setVersionError(problem);
-      if (problem) return;
-    }
-    if (!file) return setError(t('content.required'));
-    const bad = checkFile(file);
-    if (bad) return setError(bad);
-    if (area === 'app' && !(await startsLikeZip(file))) return setError(t('content.notValidApk'));
-    if (file.size > WIFI_CONFIRM_BYTES) return setWifiAsk(true);
-    void run();
-  };
-  const checkVersion = () => setVersionError(form.version ? versionProblem(t, String(form.type), String(form.version)) : '');
+  const close = () => (handle?.abort(), onClose());
 
   return (
-    <Modal opened={opened} onClose={() => (handle?.abort(), onClose())} title={t(updating ? 'content.update' : 'content.add')} centered>
-      <Stack>
-        {area === 'img' && !updating && (
-          <>
+    <Modal opened={opened} onClose={close} title={t(updating ? 'content.update' : 'content.add')} centered>
+      <form ref={formRef} onSubmit={onSubmit(submit)} noValidate>
+        <Stack>
+          {firmware && <FirmwareFields c={c} withSource />}
+          {area === 'app' && !updating && <Select label={t('content.type')} data={options(appTypeLabels)} value={type} onChange={(v) => form.setFieldValue('type', v ?? 'general')} allowDeselect={false} />}
+          {area === 'logo' && (
             <Select
               label={t('content.type')}
-              data={options(firmwareTypeLabels)}
-              value={String(form.type)}
+              data={options(logoTypeLabels)}
+              value={type}
               onChange={(v) => {
-                set('type', v ?? 'system');
-                if (form.version) setVersionError(versionProblem(t, v ?? 'system', String(form.version)));
+                form.setFieldValue('type', v ?? 'logo');
+                if (form.getValues().file) form.validateField('file');
               }}
-              data-testid="content-type"
+              allowDeselect={false}
             />
-            <Select label={t('content.source')} data={options(firmwareSourceLabels)} value={String(form.source)} onChange={(v) => set('source', v ?? 'self_upload')} />
-            <TextInput
-              label={t('content.version')}
-              required
-              value={String(form.version ?? '')}
-              error={versionError || undefined}
-              onChange={(e) => (set('version', e.currentTarget.value), setVersionError(''))}
-              onBlur={checkVersion}
-              data-testid="content-version"
-            />
-            <TextInput label={t('content.model')} required value={String(form.model ?? '')} onChange={(e) => set('model', e.currentTarget.value)} data-testid="content-model" />
-            <TextInput label={t('content.modelName')} value={String(form.modelName ?? '')} onChange={(e) => set('modelName', e.currentTarget.value)} />
-            <TextInput label={t('content.gnssModel')} value={String(form.gnssModel ?? '')} onChange={(e) => set('gnssModel', e.currentTarget.value)} />
-            <Select label={t('content.systemType')} data={options(systemTypeLabels)} value={String(form.systemType)} onChange={(v) => set('systemType', v ?? 'android')} />
-            <Switch label={t('content.offlineInstall')} checked={!!form.offlineInstall} onChange={(e) => set('offlineInstall', e.currentTarget.checked)} />
-            <Switch label={t('content.autoInstall')} checked={!!form.autoInstall} onChange={(e) => set('autoInstall', e.currentTarget.checked)} />
-          </>
-        )}
-        {area === 'app' && !updating && <Select label={t('content.type')} data={options(appTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'general')} />}
-        {area === 'logo' && <Select label={t('content.type')} data={options(logoTypeLabels)} value={String(form.type)} onChange={(v) => set('type', v ?? 'logo')} />}
-        <FileInput
-          label={t('content.chooseFile')}
-          accept={accept}
-          value={file}
-          onChange={(f) => {
-            setFile(f);
-            setError(f ? checkFile(f) : '');
-            if (f && area === 'app' && !checkFile(f)) void startsLikeZip(f).then((zip) => !zip && setError(t('content.notValidApk')));
-          }}
-          data-testid="content-file"
-          clearable
-        />
-        <Text size="xs" c="dimmed">
-          {t('content.uploadResumeHint')}
-        </Text>
-        {!updating && <TextInput label={t('content.remark')} value={String(form.remark ?? '')} onChange={(e) => set('remark', e.currentTarget.value)} />}
-        {pct !== undefined && (
-          <>
-            <Progress value={pct} data-testid="upload-progress" />
-            <Text size="sm">{t('content.uploading', { pct })}</Text>
-          </>
-        )}
-        {netState && (
-          <Text size="sm" c="orange" data-testid="upload-network">
-            {netState}
+          )}
+          <FileInput
+            label={t('content.chooseFile')}
+            required
+            accept={accept}
+            value={file}
+            onChange={choose}
+            error={form.errors.file}
+            errorProps={{ 'data-testid': 'content-error' }}
+            data-testid="content-file"
+            clearable
+          />
+          <Text size="xs" c="dimmed">
+            {t('content.uploadResumeHint')}
           </Text>
-        )}
-        {error && (
-          <Text c="red" size="sm" data-testid="content-error">
-            {error}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => (handle?.abort(), onClose())}>
-            {t('content.cancel')}
-          </Button>
-          <Button onClick={() => void submit()} loading={handle !== undefined} data-testid="content-save">
-            {t('content.save')}
-          </Button>
-        </Group>
-      </Stack>
-      <ConfirmDialog opened={wifiAsk} title={t('content.wifiTitle')} message={t('content.wifiConfirm')} onConfirm={() => (setWifiAsk(false), void run())} onCancel={() => setWifiAsk(false)} confirmTestId="content-wifi-confirm" />
+          {!updating && <TextInput label={t('content.remark')} {...field('remark')} />}
+          {pct !== undefined && (
+            <>
+              <Progress value={pct} data-testid="upload-progress" />
+              <Text size="sm">{t('content.uploading', { pct })}</Text>
+            </>
+          )}
+          {netState && (
+            <Text size="sm" c="orange" data-testid="upload-network">
+              {netState}
+            </Text>
+          )}
+          <FormActions submitting={submitting} onCancel={close} cancelLabel={t('content.cancel')} submitLabel={t('content.save')} submitTestId="content-save" />
+        </Stack>
+      </form>
+      <ConfirmDialog
+        opened={wifiAsk}
+        title={t('content.wifiTitle')}
+        message={t('content.wifiConfirm')}
+        onConfirm={() => {
+          setWifiAsk(false);
+          setWifiOk(true);
+        }}
+        onCancel={() => setWifiAsk(false)}
+        confirmTestId="content-wifi-confirm"
+      />
     </Modal>
   );
 }
@@ -203,90 +254,39 @@ function AddDialog({ area, opened, onClose, onAdded, updating, parentId }: { are
  */
 function EditDialog({ area, item, onClose, onSaved }: { area: ContentArea; item: ContentItem; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const [form, setForm] = useState<Record<string, string | boolean>>({
-    name: item.name,
-    remark: item.remark ?? '',
-    type: item.type,
-    version: item.version ?? '',
-    model: item.model ?? '',
-    modelName: item.modelName ?? '',
-    gnssModel: item.gnssModel ?? '',
-    systemType: item.systemType ?? 'android',
-    offlineInstall: !!item.offlineInstall,
-    autoInstall: !!item.autoInstall,
+  const c = useConsoleForm<ContentValues>({
+    initialValues: {
+      ...EMPTY,
+      name: item.name,
+      remark: item.remark ?? '',
+      type: item.type,
+      version: item.version ?? '',
+      model: item.model ?? '',
+      modelName: item.modelName ?? '',
+      gnssModel: item.gnssModel ?? '',
+      systemType: item.systemType ?? 'android',
+      offlineInstall: item.offlineInstall ? 'on' : '',
+      autoInstall: item.autoInstall ? 'on' : '',
+    },
+    rules: { ...(area === 'img' ? FIRMWARE_RULES : { name: [rules.required(), rules.maxLength(MAX_NAME), rules.noEmoji()] }), remark: [rules.maxLength(MAX_LONG_TEXT), rules.noEmoji()] },
+    serverKeys: SERVER_KEYS,
   });
-  const [versionError, setVersionError] = useState('');
-  const [error, setError] = useState('');
-  const [saving, setSaving] = useState(false);
-  const set = (k: string, v: string | boolean) => setForm((f) => ({ ...f, [k]: v }));
-  const str = (k: string) => String(form[k] ?? '');
-  const save = async () => {
-    if (area === 'img') {
-      const problem = versionProblem(t, str('type'), str('version'));
-      setVersionError(problem);
-      if (problem) return;
-      if (!str('model').trim()) return setError(t('content.required'));
-    } else if (!str('name').trim()) return setError(t('content.required'));
-    setSaving(true);
-    const saved =
-      area === 'img'
-        ? await contentApi
-            .updateFirmware({ id: item.id, type: str('type'), version: str('version').trim(), model: str('model'), modelName: str('modelName'), gnssModel: str('gnssModel'), systemType: str('systemType'), offlineInstall: !!form.offlineInstall, autoInstall: !!form.autoInstall, remark: str('remark') })
-            .catch(() => undefined)
-        : await contentApi.edit(area, { id: item.id, name: str('name').trim(), remark: str('remark') }).catch(() => undefined);
-    setSaving(false);
-    if (!saved) return;
+  const save = async (v: ContentValues) => {
+    if (area === 'img')
+      await contentApi.updateFirmware({ id: item.id, type: v.type, version: v.version.trim(), model: v.model, modelName: v.modelName, gnssModel: v.gnssModel, systemType: v.systemType, offlineInstall: v.offlineInstall === 'on', autoInstall: v.autoInstall === 'on', remark: v.remark });
+    else await contentApi.edit(area, { id: item.id, name: v.name.trim(), remark: v.remark });
     onSaved();
     onClose();
   };
   return (
     <Modal opened onClose={onClose} title={`${t('content.editTitle')}: ${item.name}`} centered>
-      <Stack>
-        {area === 'img' ? (
-          <>
-            <Select
-              label={t('content.type')}
-              data={options(firmwareTypeLabels)}
-              value={str('type')}
-              onChange={(v) => {
-                set('type', v ?? 'system');
-                if (str('version')) setVersionError(versionProblem(t, v ?? 'system', str('version')));
-              }}
-            />
-            <TextInput
-              label={t('content.version')}
-              required
-              value={str('version')}
-              error={versionError || undefined}
-              onChange={(e) => (set('version', e.currentTarget.value), setVersionError(''))}
-              onBlur={() => setVersionError(versionProblem(t, str('type'), str('version')))}
-              data-testid="edit-version"
-            />
-            <TextInput label={t('content.model')} required value={str('model')} onChange={(e) => set('model', e.currentTarget.value)} />
-            <TextInput label={t('content.modelName')} value={str('modelName')} onChange={(e) => set('modelName', e.currentTarget.value)} />
-            <TextInput label={t('content.gnssModel')} value={str('gnssModel')} onChange={(e) => set('gnssModel', e.currentTarget.value)} />
-            <Select label={t('content.systemType')} data={options(systemTypeLabels)} value={str('systemType')} onChange={(v) => set('systemType', v ?? 'android')} />
-            <Switch label={t('content.offlineInstall')} checked={!!form.offlineInstall} onChange={(e) => set('offlineInstall', e.currentTarget.checked)} />
-            <Switch label={t('content.autoInstall')} checked={!!form.autoInstall} onChange={(e) => set('autoInstall', e.currentTarget.checked)} />
-          </>
-        ) : (
-          <TextInput label={t('content.name')} required maxLength={MAX_NAME} value={str('name')} onChange={(e) => set('name', e.currentTarget.value)} data-testid="edit-name" />
-        )}
-        <TextInput label={t('content.remark')} value={str('remark')} onChange={(e) => set('remark', e.currentTarget.value)} data-testid="edit-remark" />
-        {error && (
-          <Text c="red" size="sm">
-            {error}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('content.cancel')}
-          </Button>
-          <Button onClick={() => void save()} loading={saving} data-testid="edit-save">
-            {t('content.save')}
-          </Button>
-        </Group>
-      </Stack>
+      <form onSubmit={c.onSubmit(save)} noValidate>
+        <Stack>
+          {area === 'img' ? <FirmwareFields c={c} withSource={false} /> : <TextInput label={t('content.name')} required {...c.field('name')} data-testid="edit-name" />}
+          <TextInput label={t('content.remark')} {...c.field('remark')} data-testid="edit-remark" />
+          <FormActions submitting={c.submitting} onCancel={onClose} cancelLabel={t('content.cancel')} submitLabel={t('content.save')} submitTestId="edit-save" />
+        </Stack>
+      </form>
     </Modal>
   );
 }
