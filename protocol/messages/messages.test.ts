@@ -84,11 +84,11 @@ describe('failureText', () => {
     expect(failureText('zh', { key: 'coupon.minRecharge', params: { min: 50 } })).toBe('推送券最少充值 50');
     // A gateway refusal carries the spec's text only.
     expect(failureText('zh', { message: 'Permission denied or Session expire' })).toBe('权限不足或会话已过期');
-    expect(failureText('zh', { message: 'You click too frequently！' })).toBe('您点击得太频繁了！');
+    expect(failureText('zh', { message: 'You click too frequently！' })).toBe('您点击太频繁了！');
     expect(failureText('zh', { message: 'Request Timeout' })).toBe('请求超时');
     expect(failureText('en', { message: 'Request Timeout' })).toBe('Request Timeout');
     // A push target's stored message, and a device refusal the console gives in the spec's words.
-    expect(failureText('zh', { message: 'The equipment is offline' })).toBe('设备已离线');
+    expect(failureText('zh', { message: 'The equipment is offline' })).toBe('设备不在线');
     expect(failureText('zh', { message: 'Linux devices cannot do this' })).toBe('Linux 设备不支持此操作');
     expect(failureText('zh', { message: 'exit status 2' })).toBe('exit status 2');
     // A key from a newer server falls back to its message.

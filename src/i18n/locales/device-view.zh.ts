@@ -10,7 +10,7 @@ export const deviceViewZh: typeof deviceViewEn = {
   refresh: '刷新',
   loading: '加载中...',
   offline: '设备不在线',
-  linuxCannot: 'Linux设备不能执行此操作',
+  linuxCannot: 'Linux 设备不支持此操作',
   tooFrequent: '您点击太频繁了！',
   failed: '操作失败：{{message}}',
   done: '完成：{{message}}',

@@ -27,7 +27,7 @@ export const groupsZh: typeof groupsEn = {
     types: { text: '文本', number: '数字', select: '单选' },
     options: '选项',
     optionsHint: '输入选项后按回车',
-    optionsNeeded: '选项类字段至少需要一个选项',
+    optionsNeeded: '选择类字段至少需要一个选项',
     typeFixed: '字段定义后不能更改类型',
     dropsValues: '删除某个选项后，填写了该选项的设备将清空此字段。',
     org: '所属组织',

@@ -13,7 +13,7 @@ export const recordingsZh: typeof recordingsEn = {
   running: '录制中…',
   download: '下载',
   replay: '回放',
-  sn: '设备序列号',
+  sn: '设备SN',
   allKinds: '全部类型',
   from: '开始',
   to: '结束',

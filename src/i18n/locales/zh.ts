@@ -140,7 +140,7 @@ export const zh: Messages = {
     offlineTime: '离线时间',
     actions: '操作',
     reboot: '重启',
-    rebootConfirm: '确定重启设备 {{sn}}？设备将短暂离线。',
+    rebootConfirm: '确定重启设备 {{sn}} 吗？设备将短暂离线。',
     confirm: '确定',
     cancel: '取消',
     search: '搜索SN',
@@ -233,7 +233,7 @@ export const zh: Messages = {
     new: '新密码',
     confirm: '确认新密码',
     inconsistent: '两次输入的密码不一致',
-    oldWrong: '旧密码不正确',
+    oldWrong: '原密码不正确',
     changed: '密码已修改',
   },
   reminder: {
