@@ -301,6 +301,13 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
             baseline: perMessage(bareCpu, bare.ms.length),
           },
           {
+            // The kernel's part: socket reads and writes (on loopback a write also runs the receiver's TCP path).
+            name: `  of which system (kernel) time at ${rate}/s, gateway; baseline: the echo's`,
+            value: rttCpu.system / Math.max(1, rtt.ms.length),
+            unit: 'us',
+            baseline: bareCpu.system / Math.max(1, bare.ms.length),
+          },
+          {
             name: `gateway event-loop delay p99 / max at ${rate}/s (1 ms timer resolution)`,
             value: loopDelay.percentile(99) / 1e6,
             unit: `ms / ${(loopDelay.max / 1e6).toFixed(1)} ms`,
