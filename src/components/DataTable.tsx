@@ -70,6 +70,11 @@ interface Props<T, K extends string | number> {
   /** Reorders a loaded page for display (e.g. as a tree); each row may get an indent depth. */
   readonly arrange?: (rows: readonly T[]) => readonly { row: T; depth: number }[];
   readonly testId?: string;
+  /**
+   * A row as it is now: changes that arrived after its page was loaded (e.g. from a live stream) laid over
+   * it when it is shown, without loading the page again.
+   */
+  readonly current?: (row: T) => T;
 }
 
 
@@ -95,7 +100,7 @@ function readHidden(key: string, columns: readonly DataColumn<unknown>[]): Set<s
  */
 export function DataTable<T, K extends string | number>(props: Props<T, K>) {
   const { t } = useTranslation();
-  const { columns, rowKey, load, filterKey = '', reload = 0, defaultSort, actions, toolbar, rowProps, rowLabel, arrange } = props;
+  const { columns, rowKey, load, filterKey = '', reload = 0, defaultSort, actions, toolbar, rowProps, rowLabel, arrange, current } = props;
   const userId = useSnapshot(session).user?.id;
   const paging = usePaging();
   const { pageNum, pageSize, setPageNum } = paging;
@@ -141,7 +146,8 @@ export function DataTable<T, K extends string | number>(props: Props<T, K>) {
   const state: 'loading' | 'ready' | 'error' = result?.key !== requestKey ? 'loading' : result.failed ? 'error' : 'ready';
   const page = result?.page;
 
-  const rows = page?.list ?? [];
+  const loaded = page?.list ?? [];
+  const rows = current ? loaded.map(current) : loaded;
   const shown = arrange ? arrange(rows) : rows.map((row) => ({ row, depth: 0 }));
   const visible = columns.filter((c) => c.fixed || !hidden.has(c.key));
   const pageIds = rows.map(rowKey);

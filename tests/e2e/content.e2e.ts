@@ -7,6 +7,7 @@ import { buildApk } from '../fixtures/apk.ts';
 import { consolePage } from '../support/console-page.ts';
 import { buyCoupons } from '../support/coupons.ts';
 import { api } from '../support/server.ts';
+import { shots } from '../support/shots.ts';
 
 const DEVICES = 20;
 
@@ -49,11 +50,20 @@ describe('content upload and push in Chromium', () => {
     await page.getByTestId('push-sns').fill(devices.map((d) => d.sn).join(','));
     await page.getByTestId('push-start').click();
     await page.getByTestId('push-success-count').getByText(String(DEVICES), { exact: true }).waitFor({ timeout: 60_000 });
-    expect(await page.locator('tr[data-push-result="1"]').count()).toBe(DEVICES);
+    await page.getByTestId('push-devices-table').getByTestId('table-total').getByText(`${DEVICES} in all`).waitFor();
+    await expect.poll(() => page.locator('tr[data-push-result="1"]').count()).toBe(Math.min(DEVICES, 10));
     // The campaign is in the URL: a reload shows the same progress.
     await page.waitForURL(/\/user\/content-push\/index\?campaignId=\d+$/);
     await page.reload();
     await page.getByTestId('push-success-count').getByText(String(DEVICES), { exact: true }).waitFor();
+    if (process.env.SHOTS_DIR) {
+      for (const lang of ['zh', 'en'] as const) {
+        await page.context().addCookies([{ name: 'language', value: lang, url: ts.server.url }]);
+        await page.reload();
+        await page.getByTestId('push-devices-table').getByTestId('table-total').waitFor();
+        await shots(page, 'push-devices', lang);
+      }
+    }
     const coupons = await api<{ balance: number }>(ts.server.url, 'GET', '/push-coupon/info', { token });
     expect(coupons.data.balance).toBe(50 - DEVICES);
 
@@ -99,6 +109,11 @@ describe('content upload and push in Chromium', () => {
     await page.getByTestId('push-sns').fill(fleet.map((d) => d.sn).join('\n'));
     await page.getByTestId('push-start').click();
     await page.getByTestId('push-success-count').getByText('50', { exact: true }).waitFor({ timeout: 60_000 });
-    expect(await page.locator('tr[data-push-result="1"]').count()).toBe(50);
+    // The devices' rows are the shared table's: 50 in all, a page of 10 at a time, each a success by now.
+    const table = page.getByTestId('push-devices-table');
+    await table.getByTestId('table-total').getByText('50 in all').waitFor();
+    await expect.poll(() => table.locator('tr[data-push-result="1"]').count()).toBe(10);
+    await table.getByRole('button', { name: '5', exact: true }).click();
+    await expect.poll(() => table.locator('tr[data-push-result="1"]').count()).toBe(10);
   });
 });

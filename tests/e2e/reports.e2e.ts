@@ -126,6 +126,10 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await c.page.getByRole('option', { name: 'Crash' }).click();
     await c.page.getByTestId('report-query').click();
     await c.page.getByTestId('abnormal-total').getByText(`${all.total} events`).waitFor();
+    // The records are the shared table's, paged by the server: its total is the query's, its rows the first page.
+    const table = c.page.getByTestId('report-table');
+    await table.getByTestId('table-total').getByText(`${all.total} in all`).waitFor();
+    expect(await table.locator('tbody tr[data-sn]').count()).toBe(Math.min(all.total, 10));
     const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('export-csv').click()]);
     const file = await download.path();
     expect(download.suggestedFilename()).toMatch(/^abnormal-statistics-\d{8}\.csv$/);
@@ -141,6 +145,7 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     await chartDrawn('chart-usage');
     await expect.poll(() => c.page.getByTestId('chart-usage').getAttribute('data-y-min')).toBe('0');
     await c.page.getByTestId('report-table').getByText('admin', { exact: true }).waitFor();
+    await c.page.getByTestId('report-org-table').locator('tbody tr[data-org]').first().waitFor();
     const [download] = await Promise.all([c.page.waitForEvent('download'), c.page.getByTestId('export-xlsx').click()]);
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
     const sheet = await readXlsx(fs.readFileSync(await download.path()));

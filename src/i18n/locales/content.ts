@@ -117,6 +117,8 @@ export const contentEn = {
   downloadState: 'Download state',
   progress: 'Progress',
   logQueryRequired: 'Please add at least one of the operation type or device serial number',
+  logQueryHint: 'Choose an operation type or enter a device serial number, then search',
+  messageTypes: { file: 'File' },
   kinds: { firmware: 'Firmware', app: 'App', file: 'File', logo: 'Logo', wallpaper: 'Wallpaper' },
   campaignStates: { awaiting_approval: 'Awaiting approval', running: 'Running', paused: 'Paused', cancelled: 'Cancelled', finished: 'Finished' },
   coupon: {

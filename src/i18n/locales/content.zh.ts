@@ -120,6 +120,8 @@ export const contentZh: typeof contentEn = {
   downloadState: '下载状态',
   progress: '进度',
   logQueryRequired: '请至少填写操作类型或设备SN中的一项',
+  logQueryHint: '请选择操作类型或输入设备SN后查询',
+  messageTypes: { file: '文件' },
   kinds: { firmware: '固件', app: '应用', file: '文件', logo: 'Logo', wallpaper: '壁纸' },
   campaignStates: { awaiting_approval: '待审批', running: '进行中', paused: '已暂停', cancelled: '已取消', finished: '已完成' },
   coupon: {

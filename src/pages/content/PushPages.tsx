@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -9,8 +9,7 @@ import { formatAmount } from '../../api/commerce.ts';
 import type { Page } from '../../api/devices.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { localPage } from '../../components/local-page.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { PayPanel } from '../commerce/PayDataPage.tsx';
@@ -83,12 +82,16 @@ function usePushRows(campaignId: number | undefined, initial: readonly PushLogRo
     );
     return () => stop.abort();
   }, [campaignId]);
-  const rows = (initial ?? []).map((r) => {
-    const e = live.get(rowKey(r));
-    // A list read newer than the last event of a row wins (it may have been read after a reconnect).
-    return e && e.updateTime >= r.updateTime ? { ...r, pushResult: e.pushResult, downloadState: e.downloadState, progress: e.progress, installResult: e.installResult, message: e.message, updateTime: e.updateTime } : r;
-  });
-  return { rows, campaignState, status };
+  const current = useCallback(
+    (r: PushLogRow): PushLogRow => {
+      const e = live.get(rowKey(r));
+      // A list read newer than the last event of a row wins (it may have been read after a reconnect).
+      return e && e.updateTime >= r.updateTime ? { ...r, pushResult: e.pushResult, downloadState: e.downloadState, progress: e.progress, installResult: e.installResult, message: e.message, updateTime: e.updateTime } : r;
+    },
+    [live],
+  );
+  const rows = (initial ?? []).map(current);
+  return { rows, current, campaignState, status };
 }
 
 /** The push stream's state: live, or the spec's reconnect text while it is down. */
@@ -108,45 +111,41 @@ function StreamStatus({ status }: { status: PushStreamStatus | undefined }) {
   );
 }
 
-function PushTable({ rows }: { rows: readonly PushLogRow[] }) {
+/** Per-device push rows in the shared table; `current` lays the push stream's changes over the loaded rows. */
+function PushTable(props: { id: string; load: (q: ListQuery) => Promise<Page<PushLogRow>>; current: (row: PushLogRow) => PushLogRow; filterKey?: string; reload?: number; emptyText: string }) {
   const { t } = useTranslation();
+  const columns: DataColumn<PushLogRow>[] = [
+    { key: 'sn', title: t('content.sn'), fixed: true, style: { whiteSpace: 'nowrap' }, render: (r) => r.sn },
+    { key: 'operationType', title: t('content.operationType'), render: (r) => t(`content.kinds.${r.operationType || 'firmware'}`) },
+    { key: 'contentName', title: t('content.content'), render: (r) => r.contentName },
+    { key: 'pushDate', title: t('content.pushDate'), style: { whiteSpace: 'nowrap' }, render: (r) => formatDateTime(r.pushDate) },
+    { key: 'messageType', title: t('content.messageType'), render: (r) => t(`content.messageTypes.${r.messageType}`, { defaultValue: r.messageType }) },
+    {
+      key: 'pushResult',
+      title: t('content.pushResult'),
+      render: (r) => (
+        <Badge color={r.pushResult === 1 ? 'green' : r.pushResult === 0 ? 'red' : 'blue'} variant="light">
+          {label(pushResultLabels, r.pushResult as 0)}
+        </Badge>
+      ),
+    },
+    { key: 'downloadState', title: t('content.downloadState'), render: (r) => label(downloadStateLabels, r.downloadState as 0) },
+    { key: 'progress', title: t('content.progress'), style: { width: 140 }, render: (r) => <Progress value={r.progress} /> },
+    { key: 'installState', title: t('content.installState'), render: (r) => label(installResultLabels, r.installResult as 0) },
+  ];
   return (
-    <Table highlightOnHover>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{t('content.sn')}</Table.Th>
-          <Table.Th>{t('content.operationType')}</Table.Th>
-          <Table.Th>{t('content.content')}</Table.Th>
-          <Table.Th>{t('content.pushDate')}</Table.Th>
-          <Table.Th>{t('content.messageType')}</Table.Th>
-          <Table.Th>{t('content.pushResult')}</Table.Th>
-          <Table.Th>{t('content.downloadState')}</Table.Th>
-          <Table.Th>{t('content.progress')}</Table.Th>
-          <Table.Th>{t('content.installState')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((r) => (
-          <Table.Tr key={`${r.campaignId}:${r.sn}`} data-push-sn={r.sn} data-push-result={r.pushResult}>
-            <Table.Td>{r.sn}</Table.Td>
-            <Table.Td>{t(`content.kinds.${r.operationType || 'firmware'}`)}</Table.Td>
-            <Table.Td>{r.contentName}</Table.Td>
-            <Table.Td>{formatDateTime(r.pushDate)}</Table.Td>
-            <Table.Td>{r.messageType}</Table.Td>
-            <Table.Td>
-              <Badge color={r.pushResult === 1 ? 'green' : r.pushResult === 0 ? 'red' : 'blue'} variant="light">
-                {label(pushResultLabels, r.pushResult as 0)}
-              </Badge>
-            </Table.Td>
-            <Table.Td>{label(downloadStateLabels, r.downloadState as 0)}</Table.Td>
-            <Table.Td w={140}>
-              <Progress value={r.progress} />
-            </Table.Td>
-            <Table.Td>{label(installResultLabels, r.installResult as 0)}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable<PushLogRow, string>
+      id={props.id}
+      testId={`${props.id}-table`}
+      columns={columns}
+      rowKey={rowKey}
+      load={props.load}
+      current={props.current}
+      {...(props.filterKey !== undefined ? { filterKey: props.filterKey } : {})}
+      {...(props.reload !== undefined ? { reload: props.reload } : {})}
+      emptyText={props.emptyText}
+      rowProps={(r) => ({ 'data-push-sn': r.sn, 'data-push-result': String(r.pushResult) })}
+    />
   );
 }
 
@@ -238,6 +237,8 @@ export function PushPage() {
     navigate(`/content-push/index?campaignId=${res.campaign.id}`, { replace: true });
   };
 
+  // The campaign's rows are read whole (its first 100 devices): the table pages them here.
+  const loadRows = useCallback(async (q: ListQuery) => localPage(initial ?? [], q), [initial]);
   const rows = live.rows;
   const counts = { success: rows.filter((r) => r.pushResult === 1).length, failed: rows.filter((r) => r.pushResult === 0).length };
   return (
@@ -317,7 +318,7 @@ export function PushPage() {
             </Card>
           </SimpleGrid>
           <Progress value={campaign.total ? (100 * (counts.success + counts.failed)) / campaign.total : 0} />
-          <PushTable rows={rows} />
+          <PushTable id="push-devices" load={loadRows} current={live.current} filterKey={String(campaign.id)} emptyText={t('content.empty')} />
         </Stack>
       )}
       <ConfirmDialog opened={mismatch !== undefined} title={t('content.pushTitle')} message={t('content.modelMismatch', { count: mismatch ?? 0 })} onConfirm={() => void start(true)} onCancel={() => setMismatch(undefined)} />
@@ -331,9 +332,9 @@ export function PushLogPage() {
   const { t } = useTranslation();
   const [operationType, setOperationType] = useState<string | null>(null);
   const [sn, setSn] = useState('');
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
   const [query, setQuery] = useState<{ operationType?: string; sn?: string }>();
+  /** The page the table shows, and the query, page and size it was read with. */
+  const shownPage = useRef<{ pageNum: number; key: string }>({ pageNum: 1, key: '' });
   const [page, setPage] = useState<Page<PushLogRow>>();
   const [error, setError] = useState('');
   // New pushes matching the query appear at the top: page 1 is read again when a push the page does not
@@ -346,7 +347,7 @@ export function PushLogPage() {
   };
   useEffect(() => () => clearTimeout(rereadTimer.current), []);
   const onNewPush = (campaignId: number, sn?: string) => {
-    if (!query || pageNum !== 1 || checked.current.has(campaignId) || page?.list.some((r) => r.campaignId === campaignId)) return;
+    if (!query || shownPage.current.pageNum !== 1 || checked.current.has(campaignId) || page?.list.some((r) => r.campaignId === campaignId)) return;
     if (sn !== undefined && query.sn && query.sn !== sn) return;
     checked.current.add(campaignId);
     reread();
@@ -368,20 +369,22 @@ export function PushLogPage() {
     { key: 'createTime', title: t('content.pushDate'), style: { whiteSpace: 'nowrap' }, render: (c) => formatDateTime(c.createTime) },
   ];
 
-  useEffect(() => checked.current.clear(), [query, pageNum, pageSize]);
-  useEffect(() => {
-    if (!query) return;
-    let cancelled = false;
-    contentApi.pushLog({ pageNum, pageSize, ...query }).then((p) => !cancelled && setPage(p), () => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [query, pageNum, pageSize, reads]);
+  const loadLog = useCallback(
+    async (q: ListQuery): Promise<Page<PushLogRow>> => {
+      // Another query, page or size: new pushes are looked for again (a re-read of the same page keeps them).
+      const key = JSON.stringify([query, q.pageNum, q.pageSize]);
+      if (key !== shownPage.current.key) checked.current.clear();
+      shownPage.current = { pageNum: q.pageNum, key };
+      const p = query ? await contentApi.pushLog({ pageNum: q.pageNum, pageSize: q.pageSize, ...query }) : { list: [], total: 0 };
+      setPage(p);
+      return p;
+    },
+    [query],
+  );
 
   const search = () => {
     if (!operationType && !sn.trim()) return setError(t('content.logQueryRequired'));
     setError('');
-    setPageNum(1);
     setQuery({ ...(operationType ? { operationType } : {}), ...(sn.trim() ? { sn: sn.trim() } : {}) });
   };
   return (
@@ -402,8 +405,7 @@ export function PushLogPage() {
           {error}
         </Text>
       )}
-      <PushTable rows={live.rows} />
-      <ListFooter shown={page?.list.length} total={page?.total} emptyText={t('content.empty')} {...paging.footer} />
+      <PushTable id="push-log" load={loadLog} current={live.current} filterKey={JSON.stringify(query ?? null)} reload={reads} emptyText={t(query ? 'content.empty' : 'content.logQueryHint')} />
       <Title order={4} mt="xl" mb="sm">
         {t('content.campaigns')}
       </Title>

@@ -1,11 +1,11 @@
-import { Badge, Card, Group, NumberInput, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { Badge, Card, Group, NumberInput, Select, SimpleGrid, Text, Title } from '@mantine/core';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AbnormalRecord, AbnormalReport } from '../../../protocol/api/reports.ts';
 import { type AbnormalFilter, reportApi } from '../../api/reports.ts';
-import { ListFooter } from '../../components/ListFooter.tsx';
-import { usePaging } from '../../components/use-paging.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
 import { formatDateTime, formatPercent } from './format.ts';
-import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
+import { defaultToolbarValue, ReportToolbar } from './ReportToolbar.tsx';
 import { Chart } from './Chart.tsx';
 
 const TYPES = ['cpu_high', 'memory_high', 'crash', 'anr', 'reboot', 'overheat', 'low_storage'] as const;
@@ -18,10 +18,17 @@ export function AbnormalStatisticsPage() {
   const [cpuMin, setCpuMin] = useState<number | string>('');
   const [memoryMin, setMemoryMin] = useState<number | string>('');
   const [applied, setApplied] = useState<{ type?: string; cpuMin?: number; memoryMin?: number }>({});
-  const paging = usePaging();
-  const { pageNum, pageSize, setPageNum } = paging;
-  const query: AbnormalFilter = { ...filter, ...applied };
-  const report = useReport(() => reportApi.abnormal(query, pageNum, pageSize), [filter, applied, pageNum, pageSize]);
+  const [report, setReport] = useState<AbnormalReport>();
+  const query: AbnormalFilter = useMemo(() => ({ ...filter, ...applied }), [filter, applied]);
+  // One call answers the charts and a page of the records: the table pages it, the charts take the rest.
+  const load = useCallback(
+    async (q: ListQuery) => {
+      const r = await reportApi.abnormal(query, q.pageNum, q.pageSize);
+      setReport(r);
+      return { list: r.list, total: r.total };
+    },
+    [query],
+  );
   const typeLabel = (k: string) => t(`reports.abnormal.types.${k}`, { defaultValue: k });
   const labels = useMemo(() => report?.buckets.map((b) => b.key) ?? [], [report]);
   // typeLabel depends only on t.
@@ -32,8 +39,17 @@ export function AbnormalStatisticsPage() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const byTypeLabels = useMemo(() => report?.byType.map((b) => typeLabel(b.type)) ?? [], [report, t]);
 
+  const columns: DataColumn<AbnormalRecord>[] = [
+    { key: 'time', title: t('reports.abnormal.time'), fixed: true, style: { whiteSpace: 'nowrap' }, render: (r) => formatDateTime(r.time) },
+    { key: 'sn', title: t('reports.abnormal.sn'), render: (r) => r.sn },
+    { key: 'model', title: t('reports.abnormal.model'), render: (r) => r.model },
+    { key: 'type', title: t('reports.abnormal.type'), render: (r) => typeLabel(r.type) },
+    { key: 'cpu', title: t('reports.abnormal.cpu'), render: (r) => formatPercent(r.cpu) },
+    { key: 'memory', title: t('reports.abnormal.memory'), render: (r) => formatPercent(r.memory) },
+    { key: 'detail', title: t('reports.abnormal.detail'), render: (r) => r.detail },
+  ];
+
   const apply = (next: typeof filter) => {
-    setPageNum(1);
     setApplied({
       type: type ?? undefined,
       cpuMin: cpuMin === '' ? undefined : Number(cpuMin),
@@ -85,38 +101,7 @@ export function AbnormalStatisticsPage() {
           {report && <Chart testId="chart-abnormal-types" labels={byTypeLabels} series={byType} kind="bars" integers />}
         </Card>
       </SimpleGrid>
-      <Table highlightOnHover data-testid="report-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('reports.abnormal.time')}</Table.Th>
-            <Table.Th>{t('reports.abnormal.sn')}</Table.Th>
-            <Table.Th>{t('reports.abnormal.model')}</Table.Th>
-            <Table.Th>{t('reports.abnormal.type')}</Table.Th>
-            <Table.Th>{t('reports.abnormal.cpu')}</Table.Th>
-            <Table.Th>{t('reports.abnormal.memory')}</Table.Th>
-            <Table.Th>{t('reports.abnormal.detail')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {report?.list.map((r) => (
-            <Table.Tr key={r.id} data-sn={r.sn}>
-              <Table.Td>{formatDateTime(r.time)}</Table.Td>
-              <Table.Td>{r.sn}</Table.Td>
-              <Table.Td>{r.model}</Table.Td>
-              <Table.Td>{typeLabel(r.type)}</Table.Td>
-              <Table.Td>{formatPercent(r.cpu)}</Table.Td>
-              <Table.Td>{formatPercent(r.memory)}</Table.Td>
-              <Table.Td>{r.detail}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <ListFooter
-        shown={report?.list.length}
-        total={report?.total}
-        emptyText={t('reports.empty')}
-        {...paging.footer}
-      />
+      <DataTable id="report-abnormal" testId="report-table" columns={columns} rowKey={(r) => r.id} load={load} filterKey={JSON.stringify(query)} emptyText={t('reports.empty')} rowProps={(r) => ({ 'data-sn': r.sn })} />
     </>
   );
 }

@@ -1,13 +1,23 @@
-import { Card, SimpleGrid, Table, Text, Title } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { Card, SimpleGrid, Text, Title } from '@mantine/core';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { UsageReport } from '../../../protocol/api/reports.ts';
 import { reportApi } from '../../api/reports.ts';
+import { type DataColumn, DataTable, type ListQuery } from '../../components/DataTable.tsx';
+import { localPage, type SortValues } from '../../components/local-page.ts';
 import { formatDateTime, formatDuration } from './format.ts';
 import { defaultToolbarValue, ReportToolbar, useReport } from './ReportToolbar.tsx';
 import { Chart } from './Chart.tsx';
 
 // The chart shows the most active accounts; the table below lists all of them.
 const CHART_ACCOUNTS = 20;
+
+type AccountRow = UsageReport['accounts'][number];
+type OrgRow = UsageReport['organisations'][number];
+const ACCOUNT_SORT: SortValues<AccountRow> = { account: (a) => a.account, orgName: (a) => a.orgName, sessions: (a) => a.sessions, activeMs: (a) => a.activeMs, lastActive: (a) => a.lastActive };
+const ORG_SORT: SortValues<OrgRow> = { orgName: (o) => o.orgName, accounts: (o) => o.accounts, sessions: (o) => o.sessions, activeMs: (o) => o.activeMs };
+/** Until the report is read the tables stay in their loading state. */
+const pending = new Promise<never>(() => undefined);
 
 /** Platform usage statistics (report_statistics_usetime): sessions and active time per account and organisation. */
 export function PlatformUsageStatisticsPage() {
@@ -23,6 +33,22 @@ export function PlatformUsageStatisticsPage() {
     ],
     [top, t],
   );
+  // The server answers both lists whole: the tables page and sort them here.
+  const loadAccounts = useCallback((q: ListQuery) => (report ? Promise.resolve(localPage(report.accounts, q, ACCOUNT_SORT)) : pending), [report]);
+  const loadOrgs = useCallback((q: ListQuery) => (report ? Promise.resolve(localPage(report.organisations, q, ORG_SORT)) : pending), [report]);
+  const accountColumns: DataColumn<AccountRow>[] = [
+    { key: 'account', title: t('reports.usage.account'), fixed: true, sortable: true, render: (a) => a.account },
+    { key: 'orgName', title: t('reports.usage.organisation'), sortable: true, render: (a) => a.orgName },
+    { key: 'sessions', title: t('reports.usage.sessions'), sortable: true, render: (a) => a.sessions },
+    { key: 'activeMs', title: t('reports.usage.activeTime'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (a) => formatDuration(a.activeMs) },
+    { key: 'lastActive', title: t('reports.usage.lastActive'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (a) => formatDateTime(a.lastActive) },
+  ];
+  const orgColumns: DataColumn<OrgRow>[] = [
+    { key: 'orgName', title: t('reports.usage.organisation'), fixed: true, sortable: true, render: (o) => o.orgName },
+    { key: 'accounts', title: t('reports.usage.accountCount'), sortable: true, render: (o) => o.accounts },
+    { key: 'sessions', title: t('reports.usage.sessions'), sortable: true, render: (o) => o.sessions },
+    { key: 'activeMs', title: t('reports.usage.activeTime'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (o) => formatDuration(o.activeMs) },
+  ];
   return (
     <>
       <Title order={3} mb="md">
@@ -35,65 +61,21 @@ export function PlatformUsageStatisticsPage() {
         </Text>
         {report && <Chart testId="chart-usage" labels={labels} series={series} kind="bars" integers />}
       </Card>
-      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+      {/* Side by side only where both tables fit whole (xl); at 1366 px they stack. */}
+      <SimpleGrid cols={{ base: 1, xl: 2 }}>
         <div>
           <Text fw={600} mb="xs">
             {t('reports.usage.accounts')}
           </Text>
-          <Table highlightOnHover data-testid="report-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('reports.usage.account')}</Table.Th>
-                <Table.Th>{t('reports.usage.organisation')}</Table.Th>
-                <Table.Th>{t('reports.usage.sessions')}</Table.Th>
-                <Table.Th>{t('reports.usage.activeTime')}</Table.Th>
-                <Table.Th>{t('reports.usage.lastActive')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {report?.accounts.map((a) => (
-                <Table.Tr key={a.accountId}>
-                  <Table.Td>{a.account}</Table.Td>
-                  <Table.Td>{a.orgName}</Table.Td>
-                  <Table.Td>{a.sessions}</Table.Td>
-                  <Table.Td>{formatDuration(a.activeMs)}</Table.Td>
-                  <Table.Td>{formatDateTime(a.lastActive)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable id="report-usage-accounts" testId="report-table" columns={accountColumns} rowKey={(a) => a.accountId} load={loadAccounts} defaultSort="activeMs" emptyText={t('reports.empty')} rowProps={(a) => ({ 'data-account': a.account })} />
         </div>
         <div>
           <Text fw={600} mb="xs">
             {t('reports.usage.organisations')}
           </Text>
-          <Table highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('reports.usage.organisation')}</Table.Th>
-                <Table.Th>{t('reports.usage.accountCount')}</Table.Th>
-                <Table.Th>{t('reports.usage.sessions')}</Table.Th>
-                <Table.Th>{t('reports.usage.activeTime')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {report?.organisations.map((o) => (
-                <Table.Tr key={o.orgId}>
-                  <Table.Td>{o.orgName}</Table.Td>
-                  <Table.Td>{o.accounts}</Table.Td>
-                  <Table.Td>{o.sessions}</Table.Td>
-                  <Table.Td>{formatDuration(o.activeMs)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable id="report-usage-organisations" testId="report-org-table" columns={orgColumns} rowKey={(o) => o.orgId} load={loadOrgs} defaultSort="activeMs" emptyText={t('reports.empty')} rowProps={(o) => ({ 'data-org': o.orgName })} />
         </div>
       </SimpleGrid>
-      {report?.accounts.length === 0 && (
-        <Text ta="center" c="dimmed" my="lg" data-testid="table-empty">
-          {t('reports.empty')}
-        </Text>
-      )}
     </>
   );
 }
