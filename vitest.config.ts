@@ -9,6 +9,10 @@ export default defineConfig({
           include: ['protocol/**/*.test.ts', 'workers/**/*.test.ts', 'server/**/*.test.ts', 'agent/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
+          // Set-up hooks start whole servers with a fresh PostgreSQL schema (migrations, seed). On a loaded
+          // 2-core runner that took over vitest's default 10 s (fleet-devices' beforeAll, CI of 2026-11-26), so
+          // hooks get the same budget as a test.
+          hookTimeout: 30_000,
         },
       },
       {
