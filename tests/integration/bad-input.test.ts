@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldLabelKey, formatMessage } from '../../protocol/index.ts';
 import { client, type Client, createOrg } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { fetchFrom, injectTestServer, loginAsAdmin, type TestServer } from '../support/server.ts';
 
 /**
  * Bad input for every call of platform-core section 7 (and the authoring calls beside them): missing,
@@ -138,7 +138,7 @@ for (const target of targets) {
     let orgId = 0;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       token = (await loginAsAdmin(ts)).token;
       admin = client(ts, token);
       orgId = await createOrg(admin, { name: 'Bad Input Target', account: 'badtarget', password: 'Target_pw1' });
@@ -160,7 +160,7 @@ for (const target of targets) {
       const cases = casesFor(orgId);
       const failures: string[] = [];
       for (const c of cases) {
-        const res = await fetch(`${ts.server.url}${c.url}`, {
+        const res = await fetchFrom(ts.server.url, `${c.url}`, {
           method: c.method,
           headers: { 'X-Token': token, ...(c.body !== undefined || c.raw !== undefined ? { 'Content-Type': 'application/json' } : {}) },
           body: c.raw ?? (c.body === undefined ? undefined : JSON.stringify(c.body)),

@@ -6,7 +6,7 @@ import { LICENCE_VALIDITY_MS, LicenceMessage } from '../../server/commerce/licen
 import { monthRange, OrderMessage } from '../../server/commerce/order-routes.ts';
 import { type Client, client, createOrg } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { api, loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, fetchFrom, injectTestServer, loginAs, loginAsAdmin, type TestServer } from '../support/server.ts';
 import type { OrderInvoice } from '../../protocol/api/invoices.ts';
 
 const targets = await dbTargets();
@@ -62,7 +62,7 @@ for (const target of targets) {
 
     beforeAll(async () => {
       // The sandbox stands in for Alipay here; it is off unless asked for.
-      ts = await startTestServer(target.name, { PAYMENT_SANDBOX: 'on' });
+      ts = await injectTestServer(target.name, { PAYMENT_SANDBOX: 'on' });
       admin = client(ts, (await loginAsAdmin(ts)).token);
       await createOrg(admin, { name: 'Buyer', account: 'buyer', password: 'Buyer_pw1' });
       tenant = client(ts, (await loginAs(ts, 'buyer', 'Buyer_pw1')).token);
@@ -86,7 +86,7 @@ for (const target of targets) {
       expect(pay.sandbox).toBe(true);
 
       // A forged notification is refused and changes nothing.
-      const forged = await fetch(`${ts.server.url}/payment/notify`, {
+      const forged = await fetchFrom(ts.server.url, `/payment/notify`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ trade_no: pay.tradeNo, out_trade_no: created.orderNo, total_amount: '3000', trade_status: 'TRADE_SUCCESS', sign: 'f'.repeat(64) }),
@@ -276,7 +276,7 @@ for (const target of targets) {
       expect((await tenant.ok<Page<Code>>('GET', '/iso-bus/list?status=2')).list.map((c) => c.code)).toEqual([first.code]);
       expect((await tenant.call('POST', '/iso-bus/distribute', { ids: [first.id], label: 'again' })).message).toBe(LicenceMessage.NotUnused);
 
-      const csv = await fetch(`${ts.server.url}/iso-bus/export`, { headers: { 'X-Token': (await loginAs(ts, 'buyer', 'Buyer_pw1')).token } });
+      const csv = await fetchFrom(ts.server.url, `/iso-bus/export`, { headers: { 'X-Token': (await loginAs(ts, 'buyer', 'Buyer_pw1')).token } });
       expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
       const text = await csv.text();
       for (const c of codes.list) expect(text).toContain(c.code);

@@ -5,7 +5,7 @@ import type { GroupView } from '../../protocol/api/groups.ts';
 import { OnlineState } from '../../protocol/index.ts';
 import { type Client, client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { injectTestServer, loginAs, loginAsAdmin, type TestServer } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -19,7 +19,7 @@ describe.each(targets)('custom device fields on $name', (target) => {
 
   beforeAll(async () => {
     if (!target.available) return;
-    ts = await startTestServer(target.name);
+    ts = await injectTestServer(target.name);
     const login = await loginAsAdmin(ts);
     admin = client(ts, login.token);
     branchOrg = await createOrg(admin, { name: 'Field branch', account: 'fieldbranch', password: 'Branch_pw1', parentId: login.orgId });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldLabelKey, formatMessage, type MessageRef } from '../../protocol/index.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { client, createOrg } from '../support/console-api.ts';
-import { loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { fetchFrom, injectTestServer, loginAsAdmin, type TestServer } from '../support/server.ts';
 
 /**
  * Errors as keys (docs/DECISIONS.md): every failure carries a catalogue key with its parameters, and
@@ -25,7 +25,7 @@ describe('server messages by key, in the caller language', () => {
   let token = '';
 
   beforeAll(async () => {
-    ts = await startTestServer('sqlite');
+    ts = await injectTestServer('sqlite');
     token = (await loginAsAdmin(ts)).token;
   });
   afterAll(async () => ts?.stop());
@@ -33,7 +33,7 @@ describe('server messages by key, in the caller language', () => {
   async function call(method: 'GET' | 'POST' | 'DELETE', url: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string>; token?: string } = {}): Promise<Failure> {
     const headers: Record<string, string> = { ...(opts.token ? { 'X-Token': opts.token } : {}), ...opts.headers };
     if (opts.body !== undefined || opts.raw !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${ts.server.url}${url}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+    const res = await fetchFrom(ts.server.url, `${url}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
     return (await res.json()) as Failure;
   }
 
@@ -118,7 +118,7 @@ describe('server messages by key, in the caller language', () => {
     });
 
     it('has a label in the catalogue for every field of every documented request', async () => {
-      const doc = (await (await fetch(`${ts.server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+      const doc = (await (await fetchFrom(ts.server.url, `/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
       const missing = new Set<string>();
       const walk = (schema: Schema | undefined) => {
         if (!schema) return;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestServer, type TestServer } from '../support/server.ts';
+import { api, fetchFrom, injectTestServer, type TestServer } from '../support/server.ts';
 
 /** Every call of platform-core section 7, as the spec writes it. */
 const SPEC_CALLS = `
@@ -50,12 +50,12 @@ const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 describe('OpenAPI document', () => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer('sqlite');
+    ts = await injectTestServer('sqlite');
   });
   afterAll(async () => ts?.stop());
 
   it('lists every call of platform-core section 7 with its method, and none of the console pages', async () => {
-    const res = await fetch(`${ts.server.url}/openapi.json`);
+    const res = await fetchFrom(ts.server.url, `/openapi.json`);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toMatch(/^3\./);
     const published = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${shape(path)}`)));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { type Client, client, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, type TestServer, tryLogin } from '../support/server.ts';
+import { fetchFrom, injectTestServer, loginAs, loginAsAdmin, type TestServer, tryLogin } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -31,7 +31,7 @@ for (const target of targets) {
     let rootOrg: number;
 
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       const login = await loginAsAdmin(ts);
       admin = client(ts, login.token);
       rootOrg = login.orgId;
@@ -150,7 +150,7 @@ for (const target of targets) {
       const seen = await waitForList(custAdmin, { startTime: since }, (p) => p.total >= 1);
       expect(seen.list.every((e) => e.orgId === customer)).toBe(true);
       expect((await list(custAdmin, { account: stranger })).total).toBe(0);
-      const csv = await fetch(`${ts.server.url}/operation-log/export?format=csv&account=${stranger}`, { headers: { 'X-Token': login.token } });
+      const csv = await fetchFrom(ts.server.url, `/operation-log/export?format=csv&account=${stranger}`, { headers: { 'X-Token': login.token } });
       expect(csv.status).toBe(200);
       expect(await csv.text()).not.toContain(stranger);
     });

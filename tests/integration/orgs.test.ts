@@ -5,7 +5,7 @@ import { CloseCode, OnlineState, ProtocolEngine } from '../../protocol/index.ts'
 import { clientPasswordHash } from '../../server/seed.ts';
 import { adminRoleId, type Client, client, createAccount, createOrg, createRole } from '../support/console-api.ts';
 import { dbTargets } from '../support/databases.ts';
-import { loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer, tryLogin } from '../support/server.ts';
+import { injectTestServer, loginAs, loginAsAdmin, startTestServer, TEST_ADMIN_PASSWORD, type TestServer, tryLogin } from '../support/server.ts';
 
 const targets = await dbTargets();
 
@@ -58,8 +58,9 @@ for (const target of targets) {
     let admin: Client;
     let platformId: number;
 
+    // REST only, through inject() (SQLite in memory); the console socket's kick-out has its own listening server below.
     beforeAll(async () => {
-      ts = await startTestServer(target.name);
+      ts = await injectTestServer(target.name);
       const login = await loginAsAdmin(ts);
       admin = client(ts, login.token);
       platformId = login.orgId;
@@ -211,25 +212,6 @@ for (const target of targets) {
       expect(await admin.call('POST', '/org/restpassword', { id: platformId, password: clientPasswordHash('Reset_pw2') })).toMatchObject({ code: 40003 });
     });
 
-    it('kicks an account out: its token gets code 3 and its console socket is closed', async () => {
-      const org = await orgWithLogin(platformId);
-      const login = await loginAs(ts, org.account, 'Owner_pw1');
-      const wsUrl = ts.server.url.replace('http', 'ws');
-      const engine = new ProtocolEngine({
-        url: () => `${wsUrl}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
-        transport: wsTransport(),
-        idPrefix: 'c',
-      });
-      engine.start();
-      await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
-      const out = await admin.ok<{ sessions: number }>('GET', `/org/kitoutUser/${org.accountId}`);
-      expect(out.sessions).toBe(2);
-      const stopped = await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'stopped')));
-      expect(stopped).toMatchObject({ reason: 'rejected', closeCode: CloseCode.SessionEnded });
-      expect(await org.c.call('GET', '/home/getAccountDetail')).toMatchObject({ code: 3 });
-      expect(await client(ts, login.token).call('GET', '/home/getAccountDetail')).toMatchObject({ code: 3 });
-    });
-
     it("checks a password against the caller's own", async () => {
       expect(await admin.ok('GET', `/org/authorizationPassword/${clientPasswordHash(TEST_ADMIN_PASSWORD)}`)).toBe(true);
       expect(await admin.ok('GET', `/org/authorizationPassword/${clientPasswordHash('not_it')}`)).toBe(false);
@@ -294,10 +276,41 @@ for (const target of targets) {
     });
   });
 
+  describe.skipIf(!target.available)(`organisation sessions on a console socket (${target.name})`, () => {
+    let ts: TestServer;
+    beforeAll(async () => {
+      ts = await startTestServer(target.name);
+    });
+    afterAll(async () => ts?.stop());
+
+    it('kicks an account out: its token gets code 3 and its console socket is closed', async () => {
+      const admin = client(ts, (await loginAsAdmin(ts)).token);
+      const account = unique('kicked');
+      await createOrg(admin, { name: unique('Org '), account, password: 'Owner_pw1' });
+      const first = await loginAs(ts, account, 'Owner_pw1');
+      const org = { accountId: first.accountId, c: client(ts, first.token) };
+      const login = await loginAs(ts, account, 'Owner_pw1');
+      const wsUrl = ts.server.url.replace('http', 'ws');
+      const engine = new ProtocolEngine({
+        url: () => `${wsUrl}/websocket?token=${login.token}&accountId=${login.accountId}&orgId=${login.orgId}`,
+        transport: wsTransport(),
+        idPrefix: 'c',
+      });
+      engine.start();
+      await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'open')));
+      const out = await admin.ok<{ sessions: number }>('GET', `/org/kitoutUser/${org.accountId}`);
+      expect(out.sessions).toBe(2);
+      const stopped = await firstValueFrom(engine.connection$.pipe(filter((s) => s.status === 'stopped')));
+      expect(stopped).toMatchObject({ reason: 'rejected', closeCode: CloseCode.SessionEnded });
+      expect(await org.c.call('GET', '/home/getAccountDetail')).toMatchObject({ code: 3 });
+      expect(await client(ts, login.token).call('GET', '/home/getAccountDetail')).toMatchObject({ code: 3 });
+    });
+  });
+
   describe.skipIf(!target.available)(`organisation creation limit (${target.name})`, () => {
     let ts: TestServer;
     beforeAll(async () => {
-      ts = await startTestServer(target.name, { ORG_CREATE_LIMIT: '1' });
+      ts = await injectTestServer(target.name, { ORG_CREATE_LIMIT: '1' });
     });
     afterAll(async () => ts?.stop());
 

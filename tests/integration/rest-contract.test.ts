@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../server/http/route-registry.ts';
-import { api, loginAsAdmin, startTestServer, type TestServer } from '../support/server.ts';
+import { api, fetchFrom, injectTestServer, loginAsAdmin, type TestServer } from '../support/server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const CONTRACT_DIR = path.join(root, 'protocol/api');
@@ -74,7 +74,7 @@ describe('REST contract (protocol/api)', () => {
   let ts: TestServer;
   let contract: Set<object>;
   beforeAll(async () => {
-    [ts, contract] = await Promise.all([startTestServer('sqlite'), contractObjects()]);
+    [ts, contract] = await Promise.all([injectTestServer('sqlite'), contractObjects()]);
   });
   afterAll(async () => ts?.stop());
 
@@ -174,7 +174,7 @@ describe('REST contract (protocol/api)', () => {
 
   it('the OpenAPI document carries the contract schemas (request bodies, query strings, path parameters)', async () => {
     type Op = { requestBody?: { content: Record<string, { schema: { properties?: Record<string, { enum?: unknown[] }> } }> }; parameters?: { name: string; in: string }[] };
-    const doc = (await (await fetch(`${ts.server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, Op>> };
+    const doc = (await (await fetchFrom(ts.server.url, `/openapi.json`)).json()) as { paths: Record<string, Record<string, Op>> };
     const listBody = doc.paths['/device/list']?.post?.requestBody?.content['application/json']?.schema;
     expect(listBody?.properties?.sortField?.enum).toContain('battery');
     expect(Object.keys(listBody?.properties ?? {})).toEqual(expect.arrayContaining(['pageNum', 'pageSize', 'sn', 'batteryMax']));

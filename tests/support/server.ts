@@ -6,7 +6,7 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import { ProtocolEngine } from '../../protocol/index.ts';
 import { keepCaptchaAnswersForTests } from '../../server/auth/captcha.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { buildServer, type RunningServer, type StartOptions, startServer } from '../../server/server.ts';
 import { clientPasswordHash } from '../../server/seed.ts';
 import { freshPgSchema, TEST_PG_URL } from './databases.ts';
@@ -94,6 +94,21 @@ export async function api<T>(base: string, method: 'GET' | 'POST' | 'DELETE', ur
   if (app) return (await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body }) })).json<Envelope<T>>();
   const res = await fetch(`${base}${url}`, { method, headers, body });
   return (await res.json()) as Envelope<T>;
+}
+
+/**
+ * `fetch(base + url, init)` against a test server: through `app.inject()` for one built without a port
+ * ({@link injectTestServer}), over the network otherwise. For tests that read a raw answer (status,
+ * headers, a CSV or a body that is not the envelope) or send a raw body.
+ */
+export async function fetchFrom(base: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+  const app = injected.get(base);
+  if (!app) return fetch(`${base}${url}`, init);
+  const res = await app.inject({ method: (init.method ?? 'GET') as HTTPMethods, url, headers: init.headers ?? {}, ...(init.body === undefined ? {} : { payload: init.body }) });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) for (const v of [value ?? []].flat()) headers.append(name, String(v));
+  const empty = res.statusCode === 204 || res.statusCode === 304 || init.method === 'HEAD';
+  return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers });
 }
 
 /** Logs in as admin, solving the captcha the way a person reading the image would. */
