@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { overflowX } from '../support/overflow.ts';
 import { consolePage } from '../support/console-page.ts';
 import { api } from '../support/server.ts';
 
@@ -22,6 +23,10 @@ describe('SIM cards and directional groups in Chromium', () => {
     await page.getByTestId('card-search').click();
     const row = page.locator('tr[data-iccid]').first();
     await row.getByTestId('card-status').getByText('In use').waitFor();
+    // At 1366x768 in English the default columns fit: the sticky actions column covers none of them.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await expect.poll(() => page.locator('table:has(tr[data-iccid])').evaluate(overflowX)).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1600, height: 1000 });
     const iccid = (await row.getAttribute('data-iccid')) ?? '';
     expect(iccid).toMatch(/^8986/);
     const target = page.locator(`tr[data-iccid="${iccid}"]`);

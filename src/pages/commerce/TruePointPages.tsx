@@ -28,24 +28,27 @@ export function TruePointAccountPage() {
   const act = (call: Promise<unknown>) => void call.then(refresh, () => undefined);
   const columns: DataColumn<TruePointAccount>[] = [
     { key: 'accountNo', title: t('cards.truePoint.accountNo'), fixed: true, render: (a) => <Link href={`/true-point/equipment-manage?accountId=${a.id}`}>{a.accountNo}</Link> },
+    // Fits 1366 px in English with the actions column: the password, the bought duration, the activation mode
+    // and the activation count are offered in the column choice rather than shown at first.
     {
       key: 'password',
       title: t('cards.truePoint.password'),
+      hiddenByDefault: true,
       render: (a) => (
         <Text size="sm" ff="monospace">
           {a.password}
         </Text>
       ),
     },
-    { key: 'instanceId', title: t('cards.truePoint.instanceId'), render: (a) => a.instanceId },
+    { key: 'instanceId', title: t('cards.truePoint.instanceId'), style: { whiteSpace: 'nowrap' }, render: (a) => a.instanceId },
     { key: 'precision', title: t('cards.truePoint.precision'), render: (a) => label(precisionLabels, a.precision) },
     { key: 'chargeType', title: t('cards.truePoint.chargeType'), render: (a) => t(`cards.truePoint.charge.${a.chargeType}`) },
-    { key: 'duration', title: t('cards.truePoint.duration'), render: (a) => a.duration },
+    { key: 'duration', title: t('cards.truePoint.duration'), hiddenByDefault: true, render: (a) => a.duration },
     { key: 'residualDays', title: t('cards.truePoint.residualDays'), render: (a) => a.residualDays },
     { key: 'serviceState', title: t('cards.truePoint.serviceState'), render: (a) => <Badge variant="light">{label(truePointServiceStateLabels, a.serviceState)}</Badge> },
-    { key: 'activationMode', title: t('cards.truePoint.activationMode'), render: (a) => label(activationModeLabels, a.activationMode) },
+    { key: 'activationMode', title: t('cards.truePoint.activationMode'), hiddenByDefault: true, render: (a) => label(activationModeLabels, a.activationMode) },
     { key: 'accountState', title: t('cards.truePoint.accountState'), render: (a) => label(truePointAccountStateLabels, a.accountState) },
-    { key: 'times', title: t('cards.truePoint.times'), render: (a) => a.times },
+    { key: 'times', title: t('cards.truePoint.times'), hiddenByDefault: true, render: (a) => a.times },
     { key: 'expiry', title: t('cards.expiry'), style: { whiteSpace: 'nowrap' }, render: (a) => formatDateTime(a.expireTime).slice(0, 10) },
   ];
   const [staff, setStaff] = useState(false);

@@ -88,8 +88,10 @@ export function CardListPage({ family, titleKey }: { family: CardFamily; titleKe
     },
     ...(family === 'link'
       ? [
-          { key: 'realStatus', title: t('cards.realStatus'), render: (card: Card) => realStatusOf(card) },
-          { key: 'comboType', title: t('cards.comboType'), render: (card: Card) => comboOf(card) },
+          // Offered in the column choice: with them the table is wider than 1366 px in English and the
+          // sticky actions column covers the expiry.
+          { key: 'realStatus', title: t('cards.realStatus'), hiddenByDefault: true, render: (card: Card) => realStatusOf(card) },
+          { key: 'comboType', title: t('cards.comboType'), hiddenByDefault: true, render: (card: Card) => comboOf(card) },
         ]
       : []),
     {
