@@ -54,7 +54,9 @@ async function until<T>(what: string, read: () => Promise<T> | T, done: (v: T) =
 
 /** The node under test: `server/main.ts` with GATEWAY_WORKERS, started as an operator would. */
 async function startNode(workers: number, dataDir: string): Promise<{ child: ChildProcess; url: string; enrollKey: string; output: () => string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'server/main.ts')], {
+  // BENCH_CPU_PROF=<dir> profiles the node's primary and, as they inherit its flags, its workers.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
