@@ -85,6 +85,8 @@ async function auditPage(page: Page, lang: 'zh' | 'en', rootSelector = '[data-te
       const saysEmpty = (table: HTMLElement) => {
         let scope: HTMLElement | null = table;
         for (let i = 0; i < 4 && scope; i++, scope = scope.parentElement) {
+          // The text must be this table's own: a block holding a second table holds that one's empty text.
+          if (scope.querySelectorAll('table').length > 1) return false;
           const empty = scope.querySelector<HTMLElement>('[data-testid="table-empty"]');
           if (empty && visible(empty) && empty.innerText.trim()) return true;
         }

@@ -151,6 +151,8 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
     const sheet = await readXlsx(fs.readFileSync(await download.path()));
     const api = await client(c.ts, token).ok<{ accounts: { account: string }[] }>('GET', '/report/usage');
     expect(sheet.slice(1).map((r) => r[0])).toEqual(api.accounts.map((a) => a.account));
+    // One category per account and nothing beyond (a single account once stood left of 100 empty slots).
+    expect(await c.page.getByTestId('chart-usage').getAttribute('data-x-max')).toBe(String(api.accounts.length - 0.5));
   });
 
   it('the system operation log lists recorded changes and exports them', async () => {
@@ -184,6 +186,10 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
       expect(lines[0]).toBe('设备SN,型号,类型,时间,CPU(%),内存(%),详情');
       expect(lines.length - 1).toBe(all.total);
       expect(lines.slice(1).every((l) => l.split(',')[2] === '崩溃')).toBe(true);
+
+      // Durations in Chinese units ("0 min" once stood in the Chinese table).
+      await open('/statistical-report/platform-usage-statistics');
+      await expect.poll(() => c.page.getByTestId('report-table').first().locator('tbody tr').first().innerText()).toMatch(/\d+ 分钟/);
     } finally {
       await c.page.context().clearCookies({ name: 'language' });
     }

@@ -69,6 +69,8 @@ export const reportsEn = {
   },
   usage: {
     chart: 'Active time by account (minutes)',
+    hoursMinutes: '{{h}} h {{m}} min',
+    minutes: '{{m}} min',
     accounts: 'Accounts',
     organisations: 'Organisations',
     account: 'Account',

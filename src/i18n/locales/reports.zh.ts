@@ -71,6 +71,8 @@ export const reportsZh: typeof reportsEn = {
   },
   usage: {
     chart: '各账号活跃时长(分钟)',
+    hoursMinutes: '{{h}} 小时 {{m}} 分钟',
+    minutes: '{{m}} 分钟',
     accounts: '账号',
     organisations: '组织',
     account: '账号',

@@ -36,18 +36,19 @@ export function PlatformUsageStatisticsPage() {
   // The server answers both lists whole: the tables page and sort them here.
   const loadAccounts = useCallback((q: ListQuery) => (report ? Promise.resolve(localPage(report.accounts, q, ACCOUNT_SORT)) : pending), [report]);
   const loadOrgs = useCallback((q: ListQuery) => (report ? Promise.resolve(localPage(report.organisations, q, ORG_SORT)) : pending), [report]);
+  const units = { hoursMinutes: (h: number, m: string) => t('reports.usage.hoursMinutes', { h, m }), minutes: (m: number) => t('reports.usage.minutes', { m }) };
   const accountColumns: DataColumn<AccountRow>[] = [
     { key: 'account', title: t('reports.usage.account'), fixed: true, sortable: true, render: (a) => a.account },
     { key: 'orgName', title: t('reports.usage.organisation'), sortable: true, render: (a) => a.orgName },
     { key: 'sessions', title: t('reports.usage.sessions'), sortable: true, render: (a) => a.sessions },
-    { key: 'activeMs', title: t('reports.usage.activeTime'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (a) => formatDuration(a.activeMs) },
+    { key: 'activeMs', title: t('reports.usage.activeTime'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (a) => formatDuration(a.activeMs, units) },
     { key: 'lastActive', title: t('reports.usage.lastActive'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (a) => formatDateTime(a.lastActive) },
   ];
   const orgColumns: DataColumn<OrgRow>[] = [
     { key: 'orgName', title: t('reports.usage.organisation'), fixed: true, sortable: true, render: (o) => o.orgName },
     { key: 'accounts', title: t('reports.usage.accountCount'), sortable: true, render: (o) => o.accounts },
     { key: 'sessions', title: t('reports.usage.sessions'), sortable: true, render: (o) => o.sessions },
-    { key: 'activeMs', title: t('reports.usage.activeTime'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (o) => formatDuration(o.activeMs) },
+    { key: 'activeMs', title: t('reports.usage.activeTime'), sortable: true, style: { whiteSpace: 'nowrap' }, render: (o) => formatDuration(o.activeMs, units) },
   ];
   return (
     <>

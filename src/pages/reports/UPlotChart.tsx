@@ -97,7 +97,9 @@ export function UPlotChart({ labels, series, kind = 'line', height = 260, format
       // A single series needs no legend: the card's title names it.
       legend: { show: hoverValues || series.length > 1, live: hoverValues },
       scales: {
-        x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
+        // x is the category index, so the range is known: half a category either side. Not uPlot's data range:
+        // with a single category it hands over 0..100, which drew one account's bar at the left of 100 empty slots.
+        x: { time: false, range: () => [-0.5, labels.length - 0.5] },
         y: { range: (_u, min, max) => yRange(kind, min, max, yMin, yMax) },
       },
       axes: [
@@ -110,6 +112,7 @@ export function UPlotChart({ labels, series, kind = 'line', height = 260, format
           (u) => {
             el.dataset.yMin = String(u.scales.y?.min ?? '');
             el.dataset.yMax = String(u.scales.y?.max ?? '');
+            el.dataset.xMax = String(u.scales.x?.max ?? '');
           },
         ],
       },

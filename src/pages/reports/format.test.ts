@@ -45,6 +45,9 @@ describe('report formatters', () => {
   it('shows durations in hours and minutes', () => {
     expect(formatDuration(0)).toBe('0 min');
     expect(formatDuration(125 * 60_000)).toBe('2 h 05 min');
+    const zh = { hoursMinutes: (h: number, m: string) => `${h} 小时 ${m} 分钟`, minutes: (m: number) => `${m} 分钟` };
+    expect(formatDuration(125 * 60_000, zh)).toBe('2 小时 05 分钟');
+    expect(formatDuration(0, zh)).toBe('0 分钟');
   });
 });
 

@@ -35,12 +35,18 @@ export function formatBytes(bytes: number): string {
   return `${value.toPrecision(3)} ${BYTE_UNITS[unit]}`;
 }
 
-/** Milliseconds as hours and minutes, e.g. "2 h 05 min" or "12 min". */
-export function formatDuration(ms: number): string {
+/** The words of a duration in the reader's language ("{{h}} h {{m}} min", "{{h}} 小时 {{m}} 分钟"). */
+export interface DurationUnits {
+  readonly hoursMinutes: (h: number, m: string) => string;
+  readonly minutes: (m: number) => string;
+}
+
+/** Milliseconds as hours and minutes, e.g. "2 h 05 min" or "12 min" (English units unless given others). */
+export function formatDuration(ms: number, units: DurationUnits = { hoursMinutes: (h, m) => `${h} h ${m} min`, minutes: (m) => `${m} min` }): string {
   const minutes = Math.max(0, Math.round(ms / 60_000));
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
-  return h > 0 ? `${h} h ${String(m).padStart(2, '0')} min` : `${m} min`;
+  return h > 0 ? units.hoursMinutes(h, String(m).padStart(2, '0')) : units.minutes(m);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
