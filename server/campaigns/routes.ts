@@ -4,11 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdPath } from '../../protocol/api/common.ts';
 import type { FastifyInstance } from 'fastify';
 import * as c from '../../protocol/api/campaigns.ts';
-import type { PushKind, PushSkipReason, PushStartReply } from '../../protocol/api/campaigns.ts';
-import { campaignWait, type Clock, Command, englishOf, FirmwareType, msg, nextOpening, parseWindow, type PlainMessageKey, windowProblem } from '../../protocol/index.ts';
-import type { Caller } from '../accounts/caller.ts';
+import type { PushSkipReason, PushStartReply } from '../../protocol/api/campaigns.ts';
+import { type Clock, Command, englishOf, FirmwareType, msg, nextOpening, type PlainMessageKey, windowProblem } from '../../protocol/index.ts';
 import { currentOrgTree } from '../accounts/org-scope.ts';
-import { ContentArea, type ContentKind, areaOfKind, itemInScope } from '../content/items.ts';
+import { itemInScope } from '../content/items.ts';
 import type { Db } from '../db/database.ts';
 import { DeviceRepository } from '../devices/repository.ts';
 import { GroupRepository } from '../groups/repository.ts';
@@ -21,8 +20,10 @@ import { idOf } from '../http/validation.ts';
 import { couponInfo } from './coupons.ts';
 import { registerCouponRoutes } from './coupon-routes.ts';
 import { PUSH_LOG_PERMISSION, registerPushLogStream } from './log-stream.ts';
-import { CampaignState, Phase } from './runner.ts';
-import { CampaignRepository, type CampaignRow } from './repository.ts';
+import { CampaignState } from './runner.ts';
+import { CampaignRepository } from './repository.ts';
+import { campaignInScope, pushKeyOf } from './campaign-access.ts';
+import { campaignView } from './campaign-view.ts';
 
 export interface CampaignRouteOptions {
   readonly db: Db;
@@ -50,62 +51,6 @@ export const MAX_CAMPAIGN_DEVICES = c.MAX_CAMPAIGN_DEVICES;
 /** Default wait for offline devices, and most retries after a failed download or install (ours). */
 export const DEFAULT_OFFLINE_WINDOW_MS = 7 * 24 * 3_600_000;
 export const DEFAULT_MAX_RETRIES = 3;
-
-// The contract's push kinds are the content areas' kinds, no more and no fewer (checked by the compiler).
-const _contractKindsAreContent: readonly ContentKind[] = c.PUSH_KINDS;
-const _contentKindsAreInContract: readonly PushKind[] = Object.values(ContentArea).map((a) => a.kind);
-
-function pushKeyOf(kind: string): string {
-  const area = areaOfKind(kind);
-  if (!area) throw new ApiError(ApiCode.BadRequest, 'push.unknownKind');
-  return ContentArea[area].push;
-}
-
-async function campaignInScope(campaigns: CampaignRepository, caller: Caller, id: number) {
-  const c = await campaigns.find(id);
-  if (!c) throw new ApiError(ApiCode.NotFound, 'push.gone');
-  if (!caller.scope.has(c.org_id)) throw new ApiError(ApiCode.Forbidden, 'common.permissionDenied');
-  return c;
-}
-
-async function campaignView(
-  campaigns: CampaignRepository,
-  c: CampaignRow,
-  now: number,
-) {
-  const window = parseWindow(c.window_json);
-  const startAt = c.start_at === null ? null : Number(c.start_at);
-  const waiting = c.state === CampaignState.Running ? (campaignWait(startAt, window, now) ?? null) : null;
-  const nextOpen = waiting === 'scheduled' ? startAt : waiting === 'outsideWindow' && window ? (nextOpening(window, now) ?? null) : null;
-  const by = await campaigns.phaseCounts(c.id);
-  return {
-    id: c.id,
-    orgId: c.org_id,
-    operationType: c.kind,
-    contentId: c.content_id,
-    contentName: c.content_name,
-    state: c.state,
-    total: Number(c.total),
-    maxRetries: c.max_retries,
-    stageSize: c.stage_size,
-    currentStage: c.current_stage,
-    message: c.message,
-    createdBy: c.account_id,
-    approvedBy: c.approved_by,
-    queued: by[Phase.Queued] ?? 0,
-    pushing: by[Phase.Sent] ?? 0,
-    success: by[Phase.Done] ?? 0,
-    failed: by[Phase.Failed] ?? 0,
-    cancelled: by[Phase.Cancelled] ?? 0,
-    createTime: Number(c.created_at),
-    updateTime: Number(c.updated_at),
-    startAt,
-    window,
-    waiting,
-    nextOpen,
-    deviceGroupId: c.group_id,
-  };
-}
 
 /**
  * Push campaigns, push logs, push coupons, and the device-side download of pushed files. A route plugin:

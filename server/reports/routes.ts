@@ -10,7 +10,10 @@ import * as c from '../../protocol/api/reports.ts';
 import type { ExportFormat } from '../../protocol/api/reports.ts';
 import { type ExportColumn, exportTable, MAX_EXPORT_ROWS } from './export.ts';
 import { DAY_MS, HOUR_MS, isTimeZone, periodOf } from './periods.ts';
-import { abnormalRecords, abnormalReport, dashboardReport, locationReport, mapPoints, multiModelReport, type Scope, usageReport } from './repository.ts';
+import { abnormalRecords, abnormalReport } from './abnormal-report.ts';
+import { locationReport, mapPoints } from './location-report.ts';
+import type { Scope } from './report-scope.ts';
+import { dashboardReport, multiModelReport, usageReport } from './repository.ts';
 
 /** Permission keys of the report group (devices-and-commerce section 2) and the dashboard (platform-core). */
 export const ReportPermission = {
