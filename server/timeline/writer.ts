@@ -1,8 +1,8 @@
-import { type CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import { Result, type ResultCode } from '../../protocol/index.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
 import type { Db } from '../db/database.ts';
 import { replyMessage, summariseParams } from './summary.ts';
+import type { TimelineInsert } from './tables.ts';
 
 /** One command's outcome as the command paths report it (gateway.command, the console endpoint). */
 export interface TimelineEvent {
@@ -29,55 +29,23 @@ export interface TimelineWriterOptions {
    * second late is invisible, and at 10,000 commands/s a flush carries about 2,500 rows (5 statements).
    */
   readonly flushMs?: number;
-  /** A batch this big is written at once (and a write is cut into batches of this many rows). */
+  /** Rows per statement (and a batch this big is written at once): 500 rows of 11 columns stay under both databases' parameter limits. */
   readonly maxRows?: number;
   readonly log: { warn(obj: object, msg: string): void };
 }
 
 /**
- * One entry as the parameters of its insert, in {@link COLUMNS}' order: an array, not a keyed object, so
- * a flush passes it on as it is (no query tree built per row or per batch).
- */
-type TimelineParams = [
-  orgId: number,
-  sn: string,
-  sentAt: number,
-  account: string,
-  source: string,
-  msgId: number,
-  params: string,
-  result: number,
-  message: string,
-  durationMs: number,
-  recordingId: string | null,
-];
-
-const COLUMNS = 'org_id, sn, sent_at, account, source, msg_id, params, result, message, duration_ms, recording_id';
-/** SQLite: one row, compiled once by the dialect's statement cache and run per row in one transaction. */
-const INSERT_ONE = `insert into device_timeline (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-/** PostgreSQL: a whole batch as one array per column; the same text whatever the batch's size. */
-const INSERT_ARRAYS =
-  `insert into device_timeline (${COLUMNS}) select * from unnest(` +
-  '$1::integer[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::integer[], $7::text[], $8::integer[], $9::text[], $10::integer[], $11::text[])';
-
-/**
  * Write-behind for the per-device timeline: the command paths only push a row to an array; a timer
- * writes what gathered every `flushMs` (or at once past `maxRows`), one batch at a time. A batch is one
- * transaction of a cached single-row insert on SQLite, one statement of column arrays on PostgreSQL:
- * neither builds a query per batch (a multi-row insert built by Kysely and compiled by SQLite per flush
- * was 14% of the gateway's JavaScript at 5,000 commands/s). A failed write is logged and dropped: the
- * timeline is a record of what happened, never in the way of a command (docs/DECISIONS.md, "Device
- * timeline").
+ * writes what gathered every `flushMs` (or at once past `maxRows`) in multi-row inserts, one batch at a
+ * time. A failed write is logged and dropped: the timeline is a record of what happened, never in the way
+ * of a command (docs/DECISIONS.md, "Device timeline").
  */
 export class TimelineWriter {
   readonly #db: Db;
   readonly #flushMs: number;
   readonly #maxRows: number;
   readonly #log: { warn(obj: object, msg: string): void };
-  readonly #postgres: boolean;
-  /** The compiled single-row insert (SQLite); each row's query is this with its own parameters. */
-  readonly #insertOne: CompiledQuery;
-  #rows: TimelineParams[] = [];
+  #rows: TimelineInsert[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The batch being written; the next waits for it, so rows reach the table in the order they ended. */
   #writing: Promise<void> = Promise.resolve();
@@ -88,8 +56,6 @@ export class TimelineWriter {
     this.#flushMs = opts.flushMs ?? 250;
     this.#maxRows = opts.maxRows ?? 500;
     this.#log = opts.log;
-    this.#postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-    this.#insertOne = sql.raw(INSERT_ONE).compile(db);
   }
 
   /** Rows waiting for a flush. */
@@ -100,19 +66,19 @@ export class TimelineWriter {
   /** Queues one entry (on the command hot path: a summary and a push). */
   record(e: TimelineEvent): void {
     if (this.#closed) return;
-    this.#rows.push([
-      e.orgId,
-      e.sn,
-      e.at,
-      e.account.slice(0, 128),
-      e.source,
-      e.msgId,
-      summariseParams(e.data),
-      e.result,
-      replyMessage(e.reply),
-      Math.max(0, Math.round(e.durationMs)),
-      e.recordingId ?? null,
-    ]);
+    this.#rows.push({
+      org_id: e.orgId,
+      sn: e.sn,
+      sent_at: e.at,
+      account: e.account.slice(0, 128),
+      source: e.source,
+      msg_id: e.msgId,
+      params: summariseParams(e.data),
+      result: e.result,
+      message: replyMessage(e.reply),
+      duration_ms: Math.max(0, Math.round(e.durationMs)),
+      recording_id: e.recordingId ?? null,
+    });
     if (this.#rows.length >= this.#maxRows) {
       void this.flush();
     } else if (this.#timer === undefined) {
@@ -133,31 +99,15 @@ export class TimelineWriter {
     return this.#writing;
   }
 
-  async #write(rows: readonly TimelineParams[]): Promise<void> {
+  async #write(rows: readonly TimelineInsert[]): Promise<void> {
     for (let i = 0; i < rows.length; i += this.#maxRows) {
-      const batch = rows.length <= this.#maxRows ? rows : rows.slice(i, i + this.#maxRows);
+      const batch = rows.slice(i, i + this.#maxRows);
       try {
-        await (this.#postgres ? this.#writeArrays(batch) : this.#writeRows(batch));
+        await this.#db.insertInto('device_timeline').values(batch).execute();
       } catch (err) {
         this.#log.warn({ err, rows: batch.length }, 'writing timeline entries failed');
       }
     }
-  }
-
-  /** SQLite: the cached statement per row, all in one transaction (one commit, one fsync at most). */
-  async #writeRows(batch: readonly TimelineParams[]): Promise<void> {
-    const one = this.#insertOne;
-    await this.#db.transaction().execute(async (trx) => {
-      for (const row of batch) {
-        await trx.executeQuery({ query: one.query, queryId: one.queryId, sql: one.sql, parameters: row });
-      }
-    });
-  }
-
-  /** PostgreSQL: one statement, its rows as an array per column (no per-row round trip). */
-  async #writeArrays(batch: readonly TimelineParams[]): Promise<void> {
-    const columns = Array.from({ length: 11 }, (_, c) => batch.map((row) => row[c]));
-    await this.#db.executeQuery({ query: this.#insertOne.query, queryId: this.#insertOne.queryId, sql: INSERT_ARRAYS, parameters: columns });
   }
 
   /** Writes what is queued and takes no more (the gateway closes it before the database closes). */
