@@ -56,6 +56,10 @@ describe('content upload and push in Chromium', () => {
     await page.waitForURL(/\/user\/content-push\/index\?campaignId=\d+$/);
     await page.reload();
     await page.getByTestId('push-success-count').getByText(String(DEVICES), { exact: true }).waitFor();
+    // Every device succeeded: the campaign is finished, and nothing is left to pause or cancel.
+    await page.getByTestId('campaign-state').getByText('Finished').waitFor();
+    expect(await page.getByTestId('campaign-pause').count()).toBe(0);
+    expect(await page.getByTestId('campaign-cancel').count()).toBe(0);
     if (process.env.SHOTS_DIR) {
       for (const lang of ['zh', 'en'] as const) {
         await page.context().addCookies([{ name: 'language', value: lang, url: ts.server.url }]);

@@ -153,6 +153,9 @@ function PushTable(props: { id: string; load: (q: ListQuery) => Promise<Page<Pus
  * The push dialog as a page (/content-push/index?kind=&contentId=&sns=), so other pages (remote
  * management) can link to it with devices chosen; then the campaign's live progress.
  */
+/** Campaign states with no way back: no pause, resume or cancel. */
+const ENDED: ReadonlySet<string> = new Set(['finished', 'cancelled']);
+
 export function PushPage() {
   const { t } = useTranslation();
   const params = new URLSearchParams(useSearch());
@@ -288,12 +291,17 @@ export function PushPage() {
             )}
             {campaign.message && <Text c="red" size="sm">{campaign.message}</Text>}
             <ScheduleState campaign={campaign} />
-            <Button size="compact-sm" variant="light" onClick={() => void contentApi.controlPush(campaign.state === 'paused' ? 'resume' : 'pause', campaign.id).then(setCampaign, () => undefined)}>
-              {t(campaign.state === 'paused' ? 'content.resume' : 'content.pause')}
-            </Button>
-            <Button size="compact-sm" variant="light" color="red" onClick={() => void contentApi.controlPush('cancel', campaign.id).then(setCampaign, () => undefined)}>
-              {t('content.cancel')}
-            </Button>
+            {/* A finished or cancelled campaign has nothing left to pause or cancel (the live state first: it ends while the page is open). */}
+            {!ENDED.has(live.campaignState ?? campaign.state) && (
+              <>
+                <Button size="compact-sm" variant="light" onClick={() => void contentApi.controlPush(campaign.state === 'paused' ? 'resume' : 'pause', campaign.id).then(setCampaign, () => undefined)} data-testid="campaign-pause">
+                  {t(campaign.state === 'paused' ? 'content.resume' : 'content.pause')}
+                </Button>
+                <Button size="compact-sm" variant="light" color="red" onClick={() => void contentApi.controlPush('cancel', campaign.id).then(setCampaign, () => undefined)} data-testid="campaign-cancel">
+                  {t('content.cancel')}
+                </Button>
+              </>
+            )}
           </Group>
           <SimpleGrid cols={4} maw={640}>
             <Card withBorder>
