@@ -13,14 +13,14 @@ import { findPublicRoute, findShellRoute, MOBILE_HOME } from './router/routes.ts
 import { ensureUser } from './state/bootstrap.ts';
 import { layout, updateScale } from './state/layout.ts';
 import { session } from './state/session.ts';
-import { withPageStyles } from './styles/page-styles.ts';
+import { withPageAssets } from './router/page-assets.ts';
 
 // The login page, the desktop shell and the phone layout are chunks of their own (issue 21): a visit of
 // the login page does not fetch the shell, and a logged-in visit does not fetch the login page.
 const LoginPage = lazyComponent(() => import('./pages/login/LoginPage.tsx').then((m) => m.LoginPage));
 const Shell = lazyComponent(() => import('./layout/Shell.tsx').then((m) => m.Shell));
-// The phone layout's drawers and inputs are outside mantine-base.ts: it loads the rest of Mantine's styles.
-const MobileShell = lazyComponent(() => withPageStyles(() => import('./layout/MobileShell.tsx')).then((m) => m.MobileShell));
+// The phone layout's drawers, inputs and device texts are not the shell's: it loads the pages' assets.
+const MobileShell = lazyComponent(() => withPageAssets(() => import('./layout/MobileShell.tsx')).then((m) => m.MobileShell));
 
 /** The page title: translated route title plus the product title (platform-core section 2). */
 function usePageTitle(titleKey: string | undefined): void {

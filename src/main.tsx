@@ -1,6 +1,6 @@
 import './styles/mantine-base.ts';
-import { Notifications } from '@mantine/notifications';
-import { StrictMode } from 'react';
+import { useNotifications } from '@mantine/notifications';
+import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { i18nReady } from './i18n/index.ts';
@@ -12,6 +12,23 @@ window.addEventListener('storage', (e) => {
   if (e.key === LOGIN_STORAGE_KEY) window.location.replace(LOGIN_PAGE_URL);
 });
 
+const ToastStack = lazy(() => import('./layout/toast-stack.tsx').then((m) => ({ default: m.ToastStack })));
+
+/**
+ * The notification stack, mounted with the first toast (issue 21: its code is not on the login page's or
+ * the dashboard's way). A toast shown before it mounts waits in Mantine's store and appears with it.
+ */
+function Toasts() {
+  const { notifications: shown, queue } = useNotifications();
+  const [wanted, setWanted] = useState(false);
+  if (!wanted && (shown.length > 0 || queue.length > 0)) setWanted(true);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <ToastStack />
+    </Suspense>
+  ) : null;
+}
+
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
 // The console renders once its language's texts are in (never a key on screen). Without them there is
@@ -21,7 +38,7 @@ i18nReady.then(
     createRoot(root).render(
       <StrictMode>
         <AppTheme>
-          <Notifications position="top-center" />
+          <Toasts />
           <App />
         </AppTheme>
       </StrictMode>,

@@ -8,7 +8,7 @@ import { layout } from '../state/layout.ts';
 import { passwordDialog } from '../state/password-dialog.ts';
 import { reminder } from '../state/remind.ts';
 import { session } from '../state/session.ts';
-import { withPageStyles } from '../styles/page-styles.ts';
+import { withPageAssets } from '../router/page-assets.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { CachedViews } from './CachedViews.tsx';
 import { NavBar } from './NavBar.tsx';
@@ -33,9 +33,9 @@ function Footer() {
   );
 }
 
-const SettingsPanel = lazy(() => withPageStyles(() => import('./SettingsPanel.tsx')).then((m) => ({ default: m.SettingsPanel })));
-const ChangePasswordDialog = lazy(() => withPageStyles(() => import('./ChangePasswordDialog.tsx')).then((m) => ({ default: m.ChangePasswordDialog })));
-const Reminders = lazy(() => withPageStyles(() => import('./Reminders.tsx')).then((m) => ({ default: m.Reminders })));
+const SettingsPanel = lazy(() => withPageAssets(() => import('./SettingsPanel.tsx')).then((m) => ({ default: m.SettingsPanel })));
+const ChangePasswordDialog = lazy(() => withPageAssets(() => import('./ChangePasswordDialog.tsx')).then((m) => ({ default: m.ChangePasswordDialog })));
+const Reminders = lazy(() => withPageAssets(() => import('./Reminders.tsx')).then((m) => ({ default: m.Reminders })));
 
 /** The authenticated layout: sidebar, nav bar, tags view, breadcrumb, the kept pages, footer and the settings panel. */
 export function Shell({ route, fullPath }: { route: ShellRoute; fullPath: string }) {

@@ -1,7 +1,7 @@
 import { Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { withPageStyles } from '../styles/page-styles.ts';
+import { withPageAssets } from './page-assets.ts';
 
 /** What a page shows while its code is on the way (the first visit of a route after a load). */
 export function PageLoading() {
@@ -39,11 +39,11 @@ function PageLoadFailed() {
 /**
  * A route's page loaded on first render from its own chunk (code splitting by route, issue 21), with its
  * own Suspense boundary, so the login page and the shell do not carry every page's code. Its code comes
- * with the rest of Mantine's styles (withPageStyles), except for a page that renders only components of
- * mantine-base.ts (`styles: 'base'`: the dashboard, which the shell opens on).
+ * with the rest of Mantine's styles and the pages' texts (withPageAssets), except for a page that needs
+ * only what the shell has (`assets: 'base'`: the dashboard, which the shell opens on).
  */
-export function lazyPage(load: () => Promise<ComponentType>, styles: 'all' | 'base' = 'all'): ComponentType {
-  return lazyComponent(styles === 'base' ? load : () => withPageStyles(load));
+export function lazyPage(load: () => Promise<ComponentType>, assets: 'pages' | 'base' = 'pages'): ComponentType {
+  return lazyComponent(assets === 'base' ? load : () => withPageAssets(load));
 }
 
 /** A component with props (the shells) loaded from its own chunk on first render, as lazyPage. */

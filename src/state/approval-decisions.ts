@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import { proxy } from 'valtio';
 import { Command, decodeRequest, type Envelope } from '../../protocol/index.ts';
 import { TOAST_MS } from '../api/request.ts';
-import { i18next } from '../i18n/index.ts';
+import { i18next, loadPageTexts } from '../i18n/index.ts';
 import { notifications } from '../layout/toast.ts';
 import { deviceChannel } from '../devices/channel.ts';
 import { refreshApprovalCount } from './approval-count.ts';
@@ -20,7 +20,8 @@ export function hearApprovalDecisions(batch: readonly Envelope[]): void {
     const event = decodeRequest(Command.ApprovalDecided, env.data)?.data;
     if (!event) continue;
     // Twice the usual toast: the requester may be busy elsewhere, and a rejection carries a reason to read.
-    notifications.show({ color: COLOR[event.state], message: approvalDecisionText(i18next.t.bind(i18next), event), autoClose: 2 * TOAST_MS });
+    // Its command names are pages' texts, which the dashboard does not load: shown once they are in.
+    void loadPageTexts().catch(() => undefined).then(() => notifications.show({ color: COLOR[event.state], message: approvalDecisionText(i18next.t.bind(i18next), event), autoClose: 2 * TOAST_MS }));
     approvalDecisions.heard++;
     refreshApprovalCount();
   }

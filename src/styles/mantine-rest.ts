@@ -1,5 +1,5 @@
 // The styles of the Mantine components mantine-base.ts leaves out, in the order of @mantine/core/styles.css.
-// One chunk, loaded before a lazy page renders (withPageStyles) and appended after mantine-base.ts, so
+// One chunk, loaded before a lazy page renders (src/router/page-assets.ts) and appended after mantine-base.ts, so
 // each component still comes after the ones it is built on.
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Flex.css';

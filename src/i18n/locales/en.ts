@@ -1,20 +1,17 @@
-import { publicEn } from './public.ts';
-import { auditEn } from './audit.ts';
+import { withPages } from './with-pages.ts';
+import { enPages } from './pages.en.ts';
 import { kitEn } from './kit.ts';
 import { authoringEn } from './authoring.ts';
-import { deviceViewEn } from './device-view.ts';
-import { fleetEn } from './fleet.ts';
-import { groupsEn } from './groups.ts';
 import { reportsEn } from './reports.ts';
-import { cardsEn } from './cards.ts';
 import { contentEn } from './content.ts';
 import { integrationsEn } from './integrations.ts';
-import { timelineEn } from './timeline.ts';
-import { recordingsEn } from './recordings.ts';
-import { wallEn } from './wall.ts';
 import { approvalsEn } from './approvals.ts';
-/** English texts. The keys are the contract; zh.ts must have exactly the same ones (a test checks). */
-export const en = {
+/**
+ * English texts the login page, the shell and the dashboard show, loaded on start (src/i18n/index.ts); the
+ * pages' own areas are pages.en.ts, loaded with the first page. The keys are the contract; zh.ts must have
+ * exactly the same ones (the compiler and a test check).
+ */
+export const enBase = {
   app: { title: 'Mobile Device Management', mobileVersion: 'Mobile version', pageLoading: 'Loading the page…', pageLoadFailed: 'The page could not be loaded.', reload: 'Reload' },
   route: {
     login: 'Login',
@@ -314,20 +311,15 @@ export const en = {
     noDevice: 'Device not found',
   },
   authoring: authoringEn,
-  deviceView: deviceViewEn,
-  fleet: fleetEn,
-  groups: groupsEn,
   reports: reportsEn,
-  cards: cardsEn,
   content: contentEn,
   integrations: integrationsEn,
-  timeline: timelineEn,
-  recordings: recordingsEn,
-  wall: wallEn,
   approvals: approvalsEn,
   kit: kitEn,
-  audit: auditEn,
-  publicPages: publicEn,
 };
 
+/** Every English text: the base and the pages' areas. */
+export const en = /* @__PURE__ */ withPages(enBase, enPages);
+
+export type BaseMessages = typeof enBase;
 export type Messages = typeof en;

@@ -1,22 +1,15 @@
-import { publicZh } from './public.zh.ts';
-import { auditZh } from './audit.zh.ts';
+import { withPages } from './with-pages.ts';
+import { zhPages } from './pages.zh.ts';
 import { kitZh } from './kit.zh.ts';
 import { authoringZh } from './authoring.zh.ts';
-import { deviceViewZh } from './device-view.zh.ts';
-import { fleetZh } from './fleet.zh.ts';
-import { groupsZh } from './groups.zh.ts';
 import { reportsZh } from './reports.zh.ts';
-import { cardsZh } from './cards.zh.ts';
 import { contentZh } from './content.zh.ts';
 import { integrationsZh } from './integrations.zh.ts';
-import { timelineZh } from './timeline.zh.ts';
-import { recordingsZh } from './recordings.zh.ts';
-import { wallZh } from './wall.zh.ts';
 import { approvalsZh } from './approvals.zh.ts';
-import type { Messages } from './en.ts';
+import type { BaseMessages, Messages } from './en.ts';
 
 /** 中文文本。键必须与 en.ts 完全一致。 */
-export const zh: Messages = {
+export const zhBase: BaseMessages = {
   app: { title: '智能终端管控平台', mobileVersion: '手机版', pageLoading: '页面加载中…', pageLoadFailed: '页面加载失败。', reload: '重新加载' },
   route: {
     login: '登录',
@@ -316,18 +309,12 @@ export const zh: Messages = {
     noDevice: '未找到设备',
   },
   authoring: authoringZh,
-  deviceView: deviceViewZh,
-  fleet: fleetZh,
-  groups: groupsZh,
   reports: reportsZh,
-  cards: cardsZh,
   content: contentZh,
   integrations: integrationsZh,
-  timeline: timelineZh,
-  recordings: recordingsZh,
-  wall: wallZh,
   approvals: approvalsZh,
   kit: kitZh,
-  audit: auditZh,
-  publicPages: publicZh,
 };
+
+/** Every Chinese text: the base and the pages' areas. */
+export const zh: Messages = /* @__PURE__ */ withPages(zhBase, zhPages);
