@@ -38,4 +38,9 @@ describe("Mantine's styles split (issue 21)", () => {
     expect(rest).toEqual(byBundle(rest));
     expect(base.slice(0, 3)).toEqual(['baseline.css', 'default-css-variables.css', 'global.css']);
   });
+
+  it("@mantine/notifications' styles come after every @mantine/core file of the base", () => {
+    const source = fs.readFileSync(path.join(stylesSrc, 'mantine-base.ts'), 'utf8');
+    expect(source.indexOf("import '@mantine/notifications/styles.css';")).toBeGreaterThan(source.lastIndexOf("import '@mantine/core/styles/"));
+  });
 });
