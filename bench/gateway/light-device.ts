@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { backoffDelay, type Codec, codecFor, Command, DEFAULT_BACKOFF, type Envelope, isReply, Result, type ResultCode, Subprotocol, turnCorker } from '../../protocol/index.ts';
+import { backoffDelay, type Codec, codecFor, Command, decodeReply, decodeRequest, DEFAULT_BACKOFF, type Envelope, isReply, Result, type ResultCode, Subprotocol, turnCorker } from '../../protocol/index.ts';
 import { seededRandom } from '../../agent/simulator/prng.ts';
 import { simulatedEntityFields, simulatedIdentity } from '../../agent/simulator/identity.ts';
 import { simulatedBackend } from '../../agent/simulator/simulated-backend.ts';
@@ -120,8 +120,8 @@ export class LightDevice {
     if (isReply(env)) {
       if (env.cid !== 'login') return;
       if (env.result !== Result.Success) return;
-      const secret = (env.data as { secret?: unknown } | undefined)?.secret;
-      if (typeof secret === 'string') this.#secret = secret;
+      const secret = decodeReply(Command.DeviceLogin, env.data)?.data.secret;
+      if (secret !== undefined) this.#secret = secret;
       this.loggedIn = true;
       this.#attempt = 0;
       this.send({ msgId: Command.LocationUpload, data: simulatedLocation(seededRandom(seedOf(this.sn))) });
@@ -131,7 +131,12 @@ export class LightDevice {
     const answer = (result: ResultCode, data?: unknown) => this.send({ msgId: env.msgId, cid: env.cid, sn: env.sn, flowId: env.flowId, result, data });
     try {
       if (env.msgId === Command.BaseInfo) answer(Result.Success, (this.#baseInfo ??= simulatedBackend(this.sn, this.#info, Date.now).baseInfo()));
-      else if (env.msgId === Command.PushText) answer(Result.Success, { message: `message shown: ${String((env.data as { text?: unknown } | undefined)?.text ?? '')}` });
+      else if (env.msgId === Command.PushText) {
+        // Decoded as the agent does (the command map's validator), so a malformed request is refused, not echoed.
+        const request = decodeRequest(Command.PushText, env.data);
+        if (request) answer(Result.Success, { message: `message shown: ${request.data.text}` });
+        else answer(Result.MessageError);
+      }
       else answer(Result.UnknownMessageId);
     } catch {
       // Closed meanwhile: the gateway has already answered the console with result 5.
