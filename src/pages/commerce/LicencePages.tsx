@@ -9,7 +9,7 @@ import { MAX_DISTRIBUTE, MAX_GENERATE } from '../../../protocol/api/commerce.ts'
 import { commerceApi, type Licence, licenceApi } from '../../api/commerce.ts';
 import { TOAST_MS } from '../../api/request.ts';
 import { type DataColumn, DataTable, type ListQuery, type Selection } from '../../components/DataTable.tsx';
-import { rules, useConsoleForm } from '../../components/use-console-form.ts';
+import { type ConsoleForm, rules, useConsoleForm } from '../../components/use-console-form.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { label, options } from '../sim/card-labels.ts';
 import { FormActions } from '../../components/FormActions.tsx';
@@ -22,6 +22,14 @@ const queryOf = (f: { code: string; label: string; status: string | null }) => (
 
 /** A count of codes to generate or buy: a whole number from 1 to MAX_GENERATE. */
 const countRule = rules.key((v) => (/^[1-9][0-9]*$/.test(v.trim()) && Number(v) <= MAX_GENERATE ? undefined : 'cards.licence.countRange'));
+
+/**
+ * How many codes to generate or buy: whole numbers up to MAX_GENERATE, never clamped (an out-of-range count
+ * stays as typed and countRule says what is wrong, instead of silently becoming 500).
+ */
+function CodeCountInput({ label, field, onValue, testId }: { label: string; field: ReturnType<ConsoleForm<{ count: string }>['field']>; onValue: (count: string) => void; testId: string }) {
+  return <NumberInput label={label} min={1} max={MAX_GENERATE} allowDecimal={false} clampBehavior="none" {...field} onChange={(v) => onValue(String(v))} data-testid={testId} />;
+}
 
 /** Licence (ISOBUS activation code) management: list, filters, export, buy, distribute. */
 export function LicenceManagePage() {
@@ -184,16 +192,7 @@ export function LicenceManagePage() {
       <Modal opened={generating} onClose={() => setGenerating(false)} title={t('cards.licence.generateTitle')} centered>
         <form onSubmit={onSubmit(generate)} noValidate>
           <Stack>
-            <NumberInput
-              label={t('cards.licence.count')}
-              min={1}
-              max={MAX_GENERATE}
-              allowDecimal={false}
-              clampBehavior="none"
-              {...field('count')}
-              onChange={(v) => form.setFieldValue('count', String(v))}
-              data-testid="licence-count"
-            />
+            <CodeCountInput label={t('cards.licence.count')} field={field('count')} onValue={(v) => form.setFieldValue('count', v)} testId="licence-count" />
             <TextInput label={t('cards.licence.generateLabel')} {...field('label')} data-testid="licence-label" />
             <FormActions submitting={submitting} onCancel={() => setGenerating(false)} submitLabel={t('cards.licence.generate')} submitTestId="licence-generate-confirm" />
           </Stack>
@@ -202,16 +201,7 @@ export function LicenceManagePage() {
       <Modal opened={buying} onClose={() => setBuying(false)} title={t('cards.licence.buy')} centered>
         <form onSubmit={buyForm.onSubmit(buyCodes)} noValidate>
           <Stack>
-            <NumberInput
-              label={t('cards.licence.count')}
-              min={1}
-              max={MAX_GENERATE}
-              allowDecimal={false}
-              clampBehavior="none"
-              {...buyForm.field('count')}
-              onChange={(v) => buyForm.form.setFieldValue('count', String(v))}
-              data-testid="licence-buy-count"
-            />
+            <CodeCountInput label={t('cards.licence.count')} field={buyForm.field('count')} onValue={(v) => buyForm.form.setFieldValue('count', v)} testId="licence-buy-count" />
             <FormActions submitting={buyForm.submitting} onCancel={() => setBuying(false)} submitLabel={t('cards.commerce.createOrder')} submitTestId="licence-buy-confirm" />
           </Stack>
         </form>
