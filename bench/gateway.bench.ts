@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { Command, OnlineState, Result } from '../protocol/index.ts';
 import { loadConfig } from '../server/config.ts';
 import { clientPasswordHash } from '../server/seed.ts';
@@ -12,6 +12,7 @@ import { raiseOpenFileLimit } from './gateway/file-limit.ts';
 import { measureHeldDevices } from './gateway/held.ts';
 import { RoundTripClient } from './gateway/client-process.ts';
 import { ForkedProcess } from './gateway/forked.ts';
+import type { EchoDeviceReply, EchoDeviceRequest } from './gateway/echo-device.ts';
 import type { TransferReply, TransferRequest } from './gateway/transfer-messages.ts';
 import { SwarmProcess } from './gateway/swarm-process.ts';
 import type { BenchRow } from './table.ts';
@@ -62,6 +63,39 @@ async function bareWsEchoServer(): Promise<{ url: string; close: () => void }> {
   wss.on('connection', (ws) => ws.on('message', (d: Buffer) => ws.send(d.toString())));
   await new Promise((r) => wss.once('listening', r));
   return { url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}`, close: () => wss.close() };
+}
+
+/**
+ * Second baseline: a bare ws relay in this process (where the gateway runs) between the forked client and
+ * one forked echoing device (bench/gateway/echo-device.ts): each frame from the client goes to the device
+ * unchanged and each frame from the device back to the client. A gateway relays, so it does two sockets'
+ * reads and writes per command where the echo server does one: this is the floor for what it does.
+ */
+async function bareWsRelay(): Promise<{ url: string; close: () => void }> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
+  let device: WebSocket | undefined;
+  let client: WebSocket | undefined;
+  wss.on('connection', (ws, req) => {
+    if (req.url === '/device') {
+      device = ws;
+      ws.on('message', (d: Buffer, isBinary: boolean) => client?.send(d, { binary: isBinary }));
+    } else {
+      client = ws;
+      ws.on('message', (d: Buffer, isBinary: boolean) => device?.send(d, { binary: isBinary }));
+    }
+  });
+  await new Promise((r) => wss.once('listening', r));
+  const port = (wss.address() as { port: number }).port;
+  const echoDevice = new ForkedProcess<EchoDeviceRequest, EchoDeviceReply>(path.resolve(import.meta.dirname, 'gateway/echo-device.ts'), {});
+  await echoDevice.next('ready');
+  await echoDevice.next('connected', { kind: 'connect', url: `ws://127.0.0.1:${port}/device` });
+  return {
+    url: `ws://127.0.0.1:${port}/console`,
+    close: () => {
+      echoDevice.stop();
+      wss.close();
+    },
+  };
 }
 
 /**
@@ -222,6 +256,7 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
   const swarms = new Swarms(server.deviceSocketUrl, server.seeded.enrollKey, devices, SWARMS);
   const client = new RoundTripClient();
   const bareServer = await bareWsEchoServer();
+  const relayServer = PHASES.has('rtt') ? await bareWsRelay() : undefined;
   const rows: BenchRow[] = [];
   try {
     const connectStart = performance.now();
@@ -253,6 +288,7 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
     if (PHASES.has('rtt')) {
       await client.next('connected', { kind: 'console', url: consoleUrl });
       await client.next('connected', { kind: 'bare', url: bareServer.url });
+      if (relayServer) await client.next('connected', { kind: 'relay', url: relayServer.url });
       // Round trips cycle over 2,000 devices, warmed first: a simulated device builds its file tree and app
       // list on its first command, which is simulator cost, not gateway cost. With light devices the swarms'
       // first devices (full ones, kept for transfers) are left out, so every round trip meets a light device.
@@ -281,6 +317,9 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
         cpu = process.cpuUsage();
         const bare = await client.next('latencies', { kind: 'paced', over: 'bare', rate, seconds: SECONDS, sns: [] });
         const bareCpu = process.cpuUsage(cpu);
+        cpu = process.cpuUsage();
+        const relay = await client.next('latencies', { kind: 'paced', over: 'relay', rate, seconds: SECONDS, sns: [] });
+        const relayCpu = process.cpuUsage(cpu);
         const perMessage = (c: NodeJS.CpuUsage, n: number) => (c.user + c.system) / Math.max(1, n);
         rows.push(
           {
@@ -290,7 +329,13 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
             baseline: percentile(bare.ms, 50),
             target: 'baseline: bare ws echo, client forked the same way',
           },
-          { name: `command round trip p99 at ${rate}/s`, value: percentile(rtt.ms, 99), unit: 'ms', baseline: percentile(bare.ms, 99), target: '< 10 ms at 5,000/s' },
+          { name: `command round trip p99 at ${rate}/s`, value: percentile(rtt.ms, 99), unit: 'ms', baseline: percentile(bare.ms, 99), target: '< 10 ms at 5,000/s; <= 4x the echo' },
+          {
+            name: `  p99 at ${rate}/s against a bare ws relay (client -> relay in this process -> forked echoing device -> back, ${relay.ms.length} msgs${relay.failed ? `, ${relay.failed} FAILED` : ''})`,
+            value: percentile(rtt.ms, 99),
+            unit: 'ms',
+            baseline: percentile(relay.ms, 99),
+          },
           ...(warmup
             ? [{ name: `  round trip p99 during the ${WARMUP_SECONDS} s at ${rate}/s just before, not counted above (the transient after a step up in rate)`, value: percentile(warmup.ms, 99), unit: 'ms' }]
             : []),
@@ -299,6 +344,14 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
             value: perMessage(rttCpu, rtt.ms.length),
             unit: 'us',
             baseline: perMessage(bareCpu, bare.ms.length),
+            target: '<= 2x the echo',
+          },
+          {
+            // A relay reads and writes two sockets per command, the echo one: the honest floor for a gateway.
+            name: `  server CPU per command at ${rate}/s against the bare ws relay (per relayed round trip)`,
+            value: perMessage(rttCpu, rtt.ms.length),
+            unit: 'us',
+            baseline: perMessage(relayCpu, relay.ms.length),
           },
           {
             // The kernel's part: socket reads and writes (on loopback a write also runs the receiver's TCP path).
@@ -428,6 +481,7 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
     client.stop();
     swarms.stop();
     bareServer.close();
+    relayServer?.close();
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

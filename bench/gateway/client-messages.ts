@@ -4,11 +4,13 @@ export type ClientRequest =
   | { readonly kind: 'console'; readonly url: string }
   /** Open a bare ws connection to an echo server at `url`. */
   | { readonly kind: 'bare'; readonly url: string }
+  /** Open a bare ws connection to a bare relay in front of an echoing device, at `url`. */
+  | { readonly kind: 'relay'; readonly url: string }
   /**
    * Send `rate` requests per second for `seconds` and report latencies: base info to the serials in turn
-   * over the console, or an echo of a counter over the bare connection.
+   * over the console, or an echo of a counter over the bare or relay connection.
    */
-  | { readonly kind: 'paced'; readonly over: 'console' | 'bare'; readonly rate: number; readonly seconds: number; readonly sns: readonly string[] };
+  | { readonly kind: 'paced'; readonly over: 'console' | 'bare' | 'relay'; readonly rate: number; readonly seconds: number; readonly sns: readonly string[] };
 
 export type ClientReply =
   | { readonly kind: 'ready' }

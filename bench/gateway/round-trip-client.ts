@@ -12,7 +12,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const send = (reply: ClientReply) => process.send?.(reply);
 
 let engine: ProtocolEngine | undefined;
-let bare: WebSocket | undefined;
+/** The baselines' sockets: to the bare echo server, and to the bare relay in front of an echoing device. */
+const bare = new Map<'bare' | 'relay', WebSocket>();
 const bareWaiting = new Map<string, () => void>();
 
 /**
@@ -44,7 +45,7 @@ async function connectConsole(url: string): Promise<void> {
   while ((await lastValueFrom(engine.request(Command.Heartbeat)).catch(() => undefined)) === undefined) await sleep(50);
 }
 
-async function connectBare(url: string): Promise<void> {
+async function connectBare(kind: 'bare' | 'relay', url: string): Promise<void> {
   const ws = new WebSocket(url);
   ws.on('message', (d: Buffer) => {
     const id = d.toString();
@@ -52,16 +53,18 @@ async function connectBare(url: string): Promise<void> {
     bareWaiting.delete(id);
   });
   await new Promise((r) => ws.once('open', r));
-  bare = ws;
+  bare.set(kind, ws);
 }
 
 function roundTrip(req: Extract<ClientRequest, { kind: 'paced' }>): Promise<{ ms: number[]; failed: number }> {
   let n = 0;
-  if (req.over === 'bare') {
-    const ws = bare;
-    if (!ws) throw new Error('no bare connection');
+  if (req.over !== 'console') {
+    const ws = bare.get(req.over);
+    if (!ws) throw new Error(`no ${req.over} connection`);
+    // Ids unique across both baselines' runs: a late echo of one cannot settle the other's.
+    const prefix = req.over === 'bare' ? 'e' : 'r';
     return paced(req.rate, req.seconds, () => {
-      const id = String(n++);
+      const id = `${prefix}${n++}`;
       return new Promise<void>((resolve) => {
         bareWaiting.set(id, resolve);
         ws.send(id);
@@ -77,8 +80,8 @@ process.on('message', (req: ClientRequest) => {
   const done =
     req.kind === 'console'
       ? connectConsole(req.url).then(() => send({ kind: 'connected' }))
-      : req.kind === 'bare'
-        ? connectBare(req.url).then(() => send({ kind: 'connected' }))
+      : req.kind === 'bare' || req.kind === 'relay'
+        ? connectBare(req.kind, req.url).then(() => send({ kind: 'connected' }))
         : roundTrip(req).then((r) => send({ kind: 'latencies', ...r }));
   done.catch((err: unknown) => {
     process.stderr.write(`round-trip client: ${String(err)}\n`);
@@ -87,7 +90,7 @@ process.on('message', (req: ClientRequest) => {
 });
 const quit = () => {
   engine?.stop();
-  bare?.close();
+  for (const ws of bare.values()) ws.close();
   process.exit(0);
 };
 process.on('disconnect', quit);
