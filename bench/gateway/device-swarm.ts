@@ -5,17 +5,19 @@ import { wsTransport } from '../../agent/ws-transport.ts';
 import { Command, type Envelope, Subprotocol, systemClock, type TransportFactory } from '../../protocol/index.ts';
 import { LightDevice } from './light-device.ts';
 import type { SwarmReply, SwarmRequest } from './swarm-messages.ts';
+import { loopbackSource, sourcesFor } from './swarm-process.ts';
 
 // The simulated fleet of the gateway bench, forked by it so that devices and server do not share an
 // event loop. It is the real simulator (Fleet of virtual devices, one status a minute each) with its
 // connections spread over loopback source addresses: one source address has about 28,000 ephemeral
-// ports towards one server port, so 50,000 devices need two or more (two at least, so the path is always used).
+// ports towards one server port, and the kernel's search for a free one grows with the ports already
+// taken on it (TIME_WAIT included), so a few hundred devices per address (see SOCKETS_PER_SOURCE).
 const env = process.env;
 const count = Number(env.SWARM_DEVICES);
-const sources = Math.max(2, Math.ceil(count / 20_000));
-const firstSource = Number(env.SWARM_FIRST_SOURCE ?? 2);
+const sources = sourcesFor(count);
+const block = Number(env.SWARM_FIRST_SOURCE ?? 2);
 // Writes batched per turn: a device's uploads of one turn leave in one write (see blast).
-const transports = Array.from({ length: sources }, (_, k) => wsTransport({ localAddress: `127.0.0.${k + firstSource}`, batchWrites: true }));
+const transports = Array.from({ length: sources }, (_, k) => wsTransport({ localAddress: loopbackSource(block, k), batchWrites: true }));
 let next = 0;
 const transport: TransportFactory = (url, subprotocols, sink) => (transports[next++ % sources] as TransportFactory)(url, subprotocols, sink);
 
@@ -56,7 +58,7 @@ const lights = light
         gatewayUrl: fleetOptions.gatewayUrl,
         enrollKey: fleetOptions.enrollKey,
         sn: `${fleetOptions.snPrefix}${String(k + 2).padStart(width, '0')}`,
-        localAddress: `127.0.0.${((k + 1) % sources) + firstSource}`,
+        localAddress: loopbackSource(block, (k + 1) % sources),
         codec: env.SWARM_CODEC === 'msgpack' ? 'msgpack' : 'json',
         random,
       }),

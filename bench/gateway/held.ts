@@ -6,10 +6,10 @@ import { DatabaseSync } from 'node:sqlite';
 import WebSocket, { WebSocketServer } from 'ws';
 import { OnlineState } from '../../protocol/index.ts';
 import { type BenchRow, printTable } from '../table.ts';
-import { SwarmProcess } from './swarm-process.ts';
+import { loopbackSource, SwarmProcess, sourcesFor } from './swarm-process.ts';
 
 // Devices held by one node: a node of several worker processes (GATEWAY_WORKERS) on the embedded
-// database, and device swarms in their own processes, each on its own loopback source addresses. One
+// database, and device swarms in their own processes, each on its own block of loopback source addresses. One
 // process here may hold about 19,900 sockets (hard open-file limit 20,000, not raisable), so the node
 // runs ceil(devices / 19,000) workers (two at least) and the fleet as many swarms.
 //
@@ -37,6 +37,18 @@ function rssOf(pid: number): number {
   }
 }
 const rssSum = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + rssOf(pid), 0);
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (clock ticks of 10 ms); 0 when gone. */
+function cpuMsOf(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const rest = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(rest[11] ?? 0) + Number(rest[12] ?? 0)) * 10;
+  } catch {
+    return 0;
+  }
+}
+const cpuSum = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
 
 /** Splits `total` into `parts` nearly equal whole shares. */
 const split = (total: number, parts: number) => Array.from({ length: parts }, (_, k) => Math.floor(total / parts) + (k < total % parts ? 1 : 0));
@@ -100,10 +112,14 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 interface OursResult {
   readonly workers: number;
   readonly swarms: number;
+  readonly sources: number;
   readonly held: number;
   readonly logins: number;
   readonly perWorker: readonly number[];
   readonly holdMs: number;
+  /** CPU used by the node (primary and workers) and by the swarms from the swarms' start to every device held. */
+  readonly nodeCpuMs: number;
+  readonly swarmCpuMs: number;
   readonly rssBefore: number;
   readonly rssAfter: number;
 }
@@ -118,23 +134,30 @@ async function measureOurs(devices: number): Promise<OursResult> {
     const idle = await until('every worker up', () => nodeFigures(node.url), (f) => f.workers.length === workers, 60_000);
     const pids = [node.child.pid ?? 0, ...idle.workers.map((w) => w.pid)];
     const rssBefore = rssSum(pids);
+    const nodeCpu0 = cpuSum(pids);
     const t0 = performance.now();
-    // Each swarm spreads its sockets over two source addresses of its own (127.0.0.2-3, 4-5, ...).
-    swarmSizes.forEach((n, k) => swarms.push(new SwarmProcess({ gatewayUrl: `${node.url.replace('http', 'ws')}/device/websocket`, enrollKey: node.enrollKey, devices: n, snPrefix: `H${k}`, firstSource: 2 + 2 * k })));
+    // Each swarm spreads its sockets over source addresses of its own block (127.2.x.y, 127.3.x.y, ...).
+    swarmSizes.forEach((n, k) => swarms.push(new SwarmProcess({ gatewayUrl: `${node.url.replace('http', 'ws')}/device/websocket`, enrollKey: node.enrollKey, devices: n, snPrefix: `H${k}`, firstSource: 2 + k })));
     await Promise.all(swarms.map((s) => s.next('ready')));
     const held = await until('every device held', () => nodeFigures(node.url), (f) => f.devices === devices);
     await until('every device online in the database', () => onlineInDb(dataDir), (n) => n === devices, 60_000);
     const holdMs = performance.now() - t0;
+    const nodeCpuMs = cpuSum(pids) - nodeCpu0;
+    // The swarms' CPU from their fork: starting up is part of it, and small next to the fleet's logins.
+    const swarmCpuMs = cpuSum(swarms.map((s) => s.child.pid ?? 0));
     // Let the sockets settle (first status uploads, buffers) before reading memory.
     await sleep(3_000);
     const after = await nodeFigures(node.url);
     return {
       workers,
       swarms: swarms.length,
+      sources: swarmSizes.reduce((n, size) => n + sourcesFor(size), 0),
       held: after.devices,
       logins: after.logins,
       perWorker: held.workers.map((w) => w.devices),
       holdMs,
+      nodeCpuMs,
+      swarmCpuMs,
       rssBefore,
       rssAfter: rssSum(pids),
     };
@@ -175,17 +198,18 @@ function runBareServer(): void {
   process.on('disconnect', () => process.exit(0));
 }
 
-/** A bare ws client process: opens `count` idle connections from two loopback source addresses of its own. */
+/** A bare ws client process: opens `count` idle connections from loopback source addresses of its own block, spread as a swarm's. */
 async function runBareClients(): Promise<void> {
   const url = String(process.env.BARE_URL);
   const count = Number(process.env.BARE_COUNT);
-  const firstSource = Number(process.env.BARE_FIRST_SOURCE);
+  const block = Number(process.env.BARE_FIRST_SOURCE);
+  const sources = sourcesFor(count);
   const sockets: WebSocket[] = [];
   let failed = 0;
   // 1,000 at a time, like the swarm's ramp, so the accept queue is not the thing measured.
   for (let i = 0; i < count; i += 1_000) {
     const batch = Array.from({ length: Math.min(1_000, count - i) }, (_, j) => {
-      const ws = new WebSocket(url, { localAddress: `127.0.0.${firstSource + ((i + j) % 2)}`, perMessageDeflate: false });
+      const ws = new WebSocket(url, { localAddress: loopbackSource(block, (i + j) % sources), perMessageDeflate: false });
       sockets.push(ws);
       return new Promise<void>((resolve) => {
         ws.once('open', () => resolve());
@@ -210,7 +234,7 @@ async function measureBare(devices: number, processes: number): Promise<{ rssBef
     const pids = servers.map((s) => s.pid ?? 0);
     const rssBefore = rssSum(pids);
     split(devices, processes).forEach((n, k) =>
-      clients.push(forkRole('bare-clients', { BARE_URL: `ws://127.0.0.1:${ports[k] ?? 0}`, BARE_COUNT: String(n), BARE_FIRST_SOURCE: String(2 + 2 * k) })),
+      clients.push(forkRole('bare-clients', { BARE_URL: `ws://127.0.0.1:${ports[k] ?? 0}`, BARE_COUNT: String(n), BARE_FIRST_SOURCE: String(2 + k) })),
     );
     const connected = await Promise.all(clients.map((c) => replyOf(c, 'connected')));
     await sleep(3_000);
@@ -228,7 +252,7 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
   const perConnection = (ours.rssAfter - ours.rssBefore) / ours.held;
   const rows: BenchRow[] = [
     {
-      name: `devices held by one node (${ours.workers} worker processes, ${ours.swarms * 2} loopback source addresses; per worker ${ours.perWorker.join(' / ')})`,
+      name: `devices held by one node (${ours.workers} worker processes, ${ours.sources} loopback source addresses; per worker ${ours.perWorker.join(' / ')})`,
       value: ours.held,
       unit: 'devices',
       target: `>= 50,000; asked ${devices.toLocaleString('en-US')}`,
@@ -237,6 +261,16 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
       name: 'time to enrol and log in every device (swarm start to all online in the database and /metrics)',
       value: ours.holdMs / 1_000,
       unit: 's',
+    },
+    {
+      name: 'node CPU (primary and workers, user + system) per 1,000 logins, swarm start to all held',
+      value: ours.nodeCpuMs / (ours.held / 1_000),
+      unit: 'ms',
+    },
+    {
+      name: 'device swarm CPU (load generator, from its fork) per 1,000 logins',
+      value: ours.swarmCpuMs / (ours.held / 1_000),
+      unit: 'ms',
     },
     {
       name: 'device logins counted by the node (dcc_device_logins_total; more than held means failed or repeated logins)',
