@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decoders as d, Invalid } from '../../protocol/index.ts';
-import { BusRelay, type BusIpcMessage, IpcBus, type IpcPort } from './ipc-bus.ts';
+import { batchingPort, BusRelay, type BusIpcMessage, IpcBus, type IpcPort } from './ipc-bus.ts';
 import { BUS_SUBJECTS, type BusSubject, Subject, type SubjectDecoders } from './subjects.ts';
 
 /** A map of the test's own: the bus is generic over its subjects, and decodes by the map it is given. */
@@ -124,5 +124,50 @@ describe('IpcBus and BusRelay (the bus of one node with worker processes)', () =
     channels[0]?.worker.send({ dcc: 'bus.pub', subject: Subject.presence.name, message: { node: 'w1', sn: 'GOOD', orgId: 3, online: true, time: 1, extra: 'dropped' } });
     expect(heard).toEqual(['GOOD']);
     expect(refused).toEqual(['malformed bus message dropped']);
+  });
+
+  it('sends the bus messages of one turn as one channel message, in order, and the other end unpacks them', async () => {
+    const sent: unknown[] = [];
+    const inbox = new Set<(m: unknown) => void>();
+    const wire = {
+      send: (m: unknown) => {
+        sent.push(m);
+        for (const h of inbox) h(structuredClone(m));
+      },
+      listen: (h: (m: unknown) => void) => {
+        inbox.add(h);
+        return () => inbox.delete(h);
+      },
+    };
+    const worker = batchingPort(wire);
+    const primary = batchingPort(wire);
+    const heard: unknown[] = [];
+    primary.listen((m) => heard.push(m));
+    const subs: BusIpcMessage[] = ['A', 'B', 'C'].map((sn) => ({ dcc: 'bus.sub', subject: `device.${sn}.cmd` }));
+    for (const m of subs) worker.send(m);
+    expect(sent).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toHaveLength(1);
+    expect(heard).toEqual(subs);
+    // A lone message goes as it is; flush sends what is queued at once.
+    worker.send({ dcc: 'bus.unsub', subject: 'device.A.cmd' });
+    worker.flush();
+    expect(sent[1]).toEqual({ dcc: 'bus.unsub', subject: 'device.A.cmd' });
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toHaveLength(2);
+  });
+
+  it('delivers through batching ports as through plain ones, a turn later', async () => {
+    const relay = new BusRelay(TEST_SUBJECTS);
+    const c = channel();
+    relay.join(batchingPort(c.primary));
+    const bus = new IpcBus(batchingPort(c.worker), TEST_SUBJECTS);
+    const heard: number[] = [];
+    bus.subscribe(on('a'), (m) => heard.push(m.v));
+    for (let v = 0; v < 5; v++) bus.publish(on('a'), { v });
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(heard).toEqual([0, 1, 2, 3, 4]);
+    expect(c.toPrimary).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { type Clock, systemClock } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
-import { BusRelay, type IpcPort } from '../bus/ipc-bus.ts';
+import { batchingPort, BusRelay, type IpcPort } from '../bus/ipc-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
 import { BUS_SUBJECTS, Subject } from '../bus/subjects.ts';
 import type { Config } from '../config.ts';
@@ -82,7 +82,8 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
     // handle by the address as asked, so a re-forked worker joins the same handle (asking for the port 0
     // resolved to would be a second bind of a port in use).
     const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey });
-    const port: IpcPort = {
+    // Bus deliveries to the worker leave batched per turn (see batchingPort).
+    const port: IpcPort = batchingPort({
       send: (m) => {
         if (worker.isConnected()) worker.send(m);
       },
@@ -90,7 +91,7 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
         worker.on('message', handler);
         return () => worker.off('message', handler);
       },
-    };
+    });
     const slot: Slot = {
       number,
       worker,

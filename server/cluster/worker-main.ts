@@ -16,7 +16,8 @@ const enrollKey = process.env[WorkerEnv.enrollKey];
 if (!nodeId || !enrollKey || !process.send) throw new Error('worker-main.ts is started by the node primary (GATEWAY_WORKERS > 1)');
 
 const config = loadConfig();
-const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, BUS_SUBJECTS) : new IpcBus(primaryPort(), BUS_SUBJECTS);
+const port = config.natsUrl ? undefined : primaryPort();
+const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, BUS_SUBJECTS) : new IpcBus(port ?? primaryPort(), BUS_SUBJECTS);
 const server = await startServer(config, { logger: process.env.LOG_REQUESTS === '1' ? true : { level: 'warn' }, worker: { nodeId, bus, seeded: { enrollKey, generatedPassword: undefined } } });
 
 const cap = workerSocketCap();
@@ -28,6 +29,9 @@ const send = (message: object) => {
 const metrics = new WorkerMetricsClient(server.gateway.metrics.registry, send);
 process.on('message', (m) => metrics.receive(m));
 server.gateway.metrics.exposeThrough(() => metrics.scrape());
+// The bus port batches per turn: the subscriptions made while starting reach the primary before it
+// hears this worker is ready (the channel keeps order), as they did unbatched.
+port?.flush();
 send({ dcc: 'worker.ready', url: server.url } satisfies WorkerLifecycleMessage);
 
 let stopping = false;
