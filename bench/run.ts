@@ -5,6 +5,7 @@ import { runProtocolBench } from './protocol.bench.ts';
 import { runPushBench } from './push.bench.ts';
 import { runRecordingBench } from './recording.bench.ts';
 import { runReportsBench } from './reports.bench.ts';
+import { runTimelineBench } from './timeline.bench.ts';
 import { runUiBench } from './ui.bench.ts';
 import { type BenchRow, printTable } from './table.ts';
 
@@ -18,6 +19,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   ui: { title: 'console UI under fleet load (real Chromium, 2-core machine)', run: runUiBench },
   console: { title: 'console bundle (what the login page loads, as sent compressed)', run: runConsoleBench },
   recording: { title: 'recording on the gateway, per minute of shell (asciicast v2, busy output) and of live view (H.264 at 30 fps with Opus); baseline: the same gateway work unrecorded', run: runRecordingBench },
+  timeline: { title: 'device timeline writes (issue 21), outside the gateway', run: runTimelineBench },
   push: { title: 'push campaign (fleet in a separate process, simulated download time off, 2-core machine)', run: runPushBench },
 };
 
