@@ -35,6 +35,7 @@ async function transfer(sn: string, size: number): Promise<TransferReply> {
   const console = engine;
   if (!console) throw new Error('no console connection');
   const bytes = pattern(size);
+  const cpu = process.cpuUsage();
   let t0 = performance.now();
   await lastFileEvent(uploadToDevice(console, { sn, dir: 'sdcard', name: 'bench.bin', bytes, timeoutMs: 120_000 }));
   const uploadMBs = size / 1e6 / ((performance.now() - t0) / 1_000);
@@ -42,7 +43,8 @@ async function transfer(sn: string, size: number): Promise<TransferReply> {
   const got = await lastFileEvent(fileFromDevice(console, { sn, msgId: Command.FileDownload, data: { path: 'sdcard/bench.bin' }, timeoutMs: 120_000 }));
   const downloadMBs = size / 1e6 / ((performance.now() - t0) / 1_000);
   if (got.kind !== 'done' || got.file?.bytes.length !== size) throw new Error('download did not bring the file back');
-  return { kind: 'transferred', uploadMBs, downloadMBs };
+  const used = process.cpuUsage(cpu);
+  return { kind: 'transferred', uploadMBs, downloadMBs, cpuMs: (used.user + used.system) / 1_000 };
 }
 
 /** Sends `size` bytes in 64 KiB frames; the server answers one text frame once it has them all. */

@@ -10,5 +10,6 @@ export type TransferRequest =
 export type TransferReply =
   | { readonly kind: 'ready' }
   | { readonly kind: 'connected' }
-  | { readonly kind: 'transferred'; readonly uploadMBs: number; readonly downloadMBs: number }
+  /** `cpuMs`: this process's CPU (user and system) over both transfers. */
+  | { readonly kind: 'transferred'; readonly uploadMBs: number; readonly downloadMBs: number; readonly cpuMs: number }
   | { readonly kind: 'bulked'; readonly mbs: number };
