@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import WebSocket from 'ws';
-import { type TransportFactory, turnCorker, useNativeCrc32 } from '../protocol/index.ts';
+import { BufferChurn, type TransportFactory, turnCorker, useNativeCrc32 } from '../protocol/index.ts';
+import { youngCollection } from './young-collection.ts';
 
 /** Options of Node sockets; `localAddress` spreads a large simulated fleet over loopback source addresses. */
 export interface WsTransportOptions {
@@ -16,14 +17,24 @@ export interface WsTransportOptions {
 // Sockets written to in this turn, uncorked together once the turn's I/O callbacks have run.
 const corkForThisTurn = turnCorker(setImmediate);
 
+/**
+ * Binary frames received (the socket read, ws joining a frame that spans two reads) and sent (the
+ * encoded chunk, and ws's masked copy of it) are each a buffer of their own that dies at once: a young
+ * collection every few MiB frees them before V8 answers their external memory with full collections
+ * (buffer-churn.ts). Text frames are strings on the JS heap, which V8 collects on its own.
+ */
+let churn: BufferChurn | undefined;
+
 /** The protocol engine's transport over the `ws` package, for the agent, simulator and Node tests. */
 export function wsTransport(options: WsTransportOptions = {}): TransportFactory {
   // Chunk frames carry a CRC-32 each way: Node's own is an order faster than protocol/'s portable loop.
   useNativeCrc32(zlib.crc32);
+  const binaryChurn = (churn ??= new BufferChurn(youngCollection()));
   return (url, subprotocols, sink) => {
     const ws = new WebSocket(url, [...subprotocols], { localAddress: options.localAddress, handshakeTimeout: 10_000 });
     ws.on('open', () => sink.onOpen(ws.protocol));
     ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) binaryChurn.add(data.length);
       sink.onFrame(isBinary ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data.toString('utf8'));
     });
     ws.on('close', (code, reason) => sink.onClose(code, reason.toString()));
@@ -36,6 +47,7 @@ export function wsTransport(options: WsTransportOptions = {}): TransportFactory 
         const socket = batch ? (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket : undefined;
         if (socket) corkForThisTurn(socket);
         ws.send(frame);
+        if (typeof frame !== 'string') binaryChurn.add(frame.length);
       },
       close: (code, reason) => {
         if (ws.readyState === WebSocket.CONNECTING) ws.terminate();

@@ -22,6 +22,7 @@ export * from './connection.ts';
 export * from './engine.ts';
 export * from './binary/chunk-frame.ts';
 export { type NativeCrc32, useNativeCrc32 } from './binary/crc32.ts';
+export { BufferChurn, CHURN_COLLECT_EVERY_BYTES } from './binary/buffer-churn.ts';
 export * from './binary/chunk-receiver.ts';
 export * from './binary/chunk-sender.ts';
 export * from './binary/sha256.ts';

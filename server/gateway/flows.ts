@@ -1,10 +1,11 @@
-import type { Envelope } from '../../protocol/index.ts';
+import { BufferChurn, type Envelope } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { Bus } from '../bus/bus.ts';
 import { type FlowPayload, type FlowToConsole, type FlowToDevice, Subject } from '../bus/subjects.ts';
 import type { ConsoleLink } from './console-link.ts';
 import type { DeviceLink } from './device-link.ts';
 import type { Peer } from './peer.ts';
+import { youngCollection } from './young-collection.ts';
 
 /** Flows one console may hold open at once (shell sessions and transfers); past it the oldest is forgotten (DOPS-1). */
 export const MAX_FLOWS_PER_CONSOLE = 64;
@@ -31,9 +32,18 @@ export type FlowRoute =
   | { readonly flowId: string; readonly sn: string; readonly console?: undefined; readonly node: string }
   | { readonly flowId: string; readonly sn: string; readonly console?: undefined; readonly node?: undefined; readonly session: string; readonly until: number };
 
+/**
+ * Relayed chunk frames are buffers of their own (the socket read, ws joining a frame that spans two
+ * reads) that die once written: a young collection every few MiB frees them before V8 answers their
+ * external memory with full collections of the whole heap (buffer-churn.ts).
+ */
+const relayChurn = new BufferChurn(youngCollection());
+
 function deliver(peer: Peer, p: FlowPayload): void {
-  if ('frame' in p) peer.sendRaw(p.frame);
-  else peer.send(p.env);
+  if ('frame' in p) {
+    peer.sendRaw(p.frame);
+    relayChurn.add(p.frame.length);
+  } else peer.send(p.env);
 }
 
 /**
