@@ -1,15 +1,47 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const api = 'http://127.0.0.1:8080';
+
+/**
+ * Two Mantine modules the shell renders import floating-ui for one small thing each: ScrollArea its
+ * `useMergeRefs`, RingProgress's curve `Tooltip.Floating` for section tooltips. A module is never split
+ * across chunks, so either import put floating-ui.react (with all the pages use of it, and Tooltip's kin)
+ * into the shell's first load: 21 kB gzip (issue 21). These imports resolve to the shims named here; the
+ * menus, tooltips and select of the shell load on first interaction (src/layout/floating/deferred.tsx).
+ * The build fails if an import is no longer met (a Mantine upgrade moved it), rather than silently
+ * bringing floating-ui back.
+ */
+const floatingRedirects = [
+  { importer: '/@mantine/core/esm/components/ScrollArea/ScrollArea.mjs', source: '@floating-ui/react', shim: './src/shims/merge-refs.ts' },
+  { importer: '/@mantine/core/esm/components/RingProgress/Curve/Curve.mjs', source: '../../Tooltip/Tooltip.mjs', shim: './src/shims/ring-tooltip.ts' },
+] as const;
+
+function keepFloatingOut(): Plugin {
+  const met = new Set<string>();
+  return {
+    name: 'keep-floating-ui-out-of-the-shell',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const redirect = importer === undefined ? undefined : floatingRedirects.find((r) => r.source === source && importer.replaceAll('\\', '/').endsWith(r.importer));
+      if (!redirect) return null;
+      met.add(redirect.importer);
+      return fileURLToPath(new URL(redirect.shim, import.meta.url));
+    },
+    generateBundle() {
+      const unmet = floatingRedirects.filter((r) => !met.has(r.importer));
+      if (unmet.length > 0) this.error(`floating-ui redirects not met (did @mantine/core move them?): ${unmet.map((r) => `${r.importer} -> ${r.source}`).join(', ')}`);
+    },
+  };
+}
 const protocolDir = /[\\/]protocol[\\/](?!.*node_modules)/;
 
 export default defineConfig({
   base: '/user/',
   // Precompressed .br and .gz beside every text asset; the server sends them (@fastify/static preCompressed).
-  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
+  plugins: [keepFloatingOut(), react(), compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
   resolve: {
     // jmuxer's UMD build requires Node's `stream` for its Node-only createStream(); a stub instead of
     // Vite's externalisation (and its warning). See src/shims/node-stream.ts.

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Burger, Divider, Group, Indicator, Menu, Select, Text, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Burger, Divider, Group, Indicator, Text, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
@@ -12,6 +12,7 @@ import { layout, setSettingsOpened, toggleSidebar } from '../state/layout.ts';
 import { notices } from '../state/notices.ts';
 import { openPasswordDialog } from '../state/password-dialog.ts';
 import { session } from '../state/session.ts';
+import { DeferredMenu, DeferredSelect } from './floating/deferred.tsx';
 import { BellIcon, GearIcon } from './icons.tsx';
 import classes from './NavBar.module.css';
 import { TopBarAccount } from './TopBarAccount.tsx';
@@ -52,7 +53,7 @@ export function NavBar({ route }: { route: ShellRoute }) {
         <Badge color={statusColor[realtimeStatus]} variant="light" data-testid="realtime-status" data-status={realtimeStatus}>
           {t(`shell.realtime.${realtimeStatus}`)}
         </Badge>
-        <Select
+        <DeferredSelect
           aria-label={t('shell.language')}
           w={110}
           size="xs"
@@ -69,27 +70,29 @@ export function NavBar({ route }: { route: ShellRoute }) {
             <BellIcon />
           </ActionIcon>
         </Indicator>
-        <Menu>
-          <Menu.Target>
+        <DeferredMenu
+          target={
             <UnstyledButton data-testid="user-menu">
               <Text size="sm" className={classes.user}>
                 {snap.user?.nickname || snap.user?.account}
               </Text>
             </UnstyledButton>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item onClick={openPasswordDialog} data-testid="change-password">
-              {t('password.title')}
-            </Menu.Item>
-            <Menu.Item onClick={() => navigate('/integrations/api-tokens')} data-testid="api-tokens">
-              {t('integrations.route.apiTokens')}
-            </Menu.Item>
-            <Menu.Item onClick={() => navigate('/integrations/two-step')} data-testid="two-step">
-              {t('integrations.route.twoStep')}
-            </Menu.Item>
-            <Menu.Item onClick={() => void logout()}>{t('shell.logout')}</Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
+          }
+          dropdown={(Menu) => (
+            <Menu.Dropdown>
+              <Menu.Item onClick={openPasswordDialog} data-testid="change-password">
+                {t('password.title')}
+              </Menu.Item>
+              <Menu.Item onClick={() => navigate('/integrations/api-tokens')} data-testid="api-tokens">
+                {t('integrations.route.apiTokens')}
+              </Menu.Item>
+              <Menu.Item onClick={() => navigate('/integrations/two-step')} data-testid="two-step">
+                {t('integrations.route.twoStep')}
+              </Menu.Item>
+              <Menu.Item onClick={() => void logout()}>{t('shell.logout')}</Menu.Item>
+            </Menu.Dropdown>
+          )}
+        />
         <ActionIcon variant="subtle" color="gray" onClick={() => setSettingsOpened(true)} aria-label={t('settings.open')} data-testid="settings-open">
           <GearIcon />
         </ActionIcon>

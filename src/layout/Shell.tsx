@@ -11,6 +11,7 @@ import { session } from '../state/session.ts';
 import { withPageAssets } from '../router/page-assets.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { CachedViews } from './CachedViews.tsx';
+import { loadFloating } from './floating/deferred.tsx';
 import { NavBar } from './NavBar.tsx';
 import { OnDemand } from './OnDemand.tsx';
 import classes from './Shell.module.css';
@@ -51,7 +52,8 @@ export function Shell({ route, fullPath }: { route: ShellRoute; fullPath: string
   }, [route, fullPath, roles, permissions]);
 
   return (
-    <AppShell navbar={{ width: sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH, breakpoint: 0 }} padding={0}>
+    // The menus and tooltips load with the first pointer, touch or focus event (floating/deferred.tsx).
+    <AppShell navbar={{ width: sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH, breakpoint: 0 }} padding={0} onPointerOver={loadFloating} onTouchStart={loadFloating} onFocus={loadFloating}>
       <AppShell.Navbar className={classes.navbar} data-opened={sidebarOpened || undefined}>
         <Sidebar activePath={route.path} />
       </AppShell.Navbar>

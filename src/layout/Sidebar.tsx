@@ -1,4 +1,4 @@
-import { AppShell, Badge, Group, Image, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { AppShell, Badge, Group, Image, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -8,6 +8,7 @@ import type { ShellRoute } from '../router/routes.ts';
 import { layout, setGroupOpened } from '../state/layout.ts';
 import { session } from '../state/session.ts';
 import { approvalCount, refreshApprovalCount } from '../state/approval-count.ts';
+import { DeferredMenu, Tip } from './floating/deferred.tsx';
 import { GroupIcon, RouteIcon } from './menu-icons.tsx';
 import classes from './Sidebar.module.css';
 
@@ -101,29 +102,34 @@ function CollapsedItem({ item, activePath }: { item: MenuItem; activePath: strin
   if (item.kind === 'page') {
     const title = t(item.route.titleKey);
     return (
-      <Tooltip label={title} position="right">
+      <Tip label={title} position="right">
         <UnstyledButton component={Link} href={item.route.path} className={classes.mini} data-active={item.route.path === activePath || undefined} aria-label={title}>
           <RouteIcon path={item.route.path} size={COLLAPSED_ICON_SIZE} />
         </UnstyledButton>
-      </Tooltip>
+      </Tip>
     );
   }
   const title = t(item.group.titleKey);
   return (
-    <Menu trigger="click-hover" position="right-start" offset={4}>
-      <Menu.Target>
+    <DeferredMenu
+      trigger="click-hover"
+      position="right-start"
+      offset={4}
+      target={
         <UnstyledButton className={classes.mini} data-active={item.children.some((c) => c.path === activePath) || undefined} aria-label={title} data-testid={`menu-group-${item.group.id}`}>
           <GroupIcon id={item.group.id} size={COLLAPSED_ICON_SIZE} />
         </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{title}</Menu.Label>
-        {item.children.map((route) => (
-          <Menu.Item key={route.path} component={Link} href={route.path} leftSection={<RouteIcon path={route.path} size={16} />}>
-            {t(route.titleKey)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      dropdown={(Menu) => (
+        <Menu.Dropdown>
+          <Menu.Label>{title}</Menu.Label>
+          {item.children.map((route) => (
+            <Menu.Item key={route.path} component={Link} href={route.path} leftSection={<RouteIcon path={route.path} size={16} />}>
+              {t(route.titleKey)}
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      )}
+    />
   );
 }

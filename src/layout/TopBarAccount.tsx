@@ -1,4 +1,4 @@
-import { Group, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Group, Text, ThemeIcon } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -6,6 +6,7 @@ import { formatDateTime } from '../format/date.ts';
 import { expiryTone } from '../state/reminders.ts';
 import { session } from '../state/session.ts';
 import { BuildingIcon, ShieldIcon } from './icons.tsx';
+import { Tip } from './floating/deferred.tsx';
 
 const toneColor = { expired: 'red', soon: 'orange', later: 'dimmed' } as const;
 
@@ -27,11 +28,11 @@ export function TopBarAccount() {
           {t(tone === 'expired' ? 'topBar.expired' : 'topBar.expires', { date })}
         </Text>
       )}
-      <Tooltip label={typeLabel}>
+      <Tip label={typeLabel}>
         <ThemeIcon variant="light" color={type === 1 ? 'brand' : 'grape'} radius="xl" size="md" aria-label={typeLabel} role="img" data-testid="customer-type" data-type={type}>
           {type === 1 ? <ShieldIcon size={16} /> : <BuildingIcon size={16} />}
         </ThemeIcon>
-      </Tooltip>
+      </Tip>
     </Group>
   );
 }

@@ -1,4 +1,4 @@
-import { Group, Tooltip, UnstyledButton } from '@mantine/core';
+import { Group, UnstyledButton } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -7,6 +7,7 @@ import { areaOf, topNavEntries } from '../router/top-nav.ts';
 import { session } from '../state/session.ts';
 import { TopNavIcon } from './menu-icons.tsx';
 import classes from './TopNav.module.css';
+import { Tip } from './floating/deferred.tsx';
 
 /** The top navigation: one entry per area the user may open; system management for the admin role only. */
 export function TopNav({ activePath }: { activePath: string }) {
@@ -18,14 +19,14 @@ export function TopNav({ activePath }: { activePath: string }) {
     <nav aria-label={t('topNav.label')} data-testid="top-nav">
       <Group gap={2} wrap="nowrap">
         {entries.map(({ area, to }) => (
-          <Tooltip key={area.id} label={t(area.titleKey)} openDelay={400}>
+          <Tip key={area.id} label={t(area.titleKey)} openDelay={400}>
             <UnstyledButton component={Link} href={to} className={classes.entry} data-active={area.id === active || undefined} aria-label={t(area.titleKey)} data-testid={`top-nav-${area.id}`}>
               <span className={classes.icon}>
                 <TopNavIcon id={area.id} />
               </span>
               <span className={classes.label}>{t(area.titleKey)}</span>
             </UnstyledButton>
-          </Tooltip>
+          </Tip>
         ))}
       </Group>
     </nav>

@@ -1,15 +1,16 @@
-import { ActionIcon, Box, CloseButton, Group, Menu, ScrollArea } from '@mantine/core';
+import { ActionIcon, Box, CloseButton, Group, ScrollArea } from '@mantine/core';
 import type { KeyboardEvent, MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import { DeferredMenu, type FloatingMenu } from '../floating/deferred.tsx';
 import { ChevronDownIcon } from '../icons.tsx';
 import { closeAllTags, closeOtherTags, closeTagAt, refreshTag, tagsView } from './store.ts';
 import type { Tag } from './tags.ts';
 import classes from './TagsView.module.css';
 
 /** The actions of one tag, shared by its context menu and the bar's menu for the active tag. */
-function TagActions({ tag, activePath }: { tag: Tag; activePath: string }) {
+function TagActions({ Menu, tag, activePath }: { Menu: FloatingMenu; tag: Tag; activePath: string }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const go = (to: string | undefined) => to !== undefined && navigate(to);
@@ -34,8 +35,11 @@ function TagItem({ tag, activePath }: { tag: Tag; activePath: string }) {
     if (to !== undefined) navigate(to);
   };
   return (
-    <Menu position="bottom-start" withinPortal>
-      <Menu.ContextMenu>
+    <DeferredMenu
+      position="bottom-start"
+      withinPortal
+      contextMenu
+      target={
         <Box
           role="tab"
           tabIndex={0}
@@ -51,11 +55,13 @@ function TagItem({ tag, activePath }: { tag: Tag; activePath: string }) {
           {t(tag.title)}
           {!tag.affix && <CloseButton size="xs" className={classes.close} onClick={close} aria-label={t('tagsView.close')} />}
         </Box>
-      </Menu.ContextMenu>
-      <Menu.Dropdown data-testid="tag-context-menu">
-        <TagActions tag={tag} activePath={activePath} />
-      </Menu.Dropdown>
-    </Menu>
+      }
+      dropdown={(Menu) => (
+        <Menu.Dropdown data-testid="tag-context-menu">
+          <TagActions Menu={Menu} tag={tag} activePath={activePath} />
+        </Menu.Dropdown>
+      )}
+    />
   );
 }
 
@@ -74,16 +80,19 @@ export function TagsView({ activePath }: { activePath: string }) {
         </Group>
       </ScrollArea>
       {active && (
-        <Menu position="bottom-end">
-          <Menu.Target>
+        <DeferredMenu
+          position="bottom-end"
+          target={
             <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('tagsView.actions')}>
               <ChevronDownIcon size={14} />
             </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <TagActions tag={active} activePath={activePath} />
-          </Menu.Dropdown>
-        </Menu>
+          }
+          dropdown={(Menu) => (
+            <Menu.Dropdown>
+              <TagActions Menu={Menu} tag={active} activePath={activePath} />
+            </Menu.Dropdown>
+          )}
+        />
       )}
     </Group>
   );
