@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { Session } from 'node:inspector/promises';
+import { Worker } from 'node:worker_threads';
 import { currentOrgTree, loadOrgTree, subtreeOf } from '../server/accounts/org-scope.ts';
 import { loadConfig } from '../server/config.ts';
 import { clientPasswordHash } from '../server/seed.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { freshPgSchema, postgresReachable, TEST_PG_URL } from '../tests/support/databases.ts';
+import type { LoadMessage, LoadOrder, LoadResult } from './api-load.worker.ts';
 import type { BenchRow } from './table.ts';
 
 const ORGS = Number(process.env.BENCH_ORGS ?? 10_000);
@@ -20,6 +22,25 @@ const PASSWORD = 'Bench_pass_1';
  * at 200 connections its p99 is about 200 times the service time, on the bare server too.
  */
 const CLIENT_RATE = Number(process.env.BENCH_API_CLIENT_RATE ?? 1);
+/** BENCH_API_PROFILE=<dir> writes a CPU profile of the server's thread (this one) for each /org/list load at 200 clients. */
+const PROFILE_DIR = process.env.BENCH_API_PROFILE;
+
+/** Profiles this thread, which runs the server alone while a load runs in its worker, during `run`. */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    fs.writeFileSync(path.join(PROFILE_DIR, `api-${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 async function seedOrganisations(server: RunningServer, count: number): Promise<void> {
   const root = await server.db.selectFrom('organisations').select('id').where('parent_id', 'is', null).executeTakeFirstOrThrow();
@@ -35,62 +56,46 @@ async function seedOrganisations(server: RunningServer, count: number): Promise<
   }
 }
 
-async function load(url: string, opts: { method: 'GET' | 'POST'; token: string; body?: unknown; connections: number }) {
-  const result = await autocannon({
-    url,
-    method: opts.method,
-    connections: opts.connections,
-    duration: SECONDS,
-    headers: { 'x-token': opts.token, 'content-type': 'application/json' },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+/** A load's result with the server's CPU per request over its window. */
+interface Measured extends LoadResult {
+  /**
+   * CPU time (user + system) of this thread, which runs the server alone while the load runs in a worker,
+   * per request answered, in microseconds.
+   */
+  readonly cpuUs: number;
 }
 
-/**
- * An open-loop load: `clients` keep-alive connections, requests due at an even pace (`ratePerClient` per
- * client per second, spread over the second rather than fired together), each one's latency counted from
- * when it was due, so a server that falls behind is not flattered by the generator waiting for it.
- * autocannon's rate options fire the connections in step (a burst of 200 at once each second): its p99 at
- * 200 paced requests a second was 600 ms against the bare server.
- */
-async function pacedLoad(url: string, opts: { method: 'GET' | 'POST'; token: string; body?: unknown; clients: number; ratePerClient: number }): Promise<{ rps: number; p99: number; errors: number }> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.clients });
-  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const one = () =>
-    new Promise<boolean>((resolve) => {
-      const req = http.request(url, { method: opts.method, agent, headers: { 'x-token': opts.token, 'content-type': 'application/json', ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve((res.statusCode ?? 0) < 300));
-      });
-      req.on('error', () => resolve(false));
-      req.end(payload);
+/** Runs one load order in a worker thread (bench/api-load.worker.ts) and measures this thread's CPU meanwhile. */
+function inWorker(order: LoadOrder): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./api-load.worker.ts', import.meta.url), { workerData: order });
+    let cpu0: NodeJS.CpuUsage | undefined;
+    worker.on('message', (message: LoadMessage) => {
+      if (message.type === 'started') cpu0 = process.threadCpuUsage();
+      else {
+        const cpu = process.threadCpuUsage(cpu0);
+        resolve({ ...message.result, cpuUs: (cpu.user + cpu.system) / Math.max(1, message.result.requests) });
+      }
     });
-  const rate = opts.clients * opts.ratePerClient;
-  const latencies: number[] = [];
-  const inflight: Promise<void>[] = [];
-  let errors = 0;
-  const start = performance.now();
-  const end = start + SECONDS * 1_000;
-  let sent = 0;
-  for (let now = start; now < end; now = performance.now()) {
-    for (const owed = Math.floor(((now - start) / 1_000) * rate); sent < owed; sent++) {
-      const due = start + (sent / rate) * 1_000;
-      inflight.push(one().then((ok) => void (ok ? latencies.push(performance.now() - due) : errors++)));
-    }
-    await new Promise((r) => setTimeout(r, 1));
-  }
-  await Promise.all(inflight);
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / ((performance.now() - start) / 1_000), p99: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? NaN, errors };
+    worker.on('error', reject);
+    worker.on('exit', (code) => code !== 0 && reject(new Error(`load worker exited with ${code}`)));
+  });
+}
+
+function load(url: string, opts: { method: 'GET' | 'POST'; token: string; body?: unknown; connections: number }): Promise<Measured> {
+  return inWorker({ kind: 'closed', url, method: opts.method, token: opts.token, body: opts.body, clients: opts.connections, ratePerClient: 0, seconds: SECONDS });
+}
+
+/** The paced open loop (bench/api-load.worker.ts says how it is paced and why not autocannon's rate). */
+function pacedLoad(url: string, opts: { method: 'GET' | 'POST'; token: string; body?: unknown; clients: number; ratePerClient: number }): Promise<Measured> {
+  return inWorker({ kind: 'paced', url, method: opts.method, token: opts.token, body: opts.body, clients: opts.clients, ratePerClient: opts.ratePerClient, seconds: SECONDS });
 }
 
 /**
  * The raw baseline: a bare node:http server answering a fixed envelope on loopback, loaded the same way in
  * the same run, so a table taken on a busy shared machine still says how far the API is from the floor.
  */
-async function bareBaseline(connections: number, paced?: number): Promise<{ rps: number; p99: number; errors: number }> {
+async function bareBaseline(connections: number, paced?: number): Promise<Measured> {
   const body = JSON.stringify({ code: 20000, data: 0, message: 'success' });
   const bare = http.createServer((req, res) => {
     req.resume();
@@ -208,9 +213,9 @@ async function measure(label: string, server: RunningServer): Promise<BenchRow[]
   const list = await load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 10 });
   const bare200 = await bareBaseline(200);
   // The issue's load: 200 clients on the organisation list, paced, and as a closed loop (saturation).
-  const list200 = await load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 200 });
+  const list200 = await profiled(`${label}-closed`, () => load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 200 }));
   const bareCalm = await bareBaseline(200, CLIENT_RATE);
-  const listCalm = await pacedLoad(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, clients: 200, ratePerClient: CLIENT_RATE });
+  const listCalm = await profiled(`${label}-paced`, () => pacedLoad(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, clients: 200, ratePerClient: CLIENT_RATE }));
   const unread = await load(`${server.url}/notice/unreadNoticeCount`, { method: 'GET', token, connections: 200 });
   return [
     { name: `/login/userLogin (scrypt), ${LOGIN_CLIENTS} clients over ${LOGIN_ACCOUNTS} accounts [${label}]`, value: logins.rps, unit: 'req/s', baseline: bare10.rps },
@@ -218,6 +223,8 @@ async function measure(label: string, server: RunningServer): Promise<BenchRow[]
     { name: `/org/list, ${ORGS.toLocaleString('en-US')} orgs, 10 clients [${label}]`, value: list.rps, unit: 'req/s', baseline: bare10.rps },
     { name: `/org/list p99 [${label}]`, value: list.p99, unit: 'ms', baseline: bare10.p99 },
     { name: `/org/list p99, ${ORGS.toLocaleString('en-US')} orgs, 200 clients at ${CLIENT_RATE} request/s each (${listCalm.rps.toFixed(0)} req/s) [${label}]`, value: listCalm.p99, unit: 'ms', baseline: bareCalm.p99, target: '< 50 ms' },
+    { name: `server CPU per /org/list request, paced (bare: per bare request) [${label}]`, value: listCalm.cpuUs, unit: 'us', baseline: bareCalm.cpuUs, target: '< 1,000 us' },
+    { name: `server CPU per /org/list request, closed loop [${label}]`, value: list200.cpuUs, unit: 'us', baseline: bare200.cpuUs },
     { name: `/org/list, 200 clients in a closed loop (saturated) [${label}]`, value: list200.rps, unit: 'req/s', baseline: bare200.rps },
     { name: `/org/list p99, 200 clients in a closed loop (queueing: see the bare server's) [${label}]`, value: list200.p99, unit: 'ms', baseline: bare200.p99 },
     { name: `/notice/unreadNoticeCount, 200 clients [${label}]`, value: unread.rps, unit: 'req/s', baseline: bare200.rps },
