@@ -1,6 +1,7 @@
 import { ADMIN_ROLE, isPermission, permissionCatalogue } from '../../protocol/index.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
 import { currentOrgTree, type OrgTree } from './org-scope.ts';
 
 /** Who is making a call: the account, its role's permissions and the organisations it may reach. */
@@ -32,9 +33,10 @@ export interface LoadedCaller extends Caller {
   readonly orgPath: readonly number[];
 }
 
-/** Loads the caller behind a session, or undefined when its account is gone. */
-export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller | undefined> {
-  const row = await db
+// Every API call loads its caller: both reads are compiled once (server/db/prepared.ts), as building them
+// cost more CPU than running them (docs/DECISIONS.md, API under 200 clients).
+const callerRow = prepared((db, accountId: number) =>
+  db
     .selectFrom('accounts')
     .innerJoin('roles', 'roles.id', 'accounts.role_id')
     .innerJoin('organisations', 'organisations.id', 'accounts.org_id')
@@ -56,8 +58,13 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
       // The tree version comes with the account, so a request whose cached tree is current costs no extra read.
       (eb) => eb.selectFrom('org_tree_version').select('version').where('id', '=', 1).as('tree_version'),
     ])
-    .where('accounts.id', '=', session.accountId)
-    .executeTakeFirst();
+    .where('accounts.id', '=', accountId),
+);
+const rolePermissions = prepared((db, roleId: number) => db.selectFrom('role_permissions').select('permission').where('role_id', '=', roleId));
+
+/** Loads the caller behind a session, or undefined when its account is gone. */
+export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller | undefined> {
+  const row = (await callerRow(db, session.accountId)).rows[0];
   // A frozen organisation's sessions stop working at once, as if they had expired.
   if (!row) return undefined;
   const tree = await currentOrgTree(db, Number(row.tree_version ?? 0));
@@ -67,7 +74,7 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
   if (row.role === ADMIN_ROLE) {
     permissions = permissionCatalogue.map((e) => e.key);
   } else {
-    const granted = await db.selectFrom('role_permissions').select('permission').where('role_id', '=', row.role_id).execute();
+    const granted = (await rolePermissions(db, row.role_id)).rows;
     permissions = granted.map((g) => g.permission).filter(isPermission);
   }
   // An API token uses only its own keys that the account still holds now (a key the account loses, the token loses).

@@ -1,5 +1,6 @@
 import { type Expression, PostgresAdapter, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
 
 /** Freeze state 2 (platform-core section 4): a frozen organisation and everything below it may not log in. */
 export const FROZEN = 2;
@@ -100,9 +101,13 @@ const caches = new WeakMap<Db, TreeCache>();
 
 /** The database's current organisation-tree version (one primary-key read). */
 export async function orgTreeVersion(db: Db): Promise<number> {
-  const row = await db.selectFrom('org_tree_version').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+  const row = (await treeVersion(db)).rows[0];
+  if (!row) throw new Error('org_tree_version has no row');
   return Number(row.version);
 }
+
+// Read by most requests that list organisations or devices: compiled once (server/db/prepared.ts).
+const treeVersion = prepared((db) => db.selectFrom('org_tree_version').select('version').where('id', '=', 1));
 
 /**
  * The organisation tree at least as new as `version` (read now when not given). Reloads only when the
@@ -152,7 +157,22 @@ export async function isFrozen(db: Db, orgId: number): Promise<boolean> {
  * each to bind and plan.
  */
 export function orgIdIn(db: Db, column: string, ids: Iterable<number>): Expression<SqlBool> {
-  const list = [...ids];
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return sql<SqlBool>`${sql.ref(column)} = any(${list}::integer[])`;
-  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(list)}))`;
+  return orgIdInParameter(db, column, orgIdsParameter(db, ids));
 }
+
+/** The one parameter `orgIdIn` binds for `ids`: what a prepared query (server/db/prepared.ts) is run with. */
+export function orgIdsParameter(db: Db, ids: Iterable<number>): OrgIdsParameter {
+  const list = [...ids];
+  return isPostgres(db) ? list : JSON.stringify(list);
+}
+
+/** A list of organisation ids as one bound parameter: an array on PostgreSQL, its JSON text on SQLite. */
+export type OrgIdsParameter = number[] | string;
+
+/** `column IN` the ids bound as `parameter` (from `orgIdsParameter`, or a prepared query's placeholder). */
+export function orgIdInParameter(db: Db, column: string, parameter: OrgIdsParameter): Expression<SqlBool> {
+  if (isPostgres(db)) return sql<SqlBool>`${sql.ref(column)} = any(${parameter}::integer[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${parameter}))`;
+}
+
+const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;

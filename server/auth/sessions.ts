@@ -3,6 +3,7 @@ import mitt from 'mitt';
 import type { Clock } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
 import { apiTokenSession, type ApiTokenGrant } from '../api-tokens/repository.ts';
+import { prepared } from '../db/prepared.ts';
 
 export interface Session {
   readonly tokenHash: string;
@@ -18,6 +19,9 @@ type SessionEvents = { ended: { tokenHash: string; accountId: number } };
 export function tokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+// Every API call reads its session: compiled once (server/db/prepared.ts).
+const sessionRow = prepared((db, tokenHash: string) => db.selectFrom('sessions').select(['token_hash', 'account_id', 'expires_at']).where('token_hash', '=', tokenHash));
 
 /**
  * Opaque server-side sessions. Ending a session (logout, kick-out) takes effect at once for HTTP and
@@ -56,7 +60,7 @@ export class SessionStore {
    * which kept only the digest, checks when it reloads its rights.
    */
   async byDigest(tokenHash: string): Promise<Session | undefined> {
-    const row = await this.#db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = (await sessionRow(this.#db, tokenHash)).rows[0];
     // Not a login session: perhaps an API token, which resolves through the same path (server/api-tokens).
     if (!row) return apiTokenSession(this.#db, tokenHash, this.#clock.now());
     if (row.expires_at <= this.#clock.now()) return undefined;

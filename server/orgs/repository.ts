@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { OnlineState } from '../../protocol/index.ts';
-import { currentOrgTree, orgIdIn } from '../accounts/org-scope.ts';
+import { currentOrgTree, orgIdIn, orgIdInParameter, type OrgIdsParameter, orgIdsParameter } from '../accounts/org-scope.ts';
 import { accountNameTaken, insertAccount } from '../accounts/repository.ts';
 import { noRightsNotifier, type RightsNotifier } from '../accounts/rights-bus.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { prepared } from '../db/prepared.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
 import { type DeviceTotals, ORG_SORT_KEYS, type OrgDetail, type OrgSortKey, type OrgView } from '../../protocol/api/orgs.ts';
 
@@ -90,22 +91,34 @@ export class OrgRepository {
   /** One page of the organisations in scope, newest first unless sorted otherwise (platform-core section 9). */
   async list(q: OrgQuery): Promise<{ total: number; list: OrgView[] }> {
     if (q.scope.size === 0) return { total: 0, list: [] };
-    let base = this.#db.selectFrom('organisations');
-    if (!q.scopeCoversAll) base = base.where(orgIdIn(this.#db, 'organisations.id', q.scope));
-    if (q.name) base = base.where(containsIgnoringCase('organisations.name', q.name));
-    // Without a name filter the total is the scope's size: the scope comes from the current tree, so no
-    // count over thousands of rows is needed on every page.
-    const [{ total }, rows] = await Promise.all([
-      q.name ? base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow() : { total: q.scope.size },
-      withLogin(base)
-        .orderBy(SORT_COLUMNS[q.orderBy ?? 'id'], q.order ?? 'desc')
-        .orderBy('organisations.id', 'desc')
-        .limit(q.pageSize)
-        .offset((q.pageNum - 1) * q.pageSize)
-        .execute(),
-    ]);
+    const limit = q.pageSize;
+    const offset = (q.pageNum - 1) * q.pageSize;
+    const sort = SORT_COLUMNS[q.orderBy ?? 'id'];
+    const order = q.order ?? 'desc';
+    let rows: OrgRow[];
+    let total: number;
+    if (q.name) {
+      // A name search builds its query each time (searches are typed, not paged through 200 times a second).
+      let base = this.#db.selectFrom('organisations');
+      if (!q.scopeCoversAll) base = base.where(orgIdIn(this.#db, 'organisations.id', q.scope));
+      base = base.where(containsIgnoringCase('organisations.name', q.name));
+      const [counted, page] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        withLogin(base).orderBy(sort, order).orderBy('organisations.id', 'desc').limit(limit).offset(offset).execute(),
+      ]);
+      total = Number(counted.total);
+      rows = page;
+    } else {
+      // Without a name filter the total is the scope's size: the scope comes from the current tree, so no
+      // count over thousands of rows is needed on every page. The page's query is compiled once per sort
+      // (server/db/prepared.ts): the list is the hottest call of the API.
+      total = q.scope.size;
+      rows = q.scopeCoversAll
+        ? (await allOrgsPage(sort, order)(this.#db, limit, offset)).rows
+        : (await scopedOrgsPage(sort, order)(this.#db, orgIdsParameter(this.#db, q.scope), limit, offset)).rows;
+    }
     const counts = await this.#subtreeCounts(rows.map((r) => r.id));
-    return { total: Number(total), list: rows.map((r) => toView(r, counts.get(r.id))) };
+    return { total, list: rows.map((r) => toView(r, counts.get(r.id))) };
   }
 
   /** Each organisation's device totals over its whole subtree: a parent counts its children's devices. */
@@ -285,12 +298,7 @@ export class OrgRepository {
   async #deviceCountsByOrg(orgIds: number[]): Promise<Map<number, DeviceTotals>> {
     const out = new Map<number, DeviceTotals>();
     if (orgIds.length === 0) return out;
-    const rows = await this.#db
-      .selectFrom('devices')
-      .select((eb) => ['org_id', eb.fn.countAll<number>().as('total'), onlineSum(eb).as('online')])
-      .where(orgIdIn(this.#db, 'org_id', orgIds))
-      .groupBy('org_id')
-      .execute();
+    const { rows } = await deviceCountsByOrg(this.#db, orgIdsParameter(this.#db, orgIds));
     for (const row of rows) out.set(row.org_id, totals(row.total, row.online));
     return out;
   }
@@ -325,6 +333,46 @@ function withLogin(base: OrgSelect) {
 }
 
 type OrgRow = Awaited<ReturnType<ReturnType<typeof withLogin>['executeTakeFirstOrThrow']>>;
+type SortColumn = (typeof SORT_COLUMNS)[OrgSortKey];
+
+/** One page of every organisation (a caller whose scope covers them all), per sort. */
+const allOrgsPage = perSort((sort, order) =>
+  prepared((db, limit: number, offset: number) => withLogin(db.selectFrom('organisations')).orderBy(sort, order).orderBy('organisations.id', 'desc').limit(limit).offset(offset)),
+);
+
+/** One page of the organisations in a scope (bound as one parameter), per sort. */
+const scopedOrgsPage = perSort((sort, order) =>
+  prepared((db, scope: OrgIdsParameter, limit: number, offset: number) =>
+    withLogin(db.selectFrom('organisations').where(orgIdInParameter(db, 'organisations.id', scope)))
+      .orderBy(sort, order)
+      .orderBy('organisations.id', 'desc')
+      .limit(limit)
+      .offset(offset),
+  ),
+);
+
+/** A prepared query per sort column and direction, made when first asked for (eight at most). */
+function perSort<Q>(make: (sort: SortColumn, order: 'asc' | 'desc') => Q): (sort: SortColumn, order: 'asc' | 'desc') => Q {
+  const made = new Map<string, Q>();
+  return (sort, order) => {
+    const key = `${sort} ${order}`;
+    let query = made.get(key);
+    if (query === undefined) {
+      query = make(sort, order);
+      made.set(key, query);
+    }
+    return query;
+  };
+}
+
+/** Each organisation's own devices, total and online, for the ids bound as one parameter. */
+const deviceCountsByOrg = prepared((db, orgIds: OrgIdsParameter) =>
+  db
+    .selectFrom('devices')
+    .select((eb) => ['org_id', eb.fn.countAll<number>().as('total'), onlineSum(eb).as('online')])
+    .where(orgIdInParameter(db, 'org_id', orgIds))
+    .groupBy('org_id'),
+);
 
 function toView(r: OrgRow, counts: DeviceTotals | undefined): OrgView {
   return {
