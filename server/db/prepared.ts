@@ -24,7 +24,7 @@ export function prepared<A extends unknown[], R>(build: (db: Db, ...args: A) => 
   const arity = build.length - 1;
   // Each placeholder is typed as the value it stands for: the builder type-checks as with real values.
   const slots = Array.from({ length: arity }, (_, i) => new Slot(i)) as unknown as A;
-  return (db, ...args) => {
+  return async (db, ...args) => {
     let entry = compiled.get(db);
     if (!entry) {
       const query = build(db, ...slots).compile();
