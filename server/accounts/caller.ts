@@ -18,6 +18,11 @@ export interface Caller {
   readonly scope: ReadonlySet<number>;
   /** True when the scope is every organisation there is, so queries need no organisation filter. */
   readonly scopeCoversAll: boolean;
+  /**
+   * The organisation-tree version the scope was taken from: a query later in the same request asks for the
+   * cached tree at least this new (currentOrgTree) instead of reading the version again.
+   */
+  readonly treeVersion?: number;
   readonly updatePasswordLastTime: number;
   readonly expireTime: number | null;
   readonly language: number;
@@ -96,6 +101,7 @@ export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller
     permissions: new Set(permissions),
     scope,
     scopeCoversAll: tree.coversAll(scope),
+    treeVersion: tree.version,
     updatePasswordLastTime: row.update_password_last_time,
     expireTime: row.expire_time,
     language: row.language,

@@ -26,6 +26,8 @@ export interface OrgQuery {
   /** Sort column (default id, newest first: platform-core section 9). */
   readonly orderBy?: OrgSortKey | undefined;
   readonly order?: 'asc' | 'desc' | undefined;
+  /** The tree version the scope was taken from (Caller.treeVersion): the device counts use that tree, unread. */
+  readonly treeVersion?: number | undefined;
 }
 
 /** Columns /org/list sorts by. */
@@ -117,13 +119,13 @@ export class OrgRepository {
         ? (await allOrgsPage(sort, order)(this.#db, limit, offset)).rows
         : (await scopedOrgsPage(sort, order)(this.#db, orgIdsParameter(this.#db, q.scope), limit, offset)).rows;
     }
-    const counts = await this.#subtreeCounts(rows.map((r) => r.id));
+    const counts = await this.#subtreeCounts(rows.map((r) => r.id), q.treeVersion);
     return { total, list: rows.map((r) => toView(r, counts.get(r.id))) };
   }
 
   /** Each organisation's device totals over its whole subtree: a parent counts its children's devices. */
-  async #subtreeCounts(orgIds: number[]): Promise<Map<number, DeviceTotals>> {
-    const tree = await currentOrgTree(this.#db);
+  async #subtreeCounts(orgIds: number[], treeVersion?: number): Promise<Map<number, DeviceTotals>> {
+    const tree = await currentOrgTree(this.#db, treeVersion);
     const subtrees = new Map(orgIds.map((id) => [id, [...tree.scopeOf(id)]]));
     const all = new Set<number>();
     for (const ids of subtrees.values()) for (const id of ids) all.add(id);

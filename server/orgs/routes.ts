@@ -55,7 +55,7 @@ export async function orgRoutes(app: FastifyInstance, deps: OrgRouteDeps): Promi
   api.post('/org/list', { config, schema: { body: c.OrgListBody } }, async (req) => {
     const body = req.body;
     const caller = callerOf(req);
-    return ok(await orgs.list({ scope: caller.scope, scopeCoversAll: caller.scopeCoversAll, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim(), orderBy: body.orderBy, order: body.order }));
+    return ok(await orgs.list({ scope: caller.scope, scopeCoversAll: caller.scopeCoversAll, pageNum: body.pageNum ?? 1, pageSize: body.pageSize ?? 10, name: body.name?.trim(), orderBy: body.orderBy, order: body.order, treeVersion: caller.treeVersion }));
   });
 
   // The roles the caller may give a new organisation's login account (the add dialog's role field). Served
