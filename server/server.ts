@@ -41,6 +41,8 @@ export interface WorkerRole {
   /** The bus shared with the node's other workers (and other nodes, over NATS). */
   readonly bus: Bus;
   readonly seeded: SeedResult;
+  /** The device repository over the worker's database (its login writes go to the node's writer). */
+  readonly devices?: (db: Db) => DeviceRepository;
 }
 
 export interface StartOptions {
@@ -107,7 +109,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
   const { db, seeded } = opts.worker
     ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema ?? config.databaseSchema, migrate: false, log }), seeded: opts.worker.seeded }
     : await prepareNode(config, clock, opts.pgSchema, log, opts.sqliteInMemory === true);
-  const devices = new DeviceRepository(db);
+  const devices = opts.worker?.devices?.(db) ?? new DeviceRepository(db);
   const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);
   const bus: Bus =
     opts.worker?.bus ?? (config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, BUS_SUBJECTS, log) : new InProcessBus(BUS_SUBJECTS, log));

@@ -65,13 +65,13 @@ async function until<T>(what: string, read: () => Promise<T> | T, done: (v: T) =
 }
 
 /** The node under test: `server/main.ts` with GATEWAY_WORKERS, started as an operator would. */
-async function startNode(workers: number, dataDir: string): Promise<{ child: ChildProcess; url: string; enrollKey: string; output: () => string }> {
+async function startNode(workers: number, dataDir: string, port = 0): Promise<{ child: ChildProcess; url: string; enrollKey: string; output: () => string }> {
   // BENCH_CPU_PROF=<dir> profiles the node's primary and, as they inherit its flags, its workers.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, path.join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
+    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
   });
   let out = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
@@ -122,13 +122,49 @@ interface OursResult {
   readonly swarmCpuMs: number;
   readonly rssBefore: number;
   readonly rssAfter: number;
+  readonly restart: RestartResult | undefined;
+}
+
+/** The fleet coming back after the node of workers restarted on the same port and database. */
+interface RestartResult {
+  /** From the old node's exit to the new one answering /metrics. */
+  readonly listenMs: number;
+  /** From the old node's exit to every device held and online in the database. */
+  readonly backMs: number;
+  readonly held: number;
+  /** Logins the new node counted: more than the fleet means devices that logged in twice on the way. */
+  readonly logins: number;
+  readonly online: number;
+}
+
+/**
+ * BENCH_PHASES (the gateway bench's list) with `restart`, or unset: after the hold, the node stops
+ * (SIGTERM: its workers close every socket with 1001) and starts again on the same port and database,
+ * and every device reconnects with its secret (full-jitter backoff).
+ */
+const RESTART = process.env.BENCH_PHASES === undefined || process.env.BENCH_PHASES.split(',').includes('restart');
+
+async function restartNode(node: { child: ChildProcess; url: string }, workers: number, dataDir: string, devices: number): Promise<{ node: Awaited<ReturnType<typeof startNode>>; result: RestartResult }> {
+  const port = Number(new URL(node.url).port);
+  await stopChild(node.child);
+  const t0 = performance.now();
+  const next = await startNode(workers, dataDir, port);
+  await until('every worker up again', () => nodeFigures(next.url).catch(() => undefined), (f) => f?.workers.length === workers, 60_000);
+  const listenMs = performance.now() - t0;
+  await until('every device back', () => nodeFigures(next.url), (f) => f.devices === devices);
+  await until('every device online in the database again', () => onlineInDb(dataDir), (n) => n === devices, 60_000);
+  const backMs = performance.now() - t0;
+  // Late echoes (a device logging in a second time) would show up here.
+  await sleep(3_000);
+  const after = await nodeFigures(next.url);
+  return { node: next, result: { listenMs, backMs, held: after.devices, logins: after.logins, online: onlineInDb(dataDir) } };
 }
 
 async function measureOurs(devices: number): Promise<OursResult> {
   const swarmSizes = split(devices, Math.ceil(devices / PER_PROCESS));
   const workers = Math.max(2, swarmSizes.length);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-held-'));
-  const node = await startNode(workers, dataDir);
+  let node = await startNode(workers, dataDir);
   const swarms: SwarmProcess[] = [];
   try {
     const idle = await until('every worker up', () => nodeFigures(node.url), (f) => f.workers.length === workers, 60_000);
@@ -148,6 +184,13 @@ async function measureOurs(devices: number): Promise<OursResult> {
     // Let the sockets settle (first status uploads, buffers) before reading memory.
     await sleep(3_000);
     const after = await nodeFigures(node.url);
+    const rssAfter = rssSum(pids);
+    let restart: RestartResult | undefined;
+    if (RESTART) {
+      const restarted = await restartNode(node, workers, dataDir, devices);
+      node = restarted.node;
+      restart = restarted.result;
+    }
     return {
       workers,
       swarms: swarms.length,
@@ -159,7 +202,8 @@ async function measureOurs(devices: number): Promise<OursResult> {
       nodeCpuMs,
       swarmCpuMs,
       rssBefore,
-      rssAfter: rssSum(pids),
+      rssAfter,
+      restart,
     };
   } finally {
     for (const s of swarms) await stopChild(s.child);
@@ -282,6 +326,22 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
     { name: 'server RSS, primary and workers, idle before the fleet', value: ours.rssBefore / 1e6, unit: 'MB' },
     { name: 'server RSS, primary and workers, holding the fleet', value: ours.rssAfter / 1e6, unit: 'MB' },
   ];
+  const r = ours.restart;
+  if (r) {
+    rows.push(
+      {
+        name: `devices back online after a restart of the node of ${ours.workers} workers (from the old node's exit; listening after ${(r.listenMs / 1_000).toFixed(1)} s)`,
+        value: r.backMs / 1_000,
+        unit: 's',
+      },
+      {
+        name: `after the restart: logins counted by the new node / devices held / online rows (want ${ours.held} each; logins above it are devices that logged in twice)`,
+        value: r.logins,
+        unit: `/ ${r.held} / ${r.online}`,
+        target: 'no duplicate login',
+      },
+    );
+  }
   let bare: { rssBefore: number; rssAfter: number; held: number } | undefined;
   try {
     bare = await measureBare(devices, ours.workers);

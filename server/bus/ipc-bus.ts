@@ -34,14 +34,21 @@ export interface IpcPort {
   flush?(): void;
 }
 
-/** The bus messages of one turn of a process, sent as one IPC message (see {@link batchingPort}). */
-export interface BusIpcBatch {
-  readonly dcc: 'bus.batch';
+/** The messages of one turn of a process on an IPC channel, sent as one (see {@link batchingPort}). */
+export interface IpcBatch {
+  readonly dcc: 'ipc.batch';
   readonly messages: readonly unknown[];
 }
 
-function isBusIpcBatch(value: unknown): value is BusIpcBatch {
-  return typeof value === 'object' && value !== null && (value as { dcc?: unknown }).dcc === 'bus.batch' && Array.isArray((value as { messages?: unknown }).messages);
+function isIpcBatch(value: unknown): value is IpcBatch {
+  return typeof value === 'object' && value !== null && (value as { dcc?: unknown }).dcc === 'ipc.batch' && Array.isArray((value as { messages?: unknown }).messages);
+}
+
+/** An IPC channel end that batches per turn: `send` queues, `flush` sends the queue now. */
+export interface BatchingPort<T> {
+  send(message: T): void;
+  listen(handler: (message: unknown) => void): () => void;
+  flush(): void;
 }
 
 /**
@@ -51,23 +58,24 @@ function isBusIpcBatch(value: unknown): value is BusIpcBatch {
 const BATCH_MAX = 1_000;
 
 /**
- * An IPC port that sends the bus messages of one turn of the event loop as one channel message, an array,
- * and unpacks the arrays it receives. Each process.send costs a serialisation, a header and a write to
- * the channel's pipe (`writeChannelMessage`, `writeBuffer`: about 2 s of a worker's profile during a
- * login storm, where every login is two subscribes and a presence, and the primary relays each presence
- * to every worker). Order on the channel is kept: the queue leaves in the order it was filled, in the
- * check phase of the turn it was filled in (after the turn's I/O callbacks, before the next poll).
+ * An IPC channel end that sends the messages of one turn of the event loop as one channel message, an
+ * array, and unpacks the arrays it receives (each listener hears the messages one by one). Each
+ * process.send costs a serialisation, a header and a write to the channel's pipe (`writeChannelMessage`,
+ * `writeBuffer`: about 2 s of a worker's profile during a login storm, where every login is two
+ * subscribes and a presence, and the primary relays each presence to every worker). Order on the channel
+ * is kept: the queue leaves in the order it was filled, in the check phase of the turn it was filled in
+ * (after the turn's I/O callbacks, before the next poll). The bus and the login writes share it.
  */
-export function batchingPort(raw: { send(message: BusIpcMessage | BusIpcBatch): void; listen(handler: (message: unknown) => void): () => void }): Required<IpcPort> {
-  let queue: BusIpcMessage[] = [];
+export function batchingPort<T>(raw: { send(message: T | IpcBatch): void; listen(handler: (message: unknown) => void): () => void }): BatchingPort<T> {
+  let queue: T[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
     const out = queue;
     queue = [];
-    if (out.length === 1) raw.send(out[0] as BusIpcMessage);
-    else for (let i = 0; i < out.length; i += BATCH_MAX) raw.send({ dcc: 'bus.batch', messages: out.slice(i, i + BATCH_MAX) });
+    if (out.length === 1) raw.send(out[0] as T);
+    else for (let i = 0; i < out.length; i += BATCH_MAX) raw.send({ dcc: 'ipc.batch', messages: out.slice(i, i + BATCH_MAX) });
   };
   return {
     send(message) {
@@ -76,7 +84,7 @@ export function batchingPort(raw: { send(message: BusIpcMessage | BusIpcBatch): 
     },
     listen(handler) {
       return raw.listen((m) => {
-        if (!isBusIpcBatch(m)) return handler(m);
+        if (!isIpcBatch(m)) return handler(m);
         for (const one of m.messages) handler(one);
       });
     },
@@ -85,8 +93,8 @@ export function batchingPort(raw: { send(message: BusIpcMessage | BusIpcBatch): 
 }
 
 /** This worker process's channel to its primary (requires a process started with an IPC channel), batched per turn. */
-export function primaryPort(proc: NodeJS.Process = process): Required<IpcPort> {
-  return batchingPort({
+export function primaryPort<T = BusIpcMessage>(proc: NodeJS.Process = process): BatchingPort<T> {
+  return batchingPort<T>({
     send(message) {
       // During shutdown the primary may already have gone; what is left to say has no audience.
       if (proc.connected && proc.send) proc.send(message);

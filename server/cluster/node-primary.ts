@@ -2,10 +2,11 @@ import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { type Clock, systemClock } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
-import { batchingPort, BusRelay, type IpcPort } from '../bus/ipc-bus.ts';
+import { batchingPort, type BusIpcMessage, BusRelay, type IpcPort } from '../bus/ipc-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
 import { BUS_SUBJECTS, Subject } from '../bus/subjects.ts';
 import type { Config } from '../config.ts';
+import { LoginWriter, type LoginWriteIpcMessage, serveLoginWrites } from '../devices/login-writes.ts';
 import { DeviceRepository } from '../devices/repository.ts';
 import { DEVICE_SOCKET_PATH } from '../gateway/gateway.ts';
 import type { SeedResult } from '../seed.ts';
@@ -68,6 +69,8 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
   const ledger = new PresenceLedger();
   const unfollow = ledger.follow(bus);
   const collector = new MetricsCollector();
+  // Every worker's device logins are written here, in batches (server/devices/login-writes.ts).
+  const loginWriter = new LoginWriter(db);
 
   cluster.setupPrimary({ exec: path.join(import.meta.dirname, 'worker-main.ts'), serialization: 'advanced' });
   const slots = new Map<Worker, Slot>();
@@ -82,8 +85,8 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
     // handle by the address as asked, so a re-forked worker joins the same handle (asking for the port 0
     // resolved to would be a second bind of a port in use).
     const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey });
-    // Bus deliveries to the worker leave batched per turn (see batchingPort).
-    const port: IpcPort = batchingPort({
+    // Bus deliveries and login write answers to the worker leave batched per turn (see batchingPort).
+    const port = batchingPort<BusIpcMessage | LoginWriteIpcMessage>({
       send: (m) => {
         if (worker.isConnected()) worker.send(m);
       },
@@ -102,6 +105,7 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
       ready: false,
     };
     if (!config.natsUrl) relay.join(port);
+    serveLoginWrites(loginWriter, port);
     worker.on('message', (m: unknown) => {
       if (isWorkerReady(m)) slot.ready = true;
       if (!isMetricsIpcMessage(m)) return;
@@ -191,6 +195,7 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
           }),
       );
       await Promise.all(exits);
+      await loginWriter.idle();
       await Promise.all(orphaning);
       unfollow();
       await bus.close();

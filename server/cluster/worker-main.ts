@@ -1,8 +1,9 @@
 import type { Bus } from '../bus/bus.ts';
-import { IpcBus, primaryPort } from '../bus/ipc-bus.ts';
+import { type BusIpcMessage, IpcBus, primaryPort } from '../bus/ipc-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
 import { BUS_SUBJECTS } from '../bus/subjects.ts';
 import { loadConfig } from '../config.ts';
+import { type LoginWriteIpcMessage, LoginWriteClient, RelayedLoginRepository } from '../devices/login-writes.ts';
 import { startServer } from '../server.ts';
 import { WorkerMetricsClient } from './node-metrics.ts';
 import { workerSocketCap } from './socket-cap.ts';
@@ -16,9 +17,15 @@ const enrollKey = process.env[WorkerEnv.enrollKey];
 if (!nodeId || !enrollKey || !process.send) throw new Error('worker-main.ts is started by the node primary (GATEWAY_WORKERS > 1)');
 
 const config = loadConfig();
-const port = config.natsUrl ? undefined : primaryPort();
-const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, BUS_SUBJECTS) : new IpcBus(port ?? primaryPort(), BUS_SUBJECTS);
-const server = await startServer(config, { logger: process.env.LOG_REQUESTS === '1' ? true : { level: 'warn' }, worker: { nodeId, bus, seeded: { enrollKey, generatedPassword: undefined } } });
+// One channel to the primary, batched per turn, for the bus (without NATS) and the login writes.
+const port = primaryPort<BusIpcMessage | LoginWriteIpcMessage>();
+const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}`, config.natsPrefix, BUS_SUBJECTS) : new IpcBus(port, BUS_SUBJECTS);
+// The node's primary writes every worker's device logins (server/devices/login-writes.ts).
+const loginWrites = new LoginWriteClient(port);
+const server = await startServer(config, {
+  logger: process.env.LOG_REQUESTS === '1' ? true : { level: 'warn' },
+  worker: { nodeId, bus, seeded: { enrollKey, generatedPassword: undefined }, devices: (db) => new RelayedLoginRepository(db, loginWrites) },
+});
 
 const cap = workerSocketCap();
 if (cap !== undefined) server.app.server.maxConnections = cap;
@@ -31,7 +38,7 @@ process.on('message', (m) => metrics.receive(m));
 server.gateway.metrics.exposeThrough(() => metrics.scrape());
 // The bus port batches per turn: the subscriptions made while starting reach the primary before it
 // hears this worker is ready (the channel keeps order), as they did unbatched.
-port?.flush();
+port.flush();
 send({ dcc: 'worker.ready', url: server.url } satisfies WorkerLifecycleMessage);
 
 let stopping = false;
@@ -46,4 +53,7 @@ async function shutdown(): Promise<void> {
 // group, so SIGINT is left to the primary; a primary that is gone (channel closed) ends the worker too.
 process.on('SIGTERM', () => void shutdown());
 process.on('SIGINT', () => undefined);
-process.on('disconnect', () => void shutdown());
+process.on('disconnect', () => {
+  loginWrites.failAll(new Error('the node primary is gone'));
+  void shutdown();
+});
