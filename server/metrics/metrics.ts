@@ -11,6 +11,11 @@ export class GatewayMetrics {
   /** Final results per command, as msgId * 8 + result (results are 0..7): counted on the hot path, labelled at scrape. */
   readonly #outcomes = new Map<number, number>();
   readonly #latency: Histogram<'command'>;
+  /**
+   * The latency histogram's child per command id, bound on first use: `observe` with labels hashes them on
+   * every call (prom-client), a bound child does not.
+   */
+  readonly #latencyOf = new Map<number, { observe(value: number): void }>();
   readonly #logins: Counter;
   readonly #reconnects: Counter;
 
@@ -76,7 +81,12 @@ export class GatewayMetrics {
   commandOutcome(msgId: number, result: number, ms: number): void {
     const key = msgId * 8 + (result & 7);
     this.#outcomes.set(key, (this.#outcomes.get(key) ?? 0) + 1);
-    this.#latency.observe({ command: commandNames.get(msgId) ?? String(msgId) }, ms / 1000);
+    let latency = this.#latencyOf.get(msgId);
+    if (!latency) {
+      latency = this.#latency.labels({ command: commandNames.get(msgId) ?? String(msgId) });
+      this.#latencyOf.set(msgId, latency);
+    }
+    latency.observe(ms / 1000);
   }
 
   /** Adds the telemetry ingest's counters (read at scrape time; the ingest only bumps numbers). */
