@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import WebSocket from 'ws';
-import { BufferChurn, type TransportFactory, turnCorker, useNativeCrc32 } from '../protocol/index.ts';
+import { BufferChurn, type TransportFactory, turnCorker, useNativeCrc32, useNativeSha256 } from '../protocol/index.ts';
 import { youngCollection } from './young-collection.ts';
 
 /** Options of Node sockets; `localAddress` spreads a large simulated fleet over loopback source addresses. */
@@ -25,10 +26,24 @@ const corkForThisTurn = turnCorker(setImmediate);
  */
 let churn: BufferChurn | undefined;
 
+/** Bytes hashed per turn of the event loop: a large file does not hold up the other sockets of the process. */
+const SHA256_SLICE = 4 * 1024 * 1024;
+
+/** SHA-256 with Node's own hash over the bytes in place, a slice per turn (useNativeSha256 says why). */
+export async function nodeSha256(bytes: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  for (let at = 0; at < bytes.length; at += SHA256_SLICE) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    hash.update(bytes.subarray(at, at + SHA256_SLICE));
+  }
+  return hash.digest('hex');
+}
+
 /** The protocol engine's transport over the `ws` package, for the agent, simulator and Node tests. */
 export function wsTransport(options: WsTransportOptions = {}): TransportFactory {
   // Chunk frames carry a CRC-32 each way: Node's own is an order faster than protocol/'s portable loop.
   useNativeCrc32(zlib.crc32);
+  useNativeSha256(nodeSha256);
   const binaryChurn = (churn ??= new BufferChurn(youngCollection()));
   return (url, subprotocols, sink) => {
     const ws = new WebSocket(url, [...subprotocols], { localAddress: options.localAddress, handshakeTimeout: 10_000 });

@@ -25,7 +25,7 @@ export { type NativeCrc32, useNativeCrc32 } from './binary/crc32.ts';
 export { BufferChurn, CHURN_COLLECT_EVERY_BYTES } from './binary/buffer-churn.ts';
 export * from './binary/chunk-receiver.ts';
 export * from './binary/chunk-sender.ts';
-export * from './binary/sha256.ts';
+export { type NativeSha256, sha256Hex, useNativeSha256 } from './binary/sha256.ts';
 export * from './binary/transfer.ts';
 export * from './binary/device-files.ts';
 export * from './catalogue/telemetry.ts';
