@@ -1,5 +1,5 @@
 import { ADMIN_ROLE, isPermission, permissionCatalogue } from '../../protocol/index.ts';
-import type { Session } from '../auth/sessions.ts';
+import { type Session, type SessionStore, tokenDigest } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { prepared } from '../db/prepared.ts';
 import { currentOrgTree, type OrgTree } from './org-scope.ts';
@@ -38,7 +38,25 @@ export interface LoadedCaller extends Caller {
   readonly orgPath: readonly number[];
 }
 
-// Every API call loads its caller: both reads are compiled once (server/db/prepared.ts), as building them
+// What a caller is made of: the account, its role's name, its organisation and second factor, and the
+// tree version. The same columns whether the account is known (a socket's session) or a token is (an API call).
+const CALLER_COLUMNS = [
+  'accounts.id',
+  'accounts.account',
+  'accounts.nickname',
+  'accounts.org_id',
+  'accounts.role_id',
+  'accounts.update_password_last_time',
+  'accounts.expire_time',
+  'accounts.language',
+  'accounts.customer_type',
+  'roles.name as role',
+  'organisations.name as org_name',
+  'organisations.require_totp',
+  'account_totp.enabled_at as totp_enabled_at',
+] as const;
+
+// Every API call loads its caller: the reads are compiled once (server/db/prepared.ts), as building them
 // cost more CPU than running them (docs/DECISIONS.md, API under 200 clients).
 const callerRow = prepared((db, accountId: number) =>
   db
@@ -46,32 +64,55 @@ const callerRow = prepared((db, accountId: number) =>
     .innerJoin('roles', 'roles.id', 'accounts.role_id')
     .innerJoin('organisations', 'organisations.id', 'accounts.org_id')
     .leftJoin('account_totp', 'account_totp.account_id', 'accounts.id')
-    .select([
-      'accounts.id',
-      'accounts.account',
-      'accounts.nickname',
-      'accounts.org_id',
-      'accounts.role_id',
-      'accounts.update_password_last_time',
-      'accounts.expire_time',
-      'accounts.language',
-      'accounts.customer_type',
-      'roles.name as role',
-      'organisations.name as org_name',
-      'organisations.require_totp',
-      'account_totp.enabled_at as totp_enabled_at',
-      // The tree version comes with the account, so a request whose cached tree is current costs no extra read.
-      (eb) => eb.selectFrom('org_tree_version').select('version').where('id', '=', 1).as('tree_version'),
-    ])
+    .select(CALLER_COLUMNS)
+    // The tree version comes with the account, so a request whose cached tree is current costs no extra read.
+    .select((eb) => eb.selectFrom('org_tree_version').select('version').where('id', '=', 1).as('tree_version'))
     .where('accounts.id', '=', accountId),
 );
+
+/** The session stored under a token's digest with its caller's columns, in one statement (one round trip). */
+const sessionCallerRow = prepared((db, tokenHash: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+    .innerJoin('roles', 'roles.id', 'accounts.role_id')
+    .innerJoin('organisations', 'organisations.id', 'accounts.org_id')
+    .leftJoin('account_totp', 'account_totp.account_id', 'accounts.id')
+    .select(CALLER_COLUMNS)
+    .select((eb) => eb.selectFrom('org_tree_version').select('version').where('id', '=', 1).as('tree_version'))
+    .select(['sessions.token_hash', 'sessions.account_id as session_account_id', 'sessions.expires_at as session_expires_at'])
+    .where('sessions.token_hash', '=', tokenHash),
+);
 const rolePermissions = prepared((db, roleId: number) => db.selectFrom('role_permissions').select('permission').where('role_id', '=', roleId));
+
+type CallerRow = NonNullable<Awaited<ReturnType<typeof callerRow>>['rows'][number]>;
+
+/**
+ * The caller behind a token (an API call's X-Token or bearer), or undefined when the token is unknown,
+ * expired or ended, or its account is gone or frozen. A login session and its caller are read in one
+ * statement; anything else (an API token, a session whose account did not join) takes the two-step path,
+ * `sessions.byDigest` then `loadCaller`, which decides exactly as before.
+ */
+export async function loadCallerByToken(db: Db, sessions: SessionStore, token: string): Promise<LoadedCaller | undefined> {
+  const tokenHash = tokenDigest(token);
+  const row = (await sessionCallerRow(db, tokenHash)).rows[0];
+  if (!row) {
+    const session = await sessions.byDigest(tokenHash);
+    return session && loadCaller(db, session);
+  }
+  if (!sessions.live(row.session_expires_at)) return undefined;
+  return callerOfRow(db, { tokenHash: row.token_hash, accountId: row.session_account_id, expiresAt: row.session_expires_at }, row);
+}
 
 /** Loads the caller behind a session, or undefined when its account is gone. */
 export async function loadCaller(db: Db, session: Session): Promise<LoadedCaller | undefined> {
   const row = (await callerRow(db, session.accountId)).rows[0];
+  return row && callerOfRow(db, session, row);
+}
+
+/** The caller of a session from its account's row: scope, freeze and permissions. */
+async function callerOfRow(db: Db, session: Session, row: CallerRow): Promise<LoadedCaller | undefined> {
   // A frozen organisation's sessions stop working at once, as if they had expired.
-  if (!row) return undefined;
   const tree = await currentOrgTree(db, Number(row.tree_version ?? 0));
   if (tree.frozen(row.org_id)) return undefined;
   const scope = tree.scopeOf(row.org_id);

@@ -63,8 +63,13 @@ export class SessionStore {
     const row = (await sessionRow(this.#db, tokenHash)).rows[0];
     // Not a login session: perhaps an API token, which resolves through the same path (server/api-tokens).
     if (!row) return apiTokenSession(this.#db, tokenHash, this.#clock.now());
-    if (row.expires_at <= this.#clock.now()) return undefined;
+    if (!this.live(row.expires_at)) return undefined;
     return { tokenHash: row.token_hash, accountId: row.account_id, expiresAt: row.expires_at };
+  }
+
+  /** True when a session expiring at `expiresAt` has not expired yet. */
+  live(expiresAt: number): boolean {
+    return expiresAt > this.#clock.now();
   }
 
   /** Ends one session. */

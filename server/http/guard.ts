@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../accounts/caller.ts';
-import { loadCaller } from '../accounts/caller.ts';
+import { loadCallerByToken } from '../accounts/caller.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiCode, ApiError } from './envelope.ts';
@@ -72,8 +72,7 @@ export function registerGuard(app: FastifyInstance, db: Db, sessions: SessionSto
     // X-Token (a login session) or Authorization: Bearer (an API token, or a session token too).
     const header = req.headers[TOKEN_HEADER];
     const token = typeof header === 'string' && header ? header : bearerToken(req.headers.authorization);
-    const session = typeof token === 'string' && token ? await sessions.resolve(token) : undefined;
-    const caller = session && (await loadCaller(db, session));
+    const caller = typeof token === 'string' && token ? await loadCallerByToken(db, sessions, token) : undefined;
     if (!caller) throw new ApiError(ApiCode.LoginExpired, 'common.permissionDenied');
     if (config.permission !== 'session' && !caller.permissions.has(config.permission)) {
       // The spec's message is the same for every refusal; the header tells an API client which key it lacks.
