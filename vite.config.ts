@@ -17,6 +17,9 @@ const api = 'http://127.0.0.1:8080';
 const floatingRedirects = [
   { importer: '/@mantine/core/esm/components/ScrollArea/ScrollArea.mjs', source: '@floating-ui/react', shim: './src/shims/merge-refs.ts' },
   { importer: '/@mantine/core/esm/components/RingProgress/Curve/Curve.mjs', source: '../../Tooltip/Tooltip.mjs', shim: './src/shims/ring-tooltip.ts' },
+  // Not floating-ui, the same mechanism: the console holds the server message table of the language it
+  // shows, not both (protocol/messages/tables.ts, src/i18n/server-messages.ts).
+  { importer: '/protocol/messages/format.ts', source: './tables.ts', shim: './src/i18n/server-messages.ts' },
 ] as const;
 
 function keepFloatingOut(): Plugin {
@@ -24,6 +27,9 @@ function keepFloatingOut(): Plugin {
   return {
     name: 'keep-floating-ui-out-of-the-shell',
     enforce: 'pre',
+    // The build only: the dev server pre-bundles Mantine (these imports are not seen there) and, like the
+    // tests, keeps both message tables.
+    apply: 'build',
     resolveId(source, importer) {
       const redirect = importer === undefined ? undefined : floatingRedirects.find((r) => r.source === source && importer.replaceAll('\\', '/').endsWith(r.importer));
       if (!redirect) return null;
@@ -32,7 +38,7 @@ function keepFloatingOut(): Plugin {
     },
     generateBundle() {
       const unmet = floatingRedirects.filter((r) => !met.has(r.importer));
-      if (unmet.length > 0) this.error(`floating-ui redirects not met (did @mantine/core move them?): ${unmet.map((r) => `${r.importer} -> ${r.source}`).join(', ')}`);
+      if (unmet.length > 0) this.error(`console redirects not met (did @mantine/core or protocol/messages move them?): ${unmet.map((r) => `${r.importer} -> ${r.source}`).join(', ')}`);
     },
   };
 }

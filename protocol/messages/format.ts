@@ -1,5 +1,6 @@
-import { en } from './en.ts';
-import { zh } from './zh.ts';
+import type { en } from './en.ts';
+import { SPEC_TEXTS } from './spec-texts.ts';
+import { isKnownKey, messageTable } from './tables.ts';
 
 /**
  * Every message the server sends a user, by a stable key. The English table (en.ts) declares the keys and,
@@ -37,7 +38,8 @@ export interface MessageRef<K extends MessageKey = MessageKey> {
 /** The arguments after the key: none for a plain key, else an object naming each placeholder. */
 export type ParamsArg<K extends MessageKey> = [ParamNamesOf<K>] extends [never] ? [] : [params: { readonly [P in ParamNamesOf<K>]: MessageParam }];
 
-const tables: Readonly<Record<MessageLanguage, Readonly<Record<MessageKey, string>>>> = { en, zh };
+/** One language's texts by key: en.ts, zh.ts. */
+export type MessageTable = Readonly<Record<MessageKey, string>>;
 
 /** A message reference whose parameters the compiler checks against the key's placeholders. */
 export function msg<K extends MessageKey>(key: K, ...params: ParamsArg<K>): MessageRef<K> {
@@ -47,7 +49,7 @@ export function msg<K extends MessageKey>(key: K, ...params: ParamsArg<K>): Mess
 
 /** True when `value` is a key of this catalogue (a console may meet a key from a newer server). */
 export function isMessageKey(value: unknown): value is MessageKey {
-  return typeof value === 'string' && Object.hasOwn(en, value);
+  return typeof value === 'string' && isKnownKey(value);
 }
 
 /** True when `value` has the shape of a {@link MessageRef} with a known key. */
@@ -62,7 +64,10 @@ const PLACEHOLDER = /\{\{(\w+)\}\}/g;
  * rendered in the same language, and a placeholder without a parameter stays visible rather than vanishing.
  */
 export function formatMessage(lang: MessageLanguage, key: MessageKey, params?: MessageParams): string {
-  const template = tables[lang][key];
+  const table = messageTable(lang);
+  // Only the console can lack a table (it holds the language it shows, from before it renders).
+  if (table === undefined) throw new Error(`formatMessage: the ${lang} message table is not loaded`);
+  const template = table[key];
   return template.replace(PLACEHOLDER, (whole, name: string) => {
     const value = params?.[name];
     if (value === undefined) return whole;
@@ -76,22 +81,8 @@ export function formatRef(lang: MessageLanguage, ref: MessageRef): string {
   return formatMessage(lang, ref.key, ref.params);
 }
 
-/**
- * English texts of plain keys under readable names, for code and tests that compare or pass on the
- * English wording (it stays what it was before messages had keys).
- */
-export function englishOf<const T extends Readonly<Record<string, PlainMessageKey>>>(keys: T): { readonly [P in keyof T]: (typeof en)[T[P]] } {
-  const out: Record<string, string> = {};
-  for (const [name, key] of Object.entries(keys)) out[name] = en[key];
-  return out as { readonly [P in keyof T]: (typeof en)[T[P]] };
-}
-
-// The spec's fixed messages (platform-core section 8, devices-and-commerce section 8) that peers still
-// send as text only: the gateway's refusals carry `data.message` without a key, and a push target's
-// stored message is text (docs/DECISIONS.md).
-const SPEC_TEXTS: ReadonlyMap<string, PlainMessageKey> = new Map(
-  (['common.permissionDenied', 'common.tooFrequent', 'common.requestTimeout', 'common.verificationCodeError', 'common.noPermission', 'device.offline', 'device.linuxCannot'] as const).map((key) => [en[key], key]),
-);
+/** The key of each of the spec's fixed messages by its English text (spec-texts.ts). */
+const SPEC_KEYS: ReadonlyMap<string, PlainMessageKey> = new Map(Object.entries(SPEC_TEXTS).map(([key, text]) => [text, key as keyof typeof SPEC_TEXTS]));
 
 /** What a failure may carry: a key with parameters (the HTTP envelope), or only text (a gateway reply). */
 export interface FailureText {
@@ -107,14 +98,13 @@ export interface FailureText {
  */
 export function failureText(lang: MessageLanguage, failure: FailureText): string | undefined {
   const params = typeof failure.params === 'object' && failure.params !== null ? (failure.params as MessageParams) : undefined;
-  if (isMessageKey(failure.key)) return formatMessage(lang, failure.key, params);
+  // A key is rendered where this process holds the language's table; else the text the server sent,
+  // which it renders in the caller's language (the console before its table is in).
+  if (isMessageKey(failure.key) && messageTable(lang) !== undefined) return formatMessage(lang, failure.key, params);
   if (typeof failure.message !== 'string' || failure.message === '') return undefined;
-  const spec = SPEC_TEXTS.get(failure.message);
-  return spec === undefined ? failure.message : formatMessage(lang, spec);
+  const spec = SPEC_KEYS.get(failure.message);
+  return spec === undefined || messageTable(lang) === undefined ? failure.message : formatMessage(lang, spec);
 }
-
-/** The catalogue's tables, for checks that walk every key. */
-export const messageTables = tables;
 
 /** The label key of a request field, when the catalogue has one (`iccid` gives `field.iccid`). */
 export function fieldLabelKey(field: string): FieldLabelKey | undefined {

@@ -4,6 +4,7 @@ import { readCookie, writeCookie } from '../state/cookies.ts';
 import { LANGUAGE_COOKIE, type Language, pickLanguage } from './language.ts';
 import type { BaseMessages } from './locales/en.ts';
 import type { PageMessages } from './locales/pages.en.ts';
+import { setServerMessages } from './server-messages.ts';
 
 export const currentLanguage: Language = pickLanguage(readCookie(LANGUAGE_COOKIE), navigator.languages);
 
@@ -13,8 +14,17 @@ export const currentLanguage: Language = pickLanguage(readCookie(LANGUAGE_COOKIE
  * on start; the pages' areas with the first page that needs them (loadPageTexts). A switch reloads.
  */
 const baseTexts: Record<Language, () => Promise<BaseMessages>> = {
-  en: () => import('./locales/en.ts').then((m) => m.enBase),
-  zh: () => import('./locales/zh.ts').then((m) => m.zhBase),
+  // The server's message table of the language comes in the same chunk (./server-messages.ts).
+  en: () =>
+    import('./locales/en.ts').then((m) => {
+      setServerMessages('en', m.serverEn);
+      return m.enBase;
+    }),
+  zh: () =>
+    import('./locales/zh.ts').then((m) => {
+      setServerMessages('zh', m.serverZh);
+      return m.zhBase;
+    }),
 };
 const pageTexts: Record<Language, () => Promise<PageMessages>> = {
   en: () => import('./locales/pages.en.ts').then((m) => m.enPages),

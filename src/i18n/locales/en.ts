@@ -323,3 +323,6 @@ export const en = /* @__PURE__ */ withPages(enBase, enPages);
 
 export type BaseMessages = typeof enBase;
 export type Messages = typeof en;
+
+/** The server's message table in English, fetched with these texts (src/i18n/server-messages.ts). */
+export { en as serverEn } from '../../../protocol/messages/en.ts';

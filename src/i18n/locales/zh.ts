@@ -318,3 +318,6 @@ export const zhBase: BaseMessages = {
 
 /** Every Chinese text: the base and the pages' areas. */
 export const zh: Messages = /* @__PURE__ */ withPages(zhBase, zhPages);
+
+/** The server's message table in Chinese, fetched with these texts (src/i18n/server-messages.ts). */
+export { zh as serverZh } from '../../../protocol/messages/zh.ts';
