@@ -1,5 +1,6 @@
 import { en } from './en.ts';
-import type { MessageLanguage, MessageTable, PlainMessageKey } from './format.ts';
+import type { PlainMessageKey } from './format.ts';
+import type { MessageLanguage, MessageTable } from './types.ts';
 import { zh } from './zh.ts';
 
 /**

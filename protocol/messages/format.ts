@@ -1,17 +1,9 @@
 import type { en } from './en.ts';
 import { SPEC_TEXTS } from './spec-texts.ts';
 import { isKnownKey, messageTable } from './tables.ts';
+import type { MessageKey, MessageLanguage } from './types.ts';
 
-/**
- * Every message the server sends a user, by a stable key. The English table (en.ts) declares the keys and,
- * through its `{{name}}` placeholders, each key's parameters; the Chinese table (zh.ts) must hold every key,
- * so a missing translation does not compile. The console renders `key` with `params` in its language; the
- * server localises `message` for API clients (docs/DECISIONS.md, "Errors as keys").
- */
-export type MessageKey = keyof typeof en;
-
-/** The two languages of the console and the API (platform-core section 9). */
-export type MessageLanguage = 'zh' | 'en';
+export type { MessageKey, MessageLanguage, MessageTable } from './types.ts';
 
 /** The placeholder names of a template, e.g. `'{{a}} and {{b}}'` gives `'a' | 'b'`. */
 type PlaceholdersOf<S extends string> = S extends `${string}{{${infer P}}}${infer Rest}` ? P | PlaceholdersOf<Rest> : never;
@@ -38,8 +30,6 @@ export interface MessageRef<K extends MessageKey = MessageKey> {
 /** The arguments after the key: none for a plain key, else an object naming each placeholder. */
 export type ParamsArg<K extends MessageKey> = [ParamNamesOf<K>] extends [never] ? [] : [params: { readonly [P in ParamNamesOf<K>]: MessageParam }];
 
-/** One language's texts by key: en.ts, zh.ts. */
-export type MessageTable = Readonly<Record<MessageKey, string>>;
 
 /** A message reference whose parameters the compiler checks against the key's placeholders. */
 export function msg<K extends MessageKey>(key: K, ...params: ParamsArg<K>): MessageRef<K> {

@@ -1,5 +1,5 @@
 import { en } from './en.ts';
-import type { MessageLanguage, MessageTable } from './format.ts';
+import type { MessageLanguage, MessageTable } from './types.ts';
 import { zh } from './zh.ts';
 
 /*

@@ -1,4 +1,4 @@
-import type { MessageLanguage, MessageTable } from '../../protocol/messages/format.ts';
+import type { MessageLanguage, MessageTable } from '../../protocol/index.ts';
 
 /*
  * What protocol/messages/format.ts reads its tables through, in the console's build (vite.config.ts

@@ -325,4 +325,4 @@ export type BaseMessages = typeof enBase;
 export type Messages = typeof en;
 
 /** The server's message table in English, fetched with these texts (src/i18n/server-messages.ts). */
-export { en as serverEn } from '../../../protocol/messages/en.ts';
+export { messagesEn as serverEn } from '../../../protocol/index.ts';

@@ -320,4 +320,4 @@ export const zhBase: BaseMessages = {
 export const zh: Messages = /* @__PURE__ */ withPages(zhBase, zhPages);
 
 /** The server's message table in Chinese, fetched with these texts (src/i18n/server-messages.ts). */
-export { zh as serverZh } from '../../../protocol/messages/zh.ts';
+export { messagesZh as serverZh } from '../../../protocol/index.ts';
