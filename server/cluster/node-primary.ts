@@ -11,6 +11,7 @@ import { DeviceRepository } from '../devices/repository.ts';
 import { DEVICE_SOCKET_PATH } from '../gateway/gateway.ts';
 import type { SeedResult } from '../seed.ts';
 import { prepareNode } from '../server.ts';
+import { withServerHeapFlags } from './heap-flags.ts';
 import { isMetricsIpcMessage, MetricsCollector, type MetricsSource } from './node-metrics.ts';
 import { PresenceLedger } from './presence-ledger.ts';
 import { isWorkerReady, WorkerEnv } from './worker-env.ts';
@@ -72,7 +73,7 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
   // Every worker's device logins are written here, in batches (server/devices/login-writes.ts).
   const loginWriter = new LoginWriter(db);
 
-  cluster.setupPrimary({ exec: path.join(import.meta.dirname, 'worker-main.ts'), serialization: 'advanced' });
+  cluster.setupPrimary({ exec: path.join(import.meta.dirname, 'worker-main.ts'), execArgv: withServerHeapFlags(process.execArgv, process.env.NODE_OPTIONS), serialization: 'advanced' });
   const slots = new Map<Worker, Slot>();
   let stopping = false;
   let forks = 0;
