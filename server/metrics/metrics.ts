@@ -1,21 +1,79 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
 import { Command } from '../../protocol/index.ts';
 import { peerTraffic } from '../gateway/peer.ts';
 
 const commandNames = new Map<number, string>(Object.entries(Command).map(([name, id]) => [id, name]));
+
+/** Upper bounds of the command latency buckets, in seconds: from a LAN round trip (1 ms) to the 30 s command timeout. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** One command id's latencies: observations per bucket (not cumulative; the last is past every bound), their sum and count. */
+interface LatencyCounts {
+  readonly buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+const LATENCY_NAME = 'dcc_command_duration_seconds';
+/** prom-client's declarations type a metric's `type` as a numeric enum its code does not export; its code writes the name. */
+const HISTOGRAM_TYPE = 'histogram' as unknown as MetricObjectWithValues<MetricValue<string>>['type'];
+const LATENCY_HELP = 'Time from a command to its final result';
+
+/**
+ * The command latency histogram, counted in plain numbers per command id on the hot path and written out
+ * at scrape time in prom-client's form (the same series as its Histogram's). prom-client's `observe`
+ * validates and hashes the labels on every call, a bound child too: a few per cent of a broadcast.
+ */
+class CommandLatency extends Histogram<string> {
+  readonly #counts: ReadonlyMap<number, LatencyCounts>;
+
+  constructor(registry: Registry, counts: ReadonlyMap<number, LatencyCounts>) {
+    super({ name: LATENCY_NAME, help: LATENCY_HELP, labelNames: ['command'], buckets: LATENCY_BUCKETS, registers: [registry] });
+    this.#counts = counts;
+  }
+
+  /** The series as registry JSON (what a node's workers send to be added up): each value's labels whole. */
+  override get(): Promise<MetricObjectWithValues<MetricValue<string>>> {
+    return Promise.resolve(this.#series(true));
+  }
+
+  /** The series for the text exposition (the registry calls this in place of get), labels as prom-client's Histogram gives them. */
+  getForPromString(): Promise<MetricObjectWithValues<MetricValue<string>>> {
+    return Promise.resolve(this.#series(false));
+  }
+
+  #series(whole: boolean): MetricObjectWithValues<MetricValue<string>> {
+    const name = LATENCY_NAME;
+    const values: (MetricValue<string> & { readonly metricName: string; readonly sharedLabels?: Readonly<Record<string, string>> })[] = [];
+    for (const [id, c] of this.#counts) {
+      const command = commandNames.get(id) ?? String(id);
+      const shared = { command };
+      const value = (labels: Record<string, string | number>, v: number, metricName: string) =>
+        values.push(whole ? { labels: { ...labels, command }, value: v, metricName } : { labels, sharedLabels: shared, value: v, metricName });
+      let acc = 0;
+      LATENCY_BUCKETS.forEach((le, i) => {
+        acc += c.buckets[i] ?? 0;
+        value({ le }, acc, `${name}_bucket`);
+      });
+      value({ le: '+Inf' }, c.count, `${name}_bucket`);
+      value({}, c.sum, `${name}_sum`);
+      value({}, c.count, `${name}_count`);
+    }
+    // Histograms add up across a node's workers (AggregatorRegistry), bucket by bucket: aggregator 'sum'.
+    // No `collect` (prom-client's declarations ask for one; its get() gives none): this object crosses the
+    // workers' IPC channel, where a function cannot be cloned.
+    return { name, help: LATENCY_HELP, type: HISTOGRAM_TYPE, values, aggregator: 'sum' } as unknown as MetricObjectWithValues<MetricValue<string>>;
+  }
+}
 
 /** Gateway figures in Prometheus form: connections, command outcomes and latency. */
 export class GatewayMetrics {
   readonly registry = new Registry();
   /** Final results per command, as msgId * 8 + result (results are 0..7): counted on the hot path, labelled at scrape. */
   readonly #outcomes = new Map<number, number>();
-  readonly #latency: Histogram<'command'>;
-  /**
-   * The latency histogram's child per command id, bound on first use: `observe` with labels hashes them on
-   * every call (prom-client), a bound child does not.
-   */
-  readonly #latencyOf = new Map<number, { observe(value: number): void }>();
+  /** Command latencies per command id (the dcc_command_duration_seconds histogram, written out at scrape). */
+  readonly #latency = new Map<number, LatencyCounts>();
   readonly #logins: Counter;
   readonly #reconnects: Counter;
 
@@ -42,14 +100,7 @@ export class GatewayMetrics {
         this.inc({ command: commandNames.get(id) ?? String(id), result: String(key % 8) }, n);
       }
     } });
-    // Buckets from a LAN round trip (1 ms) to the 30 s command timeout.
-    this.#latency = new Histogram({
-      name: 'dcc_command_duration_seconds',
-      help: 'Time from a command to its final result',
-      labelNames: ['command'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
+    new CommandLatency(this.registry, this.#latency);
     // Read at scrape time from the sockets' own counters, so the hot path only bumps numbers.
     const byCommand = (m: Map<number, number>, counter: Counter<'command'>) => {
       counter.reset();
@@ -81,12 +132,19 @@ export class GatewayMetrics {
   commandOutcome(msgId: number, result: number, ms: number): void {
     const key = msgId * 8 + (result & 7);
     this.#outcomes.set(key, (this.#outcomes.get(key) ?? 0) + 1);
-    let latency = this.#latencyOf.get(msgId);
+    let latency = this.#latency.get(msgId);
     if (!latency) {
-      latency = this.#latency.labels({ command: commandNames.get(msgId) ?? String(msgId) });
-      this.#latencyOf.set(msgId, latency);
+      latency = { buckets: new Float64Array(LATENCY_BUCKETS.length + 1), sum: 0, count: 0 };
+      this.#latency.set(msgId, latency);
     }
-    latency.observe(ms / 1000);
+    const seconds = ms / 1000;
+    // prom-client refuses a non-finite observation (it throws); a clock that moves backwards gives a negative one, which it takes.
+    if (!Number.isFinite(seconds)) return;
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > (LATENCY_BUCKETS[bucket] as number)) bucket++;
+    latency.buckets[bucket] = (latency.buckets[bucket] ?? 0) + 1;
+    latency.sum += seconds;
+    latency.count++;
   }
 
   /** Adds the telemetry ingest's counters (read at scrape time; the ingest only bumps numbers). */
