@@ -175,7 +175,17 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     }
     // A first enrolment wrote the row online already (one write per login).
     if (!registered) await deps.devices.markOnline(link.sn, info, now, deps.nodeId);
-    if (deps.links.get(link.sn) !== link) return;
+    if (deps.links.get(link.sn) !== link) {
+      // The socket closed while the write was on its way (a newer connection of the device writes its own
+      // login). Its close skipped the offline write, the device not being logged in yet: write it now, or
+      // the row says online with no socket behind it. A newer login has moved online_since, so this
+      // changes nothing then.
+      if (!deps.links.has(link.sn)) {
+        const write = deps.devices.markOffline(link.sn, deps.clock.now(), now).catch((err: unknown) => deps.log.warn({ err, sn: link.sn }, 'marking offline failed'));
+        deps.track?.(write);
+      }
+      return;
+    }
     link.loggedIn = true;
     link.onlineSince = now;
     link.enrolled = secret !== undefined;
