@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Command, Correlator, OnlineState, systemClock } from '../../protocol/index.ts';
 import { InProcessBus } from '../bus/in-process-bus.ts';
+import { BUS_SUBJECTS, Subject } from '../bus/subjects.ts';
 import { type Db, openDatabase } from '../db/database.ts';
 import { type DeviceInfo, DeviceRepository } from '../devices/repository.ts';
 import { seed } from '../seed.ts';
@@ -58,7 +59,7 @@ describe('a device socket that closes while its login is being written', () => {
         track: (w) => writes.push(w),
         messageHandlers: new Map(),
         log: { warn: () => undefined },
-        flows: new FlowTable(links, new InProcessBus()),
+        flows: new FlowTable(links, new InProcessBus(BUS_SUBJECTS)),
         commands: new Correlator(systemClock),
       }),
     );
