@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Command, Correlator, OnlineState, systemClock } from '../../protocol/index.ts';
 import { InProcessBus } from '../bus/in-process-bus.ts';
-import { BUS_SUBJECTS, Subject } from '../bus/subjects.ts';
+import { BUS_SUBJECTS } from '../bus/subjects.ts';
 import { type Db, openDatabase } from '../db/database.ts';
 import { type DeviceInfo, DeviceRepository } from '../devices/repository.ts';
 import { seed } from '../seed.ts';
