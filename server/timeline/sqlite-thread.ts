@@ -32,38 +32,30 @@ export interface TimelineThreadData {
  * copies each flush's values over. The thread holds the process open only while a write is outstanding.
  */
 export class TimelineThread {
-  readonly #data: TimelineThreadData;
-  /** Started at the first write: a thread costs about 24 MB of RSS, and a node whose devices are only held writes no entry. */
-  #worker: Worker | undefined;
+  readonly #worker: Worker;
   readonly #waiting = new Map<number, { readonly rows: number; readonly done: (failures: readonly TimelineWriteFailure[]) => void }>();
   #seq = 0;
   #closing = false;
   /** Why the thread is gone, once it is: its writes fail and the writer goes back to its own connection. */
   #dead: Error | undefined;
-  #exited: Promise<void> = Promise.resolve();
+  readonly #exited: Promise<void>;
 
   constructor(data: TimelineThreadData) {
-    this.#data = data;
-  }
-
-  #start(): Worker {
-    const worker = new Worker(new URL('./sqlite-worker.ts', import.meta.url), { workerData: this.#data });
-    worker.unref();
-    worker.on('message', (m: FromTimelineThread) => {
+    this.#worker = new Worker(new URL('./sqlite-worker.ts', import.meta.url), { workerData: data satisfies TimelineThreadData });
+    this.#worker.unref();
+    this.#worker.on('message', (m: FromTimelineThread) => {
       const done = this.#waiting.get(m.seq);
       this.#waiting.delete(m.seq);
-      if (this.#waiting.size === 0) worker.unref();
+      if (this.#waiting.size === 0) this.#worker.unref();
       done?.done(m.failures);
     });
-    worker.on('error', (err) => this.#fail(err));
+    this.#worker.on('error', (err) => this.#fail(err));
     this.#exited = new Promise((resolve) => {
-      worker.once('exit', (code) => {
+      this.#worker.once('exit', (code) => {
         if (!this.#closing) this.#fail(new Error(`timeline thread exited (code ${code})`));
         resolve();
       });
     });
-    this.#worker = worker;
-    return worker;
   }
 
   /** Set once the thread has failed or exited unasked. */
@@ -76,9 +68,8 @@ export class TimelineThread {
     if (this.#dead || this.#closing) return Promise.resolve([{ rows, message: this.#dead?.message ?? 'timeline thread closed' }]);
     const seq = ++this.#seq;
     const message: ToTimelineThread = { kind: 'write', seq, values, rows };
-    const worker = this.#worker ?? this.#start();
-    worker.ref();
-    worker.postMessage(message);
+    this.#worker.ref();
+    this.#worker.postMessage(message);
     return new Promise((done) => this.#waiting.set(seq, { rows, done }));
   }
 
@@ -86,7 +77,6 @@ export class TimelineThread {
   async close(): Promise<void> {
     if (this.#closing) return this.#exited;
     this.#closing = true;
-    if (!this.#worker) return;
     this.#worker.ref();
     const message: ToTimelineThread = { kind: 'close' };
     this.#worker.postMessage(message);

@@ -75,14 +75,6 @@ for (const { target, ownThread } of cases) {
       expect(writer.size).toBe(0);
     });
 
-    it('closes without having written anything', async () => {
-      const writer = new TimelineWriter(db, { log, flushMs: 60_000, ownThread });
-      await writer.flush();
-      await writer.close();
-      writer.record(event(1));
-      expect(writer.size).toBe(0);
-    });
-
     it('drops a batch that fails, logs it, and writes the next', async () => {
       await db.deleteFrom('device_timeline').execute();
       warnings.length = 0;
