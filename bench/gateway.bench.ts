@@ -319,11 +319,9 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
         const ours = [undefined, client.child.pid, ...swarms.all.map((s) => s.child.pid)];
         const schedBefore = ours.map(schedStat);
         let cpu = process.cpuUsage();
-        let mainCpu = process.threadCpuUsage();
         const sampler = env.BENCH_HEAP_SAMPLE ? await startAllocationSampling() : undefined;
         const rtt = await client.next('latencies', { kind: 'paced', over: 'console', rate, seconds: SECONDS, sns });
         const rttCpu = process.cpuUsage(cpu);
-        const rttMainCpu = process.threadCpuUsage(mainCpu);
         if (sampler) await sampler.stop(path.join(String(env.BENCH_HEAP_SAMPLE), `gateway-rtt-${rate}.heapprofile`));
         const sched = ours.map((pid, k) => {
           const after = schedStat(pid);
@@ -331,10 +329,8 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
         });
         loopDelay.disable();
         cpu = process.cpuUsage();
-        mainCpu = process.threadCpuUsage();
         const bare = await client.next('latencies', { kind: 'paced', over: 'bare', rate, seconds: SECONDS, sns: [] });
         const bareCpu = process.cpuUsage(cpu);
-        const bareMainCpu = process.threadCpuUsage(mainCpu);
         cpu = process.cpuUsage();
         const relay = await client.next('latencies', { kind: 'paced', over: 'relay', rate, seconds: SECONDS, sns: [] });
         const relayCpu = process.cpuUsage(cpu);
@@ -370,14 +366,6 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
             value: perMessage(rttCpu, rtt.ms.length),
             unit: 'us',
             baseline: perMessage(relayCpu, relay.ms.length),
-          },
-          {
-            // Process CPU counts every thread (the timeline's SQLite writes have one of their own); the event
-            // loop's thread is what bounds the gateway's rate.
-            name: `  of which the gateway's main thread at ${rate}/s; baseline: the echo's`,
-            value: perMessage(rttMainCpu, rtt.ms.length),
-            unit: 'us',
-            baseline: perMessage(bareMainCpu, bare.ms.length),
           },
           {
             // The kernel's part: socket reads and writes (on loopback a write also runs the receiver's TCP path).

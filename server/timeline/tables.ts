@@ -27,12 +27,3 @@ export interface TimelineTables {
 
 export type TimelineRow = Selectable<DeviceTimelineTable>;
 export type TimelineInsert = Insertable<DeviceTimelineTable>;
-
-/**
- * The columns an entry is written with, in the order the writer queues their values: one flat array of
- * values per flush (no object per entry on the command path, and a cheap copy to the writing thread).
- */
-export const TIMELINE_COLUMNS = ['org_id', 'sn', 'sent_at', 'account', 'source', 'msg_id', 'params', 'result', 'message', 'duration_ms', 'recording_id'] as const satisfies readonly (keyof TimelineInsert)[];
-
-/** One queued value (an entry is TIMELINE_COLUMNS.length of them). */
-export type TimelineValue = string | number | null;

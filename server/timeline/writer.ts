@@ -1,10 +1,8 @@
 import { Result, type ResultCode } from '../../protocol/index.ts';
 import type { TimelineSource } from '../../protocol/api/timeline.ts';
-import { SqliteAdapter, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { TimelineThread, type TimelineWriteFailure } from './sqlite-thread.ts';
 import { replyMessage, summariseParams } from './summary.ts';
-import { TIMELINE_COLUMNS, type TimelineInsert, type TimelineValue } from './tables.ts';
+import type { TimelineInsert } from './tables.ts';
 
 /** One command's outcome as the command paths report it (gateway.command, the console endpoint). */
 export interface TimelineEvent {
@@ -33,127 +31,55 @@ export interface TimelineWriterOptions {
   readonly flushMs?: number;
   /** Rows per statement (and a batch this big is written at once): 500 rows of 11 columns stay under both databases' parameter limits. */
   readonly maxRows?: number;
-  /**
-   * On a SQLite file, write from a thread of its own with its own connection (the default); false writes
-   * through `db` on this thread, as PostgreSQL and an in-memory SQLite always do.
-   */
-  readonly ownThread?: boolean;
   readonly log: { warn(obj: object, msg: string): void };
 }
 
-/** Where a flush's values go: the database through `db`, or the writing thread. */
-interface TimelineSink {
-  write(values: readonly TimelineValue[], rows: number): Promise<readonly TimelineWriteFailure[]>;
-  close(): Promise<void>;
-}
-
-/** Writes through the server's own connection (PostgreSQL, an in-memory SQLite, or the thread gone). */
-class DbSink implements TimelineSink {
-  readonly #db: Db;
-  readonly #maxRows: number;
-
-  constructor(db: Db, maxRows: number) {
-    this.#db = db;
-    this.#maxRows = maxRows;
-  }
-
-  async write(values: readonly TimelineValue[], rows: number): Promise<readonly TimelineWriteFailure[]> {
-    const width = TIMELINE_COLUMNS.length;
-    const failures: TimelineWriteFailure[] = [];
-    for (let i = 0; i < rows; i += this.#maxRows) {
-      const batch: TimelineInsert[] = [];
-      for (let r = i; r < Math.min(rows, i + this.#maxRows); r++) batch.push(insertOf(values, r * width));
-      try {
-        await this.#db.insertInto('device_timeline').values(batch).execute();
-      } catch (err) {
-        const e = err as { message?: unknown; code?: unknown };
-        failures.push({ rows: batch.length, message: String(e.message ?? err), code: typeof e.code === 'string' || typeof e.code === 'number' ? e.code : undefined });
-      }
-    }
-    return failures;
-  }
-
-  async close(): Promise<void> {}
-}
-
-/** The entry whose values start at `at`, as Kysely inserts it. */
-function insertOf(values: readonly TimelineValue[], at: number): TimelineInsert {
-  const row: Partial<Record<(typeof TIMELINE_COLUMNS)[number], TimelineValue>> = {};
-  TIMELINE_COLUMNS.forEach((column, k) => (row[column] = values[at + k] ?? null));
-  // The values were queued in this order by TimelineWriter.record, each of its column's type.
-  return row as TimelineInsert;
-}
-
-/** The writing thread for a SQLite file; undefined for PostgreSQL and an in-memory SQLite. */
-async function threadFor(db: Db, maxRows: number): Promise<TimelineThread | undefined> {
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return undefined;
-  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
-  const file = rows.find((r) => r.name === 'main')?.file;
-  return file ? new TimelineThread({ file, maxRows }) : undefined;
-}
-
 /**
- * Write-behind for the per-device timeline: the command paths only push an entry's values to an array; a
- * timer writes what gathered every `flushMs` (or at once past `maxRows`) in multi-row inserts, one batch at
- * a time. On a SQLite file the inserts run on a thread of their own (server/timeline/sqlite-thread.ts). A
- * failed write is logged and dropped: the timeline is a record of what happened, never in the way of a
- * command (docs/DECISIONS.md, "Device timeline").
+ * Write-behind for the per-device timeline: the command paths only push a row to an array; a timer
+ * writes what gathered every `flushMs` (or at once past `maxRows`) in multi-row inserts, one batch at a
+ * time. A failed write is logged and dropped: the timeline is a record of what happened, never in the way
+ * of a command (docs/DECISIONS.md, "Device timeline").
  */
 export class TimelineWriter {
+  readonly #db: Db;
   readonly #flushMs: number;
   readonly #maxRows: number;
   readonly #log: { warn(obj: object, msg: string): void };
-  readonly #dbSink: DbSink;
-  /** Where writes go, once known (finding out whether the database is a SQLite file takes a query). */
-  #sink: Promise<TimelineSink>;
-  /** Queued entries, their values flat in TIMELINE_COLUMNS order. */
-  #values: TimelineValue[] = [];
-  #rows = 0;
+  #rows: TimelineInsert[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The batch being written; the next waits for it, so rows reach the table in the order they ended. */
   #writing: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(db: Db, opts: TimelineWriterOptions) {
+    this.#db = db;
     this.#flushMs = opts.flushMs ?? 250;
     this.#maxRows = opts.maxRows ?? 500;
     this.#log = opts.log;
-    this.#dbSink = new DbSink(db, this.#maxRows);
-    this.#sink =
-      opts.ownThread === false
-        ? Promise.resolve(this.#dbSink)
-        : threadFor(db, this.#maxRows).then(
-            (thread) => thread ?? this.#dbSink,
-            (err: unknown) => {
-              this.#log.warn({ err }, 'timeline thread not started; writing on the main thread');
-              return this.#dbSink;
-            },
-          );
   }
 
   /** Rows waiting for a flush. */
   get size(): number {
-    return this.#rows;
+    return this.#rows.length;
   }
 
-  /** Queues one entry (on the command hot path: a summary and eleven pushes, in TIMELINE_COLUMNS order). */
+  /** Queues one entry (on the command hot path: a summary and a push). */
   record(e: TimelineEvent): void {
     if (this.#closed) return;
-    this.#values.push(
-      e.orgId,
-      e.sn,
-      e.at,
-      e.account.slice(0, 128),
-      e.source,
-      e.msgId,
-      summariseParams(e.data),
-      e.result,
-      replyMessage(e.reply),
-      Math.max(0, Math.round(e.durationMs)),
-      e.recordingId ?? null,
-    );
-    this.#rows++;
-    if (this.#rows >= this.#maxRows) {
+    this.#rows.push({
+      org_id: e.orgId,
+      sn: e.sn,
+      sent_at: e.at,
+      account: e.account.slice(0, 128),
+      source: e.source,
+      msg_id: e.msgId,
+      params: summariseParams(e.data),
+      result: e.result,
+      message: replyMessage(e.reply),
+      duration_ms: Math.max(0, Math.round(e.durationMs)),
+      recording_id: e.recordingId ?? null,
+    });
+    if (this.#rows.length >= this.#maxRows) {
       void this.flush();
     } else if (this.#timer === undefined) {
       // Real time, not an injected clock: this batches writes, and a test's fake clock may stand still.
@@ -166,22 +92,21 @@ export class TimelineWriter {
   flush(): Promise<void> {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const values = this.#values;
     const rows = this.#rows;
-    if (rows === 0) return this.#writing;
-    this.#values = [];
-    this.#rows = 0;
-    this.#writing = this.#writing.then(() => this.#write(values, rows));
+    if (rows.length === 0) return this.#writing;
+    this.#rows = [];
+    this.#writing = this.#writing.then(() => this.#write(rows));
     return this.#writing;
   }
 
-  async #write(values: readonly TimelineValue[], rows: number): Promise<void> {
-    const sink = await this.#sink;
-    const failures = await sink.write(values, rows);
-    for (const f of failures) this.#log.warn({ err: Object.assign(new Error(f.message), { code: f.code }), rows: f.rows }, 'writing timeline entries failed');
-    if (sink instanceof TimelineThread && sink.dead) {
-      // The thread is gone (it failed to open the file, or crashed): later entries go through `db`.
-      this.#sink = Promise.resolve(this.#dbSink);
+  async #write(rows: readonly TimelineInsert[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += this.#maxRows) {
+      const batch = rows.slice(i, i + this.#maxRows);
+      try {
+        await this.#db.insertInto('device_timeline').values(batch).execute();
+      } catch (err) {
+        this.#log.warn({ err, rows: batch.length }, 'writing timeline entries failed');
+      }
     }
   }
 
@@ -189,7 +114,6 @@ export class TimelineWriter {
   async close(): Promise<void> {
     this.#closed = true;
     await this.flush();
-    await (await this.#sink).close();
   }
 }
 

@@ -1,7 +1,6 @@
 // The timeline's write-behind on both databases: every queued entry reaches the table exactly as it was
 // recorded (text that needs quoting or escaping, a null and a set recording, large numbers), in the order
 // the commands ended, across batches; a failed batch is logged and dropped, and the next one is written.
-// On a SQLite file both ways of writing: from the writer's own thread (the default) and through `db`.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,10 +26,8 @@ const event = (i: number, extra: Partial<TimelineEvent> = {}): TimelineEvent => 
   ...extra,
 });
 
-const cases = targets.flatMap((target) => (target.name === 'sqlite' ? [{ target, ownThread: true }, { target, ownThread: false }] : [{ target, ownThread: false }]));
-
-for (const { target, ownThread } of cases) {
-  describe.skipIf(!target.available)(`timeline writer (${target.name}${ownThread ? ', own thread' : ''})`, () => {
+for (const target of targets) {
+  describe.skipIf(!target.available)(`timeline writer (${target.name})`, () => {
     let db: Db;
     let drop: (() => Promise<void>) | undefined;
     const warnings: string[] = [];
@@ -51,7 +48,7 @@ for (const { target, ownThread } of cases) {
 
     it('writes every entry as recorded, in order, across batches', async () => {
       await db.deleteFrom('device_timeline').execute();
-      const writer = new TimelineWriter(db, { log, maxRows: 4, flushMs: 60_000, ownThread });
+      const writer = new TimelineWriter(db, { log, maxRows: 4, flushMs: 60_000 });
       const awkward = `it's "quoted", {braced}, back\\slash, NULL, 中文, tab\there`;
       writer.record(event(0, { account: awkward, reply: { message: awkward }, recordingId: '7c1f0e1a-0000-4000-8000-000000000001' }));
       for (let i = 1; i < 10; i++) writer.record(event(i));
@@ -78,7 +75,7 @@ for (const { target, ownThread } of cases) {
     it('drops a batch that fails, logs it, and writes the next', async () => {
       await db.deleteFrom('device_timeline').execute();
       warnings.length = 0;
-      const writer = new TimelineWriter(db, { log, flushMs: 60_000, ownThread });
+      const writer = new TimelineWriter(db, { log, flushMs: 60_000 });
       // A NaN organisation breaks the NOT NULL integer column on both databases.
       writer.record(event(1, { orgId: Number.NaN }));
       await writer.flush();
