@@ -73,11 +73,6 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
   // Every worker's device logins are written here, in batches (server/devices/login-writes.ts).
   const loginWriter = new LoginWriter(db);
 
-  // Workers accept from the shared listening socket themselves (SCHED_NONE) instead of the primary
-  // accepting each connection and handing it to a worker (round robin), which takes one IPC round trip
-  // per connection per worker: in a 50,000-device restart storm on a loaded machine the primary held
-  // 6,600-10,300 accepted sockets waiting for their handoff while the workers sat mostly idle.
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: path.join(import.meta.dirname, 'worker-main.ts'), execArgv: withServerHeapFlags(process.execArgv, process.env.NODE_OPTIONS), serialization: 'advanced' });
   const slots = new Map<Worker, Slot>();
   let stopping = false;
