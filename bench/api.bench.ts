@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Session } from 'node:inspector/promises';
 import { Worker } from 'node:worker_threads';
 import { currentOrgTree, loadOrgTree, subtreeOf } from '../server/accounts/org-scope.ts';
 import { loadConfig } from '../server/config.ts';
@@ -11,6 +10,7 @@ import { clientPasswordHash } from '../server/seed.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { freshPgSchema, postgresReachable, TEST_PG_URL } from '../tests/support/databases.ts';
 import type { LoadMessage, LoadOrder, LoadResult } from './api-load.worker.ts';
+import { profiled } from './cpu-profile.ts';
 import type { BenchRow } from './table.ts';
 
 const ORGS = Number(process.env.BENCH_ORGS ?? 10_000);
@@ -25,22 +25,6 @@ const CLIENT_RATE = Number(process.env.BENCH_API_CLIENT_RATE ?? 1);
 /** BENCH_API_PROFILE=<dir> writes a CPU profile of the server's thread (this one) for each /org/list load at 200 clients. */
 const PROFILE_DIR = process.env.BENCH_API_PROFILE;
 
-/** Profiles this thread, which runs the server alone while a load runs in its worker, during `run`. */
-async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
-  if (!PROFILE_DIR) return run();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    return await run();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    fs.mkdirSync(PROFILE_DIR, { recursive: true });
-    fs.writeFileSync(path.join(PROFILE_DIR, `api-${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  }
-}
 
 async function seedOrganisations(server: RunningServer, count: number): Promise<void> {
   const root = await server.db.selectFrom('organisations').select('id').where('parent_id', 'is', null).executeTakeFirstOrThrow();
@@ -213,9 +197,9 @@ async function measure(label: string, server: RunningServer): Promise<BenchRow[]
   const list = await load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 10 });
   const bare200 = await bareBaseline(200);
   // The issue's load: 200 clients on the organisation list, paced, and as a closed loop (saturation).
-  const list200 = await profiled(`${label}-closed`, () => load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 200 }));
+  const list200 = await profiled(PROFILE_DIR, `api-${label}-closed`, () => load(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, connections: 200 }));
   const bareCalm = await bareBaseline(200, CLIENT_RATE);
-  const listCalm = await profiled(`${label}-paced`, () => pacedLoad(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, clients: 200, ratePerClient: CLIENT_RATE }));
+  const listCalm = await profiled(PROFILE_DIR, `api-${label}-paced`, () => pacedLoad(`${server.url}/org/list`, { method: 'POST', token, body: { pageNum: 1, pageSize: 10 }, clients: 200, ratePerClient: CLIENT_RATE }));
   const unread = await load(`${server.url}/notice/unreadNoticeCount`, { method: 'GET', token, connections: 200 });
   return [
     { name: `/login/userLogin (scrypt), ${LOGIN_CLIENTS} clients over ${LOGIN_ACCOUNTS} accounts [${label}]`, value: logins.rps, unit: 'req/s', baseline: bare10.rps },

@@ -1,7 +1,6 @@
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, OnlineState, PushResult, Result } from '../protocol/index.ts';
@@ -10,6 +9,7 @@ import type { Db } from '../server/db/database.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { freshPgSchema, postgresReachable, TEST_PG_URL } from '../tests/support/databases.ts';
 import { api, loginAsAdmin, TEST_ADMIN_PASSWORD } from '../tests/support/server.ts';
+import { profiled } from './cpu-profile.ts';
 import type { BenchRow } from './table.ts';
 
 // Issue 8: a 10,000-device campaign, simulated download time off; BENCH_PUSH_DEVICES shrinks it for a quick run.
@@ -24,22 +24,6 @@ const PROFILE_DIR = process.env.BENCH_PUSH_PROFILE;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Profiles the server's process (this one) while `run` runs, when BENCH_PUSH_PROFILE names a folder. */
-async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
-  if (!PROFILE_DIR) return run();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    return await run();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    fs.mkdirSync(PROFILE_DIR, { recursive: true });
-    fs.writeFileSync(path.join(PROFILE_DIR, `push-${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  }
-}
 
 /**
  * Counts the statements the server sends to the database that write campaign tables (push_*), and all
@@ -216,7 +200,7 @@ async function runCampaign(database: 'sqlite' | 'postgres'): Promise<PushRun> {
     const counter = countStatements(db);
     const serverUrl = server.url;
     try {
-      const campaign = await profiled(database, async () => {
+      const campaign = await profiled(PROFILE_DIR, `push-${database}`, async () => {
         startedAt = performance.now();
         const started = await api<{ campaign?: { id: number } }>(serverUrl, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId: item.id, sns } });
         const startMs = performance.now() - startedAt;
