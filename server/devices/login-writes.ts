@@ -172,7 +172,12 @@ export class LoginWriter {
 export function serveLoginWrites(writer: LoginWriter, port: { send(message: LoginWriteIpcMessage): void; listen(handler: (message: unknown) => void): () => void }): () => void {
   return port.listen((m) => {
     const req = loginWriteRequest(m);
-    if (!req) return;
+    if (!req) {
+      // A write this side cannot read still gets an answer, or the worker's login would wait for ever.
+      const id = kindOf(m) === 'login.write' ? (m as { id?: unknown }).id : undefined;
+      if (typeof id === 'number') port.send({ dcc: 'login.failed', id, message: 'malformed login write' });
+      return;
+    }
     writer.write(req.write).then(
       (changed) => port.send({ dcc: 'login.done', id: req.id, changed }),
       (err: unknown) => port.send({ dcc: 'login.failed', id: req.id, message: err instanceof Error ? err.message : String(err) }),
@@ -183,11 +188,19 @@ export function serveLoginWrites(writer: LoginWriter, port: { send(message: Logi
 /** The worker's side: sends its writes to the primary and waits for each answer. */
 export class LoginWriteClient {
   readonly #port: { send(message: LoginWriteIpcMessage): void };
-  readonly #pending = new Map<number, { resolve: (changed: boolean) => void; reject: (err: Error) => void }>();
+  readonly #pending = new Map<number, { resolve: (changed: boolean) => void; reject: (err: Error) => void; readonly sentAt: number }>();
+  readonly #timeoutMs: number;
+  #sweep: NodeJS.Timeout | undefined;
   #next = 0;
 
-  constructor(port: { send(message: LoginWriteIpcMessage): void; listen(handler: (message: unknown) => void): () => void }) {
+  /**
+   * `timeoutMs`: a write unanswered for this long fails, so its login fails and the device reconnects,
+   * instead of a socket that waits for ever on an answer lost on the way. One sweep timer for all writes
+   * (a storm has thousands in flight), armed only while some are.
+   */
+  constructor(port: { send(message: LoginWriteIpcMessage): void; listen(handler: (message: unknown) => void): () => void }, options: { readonly timeoutMs?: number } = {}) {
     this.#port = port;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
     port.listen((m) => {
       const kind = kindOf(m);
       if (kind !== 'login.done' && kind !== 'login.failed') return;
@@ -203,15 +216,33 @@ export class LoginWriteClient {
   write(write: LoginWrite): Promise<boolean> {
     const id = this.#next++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, { resolve, reject, sentAt: performance.now() });
       this.#port.send({ dcc: 'login.write', id, write });
+      this.#sweep ??= setInterval(() => this.#expire(), Math.max(1, Math.floor(this.#timeoutMs / 4)));
+      this.#sweep.unref();
     });
+  }
+
+  #expire(): void {
+    const before = performance.now() - this.#timeoutMs;
+    for (const [id, p] of this.#pending) {
+      if (p.sentAt > before) break; // in sending order: the rest are younger
+      this.#pending.delete(id);
+      p.reject(new Error(`the node's login writer did not answer within ${this.#timeoutMs} ms`));
+    }
+    if (this.#pending.size === 0) this.#stopSweep();
+  }
+
+  #stopSweep(): void {
+    if (this.#sweep) clearInterval(this.#sweep);
+    this.#sweep = undefined;
   }
 
   /** The primary is gone: no answer will come. */
   failAll(err: Error): void {
     for (const p of this.#pending.values()) p.reject(err);
     this.#pending.clear();
+    this.#stopSweep();
   }
 }
 
