@@ -122,15 +122,6 @@ export class Correlator {
     return true;
   }
 
-  /**
-   * The handlers of the request waiting for `cid`, when `from` may answer it (as for resolve); nothing is
-   * settled. For a caller that tells them itself, then forgets the request with `cancel`.
-   */
-  handlersOf(cid: string, from?: unknown): PendingHandlers | undefined {
-    const entry = this.#pending.get(cid);
-    return entry && (entry.owner === undefined || entry.owner === from) ? entry.handlers : undefined;
-  }
-
   /** Fails one pending request with `err`; false when it no longer waits. */
   fail(cid: string, err: Error): boolean {
     const entry = this.#pending.get(cid);

@@ -18,7 +18,6 @@ import {
   peekChunkFlowId,
   RequestTimeoutError,
   Result,
-  Subprotocol,
 } from '../../protocol/index.ts';
 import type { Caller } from '../accounts/caller.ts';
 import type { DeviceRepository } from '../devices/repository.ts';
@@ -28,8 +27,7 @@ import { commandPermissions } from './command-permissions.ts';
 import { ConsoleLink } from './console-link.ts';
 import type { ConsoleRights, SessionRights } from './console-rights.ts';
 import { commandDevice } from './device-endpoint.ts';
-import type { DeviceLink, JsonReplyTarget } from './device-link.ts';
-import type { RelayedData, RelayedReply } from './reply-relay.ts';
+import type { DeviceLink } from './device-link.ts';
 import type { DeviceWatchers } from './device-watchers.ts';
 import { FLOW_ID_MESSAGE, isValidFlowId } from './flow-ids.ts';
 import type { FlowTable } from './flows.ts';
@@ -78,7 +76,7 @@ export interface ConsoleEndpointDeps {
  * One console command on its way to a device: what the correlator calls with the device's progress,
  * reply or failure. One object per command, where closures over the dispatch made four (and a context).
  */
-class ConsoleCommand implements JsonReplyTarget {
+class ConsoleCommand implements PendingHandlers {
   readonly #req: MappedEnvelope;
   readonly #link: ConsoleLink;
   readonly #deps: ConsoleEndpointDeps;
@@ -109,23 +107,6 @@ class ConsoleCommand implements JsonReplyTarget {
   result(reply: Envelope): void {
     this.outcome(reply.result ?? Result.Fail, reply.data);
     this.#answer(reply.result, reply.data);
-  }
-
-  replyHead(reply: RelayedReply): string | undefined {
-    if (this.#link.peer.codec.subprotocol !== Subprotocol.Json) return undefined;
-    const req = this.#req;
-    // #answer's envelope, its keys in its order, each left out when undefined, as JSON.stringify writes it.
-    let text = `{"msgId":${req.msgId}`;
-    if (req.cid !== undefined) text += `,"cid":${JSON.stringify(req.cid)}`;
-    if (req.sn !== undefined) text += `,"sn":${JSON.stringify(req.sn)}`;
-    return `${text},"result":${reply.result}`;
-  }
-
-  /** The final reply with the answer already written (replyHead and the device's data): what `result` does. */
-  relayed(reply: RelayedReply, data: RelayedData): void {
-    // The timeline keeps only the reply's message (replyMessage), so that is all it is given.
-    this.outcome(reply.result, data.message === undefined ? undefined : { message: data.message });
-    this.#link.peer.sendJson(data.json, this.#req.msgId);
   }
 
   error(err: Error): void {

@@ -199,8 +199,6 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
       if (!deps.flows.toConsole(peekChunkFlowId(data), link.sn, { frame: data })) deps.streams?.fromDevice(link.sn, data);
       return;
     }
-    // A console command's final reply goes to its console as JSON without being decoded (reply-relay.ts).
-    if (isBinary && link.relayReply(data)) return;
     const env = link.peer.decode(data, isBinary);
     if (!('msgId' in env)) {
       ws.close(CloseCode.PolicyViolation, env.message.slice(0, 100));

@@ -1,19 +1,5 @@
-import { type Clock, type Correlator, type Envelope, type PendingHandlers, Result } from '../../protocol/index.ts';
+import { type Clock, type Correlator, type Envelope, Result } from '../../protocol/index.ts';
 import type { Peer } from './peer.ts';
-import { readReply, type RelayedData, type RelayedReply, transcodeReply } from './reply-relay.ts';
-
-/**
- * A command's handlers that can take its final reply as JSON text (reply-relay.ts): a console command whose
- * console speaks JSON. `relaysJson` says whether it would now.
- */
-export interface JsonReplyTarget extends PendingHandlers {
-  /** The JSON of the answer to `reply` up to its data (no closing brace); undefined when this one does not relay JSON. */
-  replyHead(reply: RelayedReply): string | undefined;
-  /** The final reply, the answer written as JSON (in place of `result`). */
-  relayed(reply: RelayedReply, data: RelayedData): void;
-}
-
-const isJsonReplyTarget = (h: PendingHandlers | undefined): h is JsonReplyTarget => h !== undefined && 'relayed' in h;
 
 // Its own file so that what holds device links (flows, liveness, the console endpoint) needs no import of
 // device-endpoint.ts, which imports them: no cycle between the gateway's modules.
@@ -54,25 +40,6 @@ export class DeviceLink {
     const cid = reply.cid;
     if (cid === undefined || !this.commands.resolve(reply, this)) return false;
     if (reply.result !== Result.Pushing) this.waiting?.delete(cid);
-    return true;
-  }
-
-  /**
-   * Relays a final reply in a msgpack frame to a console command that takes JSON, without decoding its
-   * data; false (nothing done) when the frame is anything else, which is then decoded as usual.
-   */
-  relayReply(frame: Buffer): boolean {
-    const reply = readReply(frame);
-    if (!reply) return false;
-    const handlers = this.commands.handlersOf(reply.cid, this);
-    const head = isJsonReplyTarget(handlers) ? handlers.replyHead(reply) : undefined;
-    if (head === undefined || !handlers) return false;
-    const data = transcodeReply(frame, reply, head);
-    if (!data) return false;
-    this.peer.counted(reply.msgId);
-    this.commands.cancel(reply.cid);
-    this.waiting?.delete(reply.cid);
-    (handlers as JsonReplyTarget).relayed(reply, data);
     return true;
   }
 

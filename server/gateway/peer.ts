@@ -65,21 +65,6 @@ export class Peer {
     return true;
   }
 
-  /** Sends an envelope already written as JSON (UTF-8; `msgId` its command, for the counters) in a text frame; false when not sent. */
-  sendJson(text: Buffer, msgId: number): boolean {
-    if (this.ws.readyState !== this.ws.OPEN) return false;
-    if (this.#stalled()) return false;
-    if (this.#batch) corkForThisTurn(this.#batch);
-    this.ws.send(text, { binary: false });
-    bump(peerTraffic.out, msgId);
-    return true;
-  }
-
-  /** Counts an envelope received and read without `decode` (a relayed reply). */
-  counted(msgId: number): void {
-    bump(peerTraffic.in, msgId);
-  }
-
   /** Sends an already encoded binary frame (a relayed chunk); false when the socket is not open. */
   sendRaw(frame: Uint8Array): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
