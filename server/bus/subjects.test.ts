@@ -31,8 +31,12 @@ const TRANSPORTS: readonly (readonly [string, (m: unknown) => unknown])[] = [
   ['structured clone (IPC)', (m) => structuredClone(m)],
 ];
 
-/** Bytes as the receiving side holds them (msgpack hands back a Buffer): compared by content. */
+/**
+ * Bytes as the receiving side holds them (msgpack hands back a Buffer): compared by content. -0 and 0 are
+ * one number on the wire (msgpack carries -0 as the integer 0, as JSON writes it "0"), so they compare equal.
+ */
 function plain(value: unknown): unknown {
+  if (Object.is(value, -0)) return 0;
   if (value instanceof Uint8Array) return [...value];
   if (Array.isArray(value)) return value.map(plain);
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, plain(v)]));

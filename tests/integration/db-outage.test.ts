@@ -108,6 +108,9 @@ describe.skipIf(!pgUp)('PostgreSQL connections lost', () => {
     for (const a of answers) {
       if (a.env.code !== 20000) expect(a).toEqual({ status: 503, env: { code: 50000, data: null, message: DATABASE_UNAVAILABLE, key: 'common.databaseUnavailable' } });
     }
-    expect(await orgList()).toMatchObject({ status: 200, env: { code: 20000 } });
+    // The ender's last round may have ended idle connections whose end the pool has not read yet (see the
+    // first test): a request that takes one gets the outage's answer, so wait until one is served (a
+    // fresh-clone CI run got one 503 here).
+    await vi.waitFor(async () => expect(await orgList()).toMatchObject({ status: 200, env: { code: 20000 } }));
   });
 });
