@@ -22,6 +22,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // expect.poll waits for what a page shows, which on a loaded 2-core runner can take seconds (a
+          // lazily loaded shell rendered its menu after vitest's default 1 s: authority.e2e.ts, CI of
+          // 2026-11-26); a poll still fails as soon as the budget is spent, and passes at the first match.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },
