@@ -69,9 +69,9 @@ describe('a device socket that closes while its login is being written', () => {
     // The login reaches the gate in the turn its frame is read, before the close that follows it; the
     // device goes away while the write waits there.
     device.terminate();
-    await vi.waitFor(() => expect(links.size).toBe(0));
+    await vi.waitFor(() => expect(links.size).toBe(0), { timeout: 10_000 });
     open();
-    await vi.waitFor(() => expect(writes).toHaveLength(1));
+    await vi.waitFor(() => expect(writes).toHaveLength(1), { timeout: 10_000 });
     await Promise.all(writes);
     const row = await db.selectFrom('devices').select(['online_state', 'node_id']).where('sn', '=', 'RACE1').executeTakeFirstOrThrow();
     expect(row).toEqual({ online_state: OnlineState.Offline, node_id: null });

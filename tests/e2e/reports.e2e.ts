@@ -49,7 +49,7 @@ describe('reports and dashboard in Chromium over a simulated fleet', () => {
       const loc = await admin.ok<{ located: number }>('GET', '/report/location');
       const abn = await admin.ok<{ total: number }>('GET', '/report/abnormal');
       if (loc.located < FLEET || abn.total < 9) throw new Error('telemetry not stored yet');
-    });
+    }, { timeout: 10_000 });
   });
   afterAll(() => {
     for (const d of devices) d.dispose();

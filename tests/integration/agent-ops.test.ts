@@ -110,7 +110,7 @@ describe('device agent: commands, pushes and telemetry on this Linux machine', (
 
   it('DOPS-7 shows a pushed text, resets through its hook, and refuses daemon as a Linux device', async () => {
     expect(await ask(Command.PushText, { title: 'Notice', text: 'Closing at 18:00' })).toMatchObject({ result: Result.Success, data: { message: 'Message shown' } });
-    await vi.waitFor(() => expect(output).toContain('message: Notice: Closing at 18:00'));
+    await vi.waitFor(() => expect(output).toContain('message: Notice: Closing at 18:00'), { timeout: 10_000 });
     expect(await ask(Command.FactoryReset)).toMatchObject({ result: Result.Success });
     expect(fs.readFileSync(resetSeen, 'utf8').trim()).toBe('reset');
     expect(await ask(Command.Daemon, { packageName: 'bash', enabled: true })).toMatchObject({ result: Result.Fail, data: { message: LINUX_CANNOT } });

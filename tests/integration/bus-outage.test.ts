@@ -56,7 +56,7 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
 
     // Before: the node and its peer hear each other.
     bus.publish(check, { id: '1' });
-    await vi.waitFor(() => expect(there).toEqual([{ id: '1' }]));
+    await vi.waitFor(() => expect(there).toEqual([{ id: '1' }]), { timeout: 10_000 });
     expect(here).toEqual([{ id: '1' }]);
 
     if (nats) await killNats(nats);
@@ -85,7 +85,7 @@ describe.skipIf(!fs.existsSync(NATS_SERVER))('NATS outage', () => {
       { timeout: 15_000, interval: 200 },
     );
     bus.publish(check, { id: '4' });
-    await vi.waitFor(() => expect(there).toContainEqual({ id: '4' }));
+    await vi.waitFor(() => expect(there).toContainEqual({ id: '4' }), { timeout: 10_000 });
     // What the node said while alone stayed on the node.
     expect(there).not.toContainEqual({ id: '2' });
   });

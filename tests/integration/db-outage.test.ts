@@ -64,7 +64,7 @@ describe.skipIf(!pgUp)('PostgreSQL connections lost', () => {
     // Each idle connection's end reaches the pool as an error event: logged, not fatal. Each arrives on its
     // own socket, so the next request is sent once the pool has heard of all of them (waiting for the first
     // one only let the request take a connection whose end had not been read yet: a 503 now and then).
-    await vi.waitFor(() => expect(logged.filter((l) => l.msg === 'database connection lost').length).toBeGreaterThanOrEqual(idle));
+    await vi.waitFor(() => expect(logged.filter((l) => l.msg === 'database connection lost').length).toBeGreaterThanOrEqual(idle), { timeout: 10_000 });
     expect(await orgList()).toMatchObject({ status: 200, env: { code: 20000 } });
   });
 
@@ -80,7 +80,7 @@ describe.skipIf(!pgUp)('PostgreSQL connections lost', () => {
       await vi.waitFor(async () => {
         const waiting = await admin.query('select 1 from pg_stat_activity where application_name = $1 and wait_event_type = $2', [appName, 'Lock']);
         expect(waiting.rowCount).toBeGreaterThan(0);
-      });
+      }, { timeout: 10_000 });
       expect(await terminateOwnBackends()).toBeGreaterThan(0);
       expect(await caught).toEqual({ status: 503, env: { code: 50000, data: null, message: DATABASE_UNAVAILABLE, key: 'common.databaseUnavailable' } });
       await locker.query('rollback');
@@ -111,6 +111,6 @@ describe.skipIf(!pgUp)('PostgreSQL connections lost', () => {
     // The ender's last round may have ended idle connections whose end the pool has not read yet (see the
     // first test): a request that takes one gets the outage's answer, so wait until one is served (a
     // fresh-clone CI run got one 503 here).
-    await vi.waitFor(async () => expect(await orgList()).toMatchObject({ status: 200, env: { code: 20000 } }));
+    await vi.waitFor(async () => expect(await orgList()).toMatchObject({ status: 200, env: { code: 20000 } }), { timeout: 10_000 });
   });
 });

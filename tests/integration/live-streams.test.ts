@@ -51,7 +51,7 @@ async function openStream(ts: TestServer, token: string): Promise<Stream> {
     }
   });
   const ended = new Promise<void>((resolve) => res.once('end', () => ((done = true), resolve())));
-  await vi.waitFor(() => expect(events[0]).toEqual({ type: 'hello' }));
+  await vi.waitFor(() => expect(events[0]).toEqual({ type: 'hello' }), { timeout: 10_000 });
   return { events, ended, isEnded: () => done, close: () => req.destroy() };
 }
 
@@ -125,7 +125,7 @@ describe('long-lived push-log streams follow their session and rights', () => {
     const { push } = await pushable(t.orgId, other.token);
     const s = await stream(t.first.token);
     const id = await push();
-    await vi.waitFor(() => expect(s.events).toContainEqual(expect.objectContaining({ type: 'campaign', id })));
+    await vi.waitFor(() => expect(s.events).toContainEqual(expect.objectContaining({ type: 'campaign', id })), { timeout: 10_000 });
     await client(ts, t.first.token).ok('GET', '/home/logout');
     await closedWith(s, 'session ended');
     // The other session of the same account is not touched.
@@ -159,7 +159,7 @@ describe('long-lived push-log streams follow their session and rights', () => {
     const roleName = (await admin.ok<{ list: { id: number; name: string }[] }>('POST', '/permit/getRoleList', { pageNum: 1, pageSize: 100 })).list.find((r) => r.id === t.roleId)?.name;
     await admin.ok('POST', '/permit/updateRole', { id: t.roleId, name: roleName, summary: 'wider', permissionList: [...KEYS, 'app_list'] });
     const id = await push();
-    await vi.waitFor(() => expect(s.events).toContainEqual(expect.objectContaining({ type: 'campaign', id })));
+    await vi.waitFor(() => expect(s.events).toContainEqual(expect.objectContaining({ type: 'campaign', id })), { timeout: 10_000 });
     expect(s.isEnded()).toBe(false);
 
     await admin.ok('POST', '/permit/updateRole', { id: t.roleId, name: roleName, summary: 'no log', permissionList: KEYS.filter((k) => k !== 'push_log_list') });

@@ -38,7 +38,7 @@ for (const target of targets) {
         const p = await admin.ok<{ total: number; list: Entry[] }>('POST', '/operation-log/list', { pageNum: 1, pageSize: 100, ...filter });
         if (p.total < 2) throw new Error('not recorded yet');
         return p;
-      });
+      }, { timeout: 10_000 });
       expect(page.list.every((e) => e.path === '/permit/addRole' && e.method === 'POST' && e.orgId === rootOrg)).toBe(true);
       const csvRes = await fetchFrom(ts.server.url, `/operation-log/export?format=csv&path=%2Fpermit%2FaddRole&method=POST&orgId=${rootOrg}`, { headers: { 'X-Token': token } });
       expect(csvRes.headers.get('content-disposition')).toMatch(/system-operation-log-\d{8}\.csv/);

@@ -45,7 +45,7 @@ for (const target of targets) {
         const page = await list(c, body);
         if (!until(page)) throw new Error('not yet recorded');
         return page;
-      });
+      }, { timeout: 10_000 });
 
     it('records an organisation being created and frozen, with who, target and code', async () => {
       const since = Date.now();

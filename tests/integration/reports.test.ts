@@ -107,7 +107,7 @@ for (const target of targets) {
         const samples = r.series.reduce((n, s) => n + s.samples.reduce((a, b) => a + b, 0), 0);
         if (samples < FLEET) throw new Error(`only ${samples} samples so far`);
         return r;
-      });
+      }, { timeout: 10_000 });
       const list = await admin.ok<{ total: number; list: { sn: string; model: string; imageVersion?: string }[] }>('POST', '/device/list', { pageNum: 1, pageSize: 100 });
       const byModel = new Map<string, number>();
       for (const d of list.list) byModel.set(d.model, (byModel.get(d.model) ?? 0) + 1);
@@ -129,7 +129,7 @@ for (const target of targets) {
         const r = await admin.ok<{ countries: { country: string; devices: number }[]; regions: { country: string; region: string; devices: number }[]; located: number; unlocated: number }>('GET', '/report/location');
         if (r.located < FLEET) throw new Error('not all located yet');
         return r;
-      });
+      }, { timeout: 10_000 });
       expect(loc.unlocated).toBe(0);
       expect(loc.countries.reduce((n, c) => n + c.devices, 0)).toBe(FLEET);
       expect(loc.regions.reduce((n, c) => n + c.devices, 0)).toBe(FLEET);
@@ -151,7 +151,7 @@ for (const target of targets) {
         const r = await admin.ok<AbnormalPage>('GET', '/report/abnormal?period=DATE&timeZone=Asia%2FShanghai&pageSize=100');
         if (r.total < 2) throw new Error('events not stored yet');
         return r;
-      });
+      }, { timeout: 10_000 });
       expect(page.total).toBe(2);
       expect(page.thresholds).toEqual({ cpu: 90, memory: 90 });
       expect(page.byType.sort((x, y) => x.type.localeCompare(y.type))).toEqual([

@@ -120,7 +120,7 @@ describe('upload caps per account and the creation rate', () => {
     req.write(Buffer.alloc(64 * KB, 2));
     // Read from the disk: a tus HEAD would itself take the upload's lock and stop the PATCH.
     const file = path.join(ts.config.dataDir, 'uploads', upload.location.split('/').pop() ?? '');
-    await vi.waitFor(() => expect(fs.statSync(file).size).toBe(64 * KB));
+    await vi.waitFor(() => expect(fs.statSync(file).size).toBe(64 * KB), { timeout: 10_000 });
     await client(ts, e.token).ok('GET', '/home/logout');
     await cut;
     req.destroy();
