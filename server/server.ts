@@ -31,7 +31,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Accept queue of a node's shared port when it runs worker processes. */
+/** Accept queue of each worker's socket on the node's port when it runs worker processes. */
 const WORKER_LISTEN_BACKLOG = 4_096;
 
 /** What a worker process of a node (GATEWAY_WORKERS > 1) is given by its primary, which prepared the node. */
@@ -169,7 +169,9 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
       // A node of several workers is the one sized for tens of thousands of devices: a reconnecting fleet
       // overflows the default accept queue (511), and every dropped SYN costs its device a 1 s, 3 s, 7 s wait.
       // The kernel caps it at net.core.somaxconn.
-      await app.listen({ port: config.port, host: config.host, ...(opts.worker ? { backlog: WORKER_LISTEN_BACKLOG } : {}) });
+      // A worker binds its own socket to the node's port (exclusive: not through the primary; reusePort: beside
+      // its siblings', the kernel spreading connections over them), see listenPort in node-primary.ts.
+      await app.listen({ port: config.port, host: config.host, ...(opts.worker ? { backlog: WORKER_LISTEN_BACKLOG, exclusive: true, reusePort: true } : {}) });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       const url = `http://${config.host}:${port}`;

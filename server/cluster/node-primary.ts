@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import net from 'node:net';
 import path from 'node:path';
 import { type Clock, systemClock } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
@@ -57,6 +58,28 @@ export interface NodeOptions {
  * marking the devices it held offline (they reconnect to the other workers), aggregates /metrics, and
  * drains the workers on close.
  */
+/**
+ * The port the node's workers listen on: the configured one, or for 0 one the kernel picks now. Workers do
+ * not share a listening handle through the primary (cluster's round robin: the primary accepts every
+ * connection and hands it to a worker, one IPC round trip each, one at a time per worker). In a login storm
+ * on a loaded machine that queue held 6,600-20,000 accepted sockets, more than devices wait for a
+ * handshake (10 s), so every handoff was of a socket already given up and the fleet never came back
+ * (issue 21; DECISIONS, "Accepting connections"). Each worker binds its own socket to the port with
+ * SO_REUSEPORT instead, and the kernel spreads new connections over them by a hash of their addresses.
+ */
+async function listenPort(config: Config): Promise<number> {
+  if (config.port !== 0) return config.port;
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ port: 0, host: config.host, exclusive: true }, resolve);
+  });
+  const address = probe.address();
+  await new Promise((r) => probe.close(r));
+  if (typeof address !== 'object' || address === null) throw new Error('no port for the node');
+  return address.port;
+}
+
 export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): Promise<LaunchedNode> {
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -73,6 +96,7 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
   // Every worker's device logins are written here, in batches (server/devices/login-writes.ts).
   const loginWriter = new LoginWriter(db);
 
+  const nodePort = await listenPort(config);
   cluster.setupPrimary({ exec: path.join(import.meta.dirname, 'worker-main.ts'), execArgv: withServerHeapFlags(process.execArgv, process.env.NODE_OPTIONS), serialization: 'advanced' });
   const slots = new Map<Worker, Slot>();
   let stopping = false;
@@ -82,10 +106,9 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
 
   const fork = (number: number): Slot => {
     const workerNodeId = `${nodeId}-${++forks}`;
-    // Every fork listens on the configured port as given, 0 included: the primary keys its shared listening
-    // handle by the address as asked, so a re-forked worker joins the same handle (asking for the port 0
-    // resolved to would be a second bind of a port in use).
-    const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey });
+    // Every fork listens on the node's one port with its own socket (SO_REUSEPORT, see listenPort): the
+    // port 0 was resolved to a number once, above, so a re-forked worker joins the same port.
+    const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey, PORT: String(nodePort) });
     // Bus deliveries and login write answers to the worker leave batched per turn (see batchingPort).
     const port = batchingPort<BusIpcMessage | LoginWriteIpcMessage>({
       send: (m) => {

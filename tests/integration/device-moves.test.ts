@@ -555,13 +555,24 @@ describe('H2 a device moved through another worker process of one node (GATEWAY_
     }));
     const [A, B] = orgs;
     if (!A || !B) throw new Error('orgs');
-    // Sockets land on either worker (the kernel spreads accepted connections): eight devices and four
-    // consoles put some of each on both, and one HTTP call moves them all through one of the workers.
-    const sns = Array.from({ length: 8 }, () => unique('WMOVE-'));
-    for (const sn of sns) devices.push(await RawDevice.enrol(node?.deviceSocketUrl ?? '', sn, A.enrollKey));
+    // Sockets land on either worker (the kernel spreads new connections over the workers' sockets by a
+    // hash of their addresses): devices and consoles are added until both workers hold some of each (at
+    // least eight and four; at most 40 each, which a fair spread exceeds once in 2^39), and one HTTP call
+    // moves them all through one of the workers.
+    const sns: string[] = [];
+    const consoles: ProtocolEngine[] = [];
     const login = await loginAt(url, A.account, 'Tenant_pw1');
-    const consoles = await Promise.all(Array.from({ length: 4 }, () => openConsole(url, login)));
-    engines.push(...consoles);
+    const onBoth = (key: 'devices' | 'consoles') => async () => (await workerFigures(url)).filter((w) => w[key] > 0).length === 2;
+    while (sns.length < 8 || (sns.length < 40 && !(await onBoth('devices')()))) {
+      const sn = unique('WMOVE-');
+      devices.push(await RawDevice.enrol(node?.deviceSocketUrl ?? '', sn, A.enrollKey));
+      sns.push(sn);
+    }
+    while (consoles.length < 4 || (consoles.length < 40 && !(await onBoth('consoles')()))) {
+      const c = await openConsole(url, login);
+      engines.push(c);
+      consoles.push(c);
+    }
     for (const c of consoles) for (const sn of sns) expect(await ask(c, Command.BaseInfo, sn)).toMatchObject({ result: Result.Success });
     const figures = await workerFigures(url);
     expect(figures.filter((w) => w.devices > 0 && w.consoles > 0)).toHaveLength(2);
