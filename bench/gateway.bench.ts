@@ -3,16 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { Command, OnlineState, Result } from '../protocol/index.ts';
 import { loadConfig } from '../server/config.ts';
 import { clientPasswordHash } from '../server/seed.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { raiseOpenFileLimit } from './gateway/file-limit.ts';
 import { measureHeldDevices } from './gateway/held.ts';
+import { bareWsBroadcastMs, bareWsEchoServer, bareWsRelay } from './gateway/baselines.ts';
+import { BARE_SOURCE_BLOCK } from './gateway/busy-node.ts';
 import { RoundTripClient } from './gateway/client-process.ts';
 import { ForkedProcess } from './gateway/forked.ts';
-import type { EchoDeviceReply, EchoDeviceRequest } from './gateway/echo-device.ts';
 import type { TransferReply, TransferRequest } from './gateway/transfer-messages.ts';
 import { SwarmProcess } from './gateway/swarm-process.ts';
 import type { BenchRow } from './table.ts';
@@ -45,7 +46,7 @@ const SWARM_DEVICE = env.BENCH_SWARM_DEVICE === 'full' ? 'full' : 'light';
 // Uploads each device sends back to back in the ingest blast (one write). With 1, every upload is its own
 // loopback write, which costs the sender more than the gateway and caps the rate at what the swarms can send.
 const INGEST_BURSTS = String(env.BENCH_INGEST_BURSTS ?? '1,10').split(',').map(Number);
-const PHASES = new Set(String(env.BENCH_PHASES ?? 'held,rtt,broadcast,ingest,transfer,restart').split(','));
+const PHASES = new Set(String(env.BENCH_PHASES ?? 'held,busy,rtt,broadcast,ingest,transfer,restart').split(','));
 // Each device socket is a file descriptor in the server and one in the swarm; keep room for the database,
 // the console socket and the runtime.
 const FD_RESERVE = 1_000;
@@ -55,47 +56,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-/** Baseline server: a bare ws echo in this process (where the gateway runs), measured from the forked client. */
-async function bareWsEchoServer(): Promise<{ url: string; close: () => void }> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  wss.on('connection', (ws) => ws.on('message', (d: Buffer) => ws.send(d.toString())));
-  await new Promise((r) => wss.once('listening', r));
-  return { url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}`, close: () => wss.close() };
-}
-
-/**
- * Second baseline: a bare ws relay in this process (where the gateway runs) between the forked client and
- * one forked echoing device (bench/gateway/echo-device.ts): each frame from the client goes to the device
- * unchanged and each frame from the device back to the client. A gateway relays, so it does two sockets'
- * reads and writes per command where the echo server does one: this is the floor for what it does.
- */
-async function bareWsRelay(): Promise<{ url: string; close: () => void }> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
-  let device: WebSocket | undefined;
-  let client: WebSocket | undefined;
-  wss.on('connection', (ws, req) => {
-    if (req.url === '/device') {
-      device = ws;
-      ws.on('message', (d: Buffer, isBinary: boolean) => client?.send(d, { binary: isBinary }));
-    } else {
-      client = ws;
-      ws.on('message', (d: Buffer, isBinary: boolean) => device?.send(d, { binary: isBinary }));
-    }
-  });
-  await new Promise((r) => wss.once('listening', r));
-  const port = (wss.address() as { port: number }).port;
-  const echoDevice = new ForkedProcess<EchoDeviceRequest, EchoDeviceReply>(path.resolve(import.meta.dirname, 'gateway/echo-device.ts'), {});
-  await echoDevice.next('ready');
-  await echoDevice.next('connected', { kind: 'connect', url: `ws://127.0.0.1:${port}/device` });
-  return {
-    url: `ws://127.0.0.1:${port}/console`,
-    close: () => {
-      echoDevice.stop();
-      wss.close();
-    },
-  };
 }
 
 /**
@@ -243,13 +203,14 @@ class Swarms {
 /**
  * Gateway at the issue's sizes: devices held by one node and memory per connection, command round trips
  * at paced rates, a broadcast fan-out, status ingest, and a restart with every device coming back.
- * BENCH_PHASES (comma list of held, rtt, broadcast, ingest, transfer, restart; default all) runs a subset.
- * `held` is the whole fleet on one node of worker processes (bench/gateway/held.ts); the other phases run
- * on a single-process node holding as many devices as one process's open-file limit allows.
+ * BENCH_PHASES (comma list of held, busy, rtt, broadcast, ingest, transfer, restart; default all) runs a subset.
+ * `held` is the whole fleet on one node of worker processes (bench/gateway/held.ts), and `busy` the round
+ * trips, broadcast and ingest against that node while it holds the fleet; the other phases run on a
+ * single-process node holding as many devices as one process's open-file limit allows.
  */
 export async function runGatewayBench(): Promise<BenchRow[]> {
   const held = PHASES.has('held') ? await measureHeldDevices() : [];
-  const single = [...PHASES].some((p) => p !== 'held') ? await runSingleProcessPhases() : [];
+  const single = [...PHASES].some((p) => p !== 'held' && p !== 'busy') ? await runSingleProcessPhases() : [];
   return [...held, ...single];
 }
 
@@ -401,7 +362,14 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
       const replies = await broadcast();
       const fanMs = performance.now() - t0;
       const fanOk = replies.filter((r) => r.result === Result.Success).length;
-      rows.push({ name: `broadcast (push text) to ${fan} devices, until every reply is back (${fanOk} succeeded; ${SWARM_DEVICE} bench devices; second of two, the first warms the simulator)`, value: fanMs, unit: 'ms', target: '< 1,000 ms for 10,000' });
+      const bare = await bareWsBroadcastMs(fan, BARE_SOURCE_BLOCK);
+      rows.push({
+        name: `broadcast (push text) to ${fan} devices, until every reply is back (${fanOk} succeeded; ${SWARM_DEVICE} bench devices; second of two, the first warms the simulator)`,
+        value: fanMs,
+        unit: 'ms',
+        baseline: bare,
+        target: '<= 250 ms for 10,000; baseline: a bare ws server process sending a frame to as many connections of an echoing bare client process',
+      });
     }
 
     if (PHASES.has('ingest')) {

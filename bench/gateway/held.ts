@@ -1,12 +1,13 @@
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import WebSocket, { WebSocketServer } from 'ws';
 import { OnlineState } from '../../protocol/index.ts';
 import { type BenchRow, printTable } from '../table.ts';
-import { loopbackSource, SwarmProcess, sourcesFor } from './swarm-process.ts';
+import { forkBare, replyOf } from './bare-fleet.ts';
+import { type FleetSwarm, measureBusyNode } from './busy-node.ts';
+import { SwarmProcess, sourcesFor } from './swarm-process.ts';
 
 // Devices held by one node: a node of several worker processes (GATEWAY_WORKERS) on the embedded
 // database, and device swarms in their own processes, each on its own block of loopback source addresses. One
@@ -71,7 +72,8 @@ async function startNode(workers: number, dataDir: string, port = 0): Promise<{ 
   const child = spawn(process.execPath, [...profile, path.join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', NATS_URL: '', DATABASE_URL: '' },
+    // The busy phases' console sends up to 5,000 commands a second: past a session's command budget.
+    env: { ...process.env, GATEWAY_WORKERS: String(workers), PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, SIM_DEVICES: '0', LOGIN_CAPTCHA: 'off', CONSOLE_COMMAND_RATE: '0', NATS_URL: '', DATABASE_URL: '' },
   });
   let out = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
@@ -89,6 +91,12 @@ async function nodeFigures(url: string): Promise<{ devices: number; logins: numb
   const one = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
   const workers = [...text.matchAll(/^dcc_worker_devices_connected\{worker="\d+",pid="(\d+)"\} (\d+)$/gm)].map((m) => ({ pid: Number(m[1]), devices: Number(m[2]) }));
   return { devices: one('dcc_devices_connected'), logins: one('dcc_device_logins_total'), workers };
+}
+
+/** One counter or gauge of the node's /metrics (summed over its workers); NaN when absent. */
+async function metricOf(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 }
 
 function onlineInDb(dataDir: string): number {
@@ -122,7 +130,10 @@ interface OursResult {
   readonly swarmCpuMs: number;
   readonly rssBefore: number;
   readonly rssAfter: number;
+  /** RSS after SETTLE_SECONDS more of holding the fleet, with only its statuses and heartbeats. */
+  readonly rssSettled: number;
   readonly restart: RestartResult | undefined;
+  readonly busy: readonly BenchRow[];
 }
 
 /** The fleet coming back after the node of workers restarted on the same port and database. */
@@ -142,7 +153,24 @@ interface RestartResult {
  * (SIGTERM: its workers close every socket with 1001) and starts again on the same port and database,
  * and every device reconnects with its secret (full-jitter backoff).
  */
-const RESTART = process.env.BENCH_PHASES === undefined || process.env.BENCH_PHASES.split(',').includes('restart');
+const PHASES = process.env.BENCH_PHASES?.split(',');
+const RESTART = PHASES === undefined || PHASES.includes('restart');
+/**
+ * `busy` (in BENCH_PHASES, or unset): after the hold and before the restart, the round-trip, broadcast and
+ * ingest phases run against this node while it holds the whole fleet (bench/gateway/busy-node.ts); with
+ * `rtt`, `broadcast` or `ingest` listed too, only those.
+ */
+const BUSY = PHASES === undefined || PHASES.includes('busy');
+const BUSY_PHASES = new Set(['rtt', 'broadcast', 'ingest'].filter((p) => PHASES === undefined || !PHASES.some((q) => ['rtt', 'broadcast', 'ingest'].includes(q)) || PHASES.includes(p)));
+/**
+ * The fleet's devices, as in the single-process phases: light bench devices (bench/gateway/light-device.ts,
+ * the same wire protocol, one full simulated device per swarm) unless BENCH_SWARM_DEVICE=full; speaking
+ * msgpack as the agent offers first, unless BENCH_DEVICE_CODEC=json.
+ */
+/** Seconds of quiet holding before RSS is read a second time (BENCH_SETTLE_SECONDS). */
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 30);
+const SWARM_DEVICE = process.env.BENCH_SWARM_DEVICE === 'full' ? 'full' : 'light';
+const DEVICE_CODEC = process.env.BENCH_DEVICE_CODEC === 'json' ? 'json' : 'msgpack';
 
 async function restartNode(node: { child: ChildProcess; url: string }, workers: number, dataDir: string, devices: number): Promise<{ node: Awaited<ReturnType<typeof startNode>>; result: RestartResult }> {
   const port = Number(new URL(node.url).port);
@@ -173,7 +201,9 @@ async function measureOurs(devices: number): Promise<OursResult> {
     const nodeCpu0 = cpuSum(pids);
     const t0 = performance.now();
     // Each swarm spreads its sockets over source addresses of its own block (127.2.x.y, 127.3.x.y, ...).
-    swarmSizes.forEach((n, k) => swarms.push(new SwarmProcess({ gatewayUrl: `${node.url.replace('http', 'ws')}/device/websocket`, enrollKey: node.enrollKey, devices: n, snPrefix: `H${k}`, firstSource: 2 + k })));
+    swarmSizes.forEach((n, k) =>
+      swarms.push(new SwarmProcess({ gatewayUrl: `${node.url.replace('http', 'ws')}/device/websocket`, enrollKey: node.enrollKey, devices: n, snPrefix: `H${k}`, firstSource: 2 + k, device: SWARM_DEVICE, codec: DEVICE_CODEC })),
+    );
     await Promise.all(swarms.map((s) => s.next('ready')));
     const held = await until('every device held', () => nodeFigures(node.url), (f) => f.devices === devices);
     await until('every device online in the database', () => onlineInDb(dataDir), (n) => n === devices, 60_000);
@@ -185,6 +215,13 @@ async function measureOurs(devices: number): Promise<OursResult> {
     await sleep(3_000);
     const after = await nodeFigures(node.url);
     const rssAfter = rssSum(pids);
+    // V8 gives back what a storm grew its heaps to only after its memory reducer sees a quiet spell.
+    await sleep(SETTLE_SECONDS * 1_000);
+    const rssSettled = rssSum(pids);
+    const fleet: FleetSwarm[] = swarms.map((s, k) => ({ process: s, devices: swarmSizes[k] ?? 0, snPrefix: `H${k}` }));
+    const busy = BUSY
+      ? await measureBusyNode({ url: node.url, password: PASSWORD, cpuMs: () => cpuSum(pids), metric: async (name) => metricOf(node.url, name) }, fleet, BUSY_PHASES)
+      : [];
     let restart: RestartResult | undefined;
     if (RESTART) {
       const restarted = await restartNode(node, workers, dataDir, devices);
@@ -203,7 +240,9 @@ async function measureOurs(devices: number): Promise<OursResult> {
       swarmCpuMs,
       rssBefore,
       rssAfter,
+      rssSettled,
       restart,
+      busy,
     };
   } finally {
     for (const s of swarms) await stopChild(s.child);
@@ -212,65 +251,8 @@ async function measureOurs(devices: number): Promise<OursResult> {
   }
 }
 
-// ---- Baseline: bare ws servers and clients, in forked processes of this same file ----
-
-type BareReply = { readonly kind: 'listening'; readonly port: number } | { readonly kind: 'connected'; readonly count: number; readonly failed: number };
-
-function forkRole(role: 'bare-server' | 'bare-clients', env: Record<string, string>): ChildProcess {
-  return fork(import.meta.filename, [], { env: { ...process.env, ...env, BENCH_HELD_ROLE: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-}
-
-function replyOf<K extends BareReply['kind']>(child: ChildProcess, kind: K): Promise<Extract<BareReply, { kind: K }>> {
-  return new Promise((resolve, reject) => {
-    const onExit = () => reject(new Error(`bare ${kind} process exited`));
-    child.once('exit', onExit);
-    const onMessage = (m: BareReply) => {
-      if (m.kind !== kind) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(m as Extract<BareReply, { kind: K }>);
-    };
-    child.on('message', onMessage);
-  });
-}
-
-/** A bare ws server process: accepts connections and keeps them, nothing else. */
-function runBareServer(): void {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
-  wss.on('connection', (ws) => ws.on('error', () => undefined));
-  wss.once('listening', () => process.send?.({ kind: 'listening', port: (wss.address() as { port: number }).port } satisfies BareReply));
-  process.on('disconnect', () => process.exit(0));
-}
-
-/** A bare ws client process: opens `count` idle connections from loopback source addresses of its own block, spread as a swarm's. */
-async function runBareClients(): Promise<void> {
-  const url = String(process.env.BARE_URL);
-  const count = Number(process.env.BARE_COUNT);
-  const block = Number(process.env.BARE_FIRST_SOURCE);
-  const sources = sourcesFor(count);
-  const sockets: WebSocket[] = [];
-  let failed = 0;
-  // 1,000 at a time, like the swarm's ramp, so the accept queue is not the thing measured.
-  for (let i = 0; i < count; i += 1_000) {
-    const batch = Array.from({ length: Math.min(1_000, count - i) }, (_, j) => {
-      const ws = new WebSocket(url, { localAddress: loopbackSource(block, (i + j) % sources), perMessageDeflate: false });
-      sockets.push(ws);
-      return new Promise<void>((resolve) => {
-        ws.once('open', () => resolve());
-        ws.once('error', () => {
-          failed++;
-          resolve();
-        });
-      });
-    });
-    await Promise.all(batch);
-  }
-  process.send?.({ kind: 'connected', count: sockets.length - failed, failed } satisfies BareReply);
-  process.on('disconnect', () => process.exit(0));
-}
-
 async function measureBare(devices: number, processes: number): Promise<{ rssBefore: number; rssAfter: number; held: number }> {
-  const servers = Array.from({ length: processes }, () => forkRole('bare-server', {}));
+  const servers = Array.from({ length: processes }, () => forkBare('bare-server', {}));
   const clients: ChildProcess[] = [];
   try {
     const ports = await Promise.all(servers.map(async (s) => (await replyOf(s, 'listening')).port));
@@ -278,7 +260,7 @@ async function measureBare(devices: number, processes: number): Promise<{ rssBef
     const pids = servers.map((s) => s.pid ?? 0);
     const rssBefore = rssSum(pids);
     split(devices, processes).forEach((n, k) =>
-      clients.push(forkRole('bare-clients', { BARE_URL: `ws://127.0.0.1:${ports[k] ?? 0}`, BARE_COUNT: String(n), BARE_FIRST_SOURCE: String(2 + k) })),
+      clients.push(forkBare('bare-clients', { BARE_URL: `ws://127.0.0.1:${ports[k] ?? 0}`, BARE_COUNT: String(n), BARE_FIRST_SOURCE: String(2 + k) })),
     );
     const connected = await Promise.all(clients.map((c) => replyOf(c, 'connected')));
     await sleep(3_000);
@@ -296,7 +278,7 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
   const perConnection = (ours.rssAfter - ours.rssBefore) / ours.held;
   const rows: BenchRow[] = [
     {
-      name: `devices held by one node (${ours.workers} worker processes, ${ours.sources} loopback source addresses; per worker ${ours.perWorker.join(' / ')})`,
+      name: `devices held by one node (${ours.workers} worker processes, ${ours.sources} loopback source addresses; per worker ${ours.perWorker.join(' / ')}; ${SWARM_DEVICE} bench devices speaking ${DEVICE_CODEC})`,
       value: ours.held,
       unit: 'devices',
       target: `>= 50,000; asked ${devices.toLocaleString('en-US')}`,
@@ -325,6 +307,7 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
     },
     { name: 'server RSS, primary and workers, idle before the fleet', value: ours.rssBefore / 1e6, unit: 'MB' },
     { name: 'server RSS, primary and workers, holding the fleet', value: ours.rssAfter / 1e6, unit: 'MB' },
+    ...ours.busy,
   ];
   const r = ours.restart;
   if (r) {
@@ -348,19 +331,26 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
   } catch (err) {
     process.stderr.write(`bare ws baseline failed: ${String(err)}\n`);
   }
-  rows.push({
-    name: `server RSS per device connection (baseline: bare ws servers, ${ours.workers} processes, ${bare?.held.toLocaleString('en-US') ?? 'no'} idle connections)`,
-    value: perConnection / 1024,
-    unit: 'KB',
-    ...(bare && bare.held > 0 ? { baseline: (bare.rssAfter - bare.rssBefore) / bare.held / 1024 } : {}),
-  });
+  const bareBaseline = bare && bare.held > 0 ? { baseline: (bare.rssAfter - bare.rssBefore) / bare.held / 1024 } : {};
+  rows.push(
+    {
+      name: `server RSS per device connection, 3 s after the last login (baseline: bare ws servers, ${ours.workers} processes, ${bare?.held.toLocaleString('en-US') ?? 'no'} idle connections, 3 s after the last)`,
+      value: perConnection / 1024,
+      unit: 'KB',
+      ...bareBaseline,
+      target: '<= 2x',
+    },
+    {
+      name: `  the same after ${SETTLE_SECONDS} s more of holding the fleet (statuses and heartbeats only)`,
+      value: (ours.rssSettled - ours.rssBefore) / ours.held / 1024,
+      unit: 'KB',
+      ...bareBaseline,
+    },
+  );
   return rows;
 }
 
-const role = process.env.BENCH_HELD_ROLE;
-if (role === 'bare-server') runBareServer();
-else if (role === 'bare-clients') await runBareClients();
-else if (import.meta.main) {
+if (import.meta.main) {
   printTable('Gateway: devices held by one node with worker processes', await measureHeldDevices());
   process.exit(0);
 }

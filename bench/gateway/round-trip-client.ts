@@ -1,7 +1,7 @@
 import { lastValueFrom } from 'rxjs';
 import WebSocket from 'ws';
 import { wsTransport } from '../../agent/ws-transport.ts';
-import { Command, ProtocolEngine } from '../../protocol/index.ts';
+import { Command, ProtocolEngine, Result } from '../../protocol/index.ts';
 import type { ClientReply, ClientRequest } from './client-messages.ts';
 
 // The measuring client of the gateway bench, forked so that its encoding, correlation and timers do not
@@ -76,9 +76,29 @@ function roundTrip(req: Extract<ClientRequest, { kind: 'paced' }>): Promise<{ ms
   return paced(req.rate, req.seconds, async () => void (await lastValueFrom(console.request(Command.BaseInfo, { sn: req.sns[n++ % req.sns.length] }))));
 }
 
+/** Every push sent at once over the console engine; done when the last reply (or error) is back. */
+async function broadcast(sns: readonly string[]): Promise<{ ms: number; succeeded: number; failed: number }> {
+  const console = engine;
+  if (!console) throw new Error('no console connection');
+  let succeeded = 0;
+  let failed = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    sns.map((sn) =>
+      lastValueFrom(console.request(Command.PushText, { sn, data: { title: 'bench', text: 'broadcast' }, timeoutMs: 120_000 })).then(
+        (event) => void (event.reply.result === Result.Success ? succeeded++ : failed++),
+        () => void failed++,
+      ),
+    ),
+  );
+  return { ms: performance.now() - t0, succeeded, failed };
+}
+
 process.on('message', (req: ClientRequest) => {
   const done =
-    req.kind === 'console'
+    req.kind === 'broadcast'
+      ? broadcast(req.sns).then((r) => send({ kind: 'broadcasted', ...r }))
+      : req.kind === 'console'
       ? connectConsole(req.url).then(() => send({ kind: 'connected' }))
       : req.kind === 'bare' || req.kind === 'relay'
         ? connectBare(req.kind, req.url).then(() => send({ kind: 'connected' }))
