@@ -1,9 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { type Clock, systemClock } from '../../protocol/index.ts';
 import type { Bus } from '../bus/bus.ts';
-import { batchingPort, type BusIpcMessage, BusRelay, type IpcPort } from '../bus/ipc-bus.ts';
+import { batchingPort, type BusIpcMessage, type IpcPort } from '../bus/ipc-bus.ts';
+import { MeshBus } from '../bus/mesh-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
 import { BUS_SUBJECTS, Subject } from '../bus/subjects.ts';
 import type { Config } from '../config.ts';
@@ -16,6 +19,7 @@ import { withServerHeapFlags } from './heap-flags.ts';
 import { isMetricsIpcMessage, MetricsCollector, type MetricsSource } from './node-metrics.ts';
 import { PresenceLedger } from './presence-ledger.ts';
 import { isWorkerReady, WorkerEnv } from './worker-env.ts';
+import { isMeshIpcMessage, type MeshIpcMessage } from './worker-mesh.ts';
 
 /** What the launcher needs from a running node, whether one process or a primary with workers. */
 export interface LaunchedNode {
@@ -31,6 +35,10 @@ interface Slot {
   worker: Worker;
   nodeId: string;
   port: IpcPort;
+  /** The Unix socket the worker listens on for the other workers' bus links (server/cluster/worker-mesh.ts). */
+  meshPath: string;
+  /** Set once the worker listens there: the workers that start later connect to it. */
+  meshListening: boolean;
   metrics: MetricsSource;
   startedAt: number;
   /** Listening and answering; a scrape does not wait for a worker still starting. */
@@ -53,8 +61,9 @@ export interface NodeOptions {
 
 /**
  * The primary process of a node running `config.gatewayWorkers` worker processes on one shared port
- * (node:cluster, round-robin accept). It does the once-per-node start-up work (migrations, seeding,
- * marking devices offline), relays the workers' bus without NATS, re-forks a worker that dies after
+ * (node:cluster, each worker with its own listening socket). It does the once-per-node start-up work
+ * (migrations, seeding, marking devices offline), introduces the workers to each other for the node's
+ * bus without NATS (each pair linked directly, server/bus/mesh-bus.ts), re-forks a worker that dies after
  * marking the devices it held offline (they reconnect to the other workers), aggregates /metrics, and
  * drains the workers on close.
  */
@@ -86,10 +95,10 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
   const { db, seeded } = await prepareNode(config, clock, opts.pgSchema);
   const nodeId = `${process.pid.toString(36)}${Math.floor(clock.now() / 1000).toString(36).slice(-3)}`;
 
-  // Without NATS the primary is the node's bus; with it, the primary joins NATS only to follow presence
-  // and to announce the devices of a dead worker.
-  const relay = new BusRelay(BUS_SUBJECTS);
-  const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}-primary`, config.natsPrefix, BUS_SUBJECTS) : relay.bus;
+  // The primary joins the node's bus (the mesh of its processes without NATS, NATS with it) only to follow
+  // presence and to announce the devices of a dead worker.
+  const mesh = new MeshBus(BUS_SUBJECTS);
+  const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl, `dcc-${nodeId}-primary`, config.natsPrefix, BUS_SUBJECTS) : mesh;
   const ledger = new PresenceLedger();
   const unfollow = ledger.follow(bus);
   const collector = new MetricsCollector();
@@ -108,9 +117,11 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
     const workerNodeId = `${nodeId}-${++forks}`;
     // Every fork listens on the node's one port with its own socket (SO_REUSEPORT, see listenPort): the
     // port 0 was resolved to a number once, above, so a re-forked worker joins the same port.
-    const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey, PORT: String(nodePort) });
+    // A path of its own for each fork, never reused: a killed worker's socket file may remain until the exit is heard.
+    const meshPath = path.join(os.tmpdir(), `dcc-${workerNodeId}.sock`);
+    const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey, [WorkerEnv.meshPath]: meshPath, PORT: String(nodePort) });
     // Bus deliveries and login write answers to the worker leave batched per turn (see batchingPort).
-    const port = batchingPort<BusIpcMessage | LoginWriteIpcMessage>({
+    const port = batchingPort<BusIpcMessage | LoginWriteIpcMessage | MeshIpcMessage>({
       send: (m) => {
         if (worker.isConnected()) worker.send(m);
       },
@@ -124,14 +135,23 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
       worker,
       nodeId: workerNodeId,
       port,
+      meshPath,
+      meshListening: false,
       metrics: { label: String(number), pid: worker.process.pid ?? 0, send: (m) => (worker.isConnected() ? worker.send(m) : undefined) },
       startedAt: clock.now(),
       ready: false,
     };
-    if (!config.natsUrl) relay.join(port);
+    if (!config.natsUrl) void mesh.join(port);
     serveLoginWrites(loginWriter, port);
     worker.on('message', (m: unknown) => {
       if (isWorkerReady(m)) slot.ready = true;
+      if (isMeshIpcMessage(m) && m.dcc === 'mesh.listening') {
+        // The workers that listened before this one; it connects to each (so each pair links once).
+        const peers = [...slots.values()].filter((s) => s !== slot && s.meshListening).map((s) => s.meshPath);
+        slot.meshListening = true;
+        port.send({ dcc: 'mesh.connect', paths: peers });
+        return;
+      }
       if (!isMetricsIpcMessage(m)) return;
       if (m.dcc === 'metrics.values') collector.answered(slot.metrics, m.id, m.values);
       else if (m.dcc === 'metrics.scrape') {
@@ -175,7 +195,9 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
     const dead = slots.get(worker);
     if (!dead) return;
     slots.delete(worker);
-    relay.leave(dead.port);
+    mesh.leave(dead.port);
+    // A worker that was killed leaves its socket file behind (one that exits cleanly removes its own).
+    fs.rmSync(dead.meshPath, { force: true });
     const marking = orphan(dead).catch((err: unknown) => log(`Marking the devices of worker ${dead.number} offline failed: ${String(err)}`));
     orphaning.add(marking);
     void marking.finally(() => orphaning.delete(marking));

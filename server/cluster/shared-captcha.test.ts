@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../protocol/index.ts';
 import { CaptchaStore, keepCaptchaAnswersForTests } from '../auth/captcha.ts';
-import { BusRelay } from '../bus/ipc-bus.ts';
+import { linkInMemory, MeshBus } from '../bus/mesh-bus.ts';
 import { BUS_SUBJECTS, type CaptchaIssued, Subject } from '../bus/subjects.ts';
 
 keepCaptchaAnswersForTests();
 
+/** Two workers' buses, linked in memory: delivery between them is as between processes, only synchronous. */
+async function twoWorkers(): Promise<readonly [MeshBus, MeshBus]> {
+  const buses = [new MeshBus(BUS_SUBJECTS), new MeshBus(BUS_SUBJECTS)] as const;
+  await linkInMemory(buses);
+  return buses;
+}
+
 describe('captcha challenges across the worker processes of a node', () => {
-  it('are answered on another worker than the one that drew the image, once', () => {
-    // The relay's own bus stands for two workers' buses: delivery is the same, only synchronous.
-    const bus = new BusRelay(BUS_SUBJECTS).bus;
-    const drew = new CaptchaStore(systemClock, bus);
-    const answers = new CaptchaStore(systemClock, bus);
+  it('are answered on another worker than the one that drew the image, once', async () => {
+    const [one, other] = await twoWorkers();
+    const drew = new CaptchaStore(systemClock, one);
+    const answers = new CaptchaStore(systemClock, other);
     const { id } = drew.issue('192.0.2.1') ?? { id: '' };
     const text = drew.peekForTest(id) ?? '';
     expect(text).toMatch(/^[a-z]{5}$/);
@@ -20,12 +26,12 @@ describe('captcha challenges across the worker processes of a node', () => {
     expect(answers.check(id, text)).toBe(false);
   });
 
-  it('cross the bus without their answers: only a hash keyed by what the client alone was given', () => {
-    const bus = new BusRelay(BUS_SUBJECTS).bus;
+  it('cross the bus without their answers: only a hash keyed by what the client alone was given', async () => {
+    const [one, other] = await twoWorkers();
     const heard: CaptchaIssued[] = [];
-    bus.subscribe(Subject.captchaIssued, (m) => heard.push(m));
-    const drew = new CaptchaStore(systemClock, bus);
-    const answers = new CaptchaStore(systemClock, bus);
+    other.subscribe(Subject.captchaIssued, (m) => heard.push(m));
+    const drew = new CaptchaStore(systemClock, one);
+    const answers = new CaptchaStore(systemClock, other);
     const challenges = Array.from({ length: 20 }, (_, i) => drew.issue(`192.0.2.${i}`) ?? { id: '' });
     expect(heard).toHaveLength(20);
     for (const [i, { id }] of challenges.entries()) {

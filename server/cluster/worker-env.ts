@@ -5,6 +5,8 @@
 export const WorkerEnv = {
   nodeId: 'DCC_WORKER_NODE_ID',
   enrollKey: 'DCC_WORKER_ENROLL_KEY',
+  /** The Unix socket this worker listens on for the node's other workers (the mesh bus, without NATS). */
+  meshPath: 'DCC_WORKER_MESH_PATH',
 } as const;
 
 /** A worker's own lifecycle news to its primary (bus and metrics traffic have their own messages). */
