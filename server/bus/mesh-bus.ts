@@ -47,7 +47,7 @@ export class MeshBus<M = BusMap> implements Bus<M> {
     if (this.#peers.has(peer)) return Promise.resolve();
     return new Promise((resolve) => {
       // Known before it listens: a link may hand over at once what the peer sent before (its hello too).
-      const entry = { stop: () => undefined, hello: resolve };
+      const entry: { stop: () => void; readonly hello: () => void } = { stop: () => undefined, hello: resolve };
       this.#peers.set(peer, entry);
       entry.stop = peer.listen((m) => {
         if (isBusIpcMessage(m)) this.#hear(peer, m);
