@@ -120,6 +120,8 @@ export interface DeviceTable {
   support_flags: Generated<string>;
   // Added by 0012-device-holder: the gateway node holding the device while it is online.
   node_id: string | null;
+  // Added by 0030-device-secret-pending: 1 while the secret issued at enrolment has not been used to log in.
+  secret_pending: Generated<number>;
 }
 
 export interface Database extends OidcTables, CardsAndCommerceTables, TelemetryTables, ContentTables, DeviceOperationTables, ApiTokenTables, WebhookTables, TotpTables, TimelineTables, RecordingTables, GroupTables, DeviceFieldTables, ApprovalTables {

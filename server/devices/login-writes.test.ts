@@ -25,7 +25,7 @@ describe("a worker's login writes", () => {
     const db = await openDatabase({ dataDir: '', inMemory: true });
     serveLoginWrites(new LoginWriter(db), { send: (m: LoginWriteIpcMessage) => toWorker.send(m), listen: toPrimary.listen });
     const client = new LoginWriteClient({ send: (m) => toPrimary.send(m), listen: toWorker.listen });
-    await expect(client.write({ op: 'online', sn: 'X'.repeat(65), info, now: 1, nodeId: null })).rejects.toThrow(/malformed login write/);
+    await expect(client.write({ op: 'online', sn: 'X'.repeat(65), info, now: 1, nodeId: null, bySecret: false })).rejects.toThrow(/malformed login write/);
     await db.destroy();
   });
 
@@ -35,7 +35,7 @@ describe("a worker's login writes", () => {
     const client = new LoginWriteClient({ send: (m) => toPrimary.send(m), listen: toWorker.listen }, { timeoutMs: 40 });
     const heard: unknown[] = [];
     toPrimary.listen((m) => heard.push(m));
-    await expect(client.write({ op: 'online', sn: 'S1', info, now: 1, nodeId: null })).rejects.toThrow(/did not answer within 40 ms/);
+    await expect(client.write({ op: 'online', sn: 'S1', info, now: 1, nodeId: null, bySecret: false })).rejects.toThrow(/did not answer within 40 ms/);
     const id = (heard[0] as { id: number }).id;
     toWorker.send({ dcc: 'login.done', id, changed: true });
     // A write sent after the timeout is answered as usual.

@@ -23,7 +23,7 @@ export type LoginWrite =
       readonly now: number;
       readonly nodeId: string | null;
     }
-  | { readonly op: 'online'; readonly sn: string; readonly info: DeviceInfo; readonly now: number; readonly nodeId: string | null }
+  | { readonly op: 'online'; readonly sn: string; readonly info: DeviceInfo; readonly now: number; readonly nodeId: string | null; readonly bySecret: boolean }
   | { readonly op: 'offline'; readonly sn: string; readonly now: number; readonly onlineSince: number };
 
 /** Login writes between a worker and its primary, over the node's IPC channel. */
@@ -34,7 +34,7 @@ export type LoginWriteIpcMessage =
   | { readonly dcc: 'login.done'; readonly id: number; readonly changed: boolean }
   | { readonly dcc: 'login.failed'; readonly id: number; readonly message: string };
 
-const { object, string, integer, number, optional, oneOf, tagged } = d;
+const { object, string, integer, number, optional, oneOf, tagged, boolean } = d;
 const text = (max = 128) => string(max);
 const time = number();
 const nullable =
@@ -73,7 +73,7 @@ const nodeId = nullable(string(256));
 /** A write as the primary reads it off a worker's channel (what crosses a process is decoded, not trusted). */
 const loginWrite: Decoder<LoginWrite> = tagged<LoginWrite, 'op'>('op', {
   register: object<Extract<LoginWrite, { op: 'register' }>>({ op: oneOf('register'), sn, orgId: integer(), secretHash: string(256), info, now: time, nodeId }),
-  online: object<Extract<LoginWrite, { op: 'online' }>>({ op: oneOf('online'), sn, info, now: time, nodeId }),
+  online: object<Extract<LoginWrite, { op: 'online' }>>({ op: oneOf('online'), sn, info, now: time, nodeId, bySecret: boolean }),
   offline: object<Extract<LoginWrite, { op: 'offline' }>>({ op: oneOf('offline'), sn, now: time, onlineSince: time }),
 });
 
@@ -91,7 +91,7 @@ export function loginWriteRequest(value: unknown): { readonly id: number; readon
 /** Applies one write through `devices`; true unless it is an offline write a newer login made moot. */
 async function apply(devices: DeviceRepository, w: LoginWrite): Promise<boolean> {
   if (w.op === 'register') await devices.register(w.sn, w.orgId, w.secretHash, w.info, w.now, w.nodeId);
-  else if (w.op === 'online') await devices.markOnline(w.sn, w.info, w.now, w.nodeId);
+  else if (w.op === 'online') await devices.markOnline(w.sn, w.info, w.now, w.nodeId, w.bySecret);
   else return devices.markOffline(w.sn, w.now, w.onlineSince);
   return true;
 }
@@ -262,8 +262,8 @@ export class RelayedLoginRepository extends DeviceRepository {
     await this.#writes.write({ op: 'register', sn, orgId, secretHash, info, now, nodeId });
   }
 
-  override async markOnline(sn: string, info: DeviceInfo, now: number, nodeId: string | null = null): Promise<void> {
-    await this.#writes.write({ op: 'online', sn, info, now, nodeId });
+  override async markOnline(sn: string, info: DeviceInfo, now: number, nodeId: string | null = null, bySecret = false): Promise<void> {
+    await this.#writes.write({ op: 'online', sn, info, now, nodeId, bySecret });
   }
 
   override markOffline(sn: string, now: number, onlineSince: number): Promise<boolean> {

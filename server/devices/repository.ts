@@ -131,7 +131,8 @@ export class DeviceRepository {
 
   /**
    * Registers a device that enrolled into `orgId` by logging in: the row is written online, held by
-   * `nodeId`, as markOnline would leave it, so a first login costs one write, not two.
+   * `nodeId`, as markOnline would leave it, so a first login costs one write, not two. Its secret is
+   * pending until the device logs in with it (see admitDevice).
    */
   async register(sn: string, orgId: number, secretHash: string, info: DeviceInfo, now: number, nodeId: string | null = null): Promise<void> {
     await this.#db
@@ -140,6 +141,7 @@ export class DeviceRepository {
         sn,
         org_id: orgId,
         secret_hash: secretHash,
+        secret_pending: 1,
         model: info.model,
         system_type: info.systemType,
         system_version: info.systemVersion,
@@ -156,18 +158,24 @@ export class DeviceRepository {
 
   /**
    * Sets a device's secret digest: '' revokes it (no secret matches; the device may come back only by
-   * enrolling again with its organisation's key), a digest re-issues it. False when no such device.
+   * enrolling again with its organisation's key), a digest re-issues it, pending until used. False when
+   * no such device.
    */
   async setSecret(sn: string, secretHash: string): Promise<boolean> {
-    const [result] = await this.#db.updateTable('devices').set({ secret_hash: secretHash }).where('sn', '=', sn).execute();
+    const [result] = await this.#db.updateTable('devices').set({ secret_hash: secretHash, secret_pending: secretHash === '' ? 0 : 1 }).where('sn', '=', sn).execute();
     return Number(result?.numUpdatedRows ?? 0) > 0;
   }
 
-  /** Records a login on gateway node `nodeId`: the device is online there and its reported info is current. */
-  async markOnline(sn: string, info: DeviceInfo, now: number, nodeId: string | null = null): Promise<void> {
+  /**
+   * Records a login on gateway node `nodeId`: the device is online there and its reported info is current.
+   * `bySecret`: it logged in with its secret, which is no longer pending (in the same statement, so the
+   * first login with a secret costs nothing more).
+   */
+  async markOnline(sn: string, info: DeviceInfo, now: number, nodeId: string | null = null, bySecret = false): Promise<void> {
     await this.#db
       .updateTable('devices')
       .set({
+        ...(bySecret ? { secret_pending: 0 } : {}),
         online_state: OnlineState.Online,
         latest_online_time: now,
         node_id: nodeId,

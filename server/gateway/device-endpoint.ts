@@ -77,8 +77,11 @@ export async function admitDevice(db: Db, devices: DeviceRepository, creds: Devi
     return a.length === b.length && timingSafeEqual(a, b) ? { ok: true, sn: row.sn, orgId: row.org_id, enrolling: false } : { ok: false, reason: 'bad secret' };
   }
   // An enrolment key registers a new serial, or one whose secret was revoked, in its own organisation
-  // only; a known device must use its own secret.
-  if (row && row.secret_hash !== '') return { ok: false, reason: 'device already enrolled' };
+  // only; a known device must use its own secret, once it has used it. Until then (secret_pending) it may
+  // enrol again: the secret travels in the login reply, and a device whose socket dropped before that
+  // reply arrived has none to come back with (it would be locked out for good). Enrolling again issues a
+  // new secret, so the lost one never works.
+  if (row && row.secret_hash !== '' && row.secret_pending === 0) return { ok: false, reason: 'device already enrolled' };
   const org = await db.selectFrom('organisations').select('id').where('enroll_key', '=', creds.enroll).executeTakeFirst();
   if (!org || (row && row.org_id !== org.id)) return { ok: false, reason: 'bad enrolment key' };
   return { ok: true, sn: creds.sn, orgId: org.id, enrolling: true, reenrolling: row !== undefined };
@@ -174,7 +177,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
       enrolling = false;
     }
     // A first enrolment wrote the row online already (one write per login).
-    if (!registered) await deps.devices.markOnline(link.sn, info, now, deps.nodeId);
+    if (!registered) await deps.devices.markOnline(link.sn, info, now, deps.nodeId, !admission.enrolling);
     if (deps.links.get(link.sn) !== link) {
       // The socket closed while the write was on its way (a newer connection of the device writes its own
       // login). Its close skipped the offline write, the device not being logged in yet: write it now, or

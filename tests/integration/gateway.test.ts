@@ -9,18 +9,34 @@ import { loadConfig } from '../../server/config.ts';
 import { DEVICE_SILENCE_MS } from '../../server/gateway/liveness.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 
-/** A raw device socket speaking JSON by hand, as an outside agent author would. */
-async function rawDevice(server: RunningServer, sn: string): Promise<WebSocket> {
-  const ws = new WebSocket(`${server.deviceSocketUrl}?sn=${sn}&enroll=${server.seeded.enrollKey}`);
+/** Opens a raw device socket with `query` and logs in, speaking JSON by hand as an outside agent author would; the login reply. */
+async function login(server: RunningServer, query: string): Promise<{ ws: WebSocket; reply: { result?: number; data?: { secret?: string } } }> {
+  const ws = new WebSocket(`${server.deviceSocketUrl}?${query}`);
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
   const reply = new Promise<string>((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())));
   ws.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'l1', data: { model: 'raw', systemType: 'linux' } }));
-  expect(JSON.parse(await reply)).toMatchObject({ msgId: Command.DeviceLogin, cid: 'l1', result: 0, data: { secret: expect.any(String) } });
+  return { ws, reply: JSON.parse(await reply) as { result?: number; data?: { secret?: string } } };
+}
+
+/** A device enrolling with its organisation's key: its socket and the secret it was issued. */
+async function enrol(server: RunningServer, sn: string): Promise<{ ws: WebSocket; secret: string }> {
+  const { ws, reply } = await login(server, `sn=${sn}&enroll=${server.seeded.enrollKey}`);
+  expect(reply).toMatchObject({ msgId: Command.DeviceLogin, cid: 'l1', result: 0, data: { secret: expect.any(String) } });
+  return { ws, secret: reply.data?.secret ?? '' };
+}
+
+/** A device logging in with its secret. */
+async function withSecret(server: RunningServer, sn: string, secret: string): Promise<WebSocket> {
+  const { ws, reply } = await login(server, `sn=${sn}&secret=${encodeURIComponent(secret)}`);
+  expect(reply).toMatchObject({ result: 0 });
   return ws;
 }
+
+/** An enrolled device's socket. */
+const rawDevice = async (server: RunningServer, sn: string): Promise<WebSocket> => (await enrol(server, sn)).ws;
 
 const closed = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code: number) => resolve(code)));
 
@@ -82,10 +98,30 @@ describe('gateway robustness', () => {
     alive.close();
   });
 
-  it('refuses a second enrolment of a known serial (4001)', async () => {
-    const first = await rawDevice(server, 'RAW-TWICE');
+  it('CONN-2 refuses a second enrolment of a serial that has logged in with its secret (4001)', async () => {
+    const { secret } = await enrol(server, 'RAW-TWICE');
+    const back = await withSecret(server, 'RAW-TWICE', secret);
     const again = new WebSocket(`${server.deviceSocketUrl}?sn=RAW-TWICE&enroll=${server.seeded.enrollKey}`);
     expect(await closed(again)).toBe(CloseCode.Unauthorized);
-    first.close();
+    back.close();
+  });
+
+  it('CONN-2 lets a device whose login reply was lost enrol again, and the lost secret never works', async () => {
+    // The device enrols, the row is written with its secret, and its socket drops before the reply (with
+    // the secret) reaches it: it has only the enrolment key to come back with.
+    const { ws, secret: lost } = await enrol(server, 'RAW-LOST');
+    const gone = closed(ws);
+    ws.terminate();
+    await gone;
+    const { ws: again, secret } = await enrol(server, 'RAW-LOST');
+    expect(secret).not.toBe(lost);
+    again.close();
+    const stale = new WebSocket(`${server.deviceSocketUrl}?sn=RAW-LOST&secret=${encodeURIComponent(lost)}`);
+    expect(await closed(stale)).toBe(CloseCode.Unauthorized);
+    // The new secret works, and once used, the key no longer enrols the serial.
+    const back = await withSecret(server, 'RAW-LOST', secret);
+    const third = new WebSocket(`${server.deviceSocketUrl}?sn=RAW-LOST&enroll=${server.seeded.enrollKey}`);
+    expect(await closed(third)).toBe(CloseCode.Unauthorized);
+    back.close();
   });
 });

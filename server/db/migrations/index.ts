@@ -26,6 +26,7 @@ import * as m0025 from './0025-approvals.ts';
 import * as m0026 from './0026-dynamic-groups-and-views.ts';
 import * as m0028 from './0028-recording-views.ts';
 import * as m0029 from './0029-custom-device-fields.ts';
+import * as m0030 from './0030-device-secret-pending.ts';
 
 /** Every migration, in order. Names sort by their numeric prefix. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0026-dynamic-groups-and-views': m0026,
   '0028-recording-views': m0028,
   '0029-custom-device-fields': m0029,
+  '0030-device-secret-pending': m0030,
 };
