@@ -6,11 +6,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { WebSocketServer } from 'ws';
 import { Command, OnlineState, Result } from '../protocol/index.ts';
 import { loadConfig } from '../server/config.ts';
-import { clientPasswordHash } from '../server/seed.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { raiseOpenFileLimit } from './gateway/file-limit.ts';
 import { measureHeldDevices } from './gateway/held.ts';
 import { bareWsBroadcastMs, bareWsEchoServer, bareWsRelay } from './gateway/baselines.ts';
+import { benchEnv, consoleSocketUrl, percentile, sleep } from './gateway/bench-env.ts';
 import { BARE_SOURCE_BLOCK } from './gateway/busy-node.ts';
 import { RoundTripClient } from './gateway/client-process.ts';
 import { ForkedProcess } from './gateway/forked.ts';
@@ -21,17 +21,8 @@ import type { BenchRow } from './table.ts';
 // The issue's sizes by default; each can be scaled down for a quick run (README, Benchmarks).
 const env = process.env;
 const WANTED_DEVICES = Number(env.BENCH_DEVICES ?? 50_000);
-const RATES = String(env.BENCH_RATES ?? env.BENCH_RATE ?? '2000,5000').split(',').map(Number);
-const SECONDS = Number(env.BENCH_SECONDS ?? 5);
-/**
- * Seconds at each rate before its measured window. The first seconds after a step up in rate are a
- * transient (heaps growing to their working size, code tiering up in all four processes): round trips
- * queue behind it for up to 100 ms at a time. Its p99 is printed on a row of its own, not hidden.
- */
-const WARMUP_SECONDS = Number(env.BENCH_WARMUP_SECONDS ?? 4);
-const BROADCAST = Number(env.BENCH_BROADCAST ?? 10_000);
+const { rates: RATES, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, broadcast: BROADCAST, ingestSeconds: INGEST_SECONDS, ingestBursts: INGEST_BURSTS } = benchEnv;
 const RESTART = Number(env.BENCH_RESTART ?? 10_000);
-const INGEST_SECONDS = Number(env.BENCH_INGEST_SECONDS ?? 5);
 // Device swarm processes: one sender process could not itself produce the ingest target rate.
 const SWARMS = Math.max(1, Number(env.BENCH_SWARMS ?? 2));
 // What the simulated devices speak: msgpack (offered first, as the agent may) or the spec's JSON.
@@ -43,20 +34,12 @@ const DEVICE_CODEC = env.BENCH_DEVICE_CODEC === 'json' ? 'json' : 'msgpack';
  * simulator's full device everywhere, whose own scavenges were much of the round-trip tail (DECISIONS).
  */
 const SWARM_DEVICE = env.BENCH_SWARM_DEVICE === 'full' ? 'full' : 'light';
-// Uploads each device sends back to back in the ingest blast (one write). With 1, every upload is its own
-// loopback write, which costs the sender more than the gateway and caps the rate at what the swarms can send.
-const INGEST_BURSTS = String(env.BENCH_INGEST_BURSTS ?? '1,10').split(',').map(Number);
 const PHASES = new Set(String(env.BENCH_PHASES ?? 'held,busy,rtt,broadcast,ingest,transfer,restart').split(','));
 // Each device socket is a file descriptor in the server and one in the swarm; keep room for the database,
 // the console socket and the runtime.
 const FD_RESERVE = 1_000;
 const PASSWORD = 'Bench_pass_1';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 /**
  * Samples what the gateway allocates during each measured round-trip window (BENCH_HEAP_SAMPLE=<dir>),
@@ -254,10 +237,7 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
       { name: 'server RSS per device connection (whole node: gateway, database, telemetry)', value: perConnection, unit: 'B', target: 'MeshCentral: 14,000 devices in 4 GB' },
     );
 
-    const login = (await (
-      await fetch(`${server.url}/login/userLogin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: clientPasswordHash(PASSWORD) }) })
-    ).json() as { data: { token: string; id: number; org: { id: number } } }).data;
-    const consoleUrl = `${server.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.id}&orgId=${login.org.id}`;
+    const consoleUrl = await consoleSocketUrl(server.url, PASSWORD);
     const snOf = (k: number) => swarms.snOf(k);
 
     if (PHASES.has('rtt')) {

@@ -1,6 +1,6 @@
-import { clientPasswordHash } from '../../server/seed.ts';
 import type { BenchRow } from '../table.ts';
 import { bareWsBroadcastMs, bareWsEchoServer, bareWsRelay } from './baselines.ts';
+import { benchEnv, consoleSocketUrl, percentile, sleep } from './bench-env.ts';
 import { RoundTripClient } from './client-process.ts';
 import type { SwarmProcess } from './swarm-process.ts';
 
@@ -13,12 +13,7 @@ import type { SwarmProcess } from './swarm-process.ts';
 // rows side by side show what the workers' bus costs.
 
 const env = process.env;
-const RATES = String(env.BENCH_RATES ?? env.BENCH_RATE ?? '2000,5000').split(',').map(Number);
-const SECONDS = Number(env.BENCH_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(env.BENCH_WARMUP_SECONDS ?? 4);
-const BROADCAST = Number(env.BENCH_BROADCAST ?? 10_000);
-const INGEST_SECONDS = Number(env.BENCH_INGEST_SECONDS ?? 5);
-const INGEST_BURSTS = String(env.BENCH_INGEST_BURSTS ?? '1,10').split(',').map(Number);
+const { rates: RATES, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, broadcast: BROADCAST, ingestSeconds: INGEST_SECONDS, ingestBursts: INGEST_BURSTS } = benchEnv;
 
 /** The monotonic clock in us, the one V8's CPU profiles stamp their samples with (Linux). */
 const monotonicUs = () => process.hrtime.bigint() / 1_000n;
@@ -30,8 +25,6 @@ function markWindow(name: string, from: bigint): void {
 /** Loopback source block of the bare broadcast baseline's clients, apart from every swarm's. */
 export const BARE_SOURCE_BLOCK = 200;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** One device swarm of the fleet: its process, how many devices it runs and their serial prefix. */
 export interface FleetSwarm {
@@ -66,12 +59,6 @@ export function fleetSerials(swarms: readonly FleetSwarm[], count: number): stri
   return sns;
 }
 
-async function consoleUrl(node: BusyNode): Promise<string> {
-  const res = await fetch(`${node.url}/login/userLogin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: clientPasswordHash(node.password) }) });
-  const login = ((await res.json()) as { data: { token: string; id: number; org: { id: number } } }).data;
-  return `${node.url.replace('http', 'ws')}/websocket?token=${login.token}&accountId=${login.id}&orgId=${login.org.id}`;
-}
-
 /** Round trips, broadcast and status ingest against the node of workers; `phases` picks among rtt, broadcast and ingest. */
 export async function measureBusyNode(node: BusyNode, swarms: readonly FleetSwarm[], phases: ReadonlySet<string>): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -80,7 +67,7 @@ export async function measureBusyNode(node: BusyNode, swarms: readonly FleetSwar
   const echo = await bareWsEchoServer();
   const relay = await bareWsRelay();
   try {
-    await client.next('connected', { kind: 'console', url: await consoleUrl(node) });
+    await client.next('connected', { kind: 'console', url: await consoleSocketUrl(node.url, node.password) });
     if (phases.has('rtt')) {
       await client.next('connected', { kind: 'bare', url: echo.url });
       await client.next('connected', { kind: 'relay', url: relay.url });

@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { OnlineState } from '../../protocol/index.ts';
 import { type BenchRow, printTable } from '../table.ts';
 import { forkBare, replyOf } from './bare-fleet.ts';
+import { sleep } from './bench-env.ts';
 import { type FleetSwarm, measureBusyNode } from './busy-node.ts';
 import { SwarmProcess, sourcesFor } from './swarm-process.ts';
 
@@ -25,8 +26,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'Bench_pass_1';
 /** How long the fleet may take to be held entirely before the run gives up. */
 const HOLD_TIMEOUT_MS = 15 * 60_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resident memory of a process in bytes (VmRSS), 0 when it is gone. */
 function rssOf(pid: number): number {
