@@ -34,6 +34,8 @@ export interface Config {
   readonly gatewayWorkers: number;
   /** Device sockets each process admits per second at most (reconnect storms); 0 for no limit. */
   readonly deviceAdmissionRate: number;
+  /** Device logins admitted and not yet answered, per process, before devices are answered 503 (0: no bound). */
+  readonly deviceLoginsInFlight: number;
   /** How often a node beats on a shared bus; three missed beats and the others mark its devices offline. */
   readonly clusterBeatMs: number;
   /** Console commands one session may send per second through a node's gateway (0: no limit), and in a burst. */
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telemetry: telemetrySettingsFrom(env),
     gatewayWorkers: Math.max(1, intFrom(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     deviceAdmissionRate: intFrom(env.DEVICE_ADMISSION_RATE, 2_000, 'DEVICE_ADMISSION_RATE'),
+    deviceLoginsInFlight: intFrom(env.DEVICE_LOGINS_IN_FLIGHT, 1_000, 'DEVICE_LOGINS_IN_FLIGHT'),
     clusterBeatMs: Math.max(50, intFrom(env.CLUSTER_BEAT_MS, 5_000, 'CLUSTER_BEAT_MS')),
     consoleCommandRate: intFrom(env.CONSOLE_COMMAND_RATE, DEFAULT_CONSOLE_COMMAND_RATE, 'CONSOLE_COMMAND_RATE'),
     consoleCommandBurst: intFrom(env.CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_BURST, 'CONSOLE_COMMAND_BURST'),

@@ -124,6 +124,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
     nodeId,
     log,
     deviceAdmissionsPerSecond: config.deviceAdmissionRate,
+    deviceLoginsInFlight: config.deviceLoginsInFlight,
     clusterPresence: config.natsUrl !== undefined,
     nodeBeatMs: config.clusterBeatMs,
     nodeDeadMs: 3 * config.clusterBeatMs,

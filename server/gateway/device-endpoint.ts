@@ -17,6 +17,7 @@ import {
 import type { Db } from '../db/database.ts';
 import type { DeviceInfo, DeviceRepository } from '../devices/repository.ts';
 import { parseDeviceDetails } from '../devices/details.ts';
+import type { LoginSlot } from './device-admission.ts';
 import { DeviceLink } from './device-link.ts';
 import type { FlowTable } from './flows.ts';
 import { Peer } from './peer.ts';
@@ -151,8 +152,11 @@ export interface DeviceEndpointDeps {
   readonly commands: Correlator;
 }
 
-/** Runs one admitted device socket: login, heartbeats, replies to forwarded commands, and going offline. */
-export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, { ok: true }>, deps: DeviceEndpointDeps): void {
+/**
+ * Runs one admitted device socket: login, heartbeats, replies to forwarded commands, and going offline.
+ * `slot`, its place among the node's logins in flight, is given back once its login is answered.
+ */
+export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, { ok: true }>, deps: DeviceEndpointDeps, slot?: LoginSlot): void {
   const link = new DeviceLink(new Peer(ws), admission.sn, admission.orgId, deps.clock, deps.commands);
   const previous = deps.links.get(link.sn);
   if (previous) previous.peer.ws.close(CloseCode.Replaced, 'replaced by a newer connection');
@@ -212,7 +216,8 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     } else if (env.msgId === Command.Heartbeat) {
       link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.Success });
     } else if (env.msgId === Command.DeviceLogin) {
-      handleLogin(env).catch((err: unknown) => {
+      handleLogin(env).then(slot?.release, (err: unknown) => {
+        slot?.release();
         deps.log.warn({ err, sn: link.sn }, 'device login failed');
         ws.close(CloseCode.PolicyViolation, 'login failed');
       });

@@ -33,9 +33,9 @@ import { serveConsole } from './console-endpoint.ts';
 import type { ConsoleLink } from './console-link.ts';
 import { AccountBudgets, DangerousCommandGuard, DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './command-limits.ts';
 import { ConsoleRights } from './console-rights.ts';
+import { DeviceAdmissionGate, type LoginSlot } from './device-admission.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceEndpointDeps, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
 import type { DeviceLink } from './device-link.ts';
-import { DeviceAdmissionGate } from './device-admission.ts';
 import { FlowTable } from './flows.ts';
 import { DEVICE_SILENCE_MS, LivenessSweep } from './liveness.ts';
 import { StreamFanout } from './stream-fanout.ts';
@@ -65,6 +65,8 @@ export interface GatewayDeps {
   readonly nodeId: string;
   /** Device sockets admitted per second at most (a reconnect storm is worked through at this pace); 0 for no limit. */
   readonly deviceAdmissionsPerSecond?: number;
+  /** Device logins admitted and not yet answered, at most, before devices are answered 503 (0: no bound). */
+  readonly deviceLoginsInFlight?: number;
   /** Silence after which a device socket is closed (default: heartbeat + two checks). */
   readonly deviceSilenceMs?: number;
   /** How long a shutdown waits for commands in flight before closing sockets (default 5 s). */
@@ -183,7 +185,7 @@ export class Gateway {
     this.accountBudgets = new AccountBudgets(deps.consoleCommandRate ?? DEFAULT_CONSOLE_COMMAND_RATE, deps.consoleCommandBurst ?? DEFAULT_CONSOLE_COMMAND_BURST);
     this.rights = new RightsBus(deps.bus, deps.nodeId);
     this.rights.listen((change) => this.#consoleRights.invalidate(change));
-    this.#admissionGate = new DeviceAdmissionGate(deps.deviceAdmissionsPerSecond ?? 0);
+    this.#admissionGate = new DeviceAdmissionGate(deps.deviceAdmissionsPerSecond ?? 0, deps.deviceLoginsInFlight ?? 0);
     this.metrics = new GatewayMetrics({
       devices: () => this.#devices.size,
       consoles: () => this.#consoles.size,
@@ -585,12 +587,21 @@ export class Gateway {
     const secret = url.searchParams.get('secret');
     const enroll = url.searchParams.get('enroll');
     const creds: DeviceCredentials | undefined = secret ? { sn, secret } : enroll ? { sn, enroll } : undefined;
+    let slot: LoginSlot | undefined;
     (async () => {
-      if (!(await this.#admissionGate.admit(req, socket))) return;
+      slot = await this.#admissionGate.admit(req, socket);
+      if (!slot) return;
+      // A socket that closes before its login is answered gives its place back (serveDevice does, once it runs).
+      socket.once('close', slot.release);
       const admission = creds ? await admitDevice(this.#deps.db, this.#deps.devices, creds) : { ok: false as const, reason: 'no credentials' };
-      if (!admission.ok) return this.#refuse(req, socket, head, admission.reason);
-      this.#accept(req, socket, head, (ws) => serveDevice(ws, admission, this.#deviceEndpoint()));
+      if (!admission.ok) {
+        slot.release();
+        return this.#refuse(req, socket, head, admission.reason);
+      }
+      const held = slot;
+      this.#accept(req, socket, head, (ws) => serveDevice(ws, admission, this.#deviceEndpoint(), held));
     })().catch((err: unknown) => {
+      slot?.release();
       this.#deps.log.warn({ err }, 'device upgrade failed');
       socket.destroy();
     });

@@ -125,3 +125,57 @@ describe('gateway robustness', () => {
     back.close();
   });
 });
+
+describe('device logins in flight (DEVICE_LOGINS_IN_FLIGHT)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-flight-'));
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Test_pass_1', SIM_DEVICES: '0', DEVICE_LOGINS_IN_FLIGHT: '1' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** The HTTP status a device's upgrade is answered with: 101 when admitted (the socket is left open). */
+  const upgrade = (sn: string) =>
+    new Promise<{ status: number; ws: WebSocket }>((resolve) => {
+      const ws = new WebSocket(`${server.deviceSocketUrl}?sn=${sn}&enroll=${server.seeded.enrollKey}`);
+      ws.once('upgrade', () => resolve({ status: 101, ws }));
+      ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, ws }));
+      ws.on('error', () => undefined);
+    });
+
+  /** Upgrades until admitted (a place is freed when the server has heard a close, a moment after it). */
+  const admitted = async (sn: string): Promise<WebSocket> => {
+    let ws: WebSocket | undefined;
+    await expect.poll(async () => {
+      const attempt = await upgrade(sn);
+      if (attempt.status === 101) ws = attempt.ws;
+      return attempt.status;
+    }).toBe(101);
+    if (!ws) throw new Error('not admitted');
+    return ws;
+  };
+
+  it('answers 503 while a device admitted has not logged in, and admits again once it logs in or leaves', async () => {
+    const silent = await upgrade('FLIGHT-1');
+    expect(silent.status).toBe(101);
+    expect((await upgrade('FLIGHT-2')).status).toBe(503);
+    // The first device leaves without logging in: its place is free again.
+    silent.ws.close();
+    const second = await admitted('FLIGHT-2');
+    second.terminate();
+    // A device that logs in gives its place back at its login's answer, while its socket stays open.
+    const third = await admitted('FLIGHT-3');
+    await new Promise((r) => (third.readyState === WebSocket.OPEN ? r(undefined) : third.once('open', r)));
+    const reply = new Promise<string>((resolve) => third.once('message', (d: Buffer) => resolve(d.toString())));
+    third.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'l1', data: { model: 'raw', systemType: 'linux' } }));
+    expect(JSON.parse(await reply)).toMatchObject({ result: 0 });
+    const fourth = await admitted('FLIGHT-4');
+    expect(third.readyState).toBe(WebSocket.OPEN);
+    fourth.terminate();
+    third.close();
+  });
+});
