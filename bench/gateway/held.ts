@@ -131,6 +131,10 @@ interface OursResult {
   readonly rssAfter: number;
   /** RSS after SETTLE_SECONDS more of holding the fleet, with only its statuses and heartbeats. */
   readonly rssSettled: number;
+  /** Devices held when rssSettled was read. */
+  readonly settledDevices: number;
+  /** Workers the primary logged as exited (and re-forked) before the restart phase. */
+  readonly workerExits: number;
   readonly restart: RestartResult | undefined;
   readonly busy: readonly BenchRow[];
 }
@@ -216,11 +220,16 @@ async function measureOurs(devices: number): Promise<OursResult> {
     const rssAfter = rssSum(pids);
     // V8 gives back what a storm grew its heaps to only after its memory reducer sees a quiet spell.
     await sleep(SETTLE_SECONDS * 1_000);
-    const rssSettled = rssSum(pids);
+    // Read with the workers running now: a worker that died meanwhile reads as 0 bytes, and its devices
+    // went to the others or to its replacement (counted below, from the node's log).
+    const settled = await nodeFigures(node.url);
+    const rssSettled = rssSum([node.child.pid ?? 0, ...settled.workers.map((w) => w.pid)]);
     const fleet: FleetSwarm[] = swarms.map((s, k) => ({ process: s, devices: swarmSizes[k] ?? 0, snPrefix: `H${k}` }));
     const busy = BUSY
       ? await measureBusyNode({ url: node.url, password: PASSWORD, cpuMs: () => cpuSum(pids), metric: async (name) => metricOf(node.url, name) }, fleet, BUSY_PHASES)
       : [];
+    // Before the restart, whose stop is on purpose: what the primary logged of workers that exited.
+    const workerExits = node.output().split('\n').filter((line) => /^Worker \d+ \(pid \d+\) exited/.test(line)).length;
     let restart: RestartResult | undefined;
     if (RESTART) {
       const restarted = await restartNode(node, workers, dataDir, devices);
@@ -240,6 +249,8 @@ async function measureOurs(devices: number): Promise<OursResult> {
       rssBefore,
       rssAfter,
       rssSettled,
+      settledDevices: settled.devices,
+      workerExits,
       restart,
       busy,
     };
@@ -340,11 +351,12 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
       target: '<= 2x',
     },
     {
-      name: `  the same after ${SETTLE_SECONDS} s more of holding the fleet (statuses and heartbeats only)`,
-      value: (ours.rssSettled - ours.rssBefore) / ours.held / 1024,
+      name: `  the same after ${SETTLE_SECONDS} s more of holding the fleet (statuses and heartbeats only; ${ours.settledDevices.toLocaleString('en-US')} devices held then)`,
+      value: (ours.rssSettled - ours.rssBefore) / ours.settledDevices / 1024,
       unit: 'KB',
       ...bareBaseline,
     },
+    { name: 'worker processes that exited (and were re-forked) before the restart phase, from the node\'s log', value: ours.workerExits, unit: 'workers', target: '0' },
   );
   return rows;
 }
