@@ -7,7 +7,7 @@ export interface BenchRow {
   readonly target?: string;
 }
 
-const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
+const fmt = (n: number) => (n >= 100 || Number.isInteger(n) ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
 /** Prints rows as a Markdown table (pasteable into an issue note). */
 export function printTable(title: string, rows: readonly BenchRow[]): void {

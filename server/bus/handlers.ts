@@ -55,6 +55,11 @@ export class SubjectHandlers<M> {
     if (set) for (const run of [...set.values()]) run(raw);
   }
 
+  /** True when the subject named `name` has a handler (no copy of them made). */
+  has(name: string): boolean {
+    return this.#byName.has(name);
+  }
+
   /** The handlers of the subject named `name`, to run one by one. */
   handlersOf(name: string): RawHandler[] {
     return [...(this.#byName.get(name)?.values() ?? [])];

@@ -80,9 +80,13 @@ export class MeshBus<M = BusMap> implements Bus<M> {
 
   publish<K extends keyof M & string>(subject: BusSubject<K>, message: M[K]): void {
     const peers = this.#subscribers.get(subject.name);
-    if (peers instanceof Set) for (const peer of peers) peer.send({ dcc: 'bus.deliver', subject: subject.name, message });
-    else peers?.send({ dcc: 'bus.deliver', subject: subject.name, message });
-    if (this.#handlers.handlersOf(subject.name).length === 0) return;
+    if (peers !== undefined) {
+      // One envelope for every peer: each link serialises it when its turn's batch leaves, and nothing changes it.
+      const deliver: BusIpcMessage = { dcc: 'bus.deliver', subject: subject.name, message };
+      if (peers instanceof Set) for (const peer of peers) peer.send(deliver);
+      else peers.send(deliver);
+    }
+    if (!this.#handlers.has(subject.name)) return;
     // A copy, as a peer gets one: the publisher may change its object after publishing.
     this.#own.push({ subject: subject.name, message: structuredClone(message) });
     this.#ownScheduled ??= setImmediate(() => this.#deliverOwn());
