@@ -82,6 +82,21 @@ describe('MeshBus (the bus of the processes of one node)', () => {
     expect(primary.subjectCount).toBe(0);
   });
 
+  it('tells a peer that publishes only some subjects (the primary) only of the subscriptions to those', async () => {
+    const [toPrimary, toWorker] = memoryLink();
+    const worker = new MeshBus(BUS_SUBJECTS);
+    const primary = new MeshBus(BUS_SUBJECTS);
+    worker.subscribe(Subject.deviceCommand('SN0'), () => undefined);
+    const heard: string[] = [];
+    worker.subscribe(Subject.presence, (m) => heard.push(m.sn));
+    await Promise.all([worker.join(toPrimary, new Set([Subject.presence.name])), primary.join(toWorker)]);
+    const off = worker.subscribe(Subject.deviceCommand('SN1'), () => undefined);
+    off();
+    expect(primary.subjectCount).toBe(1);
+    primary.publish(Subject.presence, { node: 'p', sn: 'GONE', orgId: 1, online: false, time: 1 });
+    expect(heard).toEqual(['GONE']);
+  });
+
   it('tells a member linked later every subject it already listens to, before hello', async () => {
     const early = new MeshBus(TEST_SUBJECTS);
     const heard: number[] = [];

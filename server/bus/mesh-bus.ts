@@ -3,6 +3,13 @@ import { SubjectHandlers } from './handlers.ts';
 import { type BusIpcMessage, type IpcPort, isBusIpcMessage } from './ipc-bus.ts';
 import type { BusMap, BusSubject, SubjectDecoders } from './subjects.ts';
 
+/** What a member keeps of each peer. */
+interface PeerEntry {
+  stop: () => void;
+  readonly hello: () => void;
+  readonly publishes: ReadonlySet<string> | undefined;
+}
+
 /**
  * The bus of the processes of one node (GATEWAY_WORKERS > 1, no NATS): every process, the primary and each
  * worker, is a member linked to every other, and a message goes from its publisher straight to the members
@@ -27,8 +34,8 @@ export class MeshBus<M = BusMap> implements Bus<M> {
    * memory than the device's socket).
    */
   readonly #subscribers = new Map<string, IpcPort | Set<IpcPort>>();
-  /** Each peer's way to stop listening, and what its hello resolves. */
-  readonly #peers = new Map<IpcPort, { stop: () => void; readonly hello: () => void }>();
+  /** Each peer's way to stop listening, what its hello resolves, and the subjects it publishes (all when undefined). */
+  readonly #peers = new Map<IpcPort, PeerEntry>();
   /** Messages published here for this member's own handlers, delivered at the end of the turn. */
   #own: { readonly subject: string; readonly message: unknown }[] = [];
   #ownScheduled: NodeJS.Immediate | undefined;
@@ -41,18 +48,20 @@ export class MeshBus<M = BusMap> implements Bus<M> {
   /**
    * Links a peer: tells it every subject this member listens to, then hello, and from then on hears its
    * subscriptions and its messages. Resolves when the peer's own hello has arrived, so that every
-   * subscription it had when the link was made is known here.
+   * subscription it had when the link was made is known here. `publishes`: the only subjects the peer
+   * ever publishes, when it is known (the node's primary publishes presence alone); it is told only of
+   * this member's subscriptions to those, not of every device's two subjects at every login.
    */
-  join(peer: IpcPort): Promise<void> {
+  join(peer: IpcPort, publishes?: ReadonlySet<string>): Promise<void> {
     if (this.#peers.has(peer)) return Promise.resolve();
     return new Promise((resolve) => {
       // Known before it listens: a link may hand over at once what the peer sent before (its hello too).
-      const entry: { stop: () => void; readonly hello: () => void } = { stop: () => undefined, hello: resolve };
+      const entry: PeerEntry = { stop: () => undefined, hello: resolve, publishes };
       this.#peers.set(peer, entry);
       entry.stop = peer.listen((m) => {
         if (isBusIpcMessage(m)) this.#hear(peer, m);
       });
-      for (const subject of this.#handlers.names()) peer.send({ dcc: 'bus.sub', subject });
+      for (const subject of this.#handlers.names()) if (!publishes || publishes.has(subject)) peer.send({ dcc: 'bus.sub', subject });
       peer.send({ dcc: 'bus.hello' });
     });
   }
@@ -113,8 +122,9 @@ export class MeshBus<M = BusMap> implements Bus<M> {
     this.#own = [];
   }
 
-  #tellPeers(message: BusIpcMessage): void {
-    for (const peer of this.#peers.keys()) peer.send(message);
+  /** A subscription or its end, to every peer that may publish on its subject. */
+  #tellPeers(message: BusIpcMessage & { readonly subject: string }): void {
+    for (const [peer, { publishes }] of this.#peers) if (!publishes || publishes.has(message.subject)) peer.send(message);
   }
 
   #hear(peer: IpcPort, m: BusIpcMessage): void {

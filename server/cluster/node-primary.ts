@@ -196,7 +196,7 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
     if (!dead) return;
     slots.delete(worker);
     mesh.leave(dead.port);
-    // A worker that was killed leaves its socket file behind (one that exits cleanly removes its own).
+    // The worker's mesh socket file outlives it (it listens until it exits, however it exits).
     fs.rmSync(dead.meshPath, { force: true });
     const marking = orphan(dead).catch((err: unknown) => log(`Marking the devices of worker ${dead.number} offline failed: ${String(err)}`));
     orphaning.add(marking);

@@ -8,7 +8,7 @@ import { type LoginWriteIpcMessage, LoginWriteClient, RelayedLoginRepository } f
 import { startServer } from '../server.ts';
 import { WorkerMetricsClient } from './node-metrics.ts';
 import { workerSocketCap } from './socket-cap.ts';
-import { WorkerEnv, type WorkerLifecycleMessage } from './worker-env.ts';
+import { PRIMARY_PUBLISHES, WorkerEnv, type WorkerLifecycleMessage } from './worker-env.ts';
 import { joinWorkerMesh, type MeshIpcMessage } from './worker-mesh.ts';
 
 // One worker process of a node (GATEWAY_WORKERS > 1), forked by server/cluster/node-primary.ts: the API
@@ -28,7 +28,7 @@ else {
   // Without NATS the node's processes are one bus: linked to the primary over this channel, to every
   // other worker over a Unix socket (server/bus/mesh-bus.ts), before this worker subscribes to anything.
   const mesh = new MeshBus(BUS_SUBJECTS);
-  void mesh.join(port);
+  void mesh.join(port, PRIMARY_PUBLISHES);
   await joinWorkerMesh(mesh, port, meshPath);
   bus = mesh;
 }

@@ -52,9 +52,10 @@ function connect(path: string): Promise<net.Socket> {
  * A worker joins the node's mesh: listens at `path` (the primary chose it), then connects to the workers
  * the primary names and waits for each one's subscriptions, so that once this worker serves, it reaches
  * every device and console of the node. A peer that cannot be reached is exiting (the primary re-forks
- * it, and the new one connects here). Returns the listening server, to close with the worker.
+ * it, and the new one connects here). The socket listens for the worker's life; the primary removes its
+ * file when the worker exits.
  */
-export async function joinWorkerMesh(bus: MeshBus, primary: BatchingPort<MeshIpcMessage>, path: string): Promise<net.Server> {
+export async function joinWorkerMesh(bus: MeshBus, primary: BatchingPort<MeshIpcMessage>, path: string): Promise<void> {
   // A socket file left by a worker of this path that was killed (paths are not reused by the primary, but a
   // pid can be).
   await fs.rm(path, { force: true });
@@ -76,5 +77,4 @@ export async function joinWorkerMesh(bus: MeshBus, primary: BatchingPort<MeshIpc
     primary.flush();
   });
   await Promise.all(paths.map((p) => connect(p).then((socket) => link(bus, socket), () => undefined)));
-  return server;
 }

@@ -35,6 +35,21 @@ describe('device admission: logins in flight', () => {
     second?.release();
   });
 
+  it('gives back the place of a device whose socket closes before its login, and leaves nothing on a socket whose login was answered', async () => {
+    const gate = new DeviceAdmissionGate(0, 2);
+    const gone = socket().socket;
+    await gate.admit(req, gone);
+    const kept = socket().socket;
+    const slot = await gate.admit(req, kept);
+    expect(gate.inFlight).toBe(2);
+    gone.destroy();
+    await new Promise((r) => setImmediate(r));
+    expect(gate.inFlight).toBe(1);
+    slot?.release();
+    expect(gate.inFlight).toBe(0);
+    expect(kept.listenerCount('close')).toBe(socket().socket.listenerCount('close'));
+  });
+
   it('gives back the place of a device that never logs in', async () => {
     vi.useFakeTimers();
     const gate = new DeviceAdmissionGate(0, 1);

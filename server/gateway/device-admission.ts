@@ -44,8 +44,8 @@ export class DeviceAdmissionGate {
   }
 
   /**
-   * Resolves the device's login slot when it may go on to authentication; otherwise answers the upgrade
-   * with 503 and resolves undefined.
+   * Resolves the device's login slot when it may go on to authentication (given back when `socket`
+   * closes, if not before); otherwise answers the upgrade with 503 and resolves undefined.
    */
   async admit(_req: IncomingMessage, socket: Duplex): Promise<LoginSlot | undefined> {
     if (this.#maxInFlight > 0 && this.#inFlight >= this.#maxInFlight) return this.#turnAway(socket, 1_000);
@@ -57,18 +57,22 @@ export class DeviceAdmissionGate {
         return this.#turnAway(socket, res.msBeforeNext);
       }
     }
-    return this.#maxInFlight > 0 ? this.#slot() : NO_SLOT;
+    return this.#maxInFlight > 0 ? this.#slot(socket) : NO_SLOT;
   }
 
-  #slot(): LoginSlot {
+  /** A place held until released, until `socket` closes, or for LOGIN_SLOT_MS, whichever comes first. */
+  #slot(socket: Duplex): LoginSlot {
     this.#inFlight++;
     let held = true;
     const release = () => {
       if (!held) return;
       held = false;
       clearTimeout(timer);
+      // Nothing of the slot stays on a socket held for hours after its login.
+      socket.off('close', release);
       this.#inFlight--;
     };
+    socket.once('close', release);
     // A device that connects and never logs in gives its place back anyway.
     const timer = setTimeout(release, LOGIN_SLOT_MS);
     timer.unref();

@@ -33,7 +33,7 @@ import { serveConsole } from './console-endpoint.ts';
 import type { ConsoleLink } from './console-link.ts';
 import { AccountBudgets, DangerousCommandGuard, DEFAULT_CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_RATE } from './command-limits.ts';
 import { ConsoleRights } from './console-rights.ts';
-import { DeviceAdmissionGate, type LoginSlot } from './device-admission.ts';
+import { DeviceAdmissionGate } from './device-admission.ts';
 import { admitDevice, commandDevice, type DeviceCredentials, type DeviceEndpointDeps, type DeviceMessageHandler, serveDevice } from './device-endpoint.ts';
 import type { DeviceLink } from './device-link.ts';
 import { FlowTable } from './flows.ts';
@@ -587,21 +587,18 @@ export class Gateway {
     const secret = url.searchParams.get('secret');
     const enroll = url.searchParams.get('enroll');
     const creds: DeviceCredentials | undefined = secret ? { sn, secret } : enroll ? { sn, enroll } : undefined;
-    let slot: LoginSlot | undefined;
     (async () => {
-      slot = await this.#admissionGate.admit(req, socket);
+      // The slot is given back at the login's answer (serveDevice), at a refusal, or when the socket closes.
+      const slot = await this.#admissionGate.admit(req, socket);
       if (!slot) return;
-      // A socket that closes before its login is answered gives its place back (serveDevice does, once it runs).
-      socket.once('close', slot.release);
       const admission = creds ? await admitDevice(this.#deps.db, this.#deps.devices, creds) : { ok: false as const, reason: 'no credentials' };
       if (!admission.ok) {
         slot.release();
         return this.#refuse(req, socket, head, admission.reason);
       }
-      const held = slot;
-      this.#accept(req, socket, head, (ws) => serveDevice(ws, admission, this.#deviceEndpoint(), held));
+      this.#accept(req, socket, head, (ws) => serveDevice(ws, admission, this.#deviceEndpoint(), slot));
     })().catch((err: unknown) => {
-      slot?.release();
+      // Destroying the socket gives its slot back.
       this.#deps.log.warn({ err }, 'device upgrade failed');
       socket.destroy();
     });
