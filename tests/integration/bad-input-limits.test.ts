@@ -119,7 +119,9 @@ describe('the launcher (npm start)', () => {
   it('logs an unexpected 500 with its error without LOG_REQUESTS, and no request lines', async () => {
     node = await startWorkerNode(dataDir, 1, 0, { LOG_REQUESTS: '' });
     const { token } = await adminLoginAt(node.url);
-    const file = new DatabaseSync(path.join(dataDir, 'control-center.sqlite'));
+    // The node writes in the background (presence, usage, the fleet's logins): wait for its write lock
+    // to be free instead of failing on it ("database is locked" failed CI once).
+    const file = new DatabaseSync(path.join(dataDir, 'control-center.sqlite'), { timeout: 10_000 });
     file.exec('drop table notice_deliveries');
     file.close();
     const res = await fetch(`${node.url}/notice/page?pageNum=1&pageSize=10`, { headers: { 'X-Token': token } });
