@@ -144,15 +144,23 @@ export class PersistentCommands {
   }
 
   async #deliverNow(sn: string): Promise<void> {
-    await this.expire();
-    const rows = await this.#db.selectFrom('device_operations').selectAll().where('sn', '=', sn).where('state', '=', 'waiting').orderBy('id').execute();
+    // A read first, and a write only for this device's own overdue commands: nearly every login finds
+    // nothing held, and a storm of logins must not take the database's write lock once each (the sweep of
+    // every organisation's overdue commands that ran here was 50-70 us per login in each worker and
+    // queued behind the login writer's commits). What is overdue elsewhere is the sweep's (#arm); an
+    // overdue command is never sent either way, as the claim below checks the time-to-live again.
+    const waiting = await this.#db.selectFrom('device_operations').selectAll().where('sn', '=', sn).where('state', '=', 'waiting').orderBy('id').execute();
+    if (waiting.length === 0) return;
+    const now = this.#clock.now();
+    await this.#end(waiting.filter((row) => Number(row.expires_at) <= now).map((row) => row.id), 'expired');
+    const rows = waiting.filter((row) => Number(row.expires_at) > now);
     const device = rows.length > 0 ? await this.#db.selectFrom('devices').select('org_id').where('sn', '=', sn).executeTakeFirst() : undefined;
     const submitters = new Map<number, Promise<Caller | undefined>>();
     for (const row of rows) {
       // A command of an organisation that no longer holds the device, or whose submitter has since lost
       // the command's key or the device's organisation, is cancelled, never sent.
       if (!(await this.#mayDeliver(row, device?.org_id, submitters))) {
-        await this.#cancel([row.id]);
+        await this.#end([row.id], 'cancelled');
         continue;
       }
       const now = this.#clock.now();
@@ -186,7 +194,7 @@ export class PersistentCommands {
   async cancelMoved(sns: readonly string[], orgId: number): Promise<void> {
     if (sns.length === 0) return;
     const rows = await this.#db.selectFrom('device_operations').select('id').where('sn', 'in', [...sns]).where('state', '=', 'waiting').where('org_id', '!=', orgId).execute();
-    await this.#cancel(rows.map((r) => r.id));
+    await this.#end(rows.map((r) => r.id), 'cancelled');
   }
 
   /** True when `row` may still go to its device: the device's organisation, and a submitter who still reaches it. */
@@ -207,17 +215,17 @@ export class PersistentCommands {
     return submitter !== undefined && permission !== undefined && submitter.permissions.has(permission) && submitter.scope.has(Number(row.org_id));
   }
 
-  /** Cancels the rows of `ids` still waiting (one delivering or ended is left alone), and announces each. */
-  async #cancel(ids: readonly number[]): Promise<void> {
+  /** Ends the rows of `ids` still waiting as `state` (one delivering or ended is left alone), and announces each. */
+  async #end(ids: readonly number[], state: 'cancelled' | 'expired'): Promise<void> {
     if (ids.length === 0) return;
-    const cancelled = await this.#db
+    const ended = await this.#db
       .updateTable('device_operations')
-      .set({ state: 'cancelled', finished_at: this.#clock.now() })
+      .set({ state, finished_at: this.#clock.now() })
       .where('id', 'in', [...ids])
       .where('state', '=', 'waiting')
       .returningAll()
       .execute();
-    for (const row of cancelled) this.#emit(row);
+    for (const row of ended) this.#emit(row);
   }
 
   /** Marks held commands whose time-to-live has passed. */
