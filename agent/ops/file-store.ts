@@ -189,7 +189,11 @@ export class MemoryFileStore implements FileStore {
     }
     const key = segs.join('/');
     if (this.#nodes.get(key)?.kind === 'folder') throw new Error(`A folder is in the way: ${key}`);
-    this.#nodes.set(key, { kind: 'file', bytes: bytes.slice(), mtime: this.#now() });
+    // Kept as given, not copied: both writers hand over bytes nobody changes afterwards (an upload's
+    // reassembled file, a seed's fresh encoding), and `read` hands the same bytes out. A copy here was a
+    // second fresh buffer of the file's size per upload, which on a simulator process holding thousands
+    // of devices is page clearing and a full collection per large file (gateway bench, transfer phase).
+    this.#nodes.set(key, { kind: 'file', bytes, mtime: this.#now() });
     return key;
   }
 
