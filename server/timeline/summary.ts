@@ -1,4 +1,4 @@
-import { decodeFailure, isRecord } from '../../protocol/index.ts';
+import { failureMessage, isRecord } from '../../protocol/index.ts';
 
 /** Longest parameter summary kept per entry. */
 export const MAX_PARAMS = 160;
@@ -40,5 +40,5 @@ export function summariseParams(data: unknown): string {
 
 /** The message of a reply (`data.message`), cut to {@link MAX_MESSAGE}; '' when it has none. */
 export function replyMessage(data: unknown): string {
-  return (decodeFailure(data).message ?? '').slice(0, MAX_MESSAGE);
+  return (failureMessage(data) ?? '').slice(0, MAX_MESSAGE);
 }

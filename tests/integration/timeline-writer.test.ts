@@ -1,6 +1,7 @@
 // The timeline's write-behind on both databases: every queued entry reaches the table exactly as it was
 // recorded (text that needs quoting or escaping, a null and a set recording, large numbers), in the order
-// the commands ended, across batches; a failed batch is logged and dropped, and the next one is written.
+// the commands ended, across batches (full ones after the first reuse its compiled statement); a failed
+// batch is logged and dropped, and the next one is written.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,7 +52,8 @@ for (const target of targets) {
       const writer = new TimelineWriter(db, { log, maxRows: 4, flushMs: 60_000 });
       const awkward = `it's "quoted", {braced}, back\\slash, NULL, 中文, tab\there`;
       writer.record(event(0, { account: awkward, reply: { message: awkward }, recordingId: '7c1f0e1a-0000-4000-8000-000000000001' }));
-      for (let i = 1; i < 10; i++) writer.record(event(i));
+      // Entry 6 is in the second full batch, written with the statement compiled for the first.
+      for (let i = 1; i < 10; i++) writer.record(event(i, i === 6 ? { account: awkward, data: { note: awkward }, recordingId: '7c1f0e1a-0000-4000-8000-000000000006' } : {}));
       await writer.close();
 
       const got = await rows();
@@ -69,6 +71,8 @@ for (const target of targets) {
         recording_id: '7c1f0e1a-0000-4000-8000-000000000001',
       });
       expect(got[5]).toMatchObject({ sn: 'TW-2', sent_at: 1_790_000_000_005, message: 'done 5', duration_ms: 2, recording_id: null });
+      expect(got[6]).toMatchObject({ org_id: 7, sn: 'TW-0', sent_at: 1_790_000_000_006, account: awkward, source: 'console', msg_id: 106, params: `note=${awkward.slice(0, 40)}…`, message: 'done 6', duration_ms: 2, recording_id: '7c1f0e1a-0000-4000-8000-000000000006' });
+      expect(got[9]).toMatchObject({ sn: 'TW-0', msg_id: 109, message: 'done 9', duration_ms: 3, recording_id: null });
       expect(writer.size).toBe(0);
     });
 
