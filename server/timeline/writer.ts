@@ -13,8 +13,9 @@ const COLUMNS = ['org_id', 'sn', 'sent_at', 'account', 'source', 'msg_id', 'para
 
 /** A batch's values as one statement's parameters, row by row in COLUMNS order. */
 function parametersOf(batch: readonly TimelineValues[]): unknown[] {
-  const out: unknown[] = [];
-  for (const row of batch) for (const column of COLUMNS) out.push(row[column]);
+  const out = new Array<unknown>(batch.length * COLUMNS.length);
+  let k = 0;
+  for (const row of batch) for (const column of COLUMNS) out[k++] = row[column];
   return out;
 }
 
