@@ -1,5 +1,6 @@
 import { DEVICE_TEXT_FILTERS, type DeviceListFilter, type DeviceSortField, type DeviceTextFilter, type DeviceView, OnlineState, SUPPORT_FLAGS } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
 import type { DeviceRow } from '../db/schema.ts';
 import { containsIgnoringCase } from '../db/text-search.ts';
 import type { DeviceDetails } from './details.ts';
@@ -118,6 +119,9 @@ export function toDeviceView(row: DeviceRow & { org_name?: string | null }): Dev
 
 
 /** Devices in the database. */
+/** A device's row by serial: read at every device login and for every command to a device held elsewhere. */
+const deviceBySn = prepared((db, sn: string) => db.selectFrom('devices').selectAll().where('sn', '=', sn));
+
 export class DeviceRepository {
   readonly #db: Db;
 
@@ -126,7 +130,7 @@ export class DeviceRepository {
   }
 
   findBySn(sn: string): Promise<DeviceRow | undefined> {
-    return this.#db.selectFrom('devices').selectAll().where('sn', '=', sn).executeTakeFirst();
+    return deviceBySn(this.#db, sn).then((r) => r.rows[0]);
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   Result,
 } from '../../protocol/index.ts';
 import type { Db } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
 import type { DeviceInfo, DeviceRepository } from '../devices/repository.ts';
 import { parseDeviceDetails } from '../devices/details.ts';
 import type { LoginSlot } from './device-admission.ts';
@@ -67,6 +68,9 @@ export function deviceSecretDigest(secret: string): string {
 
 const SN_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
+/** The organisation an enrolment key belongs to: read at every enrolling login. */
+const orgByEnrollKey = prepared((db, key: string) => db.selectFrom('organisations').select('id').where('enroll_key', '=', key));
+
 /** Decides whether a device may connect, before any frame is exchanged. */
 export async function admitDevice(db: Db, devices: DeviceRepository, creds: DeviceCredentials): Promise<DeviceAdmission> {
   if (!SN_PATTERN.test(creds.sn)) return { ok: false, reason: 'invalid sn' };
@@ -83,7 +87,7 @@ export async function admitDevice(db: Db, devices: DeviceRepository, creds: Devi
   // reply arrived has none to come back with (it would be locked out for good). Enrolling again issues a
   // new secret, so the lost one never works.
   if (row && row.secret_hash !== '' && row.secret_pending === 0) return { ok: false, reason: 'device already enrolled' };
-  const org = await db.selectFrom('organisations').select('id').where('enroll_key', '=', creds.enroll).executeTakeFirst();
+  const org = (await orgByEnrollKey(db, creds.enroll)).rows[0];
   if (!org || (row && row.org_id !== org.id)) return { ok: false, reason: 'bad enrolment key' };
   return { ok: true, sn: creds.sn, orgId: org.id, enrolling: true, reenrolling: row !== undefined };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type Clock, type Envelope, Result, type TimerHandle } from '../../protocol/index.ts';
 import { type Caller, loadCaller } from '../accounts/caller.ts';
 import type { Db } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
 import { commandPermissions } from './command-permissions.ts';
 import type { DeviceOperationRow } from './device-operation-tables.ts';
 import type { Gateway } from './gateway.ts';
@@ -19,6 +20,9 @@ export const MAX_TTL_MS = MAX_HOLD_SECONDS * 1000;
  * It also keeps each timer far below the 24.8-day ceiling of a JavaScript timer.
  */
 export const EXPIRY_RECHECK_MS = 60_000;
+
+/** A device's commands still waiting, oldest first: read at every login of every device. */
+const waitingOf = prepared((db, sn: string) => db.selectFrom('device_operations').selectAll().where('sn', '=', sn).where('state', '=', 'waiting').orderBy('id'));
 
 /** A row with its numbers as numbers: PostgreSQL hands bigint columns back as strings. */
 function plainRow(row: DeviceOperationRow): DeviceOperationRow {
@@ -149,7 +153,7 @@ export class PersistentCommands {
     // every organisation's overdue commands that ran here was 50-70 us per login in each worker and
     // queued behind the login writer's commits). What is overdue elsewhere is the sweep's (#arm); an
     // overdue command is never sent either way, as the claim below checks the time-to-live again.
-    const waiting = await this.#db.selectFrom('device_operations').selectAll().where('sn', '=', sn).where('state', '=', 'waiting').orderBy('id').execute();
+    const waiting = (await waitingOf(this.#db, sn)).rows;
     if (waiting.length === 0) return;
     const now = this.#clock.now();
     await this.#end(waiting.filter((row) => Number(row.expires_at) <= now).map((row) => row.id), 'expired');
