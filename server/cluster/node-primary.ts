@@ -120,6 +120,10 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
     // A path of its own for each fork, never reused: a killed worker's socket file may remain until the exit is heard.
     const meshPath = path.join(os.tmpdir(), `dcc-${workerNodeId}.sock`);
     const worker = cluster.fork({ [WorkerEnv.nodeId]: workerNodeId, [WorkerEnv.enrollKey]: seeded.enrollKey, [WorkerEnv.meshPath]: meshPath, PORT: String(nodePort) });
+    // A worker dying between `isConnected()` and a send (a metrics scrape, a bus delivery) fails that send
+    // with EPIPE as an 'error' event; unheard, it ended the primary and with it the node (seen in a
+    // 100,000-device hold). The exit handler below re-forks the worker; the message is lost with it.
+    worker.on('error', (err: Error) => log(`Worker ${number} (pid ${worker.process.pid ?? '?'}): ${err.message}`));
     // Bus deliveries and login write answers to the worker leave batched per turn (see batchingPort).
     const port = batchingPort<BusIpcMessage | LoginWriteIpcMessage | MeshIpcMessage>({
       send: (m) => {

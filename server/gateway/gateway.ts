@@ -102,6 +102,11 @@ export interface CommandOptions {
 }
 
 /** The WebSocket gateway: device and console sockets on the HTTP server, and routing between them. */
+/** An upgrading socket's error listener until ws takes the socket over: one function for every socket. */
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
 export class Gateway {
   readonly #deps: GatewayDeps;
   readonly #wss: WebSocketServer;
@@ -477,6 +482,10 @@ export class Gateway {
     this.#liveness.start();
     this.#membership?.start();
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Node's HTTP server takes its error listener off an upgraded socket, and ws adds its own only in
+      // handleUpgrade, after the admission and the session or device read: a peer resetting meanwhile (a
+      // device turned away with 503 that closes hard, say) was an unheard 'error' that ended the worker.
+      socket.on('error', destroyOnError);
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname === CONSOLE_SOCKET_PATH) this.#upgradeConsole(req, socket, head, url);
       else if (url.pathname === DEVICE_SOCKET_PATH) this.#upgradeDevice(req, socket, head, url);
@@ -524,11 +533,15 @@ export class Gateway {
   // A refused socket is still upgraded and then closed with an application code, because a browser
   // cannot read an HTTP status from a failed upgrade and would otherwise retry for ever.
   #refuse(req: IncomingMessage, socket: Duplex, head: Buffer, reason: string): void {
-    this.#wss.handleUpgrade(req, socket, head, (ws) => ws.close(CloseCode.Unauthorized, reason));
+    this.#accept(req, socket, head, (ws) => ws.close(CloseCode.Unauthorized, reason));
   }
 
   #accept(req: IncomingMessage, socket: Duplex, head: Buffer, then: (ws: WebSocket) => void): void {
-    this.#wss.handleUpgrade(req, socket, head, then);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => {
+      // The WebSocket hears its socket's errors from here on.
+      socket.off('error', destroyOnError);
+      then(ws);
+    });
   }
 
   #upgradeConsole(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,5 +178,31 @@ describe('device logins in flight (DEVICE_LOGINS_IN_FLIGHT)', () => {
     expect(third.readyState).toBe(WebSocket.OPEN);
     fourth.terminate();
     third.close();
+  });
+
+  it('survives devices that reset their sockets on the 503, and admits the next device', async () => {
+    // Node's HTTP server takes its error listener off an upgraded socket; a turned-away device that closed
+    // hard (a TCP reset) raised an 'error' nobody heard, which ended the worker (seen at 100,000 devices).
+    const silent = await upgrade('FLIGHT-R1');
+    expect(silent.status).toBe(101);
+    const { hostname, port, pathname } = new URL(server.deviceSocketUrl);
+    const turnedAway = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = net.connect(Number(port), hostname, () => {
+            socket.write(`GET ${pathname}?sn=FLIGHT-R${i + 2}&enroll=${server.seeded.enrollKey} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+          });
+          socket.once('data', (d: Buffer) => {
+            socket.resetAndDestroy();
+            resolve(d.toString().split('\r\n')[0] ?? '');
+          });
+          socket.once('error', reject);
+        }),
+      ),
+    );
+    expect(new Set(turnedAway)).toEqual(new Set(['HTTP/1.1 503 Service Unavailable']));
+    silent.ws.close();
+    const next = await admitted('FLIGHT-R99');
+    next.terminate();
   });
 });
