@@ -123,7 +123,11 @@ export async function startNodeWorkers(config: Config, opts: NodeOptions = {}): 
     // A worker dying between `isConnected()` and a send (a metrics scrape, a bus delivery) fails that send
     // with EPIPE as an 'error' event; unheard, it ended the primary and with it the node (seen in a
     // 100,000-device hold). The exit handler below re-forks the worker; the message is lost with it.
-    worker.on('error', (err: Error) => log(`Worker ${number} (pid ${worker.process.pid ?? '?'}): ${err.message}`));
+    // Said once per worker: a dying worker fails every send of its last moments.
+    worker.once('error', (err: Error) => {
+      worker.on('error', () => undefined);
+      log(`Worker ${number} (pid ${worker.process.pid ?? '?'}): ${err.message}`);
+    });
     // Bus deliveries and login write answers to the worker leave batched per turn (see batchingPort).
     const port = batchingPort<BusIpcMessage | LoginWriteIpcMessage | MeshIpcMessage>({
       send: (m) => {
