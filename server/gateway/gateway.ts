@@ -101,12 +101,12 @@ export interface CommandOptions {
   readonly source?: TimelineSource;
 }
 
-/** The WebSocket gateway: device and console sockets on the HTTP server, and routing between them. */
 /** An upgrading socket's error listener until ws takes the socket over: one function for every socket. */
 function destroyOnError(this: Duplex): void {
   this.destroy();
 }
 
+/** The WebSocket gateway: device and console sockets on the HTTP server, and routing between them. */
 export class Gateway {
   readonly #deps: GatewayDeps;
   readonly #wss: WebSocketServer;
