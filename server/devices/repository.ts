@@ -118,10 +118,10 @@ export function toDeviceView(row: DeviceRow & { org_name?: string | null }): Dev
 }
 
 
-/** Devices in the database. */
 /** A device's row by serial: read at every device login and for every command to a device held elsewhere. */
 const deviceBySn = prepared((db, sn: string) => db.selectFrom('devices').selectAll().where('sn', '=', sn));
 
+/** Devices in the database. */
 export class DeviceRepository {
   readonly #db: Db;
 
