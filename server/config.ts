@@ -36,6 +36,8 @@ export interface Config {
   readonly deviceAdmissionRate: number;
   /** Device logins admitted and not yet answered, per process, before devices are answered 503 (0: no bound). */
   readonly deviceLoginsInFlight: number;
+  /** How long a device's upgrade past either limit waits for its turn before the 503 (0: answered at once). */
+  readonly deviceAdmissionWaitMs: number;
   /** How often a node beats on a shared bus; three missed beats and the others mark its devices offline. */
   readonly clusterBeatMs: number;
   /** Console commands one session may send per second through a node's gateway (0: no limit), and in a burst. */
@@ -68,6 +70,13 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return n;
 }
 
+/** The wait before a 503 stays well under the 10 s a device waits for its handshake (agent/ws-transport.ts). */
+function admissionWaitFrom(value: string | undefined): number {
+  const ms = intFrom(value, 2_000, 'DEVICE_ADMISSION_WAIT_MS');
+  if (ms > 5_000) throw new Error(`DEVICE_ADMISSION_WAIT_MS must be at most 5000 (a device gives up its handshake after 10 s), got "${value}"`);
+  return ms;
+}
+
 /** Reads the configuration from environment variables (names fixed by the README). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const root = path.resolve(import.meta.dirname, '..');
@@ -89,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayWorkers: Math.max(1, intFrom(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     deviceAdmissionRate: intFrom(env.DEVICE_ADMISSION_RATE, 2_000, 'DEVICE_ADMISSION_RATE'),
     deviceLoginsInFlight: intFrom(env.DEVICE_LOGINS_IN_FLIGHT, 1_000, 'DEVICE_LOGINS_IN_FLIGHT'),
+    deviceAdmissionWaitMs: admissionWaitFrom(env.DEVICE_ADMISSION_WAIT_MS),
     clusterBeatMs: Math.max(50, intFrom(env.CLUSTER_BEAT_MS, 5_000, 'CLUSTER_BEAT_MS')),
     consoleCommandRate: intFrom(env.CONSOLE_COMMAND_RATE, DEFAULT_CONSOLE_COMMAND_RATE, 'CONSOLE_COMMAND_RATE'),
     consoleCommandBurst: intFrom(env.CONSOLE_COMMAND_BURST, DEFAULT_CONSOLE_COMMAND_BURST, 'CONSOLE_COMMAND_BURST'),

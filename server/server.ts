@@ -125,6 +125,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
     log,
     deviceAdmissionsPerSecond: config.deviceAdmissionRate,
     deviceLoginsInFlight: config.deviceLoginsInFlight,
+    deviceAdmissionWaitMs: config.deviceAdmissionWaitMs,
     clusterPresence: config.natsUrl !== undefined,
     nodeBeatMs: config.clusterBeatMs,
     nodeDeadMs: 3 * config.clusterBeatMs,

@@ -92,6 +92,9 @@ async function nodeFigures(url: string): Promise<{ devices: number; logins: numb
   return { devices: one('dcc_devices_connected'), logins: one('dcc_device_logins_total'), workers };
 }
 
+const REFUSED = 'dcc_device_admissions_refused_total';
+const WAITED = 'dcc_device_admissions_waited_total';
+
 /** One counter or gauge of the node's /metrics (summed over its workers); NaN when absent. */
 async function metricOf(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -122,6 +125,10 @@ interface OursResult {
   readonly sources: number;
   readonly held: number;
   readonly logins: number;
+  /** Device sockets the node answered 503 (admission rate or logins in flight) until every device was held. */
+  readonly refused: number;
+  /** Device sockets the node held for their turn (a place or the rate) before admitting them. */
+  readonly waited: number;
   readonly perWorker: readonly number[];
   readonly holdMs: number;
   /** CPU used by the node (primary and workers) and by the swarms from the swarms' start to every device held. */
@@ -149,6 +156,8 @@ interface RestartResult {
   /** Logins the new node counted: more than the fleet means devices that logged in twice on the way. */
   readonly logins: number;
   readonly online: number;
+  /** Device sockets the new node answered 503 on the way. */
+  readonly refused: number;
 }
 
 /**
@@ -188,7 +197,8 @@ async function restartNode(node: { child: ChildProcess; url: string }, workers: 
   // Late echoes (a device logging in a second time) would show up here.
   await sleep(3_000);
   const after = await nodeFigures(next.url);
-  return { node: next, result: { listenMs, backMs, held: after.devices, logins: after.logins, online: onlineInDb(dataDir) } };
+  const refused = await metricOf(next.url, REFUSED);
+  return { node: next, result: { listenMs, backMs, held: after.devices, logins: after.logins, online: onlineInDb(dataDir), refused } };
 }
 
 async function measureOurs(devices: number): Promise<OursResult> {
@@ -212,6 +222,8 @@ async function measureOurs(devices: number): Promise<OursResult> {
     await until('every device online in the database', () => onlineInDb(dataDir), (n) => n === devices, 60_000);
     const holdMs = performance.now() - t0;
     const nodeCpuMs = cpuSum(pids) - nodeCpu0;
+    const refused = await metricOf(node.url, REFUSED);
+    const waited = await metricOf(node.url, WAITED);
     // The swarms' CPU from their fork: starting up is part of it, and small next to the fleet's logins.
     const swarmCpuMs = cpuSum(swarms.map((s) => s.child.pid ?? 0));
     // Let the sockets settle (first status uploads, buffers) before reading memory.
@@ -242,6 +254,8 @@ async function measureOurs(devices: number): Promise<OursResult> {
       sources: swarmSizes.reduce((n, size) => n + sourcesFor(size), 0),
       held: after.devices,
       logins: after.logins,
+      refused,
+      waited,
       perWorker: held.workers.map((w) => w.devices),
       holdMs,
       nodeCpuMs,
@@ -315,6 +329,12 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
       baseline: ours.held,
       target: '= devices held',
     },
+    {
+      name: 'device sockets answered 503 until every device was held (admission rate or logins in flight; each is an attempt its device backs off from)',
+      value: ours.refused,
+      unit: 'sockets',
+    },
+    { name: 'device sockets held for their turn (a place among the logins in flight, or the rate) and then admitted', value: ours.waited, unit: 'sockets' },
     { name: 'server RSS, primary and workers, idle before the fleet', value: ours.rssBefore / 1e6, unit: 'MB' },
     { name: 'server RSS, primary and workers, holding the fleet', value: ours.rssAfter / 1e6, unit: 'MB' },
     ...ours.busy,
@@ -333,6 +353,7 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
         unit: `/ ${r.held} / ${r.online}`,
         target: 'no duplicate login',
       },
+      { name: 'after the restart: device sockets answered 503 on the way back', value: r.refused, unit: 'sockets' },
     );
   }
   let bare: { rssBefore: number; rssAfter: number; held: number } | undefined;

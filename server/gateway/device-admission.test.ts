@@ -13,11 +13,11 @@ function socket(): { socket: PassThrough; answer: () => string } {
   return { socket: s, answer: () => out };
 }
 
-describe('device admission: logins in flight', () => {
+describe('device admission: logins in flight, turned away at once', () => {
   afterEach(() => void vi.useRealTimers());
 
   it('turns a device away with 503 and Retry-After while as many logins as allowed are unanswered, and admits again once one is', async () => {
-    const gate = new DeviceAdmissionGate(0, 2);
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 2 });
     const first = await gate.admit(req, socket().socket);
     const second = await gate.admit(req, socket().socket);
     expect(gate.inFlight).toBe(2);
@@ -36,7 +36,7 @@ describe('device admission: logins in flight', () => {
   });
 
   it('gives back the place of a device whose socket closes before its login, and leaves nothing on a socket whose login was answered', async () => {
-    const gate = new DeviceAdmissionGate(0, 2);
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 2 });
     const gone = socket().socket;
     await gate.admit(req, gone);
     const kept = socket().socket;
@@ -52,7 +52,7 @@ describe('device admission: logins in flight', () => {
 
   it('gives back the place of a device that never logs in', async () => {
     vi.useFakeTimers();
-    const gate = new DeviceAdmissionGate(0, 1);
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 1 });
     await gate.admit(req, socket().socket);
     expect(gate.inFlight).toBe(1);
     vi.advanceTimersByTime(LOGIN_SLOT_MS);
@@ -60,8 +60,78 @@ describe('device admission: logins in flight', () => {
   });
 
   it('bounds nothing with 0', async () => {
-    const gate = new DeviceAdmissionGate(0, 0);
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 0 });
     for (let i = 0; i < 5_000; i++) expect(await gate.admit(req, socket().socket)).toBeDefined();
     expect(gate.refused).toBe(0);
+  });
+});
+
+describe('device admission: a wait for a place before the 503', () => {
+  afterEach(() => void vi.useRealTimers());
+  /** Settles the gate's promises (it asks the rate limiter asynchronously). */
+  const settle = () => vi.advanceTimersByTimeAsync(0);
+
+  it('admits waiting upgrades in arrival order as places are given back, skipping sockets that closed while waiting', async () => {
+    vi.useFakeTimers();
+    const gate = new DeviceAdmissionGate({ perSecond: 100, maxInFlight: 1, maxWaitMs: 2_000 }, () => Date.now());
+    const first = await gate.admit(req, socket().socket);
+    const order: string[] = [];
+    const gone = socket().socket;
+    const waiting = [gate.admit(req, gone), gate.admit(req, socket().socket), gate.admit(req, socket().socket)].map((p, i) =>
+      p.then((slot) => {
+        order.push(`${i}:${slot ? 'admitted' : 'refused'}`);
+        return slot;
+      }),
+    );
+    await settle();
+    expect(gate.waiting).toBe(3);
+    expect(order).toEqual([]);
+    gone.destroy();
+    first?.release();
+    await settle();
+    // The closed socket is passed over, not admitted and not answered; the next one takes the place.
+    expect(order).toEqual(['1:admitted']);
+    (await waiting[1])?.release();
+    await settle();
+    expect(order).toEqual(['1:admitted', '2:admitted']);
+    expect(gate.refused).toBe(0);
+    expect(gate.waited).toBe(2);
+    expect(gate.inFlight).toBe(1);
+  });
+
+  it('answers 503 to an upgrade that waited its whole wait, and at once to one that finds the wait full', async () => {
+    vi.useFakeTimers();
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 1, maxWaitMs: 2_000 }, () => Date.now());
+    await gate.admit(req, socket().socket);
+    const late = socket();
+    let result: unknown = 'pending';
+    void gate.admit(req, late.socket).then((slot) => (result = slot));
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(result).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(result).toBeUndefined();
+    expect(late.answer()).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nRetry-After: 1\r\n/);
+    // As many may wait as may be in flight: with one waiting, the next is turned away without waiting.
+    void gate.admit(req, socket().socket);
+    const full = socket();
+    expect(await gate.admit(req, full.socket)).toBeUndefined();
+    await settle();
+    expect(full.answer()).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nRetry-After: 2\r\n/);
+    expect(gate.refused).toBe(2);
+  });
+
+  it('holds what is past the rate until the next second instead of refusing it', async () => {
+    vi.useFakeTimers();
+    const gate = new DeviceAdmissionGate({ perSecond: 2, maxWaitMs: 2_000 }, () => Date.now());
+    const admitted: number[] = [];
+    for (let i = 0; i < 4; i++) void gate.admit(req, socket().socket).then((slot) => slot && admitted.push(i));
+    await settle();
+    expect(admitted).toEqual([0, 1]);
+    expect(gate.waiting).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(admitted).toEqual([0, 1, 2, 3]);
+    expect(gate.refused).toBe(0);
+    // The first two were admitted without waiting for anything.
+    expect(gate.waited).toBe(2);
   });
 });

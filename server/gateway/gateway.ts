@@ -67,6 +67,8 @@ export interface GatewayDeps {
   readonly deviceAdmissionsPerSecond?: number;
   /** Device logins admitted and not yet answered, at most, before devices are answered 503 (0: no bound). */
   readonly deviceLoginsInFlight?: number;
+  /** How long a device's upgrade past either limit waits for its turn before it is answered 503 (0: at once). */
+  readonly deviceAdmissionWaitMs?: number;
   /** Silence after which a device socket is closed (default: heartbeat + two checks). */
   readonly deviceSilenceMs?: number;
   /** How long a shutdown waits for commands in flight before closing sockets (default 5 s). */
@@ -190,12 +192,17 @@ export class Gateway {
     this.accountBudgets = new AccountBudgets(deps.consoleCommandRate ?? DEFAULT_CONSOLE_COMMAND_RATE, deps.consoleCommandBurst ?? DEFAULT_CONSOLE_COMMAND_BURST);
     this.rights = new RightsBus(deps.bus, deps.nodeId);
     this.rights.listen((change) => this.#consoleRights.invalidate(change));
-    this.#admissionGate = new DeviceAdmissionGate(deps.deviceAdmissionsPerSecond ?? 0, deps.deviceLoginsInFlight ?? 0);
+    this.#admissionGate = new DeviceAdmissionGate({
+      perSecond: deps.deviceAdmissionsPerSecond ?? 0,
+      maxInFlight: deps.deviceLoginsInFlight ?? 0,
+      maxWaitMs: deps.deviceAdmissionWaitMs ?? 0,
+    });
     this.metrics = new GatewayMetrics({
       devices: () => this.#devices.size,
       consoles: () => this.#consoles.size,
       flows: () => this.#flows.size,
       admissionsRefused: () => this.#admissionGate.refused,
+      admissionsWaited: () => this.#admissionGate.waited,
     });
     this.#remote = new Correlator(deps.clock, { keepArmed: true });
     this.#deviceCommands = new Correlator(deps.clock, { keepArmed: true });
@@ -604,6 +611,11 @@ export class Gateway {
       // The slot is given back at the login's answer (serveDevice), at a refusal, or when the socket closes.
       const slot = await this.#admissionGate.admit(req, socket);
       if (!slot) return;
+      // A shutdown that began while the upgrade waited for its turn.
+      if (this.#closing) {
+        slot.release();
+        return void socket.destroy();
+      }
       const admission = creds ? await admitDevice(this.#deps.db, this.#deps.devices, creds) : { ok: false as const, reason: 'no credentials' };
       if (!admission.ok) {
         slot.release();

@@ -77,7 +77,7 @@ export class GatewayMetrics {
   readonly #logins: Counter;
   readonly #reconnects: Counter;
 
-  constructor(sources: { devices: () => number; consoles: () => number; flows: () => number; admissionsRefused?: () => number; persistentWaiting?: () => number }) {
+  constructor(sources: { devices: () => number; consoles: () => number; flows: () => number; admissionsRefused?: () => number; admissionsWaited?: () => number; persistentWaiting?: () => number }) {
     const registers = [this.registry];
     new Gauge({ name: 'dcc_devices_connected', help: 'Device sockets held by this node', registers, collect() {
       this.set(sources.devices());
@@ -85,9 +85,13 @@ export class GatewayMetrics {
     new Gauge({ name: 'dcc_consoles_connected', help: 'Console sockets held by this node', registers, collect() {
       this.set(sources.consoles());
     } });
-    new Counter({ name: 'dcc_device_admissions_refused_total', help: 'Device sockets answered 503 for the admission rate (reconnect storms)', registers, collect() {
+    new Counter({ name: 'dcc_device_admissions_refused_total', help: 'Device sockets answered 503 for the admission rate or the logins in flight (reconnect storms)', registers, collect() {
       this.reset();
       this.inc(sources.admissionsRefused?.() ?? 0);
+    } });
+    new Counter({ name: 'dcc_device_admissions_waited_total', help: 'Device sockets admitted after waiting for a place among the logins in flight or for the admission rate', registers, collect() {
+      this.reset();
+      this.inc(sources.admissionsWaited?.() ?? 0);
     } });
     new Gauge({ name: 'dcc_flows_open', help: 'Shell sessions and transfers routed by this node', registers, collect() {
       this.set(sources.flows());

@@ -127,26 +127,37 @@ describe('gateway robustness', () => {
   });
 });
 
-describe('device logins in flight (DEVICE_LOGINS_IN_FLIGHT)', () => {
+/** The HTTP status a device's upgrade is answered with: 101 when admitted (the socket is left open). */
+function upgradeTo(server: RunningServer, sn: string): Promise<{ status: number; ws: WebSocket }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${server.deviceSocketUrl}?sn=${sn}&enroll=${server.seeded.enrollKey}`);
+    ws.once('upgrade', () => resolve({ status: 101, ws }));
+    ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, ws }));
+    ws.on('error', () => undefined);
+  });
+}
+
+/** Logs in on an admitted device socket, speaking JSON by hand; resolves the login's result code. */
+async function loginOn(ws: WebSocket): Promise<number | undefined> {
+  await new Promise((r) => (ws.readyState === WebSocket.OPEN ? r(undefined) : ws.once('open', r)));
+  const reply = new Promise<string>((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())));
+  ws.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'l1', data: { model: 'raw', systemType: 'linux' } }));
+  return (JSON.parse(await reply) as { result?: number }).result;
+}
+
+describe('device logins in flight (DEVICE_LOGINS_IN_FLIGHT), turned away at once (DEVICE_ADMISSION_WAIT_MS=0)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-flight-'));
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Test_pass_1', SIM_DEVICES: '0', DEVICE_LOGINS_IN_FLIGHT: '1' }));
+    server = await startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Test_pass_1', SIM_DEVICES: '0', DEVICE_LOGINS_IN_FLIGHT: '1', DEVICE_ADMISSION_WAIT_MS: '0' }));
   });
   afterAll(async () => {
     await server?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The HTTP status a device's upgrade is answered with: 101 when admitted (the socket is left open). */
-  const upgrade = (sn: string) =>
-    new Promise<{ status: number; ws: WebSocket }>((resolve) => {
-      const ws = new WebSocket(`${server.deviceSocketUrl}?sn=${sn}&enroll=${server.seeded.enrollKey}`);
-      ws.once('upgrade', () => resolve({ status: 101, ws }));
-      ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, ws }));
-      ws.on('error', () => undefined);
-    });
+  const upgrade = (sn: string) => upgradeTo(server, sn);
 
   /** Upgrades until admitted (a place is freed when the server has heard a close, a moment after it). */
   const admitted = async (sn: string): Promise<WebSocket> => {
@@ -170,10 +181,7 @@ describe('device logins in flight (DEVICE_LOGINS_IN_FLIGHT)', () => {
     second.terminate();
     // A device that logs in gives its place back at its login's answer, while its socket stays open.
     const third = await admitted('FLIGHT-3');
-    await new Promise((r) => (third.readyState === WebSocket.OPEN ? r(undefined) : third.once('open', r)));
-    const reply = new Promise<string>((resolve) => third.once('message', (d: Buffer) => resolve(d.toString())));
-    third.send(JSON.stringify({ msgId: Command.DeviceLogin, cid: 'l1', data: { model: 'raw', systemType: 'linux' } }));
-    expect(JSON.parse(await reply)).toMatchObject({ result: 0 });
+    expect(await loginOn(third)).toBe(0);
     const fourth = await admitted('FLIGHT-4');
     expect(third.readyState).toBe(WebSocket.OPEN);
     fourth.terminate();
@@ -204,5 +212,48 @@ describe('device logins in flight (DEVICE_LOGINS_IN_FLIGHT)', () => {
     silent.ws.close();
     const next = await admitted('FLIGHT-R99');
     next.terminate();
+  });
+});
+
+describe('device logins in flight, with a wait for a place (DEVICE_ADMISSION_WAIT_MS)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-wait-'));
+  let server: RunningServer;
+  const refused = async () => Number(/^dcc_device_admissions_refused_total (\d+)$/m.exec(await server.gateway.metrics.text())?.[1]);
+
+  beforeAll(async () => {
+    server = await startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Test_pass_1', SIM_DEVICES: '0', DEVICE_LOGINS_IN_FLIGHT: '1', DEVICE_ADMISSION_WAIT_MS: '1000' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('holds an upgrade past the bound until a place is free, then admits it without a 503', async () => {
+    const first = await upgradeTo(server, 'WAIT-1');
+    expect(first.status).toBe(101);
+    let answered = false;
+    const second = upgradeTo(server, 'WAIT-2').finally(() => (answered = true));
+    // Held, not refused: nothing is answered while the first device's login is in flight.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false);
+    expect(await loginOn(first.ws)).toBe(0);
+    const admitted = await second;
+    expect(admitted.status).toBe(101);
+    expect(await loginOn(admitted.ws)).toBe(0);
+    expect(await refused()).toBe(0);
+    first.ws.close();
+    admitted.ws.close();
+  });
+
+  it('answers 503 to an upgrade whose place is not free within the wait', async () => {
+    const silent = await upgradeTo(server, 'WAIT-3');
+    expect(silent.status).toBe(101);
+    const waited = performance.now();
+    const late = await upgradeTo(server, 'WAIT-4');
+    expect(late.status).toBe(503);
+    // Turned away only once its wait was over, not at once (a little early: the two clocks' rounding).
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(900);
+    expect(await refused()).toBe(1);
+    silent.ws.close();
   });
 });

@@ -10,7 +10,7 @@ import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 
 const DEVICES = 2_000;
-/** Below the rate the fleet returns at (2,000 devices in a 2-4 s first window), so some are turned away. */
+/** Below the rate the fleet returns at (2,000 devices in a 2-4 s first window), so some wait their turn. */
 const ADMISSIONS_PER_SECOND = 300;
 
 async function allLoggedIn(fleet: Fleet): Promise<void> {
@@ -57,7 +57,8 @@ describe('reconnect storm', () => {
     expect(server.gateway.deviceCount).toBe(DEVICES);
     const metrics = await server.gateway.metrics.text();
     const figure = (name: string) => Number(metrics.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1]);
-    expect(figure('dcc_device_admissions_refused_total')).toBeGreaterThan(0); // the gate paced the storm
+    // The gate paced the storm: devices past the rate waited their turn (a few may also have been turned away).
+    expect(figure('dcc_device_admissions_waited_total')).toBeGreaterThan(0);
     expect(figure('dcc_device_logins_total')).toBe(DEVICES); // one session per device: no echoes
     const online = await server.db
       .selectFrom('devices')
