@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import WebSocket from 'ws';
-import { BufferChurn, type TransportFactory, turnCorker, useNativeCrc32, useNativeSha256 } from '../protocol/index.ts';
+import { BufferChurn, retryAfterOf, type TransportFactory, turnCorker, useNativeCrc32, useNativeSha256 } from '../protocol/index.ts';
 import { youngCollection } from './young-collection.ts';
 
 /** Options of Node sockets; `localAddress` spreads a large simulated fleet over loopback source addresses. */
@@ -52,7 +52,13 @@ export function wsTransport(options: WsTransportOptions = {}): TransportFactory 
       if (isBinary) binaryChurn.add(data.length);
       sink.onFrame(isBinary ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data.toString('utf8'));
     });
-    ws.on('close', (code, reason) => sink.onClose(code, reason.toString()));
+    // A refused upgrade's 503 may give a return (LIFE-2); ws then leaves the aborting to us.
+    let retryAfterMs: number | undefined;
+    ws.on('unexpected-response', (_req, res) => {
+      retryAfterMs = retryAfterOf(res.statusCode, res.headers['retry-after']);
+      ws.terminate();
+    });
+    ws.on('close', (code, reason) => sink.onClose(code, reason.toString(), retryAfterMs));
     // 'close' always follows 'error'; the connection state machine acts on close.
     ws.on('error', () => undefined);
     const batch = options.batchWrites === true;

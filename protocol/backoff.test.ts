@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
+import { backoffDelay, DEFAULT_BACKOFF, MAX_RETRY_AFTER_MS, retryAfterOf, returnDelay } from './backoff.ts';
 
 describe('backoff', () => {
   it('LIFE-2 stays within [2 s, 30 s] for any attempt and any random draw', () => {
@@ -26,5 +26,25 @@ describe('backoff', () => {
     expect(Math.max(...draws)).toBe(4_000);
     const perHalfSecond = [0, 1, 2, 3].map((q) => draws.filter((d) => d >= 2_000 + q * 500 && d < 2_500 + q * 500).length);
     for (const n of perHalfSecond) expect(n).toBeGreaterThanOrEqual(240);
+  });
+
+  it('LIFE-2 a return is read only from a 503\'s Retry-After in whole seconds', () => {
+    expect(retryAfterOf(503, '7')).toBe(7_000);
+    expect(retryAfterOf(503, ' 0 ')).toBe(0);
+    expect(retryAfterOf(429, '7')).toBeUndefined();
+    expect(retryAfterOf(503, undefined)).toBeUndefined();
+    expect(retryAfterOf(503, 'Wed, 21 Oct 2026 07:28:00 GMT')).toBeUndefined();
+    expect(retryAfterOf(503, ['1', '2'])).toBeUndefined();
+    expect(retryAfterOf(503, '-3')).toBeUndefined();
+  });
+
+  it('LIFE-2 a return is kept within [0, 5 min] plus up to a second of jitter, for any header and draw', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (ms, r) => {
+        const d = returnDelay(ms, () => r);
+        expect(d).toBeGreaterThanOrEqual(Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS));
+        expect(d).toBeLessThanOrEqual(Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS) + 1_000);
+      }),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { backoffDelay, type BackoffPolicy, DEFAULT_BACKOFF } from './backoff.ts';
+import { backoffDelay, type BackoffPolicy, DEFAULT_BACKOFF, returnDelay } from './backoff.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { CloseCode, isTerminalClose } from './close-codes.ts';
 import { ConnectionLostError, ErrorCode } from './errors.ts';
@@ -107,16 +107,17 @@ export class Connection {
         this.#lastRx = this.#opts.clock.now();
         this.#opts.onFrame(frame);
       },
-      onClose: (code) => {
+      onClose: (code, _reason, retryAfterMs) => {
         if (this.#handle !== handle) return;
         this.#handle = undefined;
-        this.#onClosed(code);
+        this.#onClosed(code, retryAfterMs);
       },
     });
     this.#handle = handle;
   }
 
-  #onClosed(code: number): void {
+  /** `retryAfterMs`: the return a server gave with its 503, honoured instead of this attempt's backoff (LIFE-2). */
+  #onClosed(code: number, retryAfterMs?: number): void {
     this.#clearTimer();
     if (isTerminalClose(code)) {
       this.#setState({ status: 'stopped', reason: 'rejected', closeCode: code });
@@ -124,7 +125,8 @@ export class Connection {
     }
     const wasStable = this.#state.status === 'open' && this.#opts.clock.now() - this.#openedAt >= this.#opts.tuning.stableMs;
     this.#attempt = wasStable ? 0 : this.#attempt + 1;
-    const delayMs = backoffDelay(this.#attempt, this.#opts.tuning.backoff, this.#opts.random);
+    // The attempt still counts: a later failure without a return backs off from where this one left it.
+    const delayMs = retryAfterMs === undefined ? backoffDelay(this.#attempt, this.#opts.tuning.backoff, this.#opts.random) : returnDelay(retryAfterMs, this.#opts.random);
     this.#setState({ status: 'backoff', attempt: this.#attempt, delayMs });
     this.#timer = this.#opts.clock.setTimeout(() => {
       this.#timer = undefined;

@@ -143,6 +143,29 @@ describe('ProtocolEngine', () => {
     expect(delays().at(-1)).toBe(4_000); // the first window again: 2-4 s
   });
 
+  it('LIFE-2 a 503 with Retry-After is honoured instead of the backoff, with up to a second of jitter; the attempts still count', () => {
+    const { net, engine, clock, states } = setup(() => 0.5);
+    engine.start();
+    net.last.refuse(40_000);
+    const delays = () => states.filter((s) => s.status === 'backoff').map((s) => (s.status === 'backoff' ? s.delayMs : 0));
+    expect(delays()).toEqual([40_500]);
+    clock.advance(40_499);
+    expect(net.sockets).toHaveLength(1);
+    clock.advance(1);
+    expect(net.sockets).toHaveLength(2);
+    // A return sooner than the backoff is honoured too: the server booked it.
+    net.last.refuse(1_000);
+    clock.advance(1_500);
+    expect(net.sockets).toHaveLength(3);
+    // The next failure without one backs off as the third failed attempt: the window 2-30 s, drawn at half.
+    net.last.drop();
+    expect(delays()).toEqual([40_500, 1_500, 16_000]);
+    // A server cannot silence a device for longer than five minutes.
+    clock.advance(16_000);
+    net.last.refuse(86_400_000);
+    expect(delays().at(-1)).toBe(300_500);
+  });
+
   it('LIFE-3 stops for good when the server rejects the token', () => {
     const { net, engine, clock, states } = setup();
     engine.start();

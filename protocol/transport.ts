@@ -5,7 +5,11 @@ export type Frame = string | Uint8Array;
 export interface TransportSink {
   onOpen(subprotocol: string): void;
   onFrame(frame: Frame): void;
-  onClose(code: number, reason: string): void;
+  /**
+   * `retryAfterMs`: the server refused the upgrade with 503 and `Retry-After` (LIFE-2), the return it gave;
+   * transports that cannot see the HTTP answer (a browser's WebSocket) never pass it.
+   */
+  onClose(code: number, reason: string, retryAfterMs?: number): void;
 }
 
 /** One live socket. */

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { backoffDelay, type Codec, codecFor, Command, decodeReply, decodeRequest, DEFAULT_BACKOFF, type Envelope, isReply, Result, type ResultCode, Subprotocol, turnCorker } from '../../protocol/index.ts';
+import { backoffDelay, type Codec, codecFor, Command, decodeReply, decodeRequest, DEFAULT_BACKOFF, type Envelope, isReply, Result, type ResultCode, retryAfterOf, returnDelay, Subprotocol, turnCorker } from '../../protocol/index.ts';
 import { seededRandom } from '../../agent/simulator/prng.ts';
 import { simulatedEntityFields, simulatedIdentity } from '../../agent/simulator/identity.ts';
 import { simulatedBackend } from '../../agent/simulator/simulated-backend.ts';
@@ -71,12 +71,19 @@ export class LightDevice {
     });
     ws.on('message', (data: Buffer, isBinary: boolean) => this.#onFrame(data, isBinary));
     ws.on('error', () => undefined);
+    // A refused upgrade's 503 may give a return (LIFE-2), honoured instead of this attempt's backoff.
+    let retryAfterMs: number | undefined;
+    ws.on('unexpected-response', (_req, res) => {
+      retryAfterMs = retryAfterOf(res.statusCode, res.headers['retry-after']);
+      ws.terminate();
+    });
     ws.on('close', (code) => {
       this.lastClose = code;
       this.loggedIn = false;
       if (this.#ws !== ws || this.#disposed) return;
       this.#ws = undefined;
-      setTimeout(() => this.start(), backoffDelay(this.#attempt++, DEFAULT_BACKOFF, this.#opts.random));
+      const attempt = this.#attempt++;
+      setTimeout(() => this.start(), retryAfterMs === undefined ? backoffDelay(attempt, DEFAULT_BACKOFF, this.#opts.random) : returnDelay(retryAfterMs, this.#opts.random));
     });
   }
 

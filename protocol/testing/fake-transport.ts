@@ -31,6 +31,13 @@ export class FakeSocket {
     this.#sink.onClose(code, reason);
   }
 
+  /** The server refuses the upgrade with 503 and `Retry-After: retryAfterMs / 1000` (LIFE-2). */
+  refuse(retryAfterMs: number): void {
+    if (this.closed) return;
+    this.closed = { code: 1006, reason: 'HTTP 503' };
+    this.#sink.onClose(1006, 'HTTP 503', retryAfterMs);
+  }
+
   /** Called by the client side. */
   clientClose(code: number, reason: string): void {
     this.closed ??= { code, reason };

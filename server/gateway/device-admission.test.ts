@@ -73,7 +73,8 @@ describe('device admission: a wait for a place before the 503', () => {
 
   it('admits waiting upgrades in arrival order as places are given back, skipping sockets that closed while waiting', async () => {
     vi.useFakeTimers();
-    const gate = new DeviceAdmissionGate({ perSecond: 100, maxInFlight: 1, maxWaitMs: 2_000 }, () => Date.now());
+    // At one a second, three get through in the 3 s wait: three may wait.
+    const gate = new DeviceAdmissionGate({ perSecond: 100, maxInFlight: 1, maxWaitMs: 3_000, initialPace: 1 }, () => Date.now());
     const first = await gate.admit(req, socket().socket);
     const order: string[] = [];
     const gone = socket().socket;
@@ -101,7 +102,7 @@ describe('device admission: a wait for a place before the 503', () => {
 
   it('answers 503 to an upgrade that waited its whole wait, and at once to one that finds the wait full', async () => {
     vi.useFakeTimers();
-    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 1, maxWaitMs: 2_000 }, () => Date.now());
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 1, maxWaitMs: 2_000, initialPace: 0.5 }, () => Date.now());
     await gate.admit(req, socket().socket);
     const late = socket();
     let result: unknown = 'pending';
@@ -111,18 +112,19 @@ describe('device admission: a wait for a place before the 503', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(result).toBeUndefined();
     expect(late.answer()).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nRetry-After: 1\r\n/);
-    // As many may wait as may be in flight: with one waiting, the next is turned away without waiting.
+    // As many may wait as get through in the wait (one at half a second): the next is turned away at once.
     void gate.admit(req, socket().socket);
     const full = socket();
     expect(await gate.admit(req, full.socket)).toBeUndefined();
     await settle();
-    expect(full.answer()).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nRetry-After: 2\r\n/);
+    // Its return is the next free one, two seconds after the first's at this pace: 3 s away.
+    expect(full.answer()).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nRetry-After: 3\r\n/);
     expect(gate.refused).toBe(2);
   });
 
   it('holds what is past the rate until the next second instead of refusing it', async () => {
     vi.useFakeTimers();
-    const gate = new DeviceAdmissionGate({ perSecond: 2, maxWaitMs: 2_000 }, () => Date.now());
+    const gate = new DeviceAdmissionGate({ perSecond: 2, maxWaitMs: 2_000, initialPace: 2 }, () => Date.now());
     const admitted: number[] = [];
     for (let i = 0; i < 4; i++) void gate.admit(req, socket().socket).then((slot) => slot && admitted.push(i));
     await settle();
@@ -133,5 +135,59 @@ describe('device admission: a wait for a place before the 503', () => {
     expect(gate.refused).toBe(0);
     // The first two were admitted without waiting for anything.
     expect(gate.waited).toBe(2);
+  });
+});
+
+describe('device admission: returns given to refused devices', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('gives each refused device the next free return at the pace the node admits, so a storm comes back spread', async () => {
+    vi.useFakeTimers();
+    // Until measured, a quarter of what the limits allow a second: 8 in flight, so 2 a second.
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 8 }, () => Date.now());
+    expect(gate.pace).toBe(2);
+    for (let i = 0; i < 6; i++) await gate.admit(req, socket().socket);
+    await gate.admit(req, socket().socket);
+    await gate.admit(req, socket().socket);
+    const refused = Array.from({ length: 5 }, () => socket());
+    for (const r of refused) expect(await gate.admit(req, r.socket)).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(0);
+    // Two a second: 1, 1.5, 2, 2.5 and 3 s away, rounded up to whole seconds.
+    expect(refused.map((r) => /Retry-After: (\d+)/.exec(r.answer())?.[1])).toEqual(['1', '2', '2', '3', '3']);
+    // Later refusals queue behind the returns already given.
+    vi.advanceTimersByTime(500);
+    const later = socket();
+    await gate.admit(req, later.socket);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(later.answer()).toMatch(/Retry-After: 3\r\n/);
+  });
+
+  it('measures its pace only while full, and never gives a return later than five minutes', async () => {
+    vi.useFakeTimers();
+    const gate = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 1, initialPace: 1 }, () => Date.now());
+    // Full for three seconds, admitting one device every 250 ms: four a second.
+    for (let i = 0; i < 12; i++) {
+      const slot = await gate.admit(req, socket().socket);
+      expect(await gate.admit(req, socket().socket)).toBeUndefined();
+      vi.advanceTimersByTime(250);
+      slot?.release();
+    }
+    expect(gate.pace).toBeGreaterThan(3);
+    expect(gate.pace).toBeLessThanOrEqual(4);
+    // A quiet spell (one device in two seconds, never refused) leaves the pace as it was.
+    const before = gate.pace;
+    vi.advanceTimersByTime(2_000);
+    (await gate.admit(req, socket().socket))?.release();
+    expect(gate.pace).toBe(before);
+    const slow = new DeviceAdmissionGate({ perSecond: 0, maxInFlight: 1, initialPace: 1 }, () => Date.now());
+    await slow.admit(req, socket().socket);
+    let last = '';
+    for (let i = 0; i < 400; i++) {
+      const r = socket();
+      await slow.admit(req, r.socket);
+      await vi.advanceTimersByTimeAsync(0);
+      last = /Retry-After: (\d+)/.exec(r.answer())?.[1] ?? '';
+    }
+    expect(last).toBe('300');
   });
 });

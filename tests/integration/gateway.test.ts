@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CloseCode, Command, MAX_FRAME_BYTES, OnlineState } from '../../protocol/index.ts';
+import { wsTransport } from '../../agent/ws-transport.ts';
+import { CloseCode, Command, MAX_FRAME_BYTES, OnlineState, Subprotocol } from '../../protocol/index.ts';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { DEVICE_SILENCE_MS } from '../../server/gateway/liveness.ts';
@@ -188,11 +189,27 @@ describe('device logins in flight (DEVICE_LOGINS_IN_FLIGHT), turned away at once
     third.close();
   });
 
+  it('LIFE-2 the agent\'s transport hands the 503\'s Retry-After to its engine as the return the node gave', async () => {
+    const silent = { ws: await admitted('FLIGHT-T1') };
+    const closed = await new Promise<{ code: number; retryAfterMs: number | undefined }>((resolve) => {
+      wsTransport()(`${server.deviceSocketUrl}?sn=FLIGHT-T2&enroll=${server.seeded.enrollKey}`, [Subprotocol.Json], {
+        onOpen: () => undefined,
+        onFrame: () => undefined,
+        onClose: (code, _reason, retryAfterMs) => resolve({ code, retryAfterMs }),
+      });
+    });
+    expect(closed.code).toBe(1006);
+    // A return in whole seconds, at least one away (those given to earlier refusals here come first).
+    expect(closed.retryAfterMs).toBeGreaterThanOrEqual(1_000);
+    expect((closed.retryAfterMs ?? 0) % 1_000).toBe(0);
+    silent.ws.close();
+  });
+
   it('survives devices that reset their sockets on the 503, and admits the next device', async () => {
     // Node's HTTP server takes its error listener off an upgraded socket; a turned-away device that closed
     // hard (a TCP reset) raised an 'error' nobody heard, which ended the worker (seen at 100,000 devices).
-    const silent = await upgrade('FLIGHT-R1');
-    expect(silent.status).toBe(101);
+    // Admitted once the place the test before gave back is free (the node hears that close a moment later).
+    const silent = { ws: await admitted('FLIGHT-R1') };
     const { hostname, port, pathname } = new URL(server.deviceSocketUrl);
     const turnedAway = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
