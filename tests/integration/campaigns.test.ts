@@ -133,6 +133,36 @@ describe.each(targets)('push campaigns on $name', (target) => {
       await env.cleanup();
     }
   });
+  it.runIf(target.available)('sends the push again to a device that accepted it and then fell silent for the stale period', { timeout: 60_000 }, async () => {
+    const env = await restartableServer(target.name);
+    const ts = await env.boot();
+    try {
+      const token = (await loginAsAdmin(ts)).token;
+      const sn = `CMPSTALE${target.name === 'sqlite' ? 'S' : 'P'}`;
+      const dev = device(ts, sn);
+      sessions.push(dev);
+      dev.start();
+      await dev.waitLoggedIn();
+      dev.stop();
+      await vi.waitFor(async () => expect(await onlineState(ts, sn)).toBe(OnlineState.Offline), { timeout: 10_000 });
+      const contentId = await uploadFirmware(ts.server.url, token);
+      await buyCoupons(ts.server.url, token, token, 50);
+      const started = await api<{ campaign: { id: number } }>(ts.server.url, 'POST', '/push/start', { token, body: { kind: 'firmware', contentId, sns: [sn] } });
+      const campaignId = started.data.campaign.id;
+      await vi.waitFor(async () => expect((await phases(ts, campaignId)).queued).toBe(1), { timeout: 10_000, interval: 100 });
+      // As if the device had accepted the push eleven minutes ago and said nothing since (stale after ten).
+      const db = ts.server.db;
+      await db.updateTable('push_targets').set({ phase: 'sent', updated_at: Date.now() - 11 * 60_000 }).where('campaign_id', '=', campaignId).execute();
+      await vi.waitFor(async () => expect(await phases(ts, campaignId)).toEqual({ queued: 1 }), { timeout: 10_000, interval: 100 });
+      // A recent acceptance is left alone.
+      await db.updateTable('push_targets').set({ phase: 'sent', updated_at: Date.now() }).where('campaign_id', '=', campaignId).execute();
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await phases(ts, campaignId)).toEqual({ sent: 1 });
+    } finally {
+      await ts.stop();
+      await env.cleanup();
+    }
+  });
   it.runIf(target.available)('a real agent downloads the pushed file with its own credentials and verifies its SHA-256', { timeout: 60_000 }, async () => {
     const env = await restartableServer(target.name);
     const ts = await env.boot();
