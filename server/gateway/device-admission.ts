@@ -59,6 +59,9 @@ interface Waiting {
  *   of up to 30 s; an upgrade that waits a second or two for a place is usually admitted instead. Waiting
  *   upgrades are admitted in arrival order; the wait is bounded well under the device's 10 s handshake
  *   timeout, so an admitted device has not given up.
+ * - Returns: a refused device is told when to come back (`Retry-After`), the next free moment at the
+ *   pace the gate measures, which devices honour instead of their backoff (LIFE-2); a storm then comes
+ *   back spread over the time the node needs for it, and each device is refused about once.
  */
 export class DeviceAdmissionGate {
   readonly #limiter: RateLimiterMemory | undefined;
@@ -76,8 +79,8 @@ export class DeviceAdmissionGate {
   /** Times the queue stopped at a limit with upgrades in it. */
   #holds = 0;
   /**
-   * Logins through the gate a second while it was full (a moving average of such seconds): how fast this
-   * node really logs devices in, which neither limit knows. Refused devices are given returns at this
+   * Logins a second through the gate while it was full (a moving average over PACE_WINDOW_MS windows):
+   * how fast this node really logs devices in, which neither limit knows. Refused devices are given returns at this
    * pace, and no more wait than it gets through within the wait.
    */
   #pace: number;
