@@ -33,13 +33,15 @@ const NO_SLOT: LoginSlot = { release: () => undefined };
 const PACE_WINDOW_MS = 250;
 
 
-/** An upgrade waiting for its turn; `resolve` is called exactly once. */
+/** An upgrade waiting for its turn; settled exactly once (admitted, turned away, or its socket gone). */
 interface Waiting {
   readonly socket: Duplex;
   readonly since: number;
   /** The gate's `#holds` when it arrived: more at its admission means it was held for its turn. */
   readonly holdsBefore: number;
   readonly resolve: (slot: LoginSlot | undefined) => void;
+  readonly onClose: () => void;
+  settled: boolean;
 }
 
 /**
@@ -73,7 +75,10 @@ export class DeviceAdmissionGate {
   /** Arrival order; the first `#head` entries are done (a queue without shifting the array each time). */
   #waiting: Waiting[] = [];
   #head = 0;
+  /** Entries of `#waiting` not settled yet (a socket that closes while waiting is settled at once). */
+  #live = 0;
   #draining = false;
+  #closed = false;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Infinity;
   /** Times the queue stopped at a limit with upgrades in it. */
@@ -124,7 +129,7 @@ export class DeviceAdmissionGate {
 
   /** Upgrades waiting for their turn (diagnostics and tests). */
   get waiting(): number {
-    return this.#waiting.length - this.#head;
+    return this.#live;
   }
 
   /**
@@ -143,7 +148,11 @@ export class DeviceAdmissionGate {
     // Past what the node gets through within the wait, one would wait in vain: turned away at once instead.
     if (this.waiting >= Math.min(this.#maxWaiting, Math.ceil((this.#pace * this.#maxWaitMs) / 1_000))) return this.#turnAway(socket, this.#maxWaitMs);
     return new Promise((resolve) => {
-      this.#waiting.push({ socket, since: this.#now(), holdsBefore: this.#holds, resolve });
+      const entry: Waiting = { socket, since: this.#now(), holdsBefore: this.#holds, resolve, settled: false, onClose: () => this.#settle(entry, undefined) };
+      // A reset while waiting frees its place in the queue at once (an orderly close is seen only once read).
+      socket.once('close', entry.onClose);
+      this.#live++;
+      this.#waiting.push(entry);
       void this.#drain();
     });
   }
@@ -153,15 +162,17 @@ export class DeviceAdmissionGate {
     if (this.#draining) return;
     this.#draining = true;
     try {
-      while (this.waiting > 0) {
+      while (this.#live > 0) {
         const first = this.#waiting[this.#head] as Waiting;
-        if (first.socket.destroyed) {
+        if (first.settled || first.socket.destroyed) {
+          // Nothing to answer; settled all the same, so the upgrade waiting on it lets go of it.
           this.#next();
+          this.#settle(first, undefined);
           continue;
         }
         if (this.#now() - first.since >= this.#maxWaitMs) {
           this.#next();
-          first.resolve(this.#turnAway(first.socket, 1_000));
+          this.#settle(first, this.#turnAway(first.socket, 1_000));
           continue;
         }
         if (this.#maxInFlight > 0 && this.#inFlight >= this.#maxInFlight) {
@@ -171,6 +182,7 @@ export class DeviceAdmissionGate {
           return;
         }
         const wait = await this.#take();
+        if (this.#closed) return;
         if (wait > 0) {
           this.#holds++;
           this.#wakeAt(Math.min(this.#now() + wait, first.since + this.#maxWaitMs));
@@ -178,10 +190,13 @@ export class DeviceAdmissionGate {
         }
         this.#next();
         // The socket may have closed while the rate was asked.
-        if (first.socket.destroyed) continue;
+        if (first.settled || first.socket.destroyed) {
+          this.#settle(first, undefined);
+          continue;
+        }
         if (this.#holds > first.holdsBefore) this.waited++;
         if (this.#maxInFlight === 0) this.#counted();
-        first.resolve(this.#maxInFlight > 0 ? this.#slot(first.socket) : NO_SLOT);
+        this.#settle(first, this.#maxInFlight > 0 ? this.#slot(first.socket) : NO_SLOT);
       }
     } finally {
       this.#draining = false;
@@ -195,9 +210,35 @@ export class DeviceAdmissionGate {
       await this.#limiter.consume('devices');
       return 0;
     } catch (res: unknown) {
-      if (!(res instanceof RateLimiterRes)) throw res;
-      return Math.max(1, res.msBeforeNext);
+      // Anything else is the limiter's own failure: asked again in a second, the queue left as it is
+      // (the drain runs detached from any upgrade, so a throw here would be an unhandled rejection).
+      return res instanceof RateLimiterRes ? Math.max(1, res.msBeforeNext) : 1_000;
     }
+  }
+
+  #settle(entry: Waiting, slot: LoginSlot | undefined): void {
+    if (entry.settled) return;
+    entry.settled = true;
+    this.#live--;
+    entry.socket.off('close', entry.onClose);
+    entry.resolve(slot);
+  }
+
+  /**
+   * At shutdown: every waiting upgrade's socket is closed (its device reconnects as from any socket the
+   * node closes, not at a return minutes away), and the queue's timer stopped.
+   */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    for (const entry of this.#waiting.slice(this.#head)) {
+      this.#settle(entry, undefined);
+      entry.socket.destroy();
+    }
+    this.#waiting = [];
+    this.#head = 0;
   }
 
   #next(): void {
@@ -275,8 +316,11 @@ export class DeviceAdmissionGate {
   #returnFor(soonestMs: number): number {
     const now = this.#now();
     const at = Math.max(this.#nextReturn, now + soonestMs);
+    // Booked further ahead than a device honours: spread over the whole window instead of all at its end
+    // (a second storm then), and nothing booked that nobody will use.
+    if (at - now > MAX_RETRY_AFTER_MS) return soonestMs + Math.random() * (MAX_RETRY_AFTER_MS - soonestMs);
     this.#nextReturn = at + 1_000 / this.#pace;
-    return Math.min(at - now, MAX_RETRY_AFTER_MS);
+    return at - now;
   }
 
   #turnAway(socket: Duplex, soonestMs: number): undefined {

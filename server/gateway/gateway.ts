@@ -509,6 +509,8 @@ export class Gateway {
     if (this.#closing) return;
     this.#closing = true;
     this.#liveness.stop();
+    // Upgrades waiting for their turn are closed now, not answered a return minutes away.
+    this.#admissionGate.close();
     // Real time, not the injected clock: this waits for sockets, and a test's fake clock may stand still.
     const drainUntil = performance.now() + (this.#deps.drainMs ?? 5_000);
     while ((this.#deviceCommands.size > 0 || this.#remote.size > 0) && performance.now() < drainUntil) {
