@@ -91,12 +91,18 @@ export function batchingPort<T>(raw: { send(message: T | IpcBatch): void; listen
   };
 }
 
+/** For a send to a primary that is gone: nothing to do but let 'disconnect' end the worker. */
+export const ignoreSendError = (): void => undefined;
+
 /** This worker process's channel to its primary (requires a process started with an IPC channel), batched per turn. */
 export function primaryPort<T = BusIpcMessage>(proc: NodeJS.Process = process): BatchingPort<T> {
   return batchingPort<T>({
     send(message) {
-      // During shutdown the primary may already have gone; what is left to say has no audience.
-      if (proc.connected && proc.send) proc.send(message);
+      // During shutdown the primary may already have gone; what is left to say has no audience. It may
+      // also go between the check and the write (a node stopped while this worker starts): the write's
+      // EPIPE then goes to the callback instead of an 'error' nobody listens to, which ended the worker
+      // with a stack trace; the channel's 'disconnect' ends it in order.
+      if (proc.connected && proc.send) proc.send(message, undefined, undefined, ignoreSendError);
     },
     listen(handler) {
       proc.on('message', handler);

@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.ts';
-import { type BusIpcMessage, primaryPort } from '../bus/ipc-bus.ts';
+import { type BusIpcMessage, ignoreSendError, primaryPort } from '../bus/ipc-bus.ts';
 import { MeshBus } from '../bus/mesh-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
 import { BUS_SUBJECTS } from '../bus/subjects.ts';
@@ -43,7 +43,7 @@ const cap = workerSocketCap();
 if (cap !== undefined) server.app.server.maxConnections = cap;
 
 const send = (message: object) => {
-  if (process.connected) process.send?.(message);
+  if (process.connected) process.send?.(message, undefined, undefined, ignoreSendError);
 };
 const metrics = new WorkerMetricsClient(server.gateway.metrics.registry, send);
 process.on('message', (m) => metrics.receive(m));
