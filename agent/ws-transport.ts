@@ -39,6 +39,19 @@ export async function nodeSha256(bytes: Uint8Array): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * Ends a client socket whose upgrade the server answered with anything but 101 (ws leaves the aborting to
+ * its listener) and keeps the return a 503's `Retry-After` gave (LIFE-2): read it when the socket closes.
+ */
+export function refusalReturn(ws: WebSocket): () => number | undefined {
+  let retryAfterMs: number | undefined;
+  ws.on('unexpected-response', (_req, res) => {
+    retryAfterMs = retryAfterOf(res.statusCode, res.headers['retry-after']);
+    ws.terminate();
+  });
+  return () => retryAfterMs;
+}
+
 /** The protocol engine's transport over the `ws` package, for the agent, simulator and Node tests. */
 export function wsTransport(options: WsTransportOptions = {}): TransportFactory {
   // Chunk frames carry a CRC-32 each way: Node's own is an order faster than protocol/'s portable loop.
@@ -52,13 +65,8 @@ export function wsTransport(options: WsTransportOptions = {}): TransportFactory 
       if (isBinary) binaryChurn.add(data.length);
       sink.onFrame(isBinary ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data.toString('utf8'));
     });
-    // A refused upgrade's 503 may give a return (LIFE-2); ws then leaves the aborting to us.
-    let retryAfterMs: number | undefined;
-    ws.on('unexpected-response', (_req, res) => {
-      retryAfterMs = retryAfterOf(res.statusCode, res.headers['retry-after']);
-      ws.terminate();
-    });
-    ws.on('close', (code, reason) => sink.onClose(code, reason.toString(), retryAfterMs));
+    const retryAfter = refusalReturn(ws);
+    ws.on('close', (code, reason) => sink.onClose(code, reason.toString(), retryAfter()));
     // 'close' always follows 'error'; the connection state machine acts on close.
     ws.on('error', () => undefined);
     const batch = options.batchWrites === true;

@@ -30,6 +30,15 @@ export function returnDelay(retryAfterMs: number, random: () => number): number 
 }
 
 /**
+ * Delay before the next attempt after a close: the server's return when its 503 gave one (LIFE-2), else
+ * attempt `attempt`'s backoff. The attempt counts either way, so a later failure without a return backs
+ * off from where this one left it.
+ */
+export function reconnectDelay(attempt: number, retryAfterMs: number | undefined, policy: BackoffPolicy, random: () => number): number {
+  return retryAfterMs === undefined ? backoffDelay(attempt, policy, random) : returnDelay(retryAfterMs, random);
+}
+
+/**
  * The return a refused upgrade's answer gives, in ms: only a 503's `Retry-After` in whole seconds (the
  * form the gateway sends); any other answer, or a date, gives none and the device backs off as usual.
  */

@@ -1,4 +1,4 @@
-import { backoffDelay, type BackoffPolicy, DEFAULT_BACKOFF, returnDelay } from './backoff.ts';
+import { type BackoffPolicy, DEFAULT_BACKOFF, reconnectDelay } from './backoff.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { CloseCode, isTerminalClose } from './close-codes.ts';
 import { ConnectionLostError, ErrorCode } from './errors.ts';
@@ -125,8 +125,7 @@ export class Connection {
     }
     const wasStable = this.#state.status === 'open' && this.#opts.clock.now() - this.#openedAt >= this.#opts.tuning.stableMs;
     this.#attempt = wasStable ? 0 : this.#attempt + 1;
-    // The attempt still counts: a later failure without a return backs off from where this one left it.
-    const delayMs = retryAfterMs === undefined ? backoffDelay(this.#attempt, this.#opts.tuning.backoff, this.#opts.random) : returnDelay(retryAfterMs, this.#opts.random);
+    const delayMs = reconnectDelay(this.#attempt, retryAfterMs, this.#opts.tuning.backoff, this.#opts.random);
     this.#setState({ status: 'backoff', attempt: this.#attempt, delayMs });
     this.#timer = this.#opts.clock.setTimeout(() => {
       this.#timer = undefined;

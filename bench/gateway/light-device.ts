@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { backoffDelay, type Codec, codecFor, Command, decodeReply, decodeRequest, DEFAULT_BACKOFF, type Envelope, isReply, Result, type ResultCode, retryAfterOf, returnDelay, Subprotocol, turnCorker } from '../../protocol/index.ts';
+import { type Codec, codecFor, Command, decodeReply, decodeRequest, DEFAULT_BACKOFF, type Envelope, isReply, reconnectDelay, Result, type ResultCode, Subprotocol, turnCorker } from '../../protocol/index.ts';
+import { refusalReturn } from '../../agent/ws-transport.ts';
 import { seededRandom } from '../../agent/simulator/prng.ts';
 import { simulatedEntityFields, simulatedIdentity } from '../../agent/simulator/identity.ts';
 import { simulatedBackend } from '../../agent/simulator/simulated-backend.ts';
@@ -72,18 +73,14 @@ export class LightDevice {
     ws.on('message', (data: Buffer, isBinary: boolean) => this.#onFrame(data, isBinary));
     ws.on('error', () => undefined);
     // A refused upgrade's 503 may give a return (LIFE-2), honoured instead of this attempt's backoff.
-    let retryAfterMs: number | undefined;
-    ws.on('unexpected-response', (_req, res) => {
-      retryAfterMs = retryAfterOf(res.statusCode, res.headers['retry-after']);
-      ws.terminate();
-    });
+    const retryAfter = refusalReturn(ws);
     ws.on('close', (code) => {
       this.lastClose = code;
       this.loggedIn = false;
       if (this.#ws !== ws || this.#disposed) return;
       this.#ws = undefined;
       const attempt = this.#attempt++;
-      setTimeout(() => this.start(), retryAfterMs === undefined ? backoffDelay(attempt, DEFAULT_BACKOFF, this.#opts.random) : returnDelay(retryAfterMs, this.#opts.random));
+      setTimeout(() => this.start(), reconnectDelay(attempt, retryAfter(), DEFAULT_BACKOFF, this.#opts.random));
     });
   }
 
