@@ -57,9 +57,16 @@ const split = (total: number, parts: number) => Array.from({ length: parts }, (_
 async function until<T>(what: string, read: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs = HOLD_TIMEOUT_MS): Promise<T> {
   const end = performance.now() + timeoutMs;
   for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
+    // A read that fails is asked again until the timeout, as a scrape would be: under a storm the node may
+    // cut a /metrics request off ("other side closed"), which ended a 50,000-device run minutes in.
+    let last: { readonly value: T } | { readonly error: unknown };
+    try {
+      last = { value: await read() };
+    } catch (error) {
+      last = { error };
+    }
+    if ('value' in last && done(last.value)) return last.value;
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what} (last: ${'value' in last ? JSON.stringify(last.value) : String(last.error)})`);
     await sleep(250);
   }
 }
@@ -191,7 +198,7 @@ async function restartNode(node: { child: ChildProcess; url: string }, workers: 
   await stopChild(node.child);
   const t0 = performance.now();
   const next = await startNode(workers, dataDir, port);
-  await until('every worker up again', () => nodeFigures(next.url).catch(() => undefined), (f) => f?.workers.length === workers, 60_000);
+  await until('every worker up again', () => nodeFigures(next.url), (f) => f.workers.length === workers, 60_000);
   const listenMs = performance.now() - t0;
   await until('every device back', () => nodeFigures(next.url), (f) => f.devices === devices);
   await until('every device online in the database again', () => onlineInDb(dataDir), (n) => n === devices, 60_000);
