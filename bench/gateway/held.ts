@@ -16,7 +16,8 @@ import { SwarmProcess, sourcesFor } from './swarm-process.ts';
 // runs ceil(devices / 19,000) workers (two at least) and the fleet as many swarms.
 //
 // Baseline, same run: bare `ws` server processes holding the same number of idle connections from bare
-// `ws` client processes, with the same split over processes and source addresses.
+// `ws` client processes, with the same split over processes and source addresses: the time they take to
+// open (the raw ws accepts the hold time is held against), their CPU per 1,000 connections and their RSS.
 //
 // Alone: `npx node --expose-gc bench/gateway/held.ts` (BENCH_DEVICES, default 50,000).
 
@@ -287,7 +288,19 @@ async function measureOurs(devices: number): Promise<OursResult> {
   }
 }
 
-async function measureBare(devices: number, processes: number): Promise<{ rssBefore: number; rssAfter: number; held: number }> {
+/** The bare ws baseline: servers holding as many idle connections as the fleet, opened by bare ws clients. */
+interface BareResult {
+  readonly rssBefore: number;
+  readonly rssAfter: number;
+  readonly held: number;
+  /** From the clients' fork to every connection open: the raw ws accepts the hold time is compared with. */
+  readonly connectMs: number;
+  /** CPU of the bare servers and of the bare clients (from their fork) over that time. */
+  readonly serverCpuMs: number;
+  readonly clientCpuMs: number;
+}
+
+async function measureBare(devices: number, processes: number): Promise<BareResult> {
   const servers = Array.from({ length: processes }, () => forkBare('bare-server', {}));
   const clients: ChildProcess[] = [];
   try {
@@ -295,12 +308,17 @@ async function measureBare(devices: number, processes: number): Promise<{ rssBef
     await sleep(500);
     const pids = servers.map((s) => s.pid ?? 0);
     const rssBefore = rssSum(pids);
+    const serverCpu0 = cpuSum(pids);
+    const t0 = performance.now();
     split(devices, processes).forEach((n, k) =>
       clients.push(forkBare('bare-clients', { BARE_URL: `ws://127.0.0.1:${ports[k] ?? 0}`, BARE_COUNT: String(n), BARE_FIRST_SOURCE: String(2 + k) })),
     );
     const connected = await Promise.all(clients.map((c) => replyOf(c, 'connected')));
+    const connectMs = performance.now() - t0;
+    const serverCpuMs = cpuSum(pids) - serverCpu0;
+    const clientCpuMs = cpuSum(clients.map((c) => c.pid ?? 0));
     await sleep(3_000);
-    return { rssBefore, rssAfter: rssSum(pids), held: connected.reduce((n, c) => n + c.count, 0) };
+    return { rssBefore, rssAfter: rssSum(pids), held: connected.reduce((n, c) => n + c.count, 0), connectMs, serverCpuMs, clientCpuMs };
   } finally {
     for (const c of clients) await stopChild(c);
     for (const s of servers) await stopChild(s);
@@ -312,6 +330,15 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
   const devices = Number(process.env.BENCH_DEVICES ?? 50_000);
   const ours = await measureOurs(devices);
   const perConnection = (ours.rssAfter - ours.rssBefore) / ours.held;
+  // Measured after ours, so the node's run starts on the same quiet machine each time.
+  let bare: BareResult | undefined;
+  try {
+    bare = await measureBare(devices, ours.workers);
+  } catch (err) {
+    process.stderr.write(`bare ws baseline failed: ${String(err)}\n`);
+  }
+  /** A bare figure per 1,000 connections as a row's baseline, when the bare run held any. */
+  const perThousandBare = (ms: number | undefined) => (bare && bare.held > 0 && ms !== undefined ? { baseline: ms / (bare.held / 1_000) } : {});
   const rows: BenchRow[] = [
     {
       name: `devices held by one node (${ours.workers} worker processes, ${ours.sources} loopback source addresses; per worker ${ours.perWorker.join(' / ')}; ${SWARM_DEVICE} bench devices speaking ${DEVICE_CODEC})`,
@@ -320,14 +347,17 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
       target: `>= 50,000; asked ${devices.toLocaleString('en-US')}`,
     },
     {
-      name: 'time to enrol and log in every device (swarm start to all online in the database and /metrics)',
+      name: `time to enrol and log in every device (swarm start to all online in the database and /metrics; baseline: bare ws clients opening as many connections to bare ws servers, ${ours.workers} processes each, from their fork to the last open)`,
       value: ours.holdMs / 1_000,
       unit: 's',
+      ...(bare && bare.held > 0 ? { baseline: bare.connectMs / 1_000 } : {}),
+      target: '< 15 s for 50,000; < 30 s for 100,000',
     },
     {
-      name: 'node CPU (primary and workers, user + system) per 1,000 logins, swarm start to all held',
+      name: 'node CPU (primary and workers, user + system) per 1,000 logins, swarm start to all held (baseline: the bare ws servers per 1,000 connections)',
       value: ours.nodeCpuMs / (ours.held / 1_000),
       unit: 'ms',
+      ...perThousandBare(bare?.serverCpuMs),
     },
     {
       name: "  of which the primary's (the node's writer of device logins, in batched transactions)",
@@ -335,9 +365,10 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
       unit: 'ms',
     },
     {
-      name: 'device swarm CPU (load generator, from its fork) per 1,000 logins',
+      name: 'device swarm CPU (load generator, from its fork) per 1,000 logins (baseline: the bare ws clients per 1,000 connections)',
       value: ours.swarmCpuMs / (ours.held / 1_000),
       unit: 'ms',
+      ...perThousandBare(bare?.clientCpuMs),
     },
     {
       name: 'device logins counted by the node (dcc_device_logins_total; more than held means failed or repeated logins)',
@@ -372,12 +403,6 @@ export async function measureHeldDevices(): Promise<BenchRow[]> {
       },
       { name: 'after the restart: device sockets answered 503 on the way back', value: r.refused, unit: 'sockets' },
     );
-  }
-  let bare: { rssBefore: number; rssAfter: number; held: number } | undefined;
-  try {
-    bare = await measureBare(devices, ours.workers);
-  } catch (err) {
-    process.stderr.write(`bare ws baseline failed: ${String(err)}\n`);
   }
   const bareBaseline = bare && bare.held > 0 ? { baseline: (bare.rssAfter - bare.rssBefore) / bare.held / 1024 } : {};
   rows.push(
