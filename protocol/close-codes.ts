@@ -4,6 +4,8 @@ export const CloseCode = {
   GoingAway: 1001,
   PolicyViolation: 1008,
   MessageTooBig: 1009,
+  /** A device's socket that had not logged in, superseded by a newer one of the same device; it may reconnect. */
+  TryAgainLater: 1013,
   /** Token or device secret missing, unknown, expired or revoked: the client must not reconnect. */
   Unauthorized: 4001,
   /** The session was ended by logout or kick-out. */

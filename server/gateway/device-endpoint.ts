@@ -139,6 +139,11 @@ export interface DeviceEndpointDeps {
   readonly devices: DeviceRepository;
   readonly clock: Clock;
   readonly links: Map<string, DeviceLink>;
+  /**
+   * A device's newer socket while `links` still holds a logged-in one: it takes the device over when it
+   * sends its login (serveDevice says why). One per serial; the node's, like `links`.
+   */
+  readonly pending: Map<string, DeviceLink>;
   /** A login, or a disconnect; `announce` is false when a newer login elsewhere keeps the device online. */
   readonly onPresence: (link: DeviceLink, online: boolean, announce: boolean) => void;
   /** This node's id, recorded as the holder of the devices that log in here. */
@@ -159,12 +164,25 @@ export interface DeviceEndpointDeps {
 /**
  * Runs one admitted device socket: login, heartbeats, replies to forwarded commands, and going offline.
  * `slot`, its place among the node's logins in flight, is given back once its login is answered.
+ *
+ * A newer socket of a device replaces its logged-in one when it sends its login, not when it opens
+ * (DEV-2). An upgrade can be served long after its device gave up on it: it waited in the accept queue, at
+ * admission or behind a database read in a login storm, and the device's handshake timed out (10 s), so
+ * the device connected again and logged in. Replaced at open, the stale socket closed the live one with
+ * 4008, after which a device stops for good (LIFE-3): 714 of 19,000 simulated agents logged in once and
+ * were gone. A stale socket never sends a login, so the live one stays. A socket that has not logged in
+ * yet is superseded with 1013 (try again later), which a device answers by reconnecting.
  */
 export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, { ok: true }>, deps: DeviceEndpointDeps, slot?: LoginSlot): void {
   const link = new DeviceLink(new Peer(ws), admission.sn, admission.orgId, deps.clock, deps.commands);
   const previous = deps.links.get(link.sn);
-  if (previous) previous.peer.ws.close(CloseCode.Replaced, 'replaced by a newer connection');
-  deps.links.set(link.sn, link);
+  if (previous?.loggedIn) {
+    deps.pending.get(link.sn)?.peer.ws.close(CloseCode.TryAgainLater, 'superseded by a newer connection');
+    deps.pending.set(link.sn, link);
+  } else {
+    previous?.peer.ws.close(CloseCode.TryAgainLater, 'superseded by a newer connection');
+    deps.links.set(link.sn, link);
+  }
   let enrolling = admission.enrolling;
   const reenrolling = admission.reenrolling === true;
 
@@ -173,6 +191,12 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
     if (!info) {
       link.peer.send({ msgId: env.msgId, cid: env.cid, result: Result.MessageError, data: { message: 'model and systemType are required' } });
       return;
+    }
+    if (deps.pending.get(link.sn) === link) {
+      // The device logs in on this socket, so the logged-in one is the socket it left (DEV-2).
+      deps.pending.delete(link.sn);
+      deps.links.get(link.sn)?.peer.ws.close(CloseCode.Replaced, 'replaced by a newer connection');
+      deps.links.set(link.sn, link);
     }
     const now = deps.clock.now();
     let secret: string | undefined;
@@ -253,6 +277,7 @@ export function serveDevice(ws: WebSocket, admission: Extract<DeviceAdmission, {
   ws.on('close', () => {
     // An error captures a stack trace: only built when a command is actually waiting.
     if (link.waiting?.size) link.failWaiting(new ConnectionLostError());
+    if (deps.pending.get(link.sn) === link) deps.pending.delete(link.sn);
     if (deps.links.get(link.sn) !== link) return;
     deps.links.delete(link.sn);
     if (!link.loggedIn) return;

@@ -54,6 +54,7 @@ describe('a device socket that closes while its login is being written', () => {
         devices,
         clock: systemClock,
         links,
+        pending: new Map(),
         onPresence: (_link, online) => presence.push(online),
         nodeId: 'n1',
         track: (w) => writes.push(w),

@@ -113,6 +113,8 @@ export class Gateway {
   readonly #deps: GatewayDeps;
   readonly #wss: WebSocketServer;
   readonly #devices = new Map<string, DeviceLink>();
+  /** A device's newer socket that has not logged in while `#devices` holds its logged-in one (serveDevice). */
+  readonly #pendingDevices = new Map<string, DeviceLink>();
   readonly #consoles = new Set<ConsoleLink>();
   readonly #liveness: LivenessSweep;
   /** Commands this node forwarded to devices held by other nodes. */
@@ -395,6 +397,8 @@ export class Gateway {
 
   #closeRevoked(sn: string): void {
     this.#devices.get(sn)?.peer.ws.close(CloseCode.Unauthorized, 'device secret revoked');
+    // A socket admitted with the old secret would otherwise take the device over at its login.
+    this.#pendingDevices.get(sn)?.peer.ws.close(CloseCode.Unauthorized, 'device secret revoked');
   }
 
   /** Devices marked offline for a dead node: consoles everywhere hear it, as if the node had said so. */
@@ -479,6 +483,8 @@ export class Gateway {
       this.streams.deviceGone(sn);
       link.peer.ws.close(CloseCode.GoingAway, 'moved to another organisation');
     }
+    // A socket admitted into the old organisation would otherwise take the device over at its login.
+    this.#pendingDevices.get(sn)?.peer.ws.close(CloseCode.GoingAway, 'moved to another organisation');
     const outside = (console: ConsoleLink) => !console.caller.scope.has(orgId);
     this.#watchers.deviceMoved(sn, outside);
     this.#flows.deviceMoved(sn, outside);
@@ -641,6 +647,7 @@ export class Gateway {
       devices: this.#deps.devices,
       clock: this.#deps.clock,
       links: this.#devices,
+      pending: this.#pendingDevices,
       onPresence: (link, online, announce) => this.#broadcastPresence(link, online, announce),
       nodeId: this.#deps.nodeId,
       track: (write) => {
