@@ -43,6 +43,14 @@ class TestDevice {
   }
 }
 
+/** A device socket opened for `sn` that has logged in. */
+async function loggedIn(url: string, sn: string): Promise<TestDevice> {
+  const device = new TestDevice(`${url}/?sn=${sn}`);
+  await device.opened();
+  expect((await device.ask(Command.DeviceLogin, 'login', INFO)).result).toBe(Result.Success);
+  return device;
+}
+
 describe("DEV-2 a device's newer socket takes over when it logs in", () => {
   let db: Db;
   let wss: WebSocketServer;
@@ -84,9 +92,7 @@ describe("DEV-2 a device's newer socket takes over when it logs in", () => {
   });
 
   it('DEV-2 a socket served after its device logged in on another, which never logs in, leaves the logged-in one alone (LIFE-3: 4008 stops a device for good)', async () => {
-    const live = new TestDevice(`${url}/?sn=LATE1`);
-    await live.opened();
-    expect((await live.ask(Command.DeviceLogin, 'login', INFO)).result).toBe(Result.Success);
+    const live = await loggedIn(url, 'LATE1');
     // The device's earlier attempt, given up on its side, reaches the node now.
     const stale = new TestDevice(`${url}/?sn=LATE1`);
     await stale.opened();
@@ -102,12 +108,8 @@ describe("DEV-2 a device's newer socket takes over when it logs in", () => {
   });
 
   it('DEV-2 a newer socket that logs in replaces the logged-in one, which is closed with 4008', async () => {
-    const old = new TestDevice(`${url}/?sn=NEW1`);
-    await old.opened();
-    expect((await old.ask(Command.DeviceLogin, 'login', INFO)).result).toBe(Result.Success);
-    const fresh = new TestDevice(`${url}/?sn=NEW1`);
-    await fresh.opened();
-    expect((await fresh.ask(Command.DeviceLogin, 'login', INFO)).result).toBe(Result.Success);
+    const old = await loggedIn(url, 'NEW1');
+    const fresh = await loggedIn(url, 'NEW1');
     expect(await old.closed).toBe(CloseCode.Replaced);
     expect((await fresh.ask(Command.Heartbeat, 'beat')).result).toBe(Result.Success);
     fresh.ws.close();

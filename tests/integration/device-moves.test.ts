@@ -4,7 +4,7 @@ import path from 'node:path';
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Chunk, Command, encodeChunk, type Envelope, newFlowId, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
+import { type Chunk, CloseCode, Command, encodeChunk, type Envelope, newFlowId, OnlineState, ProtocolEngine, Result } from '../../protocol/index.ts';
 import { FakeClock } from '../../protocol/testing/fake-clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
@@ -234,6 +234,30 @@ describe('a device moved to another organisation, on one node', () => {
     await synced(consoleA);
     sub.unsubscribe();
     expect(heard.map((e) => e.data)).toEqual([{ output: 'before\n', offset: 0 }]);
+  });
+
+  it('DEV-2 a socket waiting beside the logged-in one is closed too when the device moves (1001), so it cannot log in under the old organisation', async () => {
+    const keys = ['device_list', 'device_base_info'];
+    const A = await tenant(ts, admin, keys);
+    const B = await tenant(ts, admin, keys);
+    const sn = unique('MV-P-');
+    const device = await enrol(sn, A.enrollKey);
+    // Admitted into A with the device's secret, it waits until it logs in (DEV-2).
+    const waiting = new WebSocket(`${ts.server.deviceSocketUrl}?sn=${sn}&secret=${encodeURIComponent(device.secret)}`);
+    const waitingClosed = new Promise<number>((resolve) => waiting.once('close', (code: number) => resolve(code)));
+    await new Promise((resolve, reject) => waiting.once('open', resolve).once('error', reject));
+    const beat = new Promise<Envelope>((resolve) => waiting.once('message', (d: Buffer) => resolve(JSON.parse(d.toString()) as Envelope)));
+    waiting.send(JSON.stringify({ msgId: Command.Heartbeat, cid: 'hb' }));
+    expect(await beat).toMatchObject({ result: Result.Success });
+
+    const closed = device.closed();
+    await admin.ok('POST', '/device/allocate', { sns: [sn], orgId: B.orgId });
+    await closed;
+    expect(await waitingClosed).toBe(CloseCode.GoingAway);
+    // The device comes back under B.
+    await device.reconnect();
+    const consoleB = await open(B.login);
+    expect(await ask(consoleB, Command.BaseInfo, sn)).toMatchObject({ result: Result.Success });
   });
 
   it('H3 held commands of the old organisation are cancelled when the device moves: announced to it, never sent, not listed to the new one', async () => {

@@ -63,6 +63,19 @@ describe('device secrets and watching consoles', () => {
     withNew.ws.close();
   });
 
+  it('DEV-2 DEV-3 revoking a secret also closes a socket waiting beside the logged-in one (4001), so it cannot log in with the old secret', async () => {
+    const { ws, secret } = await rawDevice(ts, 'REVOKE-2', `enroll=${ts.server.seeded.enrollKey}`);
+    // A second socket with the same secret waits beside the logged-in one until it logs in (DEV-2).
+    const waiting = new WebSocket(`${ts.server.deviceSocketUrl}?sn=REVOKE-2&secret=${secret}`);
+    await new Promise((resolve, reject) => waiting.once('open', resolve).once('error', reject));
+    const beat = new Promise<Envelope>((resolve) => waiting.once('message', (d: Buffer) => resolve(JSON.parse(d.toString()) as Envelope)));
+    waiting.send(JSON.stringify({ msgId: Command.Heartbeat, cid: 'hb' }));
+    expect((await beat).result).toBe(Result.Success);
+    const codes = Promise.all([closed(ws), closed(waiting)]);
+    expect((await api(ts.server.url, 'POST', '/device-ops/revoke', { token, body: { sn: 'REVOKE-2' } })).code).toBe(20000);
+    expect(await codes).toEqual([CloseCode.Unauthorized, CloseCode.Unauthorized]);
+  });
+
   it('refuses to revoke a device that does not exist, with the same answer as out of scope', async () => {
     const res = await api(ts.server.url, 'POST', '/device-ops/revoke', { token, body: { sn: 'NO-SUCH-DEVICE' } });
     expect(res.code).toBe(40003);
