@@ -9,7 +9,7 @@ import { loadConfig } from '../server/config.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { raiseOpenFileLimit } from './gateway/file-limit.ts';
 import { measureHeldDevices } from './gateway/held.ts';
-import { bareWsBroadcastMs, bareWsEchoServer, bareWsRelay } from './gateway/baselines.ts';
+import { bareWsBroadcastMs, bareWsEchoServer, bareWsRelay, RELAY_DEVICE_SOCKETS } from './gateway/baselines.ts';
 import { benchEnv, consoleSocketUrl, percentile, sleep } from './gateway/bench-env.ts';
 import { BARE_SOURCE_BLOCK } from './gateway/busy-node.ts';
 import { RoundTripClient } from './gateway/client-process.ts';
@@ -17,6 +17,7 @@ import { ForkedProcess } from './gateway/forked.ts';
 import type { TransferReply, TransferRequest } from './gateway/transfer-messages.ts';
 import { SwarmProcess } from './gateway/swarm-process.ts';
 import type { BenchRow } from './table.ts';
+import { profiled } from './cpu-profile.ts';
 
 // The issue's sizes by default; each can be scaled down for a quick run (README, Benchmarks).
 const env = process.env;
@@ -260,9 +261,12 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
         const ours = [undefined, client.child.pid, ...swarms.all.map((s) => s.child.pid)];
         const schedBefore = ours.map(schedStat);
         let cpu = process.cpuUsage();
+        const mainThread = process.threadCpuUsage();
         const sampler = env.BENCH_HEAP_SAMPLE ? await startAllocationSampling() : undefined;
-        const rtt = await client.next('latencies', { kind: 'paced', over: 'console', rate, seconds: SECONDS, sns });
+        // BENCH_CPU_PROF=<dir>: the gateway's side of the measured window only (its CPU rows then include the profiler's).
+        const rtt = await profiled(env.BENCH_CPU_PROF, `gateway-rtt-${rate}`, () => client.next('latencies', { kind: 'paced', over: 'console', rate, seconds: SECONDS, sns }));
         const rttCpu = process.cpuUsage(cpu);
+        const rttMain = process.threadCpuUsage(mainThread);
         if (sampler) await sampler.stop(path.join(String(env.BENCH_HEAP_SAMPLE), `gateway-rtt-${rate}.heapprofile`));
         const sched = ours.map((pid, k) => {
           const after = schedStat(pid);
@@ -286,7 +290,7 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
           },
           { name: `command round trip p99 at ${rate}/s`, value: percentile(rtt.ms, 99), unit: 'ms', baseline: percentile(bare.ms, 99), target: '< 10 ms at 5,000/s; <= 4x the echo' },
           {
-            name: `  p99 at ${rate}/s against a bare ws relay (client -> relay in this process -> forked echoing device -> back, ${relay.ms.length} msgs${relay.failed ? `, ${relay.failed} FAILED` : ''})`,
+            name: `  p99 at ${rate}/s against a bare ws relay (client -> relay in this process -> ${RELAY_DEVICE_SOCKETS} sockets of a forked echoing process, in turn -> back, ${relay.ms.length} msgs${relay.failed ? `, ${relay.failed} FAILED` : ''})`,
             value: percentile(rtt.ms, 99),
             unit: 'ms',
             baseline: percentile(relay.ms, 99),
@@ -314,6 +318,18 @@ async function runSingleProcessPhases(): Promise<BenchRow[]> {
             value: rttCpu.system / Math.max(1, rtt.ms.length),
             unit: 'us',
             baseline: bareCpu.system / Math.max(1, bare.ms.length),
+          },
+          {
+            // The rest is the process's other threads: V8's collector and compilers, libuv's pool.
+            name: `  of which on the gateway's main thread (the event loop) at ${rate}/s`,
+            value: perMessage(rttMain, rtt.ms.length),
+            unit: 'us',
+          },
+          {
+            name: `  of which system (kernel) time at ${rate}/s, gateway; baseline: the relay's`,
+            value: rttCpu.system / Math.max(1, rtt.ms.length),
+            unit: 'us',
+            baseline: relayCpu.system / Math.max(1, relay.ms.length),
           },
           {
             name: `gateway event-loop delay p99 / max at ${rate}/s (1 ms timer resolution)`,

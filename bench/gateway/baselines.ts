@@ -16,29 +16,43 @@ export async function bareWsEchoServer(): Promise<{ url: string; close: () => vo
 }
 
 /**
- * Second baseline: a bare ws relay in this process (where the gateway runs) between the forked client and
- * one forked echoing device (bench/gateway/echo-device.ts): each frame from the client goes to the device
- * unchanged and each frame from the device back to the client. A gateway relays, so it does two sockets'
- * reads and writes per command where the echo server does one: this is the floor for what it does.
+ * The relay baseline's device sockets. The round trips cycle over 2,000 devices, so at 5,000/s a device
+ * socket carries a command every 0.4 s; over 500 sockets one every 0.1 s: either way each frame is read and
+ * written alone (an event-loop turn here is well under a millisecond), and 500 fit in the file descriptors
+ * the bench keeps in reserve beside its 19,000 devices.
  */
-export async function bareWsRelay(): Promise<{ url: string; close: () => void }> {
+export const RELAY_DEVICE_SOCKETS = 500;
+
+/**
+ * Second baseline: a bare ws relay in this process (where the gateway runs) between the forked client and
+ * `deviceSockets` sockets of one forked echoing process (bench/gateway/echo-device.ts): each frame from the
+ * client goes to the next device socket in turn unchanged, and each frame from a device back to the client.
+ * A gateway relays, so it does two sockets' reads and writes per command where the echo server does one;
+ * and its commands cycle over many device sockets, each read and written for one command (no frames of
+ * one socket to read or write together), so the relay's do too. This is the floor for what it does.
+ */
+export async function bareWsRelay(deviceSockets = RELAY_DEVICE_SOCKETS): Promise<{ url: string; close: () => void }> {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
-  let device: WebSocket | undefined;
+  const devices: WebSocket[] = [];
+  let next = 0;
   let client: WebSocket | undefined;
   wss.on('connection', (ws, req) => {
     if (req.url === '/device') {
-      device = ws;
+      devices.push(ws);
       ws.on('message', (d: Buffer, isBinary: boolean) => client?.send(d, { binary: isBinary }));
     } else {
       client = ws;
-      ws.on('message', (d: Buffer, isBinary: boolean) => device?.send(d, { binary: isBinary }));
+      ws.on('message', (d: Buffer, isBinary: boolean) => {
+        devices[next]?.send(d, { binary: isBinary });
+        next = (next + 1) % devices.length;
+      });
     }
   });
   await new Promise((r) => wss.once('listening', r));
   const port = (wss.address() as { port: number }).port;
   const echoDevice = new ForkedProcess<EchoDeviceRequest, EchoDeviceReply>(path.resolve(import.meta.dirname, 'echo-device.ts'), {});
   await echoDevice.next('ready');
-  await echoDevice.next('connected', { kind: 'connect', url: `ws://127.0.0.1:${port}/device` });
+  await echoDevice.next('connected', { kind: 'connect', url: `ws://127.0.0.1:${port}/device`, sockets: deviceSockets });
   return {
     url: `ws://127.0.0.1:${port}/console`,
     close: () => {

@@ -1,5 +1,5 @@
 import type { BenchRow } from '../table.ts';
-import { bareWsBroadcastMs, bareWsEchoServer, bareWsRelay } from './baselines.ts';
+import { bareWsBroadcastMs, bareWsEchoServer, bareWsRelay, RELAY_DEVICE_SOCKETS } from './baselines.ts';
 import { benchEnv, consoleSocketUrl, percentile, sleep } from './bench-env.ts';
 import { RoundTripClient } from './client-process.ts';
 import type { SwarmProcess } from './swarm-process.ts';
@@ -97,7 +97,7 @@ export async function measureBusyNode(node: BusyNode, swarms: readonly FleetSwar
             target: 'baseline: bare ws echo, client forked the same way',
           },
           { name: `node of workers: command round trip p99 at ${rate}/s`, value: percentile(rtt.ms, 99), unit: 'ms', baseline: percentile(bare.ms, 99), target: '<= 4x the echo' },
-          { name: `  p99 at ${rate}/s against a bare ws relay (${relayed.ms.length} msgs)`, value: percentile(rtt.ms, 99), unit: 'ms', baseline: percentile(relayed.ms, 99) },
+          { name: `  p99 at ${rate}/s against a bare ws relay (over ${RELAY_DEVICE_SOCKETS} device sockets, ${relayed.ms.length} msgs)`, value: percentile(rtt.ms, 99), unit: 'ms', baseline: percentile(relayed.ms, 99) },
           ...(warmup ? [{ name: `  round trip p99 during the ${WARMUP_SECONDS} s at ${rate}/s just before (the transient after a step up in rate)`, value: percentile(warmup.ms, 99), unit: 'ms' }] : []),
           {
             name: `node of workers: CPU per command at ${rate}/s (primary and every worker; baseline: the echo server per echo)`,
