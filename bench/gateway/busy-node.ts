@@ -137,6 +137,7 @@ export async function measureBusyNode(node: BusyNode, swarms: readonly FleetSwar
         const before = await node.metric('dcc_telemetry_absorbed_total');
         const cpu = node.cpuMs();
         const t0 = performance.now();
+        const from = monotonicUs();
         const each = await Promise.all(swarms.map((s) => s.process.next('blasted', { kind: 'blast', seconds: INGEST_SECONDS, burst })));
         const sent = each.reduce((n, b) => n + b.sent, 0);
         const sendMs = Math.max(...each.map((b) => b.ms));
@@ -144,6 +145,7 @@ export async function measureBusyNode(node: BusyNode, swarms: readonly FleetSwar
         while ((await node.metric('dcc_telemetry_absorbed_total')) - before < sent && performance.now() < end) await sleep(100);
         const seconds = (performance.now() - t0) / 1_000;
         const absorbed = (await node.metric('dcc_telemetry_absorbed_total')) - before;
+        markWindow(`ingest-${burst}`, from);
         rows.push(
           {
             name: `node of workers: status uploads absorbed, ${burst === 1 ? 'one write per upload' : `${burst} uploads per device per write`} (${absorbed} of ${sent} sent in ${seconds.toFixed(1)} s by ${swarms.length} swarms)`,

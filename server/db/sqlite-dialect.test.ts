@@ -43,6 +43,38 @@ describe('embedded database opened by several processes', () => {
     await db.destroy();
   });
 
+  it("waits for another process's write lock on timers, not inside SQLite: the event loop runs meanwhile", async () => {
+    const file = fresh();
+    const db = new Kysely<{ t: { id: number } }>({ dialect: nodeSqliteDialect(file) });
+    await db.schema.createTable('t').addColumn('id', 'integer').execute();
+    const other = new DatabaseSync(file);
+    other.exec('BEGIN IMMEDIATE');
+    other.exec('INSERT INTO t VALUES (1)');
+    let began = false;
+    const written = db.transaction().execute(async (trx) => {
+      began = true;
+      await trx.insertInto('t').values({ id: 2 }).execute();
+    });
+    // Timers fire while the transaction waits for the lock; SQLite sleeping in the call would hold them
+    // until its busy timeout (5 s) ran out.
+    let ticks = 0;
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (++ticks === 5) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    expect(began).toBe(false);
+    other.exec('COMMIT');
+    await written;
+    expect(began).toBe(true);
+    expect(other.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 1 }, { id: 2 }]);
+    other.close();
+    await db.destroy();
+  });
+
   it('opens in WAL mode with a busy timeout, so readers in other processes never wait for a writer', async () => {
     const file = fresh();
     const db = new Kysely<{ t: { id: number } }>({ dialect: nodeSqliteDialect(file) });

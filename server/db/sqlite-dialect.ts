@@ -1,5 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
-import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type SqliteDatabase, type SqliteStatement } from 'kysely';
 
 /** Compiled statements kept per database; far more than the distinct statements the server issues. */
 const STATEMENT_CACHE_SIZE = 1_000;
@@ -10,6 +10,9 @@ const STATEMENT_CACHE_SIZE = 1_000;
 const BUSY_TIMEOUT_MS = 5_000;
 /** Further attempts of a statement that still found the database busy after a whole busy timeout. */
 const BUSY_RETRIES = 3;
+
+/** Longest pause between attempts to begin a transaction while another process holds the write lock. */
+const BEGIN_RETRY_MAX_MS = 16;
 
 /** SQLITE_BUSY (5) and SQLITE_LOCKED (6), with any extended code (BUSY_SNAPSHOT is 517). */
 export function isSqliteBusy(err: unknown): boolean {
@@ -47,9 +50,28 @@ export function nodeSqliteDialect(file: string): SqliteDialect {
   const compile = (source: string): SqliteStatement => {
     // Kysely opens transactions with a plain BEGIN, which takes the write lock only at the first write. In
     // WAL mode a second process that committed in between makes that upgrade fail at once with
-    // SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out; BEGIN IMMEDIATE takes the lock up front
-    // (waiting as long as the busy timeout allows).
-    const sql = source === 'begin' ? 'begin immediate' : source;
+    // SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out; BEGIN IMMEDIATE takes the lock up front. It
+    // does not wait for it here: SQLite would sleep inside the call, with this process's event loop
+    // stopped (a worker of a node stalled up to 143 ms at a time behind another's telemetry flush, its
+    // sockets unread). It fails at once with SQLITE_BUSY, and the driver tries again after a timer.
+    if (source === 'begin') {
+      const begin = db.prepare('begin immediate');
+      return {
+        reader: false,
+        all: () => [],
+        run: () => {
+          db.exec('PRAGMA busy_timeout = 0');
+          try {
+            begin.run();
+          } finally {
+            db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+          }
+          return { changes: 0, lastInsertRowid: 0 };
+        },
+        iterate: () => [][Symbol.iterator](),
+      };
+    }
+    const sql = source;
     const stmt = db.prepare(sql);
     return {
       reader: stmt.columns().length > 0,
@@ -74,5 +96,41 @@ export function nodeSqliteDialect(file: string): SqliteDialect {
       return stmt;
     },
   };
-  return new SqliteDialect({ database: adapter });
+  return new NodeSqliteDialect({ database: adapter });
+}
+
+/** Kysely's SQLite dialect with {@link LockWaitingDriver}. */
+class NodeSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): SqliteDriver {
+    return new LockWaitingDriver(this.#config);
+  }
+}
+
+/**
+ * Begins a transaction by taking the write lock without sleeping in SQLite: while another process holds
+ * it, the attempt is repeated after a timer (1 ms, doubling to 16 ms) until the busy timeout has passed,
+ * and the event loop serves this process's sockets meanwhile. The transaction holds Kysely's one
+ * connection from the first attempt, so this process's other statements wait their turn behind it, as
+ * they would behind a transaction that had begun.
+ */
+class LockWaitingDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const deadline = performance.now() + BUSY_TIMEOUT_MS;
+    for (let pause = 1; ; pause = Math.min(pause * 2, BEGIN_RETRY_MAX_MS)) {
+      try {
+        await connection.executeQuery(CompiledQuery.raw('begin'));
+        return;
+      } catch (err) {
+        if (!isSqliteBusy(err) || performance.now() >= deadline) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }
