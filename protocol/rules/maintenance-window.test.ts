@@ -41,6 +41,35 @@ describe('maintenance windows', () => {
     );
   });
 
+  it('finds an opening just after midnight when asked in the evening (the hour searched spans midnight)', () => {
+    // Every day 00:22 to 01:22 UTC, asked on Friday at 22:22:30: Saturday 00:22, not "never".
+    const early: MaintenanceWindow = { days: [0, 1, 2, 3, 4, 5, 6], from: '00:22', to: '01:22', timeZone: 'UTC' };
+    expect(nextOpening(early, at('2026-11-27T22:22:30Z'))).toBe(at('2026-11-28T00:22:00Z'));
+  });
+
+  it('finds the first open minute of any window, in zones with and without daylight saving', () => {
+    const minute = fc.integer({ min: 0, max: 1_439 }).map((m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+    const windows = fc
+      .record({
+        days: fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 7 }),
+        from: minute,
+        to: minute,
+        timeZone: fc.constantFrom('UTC', 'Asia/Shanghai', 'Europe/London', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'),
+      })
+      .filter((w) => w.from !== w.to);
+    fc.assert(
+      fc.property(fc.integer({ min: at('2026-01-01T00:00:00Z'), max: at('2027-01-01T00:00:00Z') }), windows, (now, w) => {
+        const next = nextOpening(w, now);
+        expect(next).toBeDefined();
+        if (next === undefined || next === now) return;
+        expect(windowOpen(w, next)).toBe(true);
+        // No minute before it, from the asking minute on, is open.
+        for (let m = Math.floor(now / 60_000) * 60_000; m < next; m += 60_000) expect(windowOpen(w, m)).toBe(false);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('tells what a campaign waits for: its start time, then its window', () => {
     const now = at('2026-11-26T12:00:00Z');
     expect(campaignWait(now + 60_000, null, now)).toBe('scheduled');

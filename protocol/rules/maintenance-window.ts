@@ -95,18 +95,28 @@ export function windowOpen(w: MaintenanceWindow, at: number): boolean {
 }
 
 const STEP_MS = 60_000;
+const HOUR_MS = 60 * STEP_MS;
+const DAY_MINUTES = 1_440;
 const HORIZON_MS = 8 * 86_400_000;
 
 /** The first minute at or after `at` when the window is open (undefined when it never opens within 8 days). */
 export function nextOpening(w: MaintenanceWindow, at: number): number | undefined {
   if (windowOpen(w, at)) return at;
-  // Outside the window, it next opens when the local time of day is `from`. Each hour step covers the
-  // sixty local minutes from its start, so the minute that reads `from` is found in the hour holding it.
+  // Outside the window, it next opens when the local time of day reaches `from` (the day turning at
+  // midnight never opens it: an overnight window open after midnight was open before it). Each hour step
+  // covers the sixty local minutes from its start, so the minute that reads `from` is found in the hour
+  // holding it, counted round the clock: the hour from 23:23 holds 00:22. An hour in which the zone's
+  // offset changes skips or repeats local minutes, so there each minute is looked at.
   const from = minutesOf(w.from) ?? 0;
   const start = Math.ceil(at / STEP_MS) * STEP_MS;
-  for (let t = start; t < start + HORIZON_MS; t += 60 * STEP_MS) {
-    const delta = from - localTime(t, w.timeZone).minute;
-    if (delta < 0 || delta >= 60) continue;
+  for (let t = start; t < start + HORIZON_MS; t += HOUR_MS) {
+    const minute = localTime(t, w.timeZone).minute;
+    if ((localTime(t + HOUR_MS, w.timeZone).minute - minute + DAY_MINUTES) % DAY_MINUTES !== 60) {
+      for (let u = t; u < t + HOUR_MS; u += STEP_MS) if (windowOpen(w, u)) return u;
+      continue;
+    }
+    const delta = (from - minute + DAY_MINUTES) % DAY_MINUTES;
+    if (delta >= 60) continue;
     const candidate = t + delta * STEP_MS;
     if (windowOpen(w, candidate)) return candidate;
   }
