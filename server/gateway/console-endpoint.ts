@@ -13,7 +13,6 @@ import {
   isReply,
   MALFORMED_REQUEST,
   type MappedEnvelope,
-  OnlineState,
   type PendingHandlers,
   peekChunkFlowId,
   RequestTimeoutError,
@@ -236,9 +235,9 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     if (target) return void dispatch(typed, caller, sn, permission, target, target.orgId, false);
     // Refused before the read when the key is missing: a caller without it costs the database nothing.
     if (!caller.permissions.has(permission)) return void answer(req, Result.Fail, { message: Message.PermissionDenied });
-    return deps.devices.findBySn(sn).then((row) =>
+    return deps.devices.routeOf(sn).then((route) =>
       // Checked again after the read: a change may have touched the session's rights meanwhile.
-      withRights((current) => dispatch(typed, current, sn, permission, undefined, row?.org_id, row?.online_state === OnlineState.Online)),
+      withRights((current) => dispatch(typed, current, sn, permission, undefined, route?.orgId, route?.online === true)),
     );
   };
 
@@ -328,7 +327,7 @@ export function serveConsole(ws: WebSocket, opened: SessionRights, deps: Console
     // A socket being closed may be a device that just moved organisation: its row has the new one.
     const held = deps.links.get(sn);
     const open = held !== undefined && held.peer.ws.readyState === held.peer.ws.OPEN;
-    const orgId = (open ? held.orgId : undefined) ?? (await deps.devices.findBySn(sn))?.org_id;
+    const orgId = (open ? held.orgId : undefined) ?? (await deps.devices.routeOf(sn))?.orgId;
     await withRights((caller) => {
       if (!caller.permissions.has(WATCH_PERMISSION) || orgId === undefined || !caller.scope.has(orgId)) {
         answer(req, Result.Fail, { message: Message.PermissionDenied });

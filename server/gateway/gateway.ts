@@ -132,10 +132,7 @@ export class Gateway {
   readonly streams = new StreamFanout({
     command: (sn, msgId, data, opts) => this.command(sn, msgId, data, opts),
     orgOf: (sn) => (this.#devices.get(sn)?.loggedIn ? this.#devices.get(sn)?.orgId : undefined),
-    findDevice: async (sn) => {
-      const row = await this.#deps.devices.findBySn(sn);
-      return row && { orgId: row.org_id, online: row.online_state === OnlineState.Online };
-    },
+    findDevice: (sn) => this.#deps.devices.routeOf(sn),
     recorder: () => this.recordings,
     // A console's start of watching is one timeline entry of the device, with its recording when made.
     watched: (e) => this.timeline.record({ ...e, source: 'console', msgId: Command.StartStream }),
@@ -337,10 +334,10 @@ export class Gateway {
         if (!this.#dangerous.allow(sn, msgId, data, this.#deps.clock.now())) return settle(Result.Fail, { message: Message.TooFrequent });
         return commandDevice(link, req, timeoutMs, handlers);
       }
-      this.#deps.devices.findBySn(sn).then(
-        (row) => {
-          orgId = row?.org_id;
-          if (row?.online_state === OnlineState.Online && this.#routeRemote(req, handlers)) return;
+      this.#deps.devices.routeOf(sn).then(
+        (route) => {
+          orgId = route?.orgId;
+          if (route?.online === true && this.#routeRemote(req, handlers)) return;
           settle(Result.DeviceOffline);
         },
         () => settle(Result.Fail),

@@ -84,5 +84,14 @@ for (const target of targets) {
       expect(await devices.markOffline('OFF1', 300, 200)).toBe(true);
       expect((await new DeviceRepository(db).findBySn('OFF1'))?.online_state).toBe(OnlineState.Offline);
     });
+
+    it("reads a device's route for commands from other processes: its organisation and whether it is online (routeOf)", async () => {
+      const devices = new DeviceRepository(db);
+      await devices.register('ROUTE1', orgId, 'hash', info, 5_000, 'w1');
+      expect(await devices.routeOf('ROUTE1')).toEqual({ orgId, online: true });
+      expect(await devices.markOffline('ROUTE1', 6_000, 5_000)).toBe(true);
+      expect(await devices.routeOf('ROUTE1')).toEqual({ orgId, online: false });
+      expect(await devices.routeOf('NO-SUCH-DEVICE')).toBeUndefined();
+    });
   });
 }
