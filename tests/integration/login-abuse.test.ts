@@ -116,6 +116,9 @@ describe('captcha challenges between nodes', () => {
       busB.subscribe(Subject.captchaIssued, (m) => heard.push(m));
       const drew = new CaptchaStore(systemClock, busA);
       const answers = new CaptchaStore(systemClock, busB);
+      // A subscription is live once the server has seen it: B's round trip to the server orders its SUBs
+      // before A's publish (without it A can publish first and the challenge is never heard).
+      await busB.flush();
       const { id } = drew.issue('192.0.2.1') ?? { id: '' };
       const text = drew.peekForTest(id) ?? '';
       await expect.poll(() => heard.length).toBe(1);
