@@ -109,9 +109,12 @@ export function nextOpening(w: MaintenanceWindow, at: number): number | undefine
   // offset changes skips or repeats local minutes, so there each minute is looked at.
   const from = minutesOf(w.from) ?? 0;
   const start = Math.ceil(at / STEP_MS) * STEP_MS;
+  // The end of one hour is the start of the next: its local minute is carried, not read again.
+  let next = localTime(start, w.timeZone).minute;
   for (let t = start; t < start + HORIZON_MS; t += HOUR_MS) {
-    const minute = localTime(t, w.timeZone).minute;
-    if ((localTime(t + HOUR_MS, w.timeZone).minute - minute + DAY_MINUTES) % DAY_MINUTES !== 60) {
+    const minute = next;
+    next = localTime(t + HOUR_MS, w.timeZone).minute;
+    if ((next - minute + DAY_MINUTES) % DAY_MINUTES !== 60) {
       for (let u = t; u < t + HOUR_MS; u += STEP_MS) if (windowOpen(w, u)) return u;
       continue;
     }
