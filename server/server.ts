@@ -107,7 +107,7 @@ export async function buildServer(config: Config, opts: StartOptions = {}): Prom
     info: (obj: object, msg: string) => logTo.app?.log.info(obj, msg),
   };
   const { db, seeded } = opts.worker
-    ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema ?? config.databaseSchema, migrate: false, log }), seeded: opts.worker.seeded }
+    ? { db: await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema ?? config.databaseSchema, migrate: false, checkpoints: 'elsewhere', log }), seeded: opts.worker.seeded }
     : await prepareNode(config, clock, opts.pgSchema, log, opts.sqliteInMemory === true);
   const devices = opts.worker?.devices?.(db) ?? new DeviceRepository(db);
   const nodeId = opts.worker?.nodeId ?? randomUUID().slice(0, 8);

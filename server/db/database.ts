@@ -29,6 +29,12 @@ export interface DatabaseTarget {
    */
   readonly migrate?: boolean;
   /**
+   * SQLite file only: who copies the write-ahead log into the file (see CheckpointMode). A node's one
+   * process, or its primary, runs the checkpointer thread (the default); its worker processes leave it to
+   * the primary.
+   */
+  readonly checkpoints?: 'thread' | 'elsewhere';
+  /**
    * Where a lost PostgreSQL connection is reported. Without a listener such a connection's error event
    * ended the process; with one, the pool drops the connection and opens a new one when next needed.
    */
@@ -83,7 +89,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
     db = new Kysely<Database>({ dialect: nodeSqliteDialect(':memory:') });
   } else {
     fs.mkdirSync(target.dataDir, { recursive: true });
-    db = new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(target.dataDir, 'control-center.sqlite')) });
+    db = new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(target.dataDir, 'control-center.sqlite'), target.checkpoints ?? 'thread') });
   }
   if (target.migrate === false) return db;
   // Kysely's migrator looks for its bookkeeping tables in every schema unless told which one: without

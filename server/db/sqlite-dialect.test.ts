@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WRITER_CHECKPOINT_CEILING_PAGES } from './checkpointer.ts';
 import { isSqliteBusy, nodeSqliteDialect } from './sqlite-dialect.ts';
 
 // Several worker processes of a node open one database file. A second DatabaseSync on the same file
@@ -89,5 +90,43 @@ describe('embedded database opened by several processes', () => {
     expect(reader.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     reader.close();
     await db.destroy();
+  });
+
+  describe('checkpoints', () => {
+    type Padded = { t: { id: number; pad: string } };
+    /** Writes `pages` pages' worth of rows (4 KiB pages) in one transaction. */
+    const fill = async (db: Kysely<Padded>, pages: number) => {
+      await db.schema.createTable('t').ifNotExists().addColumn('id', 'integer').addColumn('pad', 'text').execute();
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < pages; i++) await trx.insertInto('t').values({ id: i, pad: 'x'.repeat(3_500) }).execute();
+      });
+    };
+    const fileBytes = (file: string) => fs.statSync(file).size;
+
+    it('copies the write-ahead log into the file on a thread of its own, before any commit would', async () => {
+      const file = fresh();
+      const db = new Kysely<Padded>({ dialect: nodeSqliteDialect(file, 'thread') });
+      // 600 pages: under the 1,000 at which SQLite's own commit would have copied them.
+      await fill(db, 600);
+      await expect.poll(() => fileBytes(file), { timeout: 10_000 }).toBeGreaterThan(600 * 3_500);
+      const { rows } = await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db);
+      expect(rows).toEqual([{ wal_autocheckpoint: WRITER_CHECKPOINT_CEILING_PAGES }]);
+      await db.destroy();
+      // The thread has let go of the file: another connection writes at once.
+      const after = new DatabaseSync(file);
+      after.exec('PRAGMA busy_timeout = 0; INSERT INTO t VALUES (-1, NULL)');
+      expect(after.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 601 });
+      after.close();
+    });
+
+    it("leaves a commit past 1,000 pages to another process's checkpointer (a worker of a node)", async () => {
+      const file = fresh();
+      const db = new Kysely<Padded>({ dialect: nodeSqliteDialect(file, 'elsewhere') });
+      await fill(db, 1_200);
+      // SQLite's default would have copied the log at this commit; only the log holds the rows.
+      expect(fileBytes(file)).toBeLessThan(100 * 4_096);
+      expect(fileBytes(`${file}-wal`)).toBeGreaterThan(1_200 * 3_500);
+      await db.destroy();
+    });
   });
 });

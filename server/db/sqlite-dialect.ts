@@ -1,5 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { CompiledQuery, type DatabaseConnection, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { type Checkpointer, startCheckpointer, WRITER_CHECKPOINT_CEILING_PAGES } from './checkpointer.ts';
 
 /** Compiled statements kept per database; far more than the distinct statements the server issues. */
 const STATEMENT_CACHE_SIZE = 1_000;
@@ -21,15 +22,29 @@ export function isSqliteBusy(err: unknown): boolean {
 }
 
 /**
+ * Who copies the write-ahead log into the database file:
+ * - 'thread': a checkpointer thread this dialect starts, and stops when the database is destroyed (one
+ *   node's process, or its primary);
+ * - 'elsewhere': another process's checkpointer (the worker processes of a node, whose primary runs it);
+ * - 'commit': SQLite's default, the commit that takes the log past 1,000 pages (tools, tests of SQLite).
+ * With a checkpointer, a commit checkpoints only past a far ceiling (server/db/checkpointer.ts).
+ */
+export type CheckpointMode = 'thread' | 'elsewhere' | 'commit';
+
+/**
  * Kysely's SqliteDialect over the SQLite built into Node (node:sqlite), which has no native addon to
  * compile. Kysely expects a better-sqlite3-shaped database; node:sqlite differs only in taking spread
  * parameters and in how a statement says it returns rows.
  */
-export function nodeSqliteDialect(file: string): SqliteDialect {
+export function nodeSqliteDialect(file: string, checkpoints: CheckpointMode = 'commit'): SqliteDialect {
   const db = new DatabaseSync(file);
   // The busy timeout comes first: switching to WAL needs a lock that another worker opening the same
   // file at the same moment may hold. WAL lets readers in every process go on while one process writes.
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+  const inMemory = file === ':memory:';
+  if (checkpoints !== 'commit' && !inMemory) db.exec(`PRAGMA wal_autocheckpoint = ${WRITER_CHECKPOINT_CEILING_PAGES}`);
+  // Started after the switch to WAL, which the thread's connection then finds.
+  const checkpointer = checkpoints === 'thread' && !inMemory ? startCheckpointer(file) : undefined;
   type Param = null | number | bigint | string | Uint8Array;
   // Compiling SQL was the largest single CPU cost under device load (profiled in the gateway bench): the
   // same few hundred statements run over and over, so each is compiled once. node:sqlite statements run
@@ -96,20 +111,22 @@ export function nodeSqliteDialect(file: string): SqliteDialect {
       return stmt;
     },
   };
-  return new NodeSqliteDialect({ database: adapter });
+  return new NodeSqliteDialect({ database: adapter }, checkpointer);
 }
 
 /** Kysely's SQLite dialect with {@link LockWaitingDriver}. */
 class NodeSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #checkpointer: Checkpointer | undefined;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig, checkpointer: Checkpointer | undefined) {
     super(config);
     this.#config = config;
+    this.#checkpointer = checkpointer;
   }
 
   override createDriver(): SqliteDriver {
-    return new LockWaitingDriver(this.#config);
+    return new LockWaitingDriver(this.#config, this.#checkpointer);
   }
 }
 
@@ -121,6 +138,19 @@ class NodeSqliteDialect extends SqliteDialect {
  * they would behind a transaction that had begun.
  */
 class LockWaitingDriver extends SqliteDriver {
+  readonly #checkpointer: Checkpointer | undefined;
+
+  constructor(config: SqliteDialectConfig, checkpointer: Checkpointer | undefined) {
+    super(config);
+    this.#checkpointer = checkpointer;
+  }
+
+  /** Closes the connection, then the checkpointer's last pass leaves the log copied into the file. */
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    await this.#checkpointer?.stop();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const deadline = performance.now() + BUSY_TIMEOUT_MS;
     for (let pause = 1; ; pause = Math.min(pause * 2, BEGIN_RETRY_MAX_MS)) {
