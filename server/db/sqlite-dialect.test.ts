@@ -76,6 +76,36 @@ describe('embedded database opened by several processes', () => {
     await db.destroy();
   });
 
+  it("runs a single write outside a transaction once another process's lock is free, on timers meanwhile", async () => {
+    const file = fresh();
+    const db = new Kysely<{ t: { id: number } }>({ dialect: nodeSqliteDialect(file) });
+    await db.schema.createTable('t').addColumn('id', 'integer').execute();
+    const other = new DatabaseSync(file);
+    other.exec('BEGIN IMMEDIATE');
+    other.exec('INSERT INTO t VALUES (1)');
+    let wrote = false;
+    const written = db
+      .insertInto('t')
+      .values({ id: 2 })
+      .execute()
+      .then(() => (wrote = true));
+    let ticks = 0;
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (++ticks === 5) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    expect(wrote).toBe(false);
+    other.exec('COMMIT');
+    await written;
+    expect(other.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 1 }, { id: 2 }]);
+    other.close();
+    await db.destroy();
+  });
+
   it('opens in WAL mode with a busy timeout, so readers in other processes never wait for a writer', async () => {
     const file = fresh();
     const db = new Kysely<{ t: { id: number } }>({ dialect: nodeSqliteDialect(file) });

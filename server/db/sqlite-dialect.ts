@@ -1,19 +1,21 @@
 import { DatabaseSync } from 'node:sqlite';
-import { CompiledQuery, type DatabaseConnection, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { type CompiledQuery, type DatabaseConnection, type QueryResult, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { type Checkpointer, startCheckpointer, WRITER_CHECKPOINT_CEILING_PAGES } from './checkpointer.ts';
 
 /** Compiled statements kept per database; far more than the distinct statements the server issues. */
 const STATEMENT_CACHE_SIZE = 1_000;
 /**
- * How long one statement waits for another process's write lock (the worker processes of one node share
- * the file). SQLite sleeps inside the call, so this also bounds how long a worker's event loop can stall.
+ * How long opening the file waits for another process's lock (the worker processes of one node share the
+ * file, and switching to WAL needs a lock). After that SQLite never waits inside a call: see
+ * {@link LockWaitingConnection}.
  */
-const BUSY_TIMEOUT_MS = 5_000;
-/** Further attempts of a statement that still found the database busy after a whole busy timeout. */
-const BUSY_RETRIES = 3;
-
-/** Longest pause between attempts to begin a transaction while another process holds the write lock. */
-const BEGIN_RETRY_MAX_MS = 16;
+const OPEN_BUSY_TIMEOUT_MS = 5_000;
+/** How long the start of a transaction waits for another process's write lock. */
+const BEGIN_LOCK_WAIT_MS = 5_000;
+/** How long a statement outside a transaction waits for it (a flush of another worker can be long). */
+const STATEMENT_LOCK_WAIT_MS = 20_000;
+/** Longest pause between attempts while another process holds the lock. */
+const LOCK_RETRY_MAX_MS = 16;
 
 /** SQLITE_BUSY (5) and SQLITE_LOCKED (6), with any extended code (BUSY_SNAPSHOT is 517). */
 export function isSqliteBusy(err: unknown): boolean {
@@ -40,7 +42,12 @@ export function nodeSqliteDialect(file: string, checkpoints: CheckpointMode = 'c
   const db = new DatabaseSync(file);
   // The busy timeout comes first: switching to WAL needs a lock that another worker opening the same
   // file at the same moment may hold. WAL lets readers in every process go on while one process writes.
-  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+  db.exec(`PRAGMA busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+  // From here on a statement that finds the lock held fails at once, and LockWaitingConnection tries it
+  // again after a timer: SQLite's busy handler sleeps inside the call, with this process's event loop
+  // stopped (a worker of a node stalled up to 143 ms at a time behind another's telemetry flush, its
+  // sockets unread).
+  db.exec('PRAGMA busy_timeout = 0');
   const inMemory = file === ':memory:';
   if (checkpoints !== 'commit' && !inMemory) db.exec(`PRAGMA wal_autocheckpoint = ${WRITER_CHECKPOINT_CEILING_PAGES}`);
   // Started after the switch to WAL, which the thread's connection then finds.
@@ -50,49 +57,17 @@ export function nodeSqliteDialect(file: string, checkpoints: CheckpointMode = 'c
   // same few hundred statements run over and over, so each is compiled once. node:sqlite statements run
   // synchronously, so reuse is safe; iterate() is the exception, so streamed queries get their own.
   const cache = new Map<string, SqliteStatement>();
-  // Outside a transaction a statement that timed out on another process's lock changed nothing, so it
-  // is simply run again. Inside one it is not: the transaction's earlier statements must be redone, so the
-  // error goes to the caller, which rolls back.
-  const retryingBusy = <T>(run: () => T): T => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return run();
-      } catch (err) {
-        if (attempt >= BUSY_RETRIES || !isSqliteBusy(err) || db.isTransaction) throw err;
-      }
-    }
-  };
   const compile = (source: string): SqliteStatement => {
     // Kysely opens transactions with a plain BEGIN, which takes the write lock only at the first write. In
     // WAL mode a second process that committed in between makes that upgrade fail at once with
-    // SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out; BEGIN IMMEDIATE takes the lock up front. It
-    // does not wait for it here: SQLite would sleep inside the call, with this process's event loop
-    // stopped (a worker of a node stalled up to 143 ms at a time behind another's telemetry flush, its
-    // sockets unread). It fails at once with SQLITE_BUSY, and the driver tries again after a timer.
-    if (source === 'begin') {
-      const begin = db.prepare('begin immediate');
-      return {
-        reader: false,
-        all: () => [],
-        run: () => {
-          db.exec('PRAGMA busy_timeout = 0');
-          try {
-            begin.run();
-          } finally {
-            db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-          }
-          return { changes: 0, lastInsertRowid: 0 };
-        },
-        iterate: () => [][Symbol.iterator](),
-      };
-    }
-    const sql = source;
+    // SQLITE_BUSY_SNAPSHOT, which no waiting cures; BEGIN IMMEDIATE takes the lock up front.
+    const sql = source === 'begin' ? 'begin immediate' : source;
     const stmt = db.prepare(sql);
     return {
       reader: stmt.columns().length > 0,
-      all: (params) => retryingBusy(() => stmt.all(...(params as Param[]))),
+      all: (params) => stmt.all(...(params as Param[])),
       run: (params) => {
-        const r = retryingBusy(() => stmt.run(...(params as Param[])));
+        const r = stmt.run(...(params as Param[]));
         return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
       },
       iterate: (params) => db.prepare(sql).iterate(...(params as Param[])),
@@ -111,38 +86,43 @@ export function nodeSqliteDialect(file: string, checkpoints: CheckpointMode = 'c
       return stmt;
     },
   };
-  return new NodeSqliteDialect({ database: adapter }, checkpointer);
+  return new NodeSqliteDialect({ database: adapter }, () => db.isTransaction, checkpointer);
 }
 
 /** Kysely's SQLite dialect with {@link LockWaitingDriver}. */
 class NodeSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #inTransaction: () => boolean;
   readonly #checkpointer: Checkpointer | undefined;
 
-  constructor(config: SqliteDialectConfig, checkpointer: Checkpointer | undefined) {
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean, checkpointer: Checkpointer | undefined) {
     super(config);
     this.#config = config;
+    this.#inTransaction = inTransaction;
     this.#checkpointer = checkpointer;
   }
 
   override createDriver(): SqliteDriver {
-    return new LockWaitingDriver(this.#config, this.#checkpointer);
+    return new LockWaitingDriver(this.#config, this.#inTransaction, this.#checkpointer);
   }
 }
 
-/**
- * Begins a transaction by taking the write lock without sleeping in SQLite: while another process holds
- * it, the attempt is repeated after a timer (1 ms, doubling to 16 ms) until the busy timeout has passed,
- * and the event loop serves this process's sockets meanwhile. The transaction holds Kysely's one
- * connection from the first attempt, so this process's other statements wait their turn behind it, as
- * they would behind a transaction that had begun.
- */
+/** Kysely's SQLite driver whose one connection is a {@link LockWaitingConnection}. */
 class LockWaitingDriver extends SqliteDriver {
+  readonly #inTransaction: () => boolean;
   readonly #checkpointer: Checkpointer | undefined;
+  #connection: LockWaitingConnection | undefined;
 
-  constructor(config: SqliteDialectConfig, checkpointer: Checkpointer | undefined) {
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean, checkpointer: Checkpointer | undefined) {
     super(config);
+    this.#inTransaction = inTransaction;
     this.#checkpointer = checkpointer;
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    // Kysely's runtime driver lets one caller at a time hold the connection (SQLite has one).
+    this.#connection ??= new LockWaitingConnection(await super.acquireConnection(), this.#inTransaction);
+    return this.#connection;
   }
 
   /** Closes the connection, then the checkpointer's last pass leaves the log copied into the file. */
@@ -150,17 +130,41 @@ class LockWaitingDriver extends SqliteDriver {
     await super.destroy();
     await this.#checkpointer?.stop();
   }
+}
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const deadline = performance.now() + BUSY_TIMEOUT_MS;
-    for (let pause = 1; ; pause = Math.min(pause * 2, BEGIN_RETRY_MAX_MS)) {
+/**
+ * Waits for another process's lock on timers, not asleep in SQLite. While another process holds the
+ * write lock, a statement outside a transaction (a transaction's begin among them) fails at once with
+ * SQLITE_BUSY having changed nothing, and is run again after 1 ms, then 2, 4 ... 16 ms, until its budget
+ * is spent; the event loop serves this process's sockets meanwhile. A transaction holds Kysely's one
+ * connection from its first attempt, so this process's other statements wait their turn behind it, as
+ * they would behind a transaction that had begun. Inside a transaction (which holds the write lock from
+ * its begin) an error goes to the caller, which rolls back: its earlier statements would need redoing.
+ */
+class LockWaitingConnection implements DatabaseConnection {
+  readonly #inner: DatabaseConnection;
+  readonly #inTransaction: () => boolean;
+
+  constructor(inner: DatabaseConnection, inTransaction: () => boolean) {
+    this.#inner = inner;
+    this.#inTransaction = inTransaction;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    let deadline: number | undefined;
+    for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_RETRY_MAX_MS)) {
       try {
-        await connection.executeQuery(CompiledQuery.raw('begin'));
-        return;
+        return await this.#inner.executeQuery<R>(query);
       } catch (err) {
-        if (!isSqliteBusy(err) || performance.now() >= deadline) throw err;
+        if (!isSqliteBusy(err) || this.#inTransaction()) throw err;
+        deadline ??= performance.now() + (query.sql === 'begin' ? BEGIN_LOCK_WAIT_MS : STATEMENT_LOCK_WAIT_MS);
+        if (performance.now() >= deadline) throw err;
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.#inner.streamQuery<R>(query, chunkSize);
   }
 }
