@@ -102,6 +102,11 @@ export class LightDevice {
     if (now - this.#lastTx >= HEARTBEAT_MS) this.send({ msgId: Command.Heartbeat, cid: `h${this.#cid++}` });
   }
 
+  /** A status upload sent for it at `now` (a blast's) stands for its status of the minute. */
+  statusSent(now: number): void {
+    this.#lastStatus = now;
+  }
+
   #status(now: number): void {
     this.#lastStatus = now;
     this.send({ msgId: Command.StatusUpload, data: (this.#load ??= new SimulatedLoad(seededRandom(seedOf(this.sn)))).next(false, now) });
