@@ -164,6 +164,7 @@ class LockWaitingConnection implements DatabaseConnection {
     }
   }
 
+  /** Not retried: a stream is a read, and a reader in WAL mode takes no lock another process holds. */
   streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
     return this.#inner.streamQuery<R>(query, chunkSize);
   }
