@@ -29,7 +29,7 @@ export interface Checkpointer {
  * unread (gateway bench, issue 21). One thread per node does it instead, beside the event loops; the
  * node's connections raise their own threshold to {@link WRITER_CHECKPOINT_CEILING_PAGES}.
  *
- * The thread never keeps the process alive by itself.
+ * The thread never keeps the process alive by itself, except while it stops.
  */
 export function startCheckpointer(file: string, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
   const data: CheckpointThreadData = { file, intervalMs };
@@ -44,6 +44,9 @@ export function startCheckpointer(file: string, intervalMs = CHECKPOINT_INTERVAL
   return {
     stop() {
       stopping ??= (async () => {
+        // Held while it stops: awaited on an unreferenced thread, a process with nothing else to do exited
+        // with the close unfinished (the gateway bench's last `await server.close()` never settled).
+        thread.ref();
         thread.postMessage('stop');
         await exited;
       })();

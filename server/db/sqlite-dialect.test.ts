@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -147,6 +149,25 @@ describe('embedded database opened by several processes', () => {
       after.exec('PRAGMA busy_timeout = 0; INSERT INTO t VALUES (-1, NULL)');
       expect(after.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 601 });
       after.close();
+    });
+
+    it('finishes closing in a process with nothing else to do: the stopping thread holds it open', () => {
+      const file = fresh();
+      // A module file, as a server's entry is (`node -e` kept the process alive regardless).
+      const script = path.join(path.dirname(file), 'close.mjs');
+      const dialect = pathToFileURL(path.join(import.meta.dirname, 'sqlite-dialect.ts')).href;
+      // The thread's last pass has 3,000 pages to copy, so the close is still waiting for it when the
+      // process's own work is done (with the thread unreferenced, Node exited there with code 13).
+      fs.writeFileSync(
+        script,
+        `import { Kysely, sql } from ${JSON.stringify(import.meta.resolve('kysely'))}; import { nodeSqliteDialect } from ${JSON.stringify(dialect)};
+        const db = new Kysely({ dialect: nodeSqliteDialect(${JSON.stringify(file)}, 'thread') });
+        await sql\`create table t (id integer, pad text)\`.execute(db);
+        await db.transaction().execute(async (trx) => { for (let i = 0; i < 3000; i++) await sql\`insert into t values (\${i}, \${'x'.repeat(3500)})\`.execute(trx); });
+        await db.destroy(); console.log('closed');`,
+      );
+      const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+      expect({ status: run.status, out: run.stdout.trim() }).toEqual({ status: 0, out: 'closed' });
     });
 
     it("leaves a commit past 1,000 pages to another process's checkpointer (a worker of a node)", async () => {
